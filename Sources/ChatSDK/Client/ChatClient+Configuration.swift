@@ -1,0 +1,40 @@
+extension ChatClient {
+    /// Where the client keeps its cache (C1).
+    public enum CacheMode: String, Sendable, Hashable, CaseIterable {
+        /// SQLite on disk, per client and user: survives restarts.
+        case disk
+        /// SQLite in memory: gone with the client.
+        case memory
+        /// Nothing kept between watchers beyond what is on its way.
+        case off
+    }
+
+    /// How a client is set up. Only `apiKey`, `transport` and `runtime` have
+    /// no default.
+    public struct Configuration: Sendable {
+        /// The app's API key; an unknown key fails every request with `invalidApiKey`.
+        public var apiKey: String
+        public var transport: any ChatTransport
+        public var runtime: any ChatRuntime
+        /// Default `.disk`.
+        public var cacheMode: CacheMode = .disk
+        /// Folder of the disk cache; without one, `.disk` acts as `.memory`.
+        public var cacheDirectory: String?
+        /// This install's identity and push token (C1).
+        public var deviceId: String = "device-1"
+        /// Send queued messages by themselves when the network returns (D7). Default true.
+        public var autoResend: Bool = true
+        /// Refresh this long before the access token expires (A2). Default 30 s.
+        public var refreshMargin: Duration = .seconds(30)
+        /// Longest wait for the token provider. Default 30 s.
+        public var providerTimeout: Duration = .seconds(30)
+        /// Elements per page of paginated watchers (D3). Default 20.
+        public var pageSize: Int = 20
+
+        public init(apiKey: String, transport: any ChatTransport, runtime: any ChatRuntime) {
+            self.apiKey = apiKey
+            self.transport = transport
+            self.runtime = runtime
+        }
+    }
+}

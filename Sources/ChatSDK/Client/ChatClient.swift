@@ -1,0 +1,114 @@
+/// A chat client: one user, one session, one cache, one connection (C1, C2).
+///
+/// ```swift
+/// let client = ChatClient(configuration: config, tokenProvider: MyProvider())
+/// try await client.setCurrentUser(userId: "alice")
+/// for try await response in client.watchConversations() { … }
+/// ```
+public final class ChatClient: Sendable {
+    let core: ClientCore
+    let runtime: any ChatRuntime
+
+    public init(configuration: Configuration, tokenProvider: (any SessionTokenProvider)? = nil) {
+        core = ClientCore(configuration: configuration, provider: tokenProvider)
+        runtime = configuration.runtime
+    }
+
+    // MARK: Session
+
+    /// Sets the user whose tokens the provider will be asked for, when they
+    /// are first needed (A1). The same user again does nothing; another user
+    /// throws `currentUserAlreadySet` (A3).
+    public func setCurrentUser(userId: String) async throws {
+        try await core.setCurrentUser(userId)
+    }
+
+    /// Removes every local trace of the user (A4): cache, tokens, pending
+    /// messages; closes the connection; active watchers end with `userCleared`.
+    public func clearCurrentUser() async {
+        await core.clearCurrentUser()
+    }
+
+    /// The signed-in user's id, if any.
+    public var currentUserId: String? { get async { await core.userId } }
+
+    /// The session state (A15).
+    public var sessionState: SessionState { get async { await core.session } }
+
+    /// The realtime connection's state (A15).
+    public var connectionState: ConnectionState { get async { await core.connection } }
+
+    /// Session and connection changes and warnings, from now on, in order.
+    public func events() -> AsyncStream<ChatEvent> {
+        let (stream, continuation) = AsyncStream<ChatEvent>.makeStream()
+        let core = self.core
+        runtime.spawn { await core.subscribe(continuation) }
+        return stream
+    }
+
+    // MARK: Data
+
+    /// The user's conversations, most recently updated first (D3).
+    public func watchConversations() -> Watcher<PaginatedList<Conversation>> {
+        makeWatcher(.conversations) { core, id, snapshot in
+            guard case .conversations(let list, let hasMore) = snapshot else { return nil }
+            return PaginatedList(elements: list, loadMore: hasMore ? core.loadMoreAction(id) : nil)
+        }
+    }
+
+    /// One conversation's details, including whether a provider is typing (D5).
+    public func watchConversation(withId id: String) -> Watcher<Conversation> {
+        makeWatcher(.conversation(id)) { _, _, snapshot in
+            guard case .conversation(let conversation) = snapshot else { return nil }
+            return conversation
+        }
+    }
+
+    /// A conversation's messages, newest first, paginated (D5).
+    public func watchItems(ofConversationWithId id: String) -> Watcher<PaginatedList<Message>> {
+        makeWatcher(.items(id)) { core, watcherID, snapshot in
+            guard case .items(let list, let hasMore) = snapshot else { return nil }
+            return PaginatedList(elements: list, loadMore: hasMore ? core.loadMoreAction(watcherID) : nil)
+        }
+    }
+
+    /// A new conversation, on this device only until its first message (D4).
+    public func startConversation(title: String? = nil) async throws -> Conversation {
+        try await core.startConversation(title: title)
+    }
+
+    /// Sends a message; it appears at once in `watchItems` as `toBeSent` and
+    /// moves to `sending`, then `sent` or `failed` (D6).
+    @discardableResult
+    public func sendMessage(_ content: MessageContent, replyingTo: String? = nil, in conversationId: String) async throws -> Message {
+        try await core.sendMessage(content, replyingTo: replyingTo, in: conversationId)
+    }
+
+    /// Sends a failed message again, with the same client id (D6).
+    public func retrySending(itemId: String) async throws {
+        try await core.retrySending(itemId: itemId)
+    }
+
+    // MARK: Watchers
+
+    private func makeWatcher<Value: Sendable>(
+        _ target: WatchTarget,
+        _ transform: @escaping @Sendable (ClientCore, Int, WatcherSnapshot) -> Value?
+    ) -> Watcher<Value> {
+        let (stream, continuation) = AsyncThrowingStream<Response<Value>, any Error>.makeStream()
+        let core = self.core
+        let runtime = self.runtime
+        runtime.spawn {
+            let id = await core.addWatcher(
+                target: target,
+                yield: { id, snapshot, fresh, state in
+                    guard let value = transform(core, id, snapshot) else { return }
+                    continuation.yield(Response(data: value, isDataFresh: fresh, refreshingState: state))
+                },
+                finish: { error in continuation.finish(throwing: error) })
+            continuation.onTermination = { _ in runtime.spawn { await core.removeWatcher(id) } }
+            await core.startWatcher(id)
+        }
+        return Watcher(stream: stream)
+    }
+}

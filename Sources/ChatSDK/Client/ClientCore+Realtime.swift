@@ -1,0 +1,88 @@
+extension ClientCore {
+    /// Opens the realtime connection if it is not open (D8).
+    func ensureRealtime() {
+        guard realtimeTask == nil, userId != nil else { return }
+        let expected = generation
+        realtimeTask = runtime.spawn { await self.runRealtime(generation: expected) }
+    }
+
+    func closeRealtime() {
+        realtimeTask?.cancel()
+        realtimeTask = nil
+        realtime?.close()
+        realtime = nil
+        setConnection(.disconnected)
+    }
+
+    /// Connects, handles events until the connection ends, and reconnects
+    /// with back-off, catching up from the last event seen.
+    private func runRealtime(generation expected: Int) async {
+        var attempt = 0
+        var connectedBefore = false
+        while generation == expected, !Task.isCancelled {
+            setConnection(.connecting)
+            do {
+                let token = try await accessToken()
+                let after = store.meta("userSeq").flatMap(Int64.init)
+                let connection = try await configuration.transport.openRealtime(RealtimeRequest(
+                    apiKey: configuration.apiKey, accessToken: token,
+                    deviceId: configuration.deviceId, afterUserSeq: after))
+                guard generation == expected, !Task.isCancelled else {
+                    connection.close()
+                    return
+                }
+                realtime = connection
+                attempt = 0
+                setConnection(.connected)
+                if connectedBefore && after == nil { await refreshAllWatchers() }
+                connectedBefore = true
+                for await signal in connection.signals {
+                    guard generation == expected else { break }
+                    if case .event(let event) = signal { handle(event) } else { break }
+                }
+                realtime = nil
+            } catch let error as ChatError where [.sessionClosed, .notAuthenticated, .userCleared].contains(error.code) {
+                return
+            } catch {
+                // Offline or failed: wait and try again.
+            }
+            guard generation == expected, !Task.isCancelled else { return }
+            setConnection(.waitingForNetwork)
+            let delay = Duration.seconds(min(30, 1 << min(attempt, 5)))
+            attempt += 1
+            do { try await runtime.sleep(for: delay, kind: .timer) } catch { return }
+        }
+    }
+
+    private func refreshAllWatchers() async {
+        for id in watchers.keys.sorted() { await refresh(id) }
+    }
+
+    /// Applies one pushed event; events already seen are ignored.
+    func handle(_ event: WireEvent) {
+        if let last = store.meta("userSeq").flatMap(Int64.init), event.userSeq <= last { return }
+        store.setMeta("userSeq", String(event.userSeq))
+        switch event.kind {
+        case .messageCreated(let message):
+            storeServerMessage(message)
+            notifyWatchers(of: .items(message.conversationId))
+        case .conversationUpdated(let conversation):
+            storeServerConversation(conversation)
+            notifyWatchers(of: .conversation(conversation.id))
+        case .typing(let conversationId, _, let until):
+            guard var row = store.conversation(id: conversationId) else { return }
+            row.providerTypingUntil = until?.milliseconds
+            store.upsert(row)
+            notifyWatchers(of: .conversation(conversationId))
+            typingTimers[conversationId]?.cancel()
+            typingTimers[conversationId] = nil
+            if let until {
+                let runtime = self.runtime
+                typingTimers[conversationId] = runtime.spawn {
+                    do { try await runtime.sleep(until: until, kind: .timer) } catch { return }
+                    await self.notifyWatchers(of: .conversation(conversationId))
+                }
+            }
+        }
+    }
+}

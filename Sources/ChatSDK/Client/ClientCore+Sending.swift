@@ -1,0 +1,121 @@
+extension ClientCore {
+    /// A conversation that exists only on this device until its first
+    /// message creates it on the server (D4).
+    func startConversation(title: String?) throws -> Conversation {
+        _ = try requireUser()
+        let row = ConversationRow(
+            id: runtime.makeID(prefix: "c-"), title: title, isLocal: true,
+            createdAt: now.milliseconds, updatedAt: now.milliseconds, lastSeq: 0, preview: nil, providerTypingUntil: nil)
+        store.upsert(row)
+        notifyWatchers(of: .conversation(row.id))
+        return conversation(from: row)
+    }
+
+    /// Adds the message locally at once (`toBeSent`) and queues it; messages
+    /// of one conversation go out one at a time, in order (D6).
+    func sendMessage(_ content: MessageContent, replyingTo: String?, in conversationId: String) throws -> Message {
+        let user = try requireUser()
+        guard var conversation = store.conversation(id: conversationId) else {
+            throw ChatError(.unknownConversation, "No conversation \(conversationId) on this device")
+        }
+        switch content {
+        case .text(let text) where text.isEmpty:
+            throw ChatError(.invalidArgument, "A text message cannot be empty")
+        case .attachment(_, _, let size, _) where size <= 0:
+            throw ChatError(.invalidArgument, "An attachment must have a positive size, got \(size)")
+        default: break
+        }
+        if let replyingTo, store.message(id: replyingTo) == nil {
+            throw ChatError(.unknownMessage, "No message \(replyingTo) to reply to")
+        }
+        let row = MessageRow(
+            id: runtime.makeID(prefix: "m-"), conversationId: conversationId, seq: nil,
+            localOrder: store.nextLocalOrder(), author: .user(id: user), content: content,
+            replyTo: replyingTo, createdAt: now.milliseconds, state: "toBeSent", errorCode: nil, errorMessage: nil)
+        store.upsert(row)
+        conversation.updatedAt = now.milliseconds
+        store.upsert(conversation)
+        let message = message(from: row)
+        notifyWatchers(of: .items(conversationId))
+        enqueueSend(message.id, in: conversationId)
+        return message
+    }
+
+    /// Sends a failed message again with the same client id (D6).
+    func retrySending(itemId: String) throws {
+        _ = try requireUser()
+        guard var row = store.message(id: itemId) else {
+            throw ChatError(.unknownMessage, "No message \(itemId) on this device")
+        }
+        guard row.state == "failed" else {
+            throw ChatError(.notRetryable, "Message \(itemId) is \(row.state), only a failed message can be retried")
+        }
+        row.state = "toBeSent"
+        row.errorCode = nil
+        row.errorMessage = nil
+        store.upsert(row)
+        notifyWatchers(of: .items(row.conversationId))
+        enqueueSend(itemId, in: row.conversationId)
+    }
+
+    private func enqueueSend(_ messageId: String, in conversationId: String) {
+        let idle = sendQueues[conversationId, default: []].isEmpty
+        sendQueues[conversationId, default: []].append(messageId)
+        guard idle else { return }
+        let expected = generation
+        runtime.spawn { await self.drainSendQueue(conversationId, generation: expected) }
+    }
+
+    private func drainSendQueue(_ conversationId: String, generation expected: Int) async {
+        while generation == expected, let messageId = sendQueues[conversationId]?.first {
+            await sendOne(messageId)
+            guard generation == expected else { return }
+            sendQueues[conversationId]?.removeFirst()
+        }
+        if sendQueues[conversationId]?.isEmpty == true { sendQueues[conversationId] = nil }
+    }
+
+    private func sendOne(_ messageId: String) async {
+        let expected = generation
+        guard var row = store.message(id: messageId), row.state == "toBeSent" else { return }
+        row.state = "sending"
+        store.upsert(row)
+        notifyWatchers(of: .items(row.conversationId))
+        let conversation = store.conversation(id: row.conversationId)
+        let create = conversation?.isLocal == true ? NewConversation(title: conversation?.title) : nil
+        do {
+            let response = try await request(.sendMessage(
+                conversationId: row.conversationId, createConversation: create,
+                message: NewMessage(id: row.id, content: row.content, replyTo: row.replyTo)))
+            guard generation == expected else { return }
+            if case .sent(let wireConversation, let wireMessage) = response {
+                storeServerConversation(wireConversation)
+                storeServerMessage(wireMessage)
+            }
+        } catch {
+            guard generation == expected else { return }
+            let chatError = error as? ChatError ?? ChatError(.networkFailure, "\(error)")
+            fail(&row, with: chatError)
+            if create != nil {
+                // The conversation could not be created: what waits behind fails too (D4).
+                for waiting in (sendQueues[row.conversationId] ?? []).dropFirst() {
+                    if var other = store.message(id: waiting) { fail(&other, with: chatError) }
+                }
+                sendQueues[row.conversationId] = Array((sendQueues[row.conversationId] ?? []).prefix(1))
+            }
+        }
+        notifyWatchers(of: .items(row.conversationId))
+    }
+
+    private func fail(_ row: inout MessageRow, with error: ChatError) {
+        row.state = "failed"
+        row.errorCode = error.code.rawValue
+        row.errorMessage = error.message
+        store.upsert(row)
+    }
+
+    /// Stores the server's view of a conversation; it is no longer local.
+    func storeServerConversation(_ wire: WireConversation) {
+        store.upsert(conversationRow(from: wire))
+    }
+}

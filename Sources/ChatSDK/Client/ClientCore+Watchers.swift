@@ -1,0 +1,208 @@
+extension ClientCore {
+    func addWatcher(target: WatchTarget, yield: @escaping @Sendable (Int, WatcherSnapshot, Bool, RefreshingState) -> Void, finish: @escaping @Sendable ((any Error)?) -> Void) -> Int {
+        let id = nextWatcherID
+        nextWatcherID += 1
+        watchers[id] = WatcherEntry(id: id, target: target, yield: yield, finish: finish)
+        return id
+    }
+
+    func removeWatcher(_ id: Int) { watchers[id] = nil }
+
+    /// Starts a watcher (D1): cached data first when there is some, then the
+    /// server's.
+    func startWatcher(_ id: Int) async {
+        guard let entry = watchers[id] else { return }
+        guard userId != nil else {
+            entry.finish(ChatError.notAuthenticated())
+            watchers[id] = nil
+            return
+        }
+        if let conversationId = entry.target.conversationId, store.conversation(id: conversationId) == nil {
+            entry.finish(ChatError(.unknownConversation, "No conversation \(conversationId) on this device"))
+            watchers[id] = nil
+            return
+        }
+        if hasCachedData(for: entry.target) {
+            emit(entry)
+        }
+        await refresh(id)
+    }
+
+    private func hasCachedData(for target: WatchTarget) -> Bool {
+        switch target {
+        case .conversations: store.meta("fetched:conversations") != nil || store.conversationCount() > 0
+        case .conversation(let id): store.conversation(id: id) != nil
+        case .items(let id): store.meta("fetched:items:\(id)") != nil || store.messageCount(conversationId: id) > 0
+                || store.conversation(id: id)?.isLocal == true
+        }
+    }
+
+    /// Fetches the watcher's first page from the server and emits.
+    func refresh(_ id: Int) async {
+        guard let entry = watchers[id] else { return }
+        let expected = generation
+        if let conversationId = entry.target.conversationId, store.conversation(id: conversationId)?.isLocal == true {
+            // Only on this device: nothing to ask the server yet.
+            entry.fresh = true
+            entry.refreshing = .refreshed
+            emit(entry)
+            return
+        }
+        entry.refreshing = .refreshing
+        do {
+            try await fetchFirstPage(for: entry)
+            guard generation == expected, watchers[id] != nil else { return }
+            entry.fresh = true
+            entry.refreshing = .refreshed
+            notifyWatchers(of: entry.target)
+            emit(entry)
+        } catch {
+            guard generation == expected, watchers[id] != nil else { return }
+            let chatError = error as? ChatError ?? ChatError(.networkFailure, "\(error)")
+            if entry.lastEmitted == nil {
+                entry.finish(chatError)
+                watchers[id] = nil
+            } else {
+                entry.fresh = false
+                entry.refreshing = .failed(chatError)
+                emit(entry)
+            }
+        }
+    }
+
+    private func fetchFirstPage(for entry: WatcherEntry) async throws {
+        let limit = configuration.pageSize
+        switch entry.target {
+        case .conversations:
+            guard case .conversations(let page) = try await request(.listConversations(cursor: nil, limit: limit)) else { return }
+            for conversation in page.elements { store.upsert(conversationRow(from: conversation)) }
+            entry.serverCursor = page.nextCursor
+            entry.serverExhausted = page.nextCursor == nil
+            store.setMeta("fetched:conversations", "1")
+        case .conversation(let id):
+            guard case .conversation(let conversation) = try await request(.getConversation(id: id)) else { return }
+            store.upsert(conversationRow(from: conversation))
+        case .items(let id):
+            guard case .messages(let page) = try await request(.listMessages(conversationId: id, cursor: nil, limit: limit)) else { return }
+            for message in page.elements { storeServerMessage(message) }
+            entry.serverCursor = page.nextCursor
+            entry.serverExhausted = page.nextCursor == nil
+            store.setMeta("fetched:items:\(id)", "1")
+        }
+    }
+
+    /// The `loadMore` of a watcher's `PaginatedList`.
+    nonisolated func loadMoreAction(_ id: Int) -> @Sendable () async throws -> Void {
+        { try await self.loadMore(id) }
+    }
+
+    /// One more page (D3): from the cache when it has one, else the server.
+    func loadMore(_ id: Int) async throws {
+        guard let entry = watchers[id] else {
+            throw ChatError(.invalidArgument, "The watcher has ended")
+        }
+        let limit = configuration.pageSize
+        let shown = entry.pages * limit
+        switch entry.target {
+        case .conversation:
+            return
+        case .conversations:
+            if store.conversationCount() <= shown, !entry.serverExhausted {
+                guard case .conversations(let page) = try await request(.listConversations(cursor: entry.serverCursor, limit: limit)) else { return }
+                for conversation in page.elements { store.upsert(conversationRow(from: conversation)) }
+                entry.serverCursor = page.nextCursor
+                entry.serverExhausted = page.nextCursor == nil
+            }
+        case .items(let conversationId):
+            if store.messageCount(conversationId: conversationId) <= shown, !entry.serverExhausted {
+                guard case .messages(let page) = try await request(.listMessages(conversationId: conversationId, cursor: entry.serverCursor, limit: limit)) else { return }
+                for message in page.elements { storeServerMessage(message) }
+                entry.serverCursor = page.nextCursor
+                entry.serverExhausted = page.nextCursor == nil
+            }
+        }
+        guard watchers[id] != nil else { return }
+        entry.pages += 1
+        emit(entry)
+    }
+
+    /// Re-emits every watcher that shows `target`'s data.
+    func notifyWatchers(of target: WatchTarget) {
+        for id in watchers.keys.sorted() {
+            guard let entry = watchers[id] else { continue }
+            let concerned: Bool = switch (target, entry.target) {
+            case (.conversations, _): true
+            case (_, .conversations): true
+            case (.conversation(let a), .conversation(let b)), (.conversation(let a), .items(let b)),
+                 (.items(let a), .conversation(let b)), (.items(let a), .items(let b)): a == b
+            }
+            if concerned, entry.lastEmitted != nil { emit(entry) }
+        }
+    }
+
+    /// Emits the watcher's current data unless it is what it emitted last.
+    func emit(_ entry: WatcherEntry) {
+        guard let snapshot = snapshot(for: entry) else { return }
+        if let last = entry.lastEmitted, last.0 == snapshot, last.1 == entry.fresh, last.2 == entry.refreshing { return }
+        entry.lastEmitted = (snapshot, entry.fresh, entry.refreshing)
+        entry.yield(entry.id, snapshot, entry.fresh, entry.refreshing)
+    }
+
+    private func snapshot(for entry: WatcherEntry) -> WatcherSnapshot? {
+        let shown = entry.pages * configuration.pageSize
+        switch entry.target {
+        case .conversations:
+            let rows = store.conversations(limit: shown + 1)
+            let hasMore = rows.count > shown || !entry.serverExhausted
+            return .conversations(rows.prefix(shown).map(conversation(from:)), hasMore: hasMore)
+        case .conversation(let id):
+            return store.conversation(id: id).map { .conversation(conversation(from: $0)) }
+        case .items(let id):
+            let rows = store.messages(conversationId: id, limit: shown + 1)
+            let isLocal = store.conversation(id: id)?.isLocal ?? false
+            let hasMore = rows.count > shown || (!entry.serverExhausted && !isLocal)
+            return .items(rows.prefix(shown).map(message(from:)), hasMore: hasMore)
+        }
+    }
+
+    // MARK: Rows ↔ models
+
+    func conversation(from row: ConversationRow) -> Conversation {
+        Conversation(
+            id: row.id, title: row.title, isLocal: row.isLocal,
+            createdAt: Instant(milliseconds: row.createdAt), updatedAt: Instant(milliseconds: row.updatedAt),
+            messageCount: Int(row.lastSeq) + store.unsentCount(conversationId: row.id),
+            lastMessagePreview: row.preview,
+            providerTyping: row.providerTypingUntil.map { $0 > now.milliseconds } ?? false)
+    }
+
+    func conversationRow(from wire: WireConversation) -> ConversationRow {
+        ConversationRow(
+            id: wire.id, title: wire.title, isLocal: false,
+            createdAt: wire.createdAt.milliseconds, updatedAt: wire.updatedAt.milliseconds,
+            lastSeq: wire.lastSeq, preview: wire.lastMessagePreview,
+            providerTypingUntil: wire.providerTypingUntil?.milliseconds)
+    }
+
+    func message(from row: MessageRow) -> Message {
+        let state: SendState = switch row.state {
+        case "toBeSent": .toBeSent
+        case "sending": .sending
+        case "failed": .failed(ChatError(ChatError.Code(rawValue: row.errorCode ?? "unknown"), row.errorMessage ?? ""))
+        default: .sent
+        }
+        return Message(
+            id: row.id, conversationId: row.conversationId, seq: row.seq, author: row.author,
+            content: row.content, replyTo: row.replyTo, createdAt: Instant(milliseconds: row.createdAt), state: state)
+    }
+
+    /// Stores a message the server has, keeping the local order of our own.
+    func storeServerMessage(_ wire: WireMessage) {
+        let existing = store.message(id: wire.id)
+        store.upsert(MessageRow(
+            id: wire.id, conversationId: wire.conversationId, seq: wire.seq,
+            localOrder: existing?.localOrder ?? 0, author: wire.author, content: wire.content,
+            replyTo: wire.replyTo, createdAt: existing?.createdAt ?? wire.createdAt.milliseconds,
+            state: "sent", errorCode: nil, errorMessage: nil))
+    }
+}

@@ -1,0 +1,55 @@
+/// How the SDK reaches its backend. The embedded world provides one over its
+/// simulated network; server mode one over HTTP and WebSocket.
+public protocol ChatTransport: Sendable {
+    /// Performs one request. Throws the server's `WireError`, or a
+    /// `TransportError` when the request or its answer was lost.
+    func perform(_ envelope: WireEnvelope) async throws -> WireResponse
+
+    /// Opens the realtime event stream of the user the token belongs to,
+    /// starting after `afterUserSeq` (catch-up).
+    func openRealtime(_ request: RealtimeRequest) async throws -> RealtimeConnection
+}
+
+public struct RealtimeRequest: Sendable, Hashable {
+    public var apiKey: String
+    public var accessToken: String
+    public var deviceId: String
+    public var afterUserSeq: Int64?
+
+    public init(apiKey: String, accessToken: String, deviceId: String, afterUserSeq: Int64?) {
+        self.apiKey = apiKey
+        self.accessToken = accessToken
+        self.deviceId = deviceId
+        self.afterUserSeq = afterUserSeq
+    }
+}
+
+/// An open realtime connection: its signals end with `.closed`.
+public struct RealtimeConnection: Sendable {
+    public let signals: AsyncStream<RealtimeSignal>
+    public let close: @Sendable () -> Void
+
+    public init(signals: AsyncStream<RealtimeSignal>, close: @escaping @Sendable () -> Void) {
+        self.signals = signals
+        self.close = close
+    }
+}
+
+public enum RealtimeSignal: Sendable, Hashable {
+    case event(WireEvent)
+    case closed(reason: String)
+}
+
+/// A request or answer lost on the way.
+public struct TransportError: Error, Sendable, Hashable, CustomStringConvertible {
+    public enum Kind: Sendable, Hashable { case offline, failed }
+    public let kind: Kind
+    public let message: String
+
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    public var description: String { message }
+}

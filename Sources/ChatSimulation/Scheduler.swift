@@ -1,0 +1,100 @@
+import ChatCore
+import Synchronization
+
+/// The virtual clock and its timers: a queue of wake-ups ordered by virtual
+/// time, then by the order they were scheduled.
+public final class Scheduler: Sendable {
+    public struct TimerID: Hashable, Sendable { let seq: UInt64 }
+
+    struct Entry {
+        var time: Instant
+        var seq: UInt64
+        var kind: WaitKind
+        var fire: @Sendable () -> Void
+    }
+
+    struct State {
+        var now: Instant
+        var nextSeq: UInt64 = 0
+        /// Sorted by (time, seq).
+        var entries: [Entry] = []
+        var inFlightCount = 0
+    }
+
+    private let state: Mutex<State>
+
+    public init(start: Instant) {
+        state = Mutex(State(now: start))
+    }
+
+    public var now: Instant { state.withLock { $0.now } }
+
+    /// Number of pending wake-ups that are work in flight.
+    public var inFlightCount: Int { state.withLock { $0.inFlightCount } }
+
+    /// Schedules `fire` at `time` (not before now).
+    @discardableResult
+    public func schedule(at time: Instant, kind: WaitKind, _ fire: @escaping @Sendable () -> Void) -> TimerID {
+        state.withLock { s in
+            let seq = s.nextSeq
+            s.nextSeq += 1
+            let entry = Entry(time: max(time, s.now), seq: seq, kind: kind, fire: fire)
+            let index = s.entries.partitioningIndex { ($0.time, $0.seq) > (entry.time, entry.seq) }
+            s.entries.insert(entry, at: index)
+            if kind == .inFlight { s.inFlightCount += 1 }
+            return TimerID(seq: seq)
+        }
+    }
+
+    /// Removes a wake-up that has not fired; returns whether it was pending.
+    @discardableResult
+    public func cancel(_ id: TimerID) -> Bool {
+        state.withLock { s in
+            guard let index = s.entries.firstIndex(where: { $0.seq == id.seq }) else { return false }
+            if s.entries[index].kind == .inFlight { s.inFlightCount -= 1 }
+            s.entries.remove(at: index)
+            return true
+        }
+    }
+
+    /// Time of the earliest pending in-flight wake-up.
+    var earliestInFlight: Instant? {
+        state.withLock { s in s.entries.first(where: { $0.kind == .inFlight })?.time }
+    }
+
+    /// Pops the earliest wake-up due at or before `limit`, moving the clock to
+    /// its time, and returns its action.
+    func popDue(upTo limit: Instant) -> (@Sendable () -> Void)? {
+        state.withLock { s in
+            guard let first = s.entries.first, first.time <= limit else { return nil }
+            s.entries.removeFirst()
+            if first.kind == .inFlight { s.inFlightCount -= 1 }
+            s.now = max(s.now, first.time)
+            return first.fire
+        }
+    }
+
+    /// Moves the clock forward to `time` (never backwards).
+    func move(to time: Instant) {
+        state.withLock { $0.now = max($0.now, time) }
+    }
+
+    /// Pending wake-ups (time and kind), for inspection.
+    public var pending: [(time: Instant, kind: WaitKind)] {
+        state.withLock { $0.entries.map { ($0.time, $0.kind) } }
+    }
+}
+
+extension Array {
+    /// The first index whose element satisfies `predicate`, assuming the
+    /// array is partitioned (all non-matching elements first).
+    func partitioningIndex(where predicate: (Element) -> Bool) -> Int {
+        var low = 0
+        var high = count
+        while low < high {
+            let mid = (low + high) / 2
+            if predicate(self[mid]) { high = mid } else { low = mid + 1 }
+        }
+        return low
+    }
+}

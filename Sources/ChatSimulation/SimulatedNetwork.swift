@@ -1,0 +1,192 @@
+import ChatCore
+import ChatBackend
+import ChatSDK
+import Synchronization
+
+/// The in-process network between SDK clients and the backend: latency,
+/// offline, injected failures, and realtime connections that can be cut.
+public final class SimulatedNetwork: Sendable {
+    struct Connection {
+        var userLabel: String
+        var continuation: AsyncStream<RealtimeSignal>.Continuation
+        var subscription: SubscriptionID?
+        var lastDelivery: Instant
+    }
+
+    struct State {
+        var online = true
+        var latency: Duration = .milliseconds(20)
+        var failNext = 0
+        var requests = 0
+        var connections: [Int: Connection] = [:]
+        var nextConnection = 0
+        var onlineWaiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private let state = Mutex(State())
+    private let scheduler: Scheduler
+    private let random: RandomSource
+    let backend: Backend
+
+    init(scheduler: Scheduler, random: RandomSource, backend: Backend) {
+        self.scheduler = scheduler
+        self.random = random
+        self.backend = backend
+    }
+
+    // MARK: Faults
+
+    public var isOnline: Bool { state.withLock { $0.online } }
+    public var latency: Duration { state.withLock { $0.latency } }
+    /// Requests that reached the backend so far.
+    public var requestCount: Int { state.withLock { $0.requests } }
+    public var openConnections: Int { state.withLock { $0.connections.count } }
+    public var pendingFailures: Int { state.withLock { $0.failNext } }
+
+    /// Going offline cuts every realtime connection; requests fail at once.
+    public func setOnline(_ online: Bool) {
+        let waiters = state.withLock { s -> [CheckedContinuation<Void, Never>] in
+            s.online = online
+            guard online else { return [] }
+            defer { s.onlineWaiters = [] }
+            return s.onlineWaiters
+        }
+        if !online { dropAll(reason: "network offline") }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    public func setLatency(_ latency: Duration) {
+        state.withLock { $0.latency = latency }
+    }
+
+    /// The next `count` requests fail on the way.
+    public func failNext(_ count: Int) {
+        state.withLock { $0.failNext += count }
+    }
+
+    /// Cuts every realtime connection (the server side hangs up).
+    public func dropAll(reason: String = "connection dropped") {
+        let dropped = state.withLock { s -> [Connection] in
+            defer { s.connections = [:] }
+            return s.connections.keys.sorted().compactMap { s.connections[$0] }
+        }
+        for connection in dropped {
+            if let subscription = connection.subscription { backend.unsubscribe(subscription) }
+            connection.continuation.yield(.closed(reason: reason))
+            connection.continuation.finish()
+        }
+    }
+
+    // MARK: Delivery
+
+    /// One-way latency with a little seeded jitter (up to a quarter).
+    func oneWay() -> Duration {
+        let base = latency.wholeMilliseconds
+        let jitter = base >= 4 ? Int64(random.int(in: 0...Int(base / 4))) : 0
+        return .milliseconds(base + jitter)
+    }
+
+    func checkOnline() throws {
+        guard isOnline else { throw TransportError(.offline, "The device is offline") }
+    }
+
+    func consumeFailure() -> Bool {
+        state.withLock { s in
+            guard s.failNext > 0 else { return false }
+            s.failNext -= 1
+            return true
+        }
+    }
+
+    func countRequest() {
+        state.withLock { $0.requests += 1 }
+    }
+
+    func open(label: String) -> (Int, AsyncStream<RealtimeSignal>) {
+        let (stream, continuation) = AsyncStream<RealtimeSignal>.makeStream()
+        let id = state.withLock { s in
+            let id = s.nextConnection
+            s.nextConnection += 1
+            s.connections[id] = Connection(userLabel: label, continuation: continuation, subscription: nil, lastDelivery: scheduler.now)
+            return id
+        }
+        return (id, stream)
+    }
+
+    func attach(_ subscription: SubscriptionID, to id: Int) {
+        state.withLock { $0.connections[id]?.subscription = subscription }
+    }
+
+    /// Delivers a pushed event after the latency, in order per connection.
+    func deliver(_ event: WireEvent, to id: Int) {
+        let delay = oneWay()
+        let time: Instant? = state.withLock { s in
+            guard var connection = s.connections[id] else { return nil }
+            let time = max(scheduler.now + delay, connection.lastDelivery)
+            connection.lastDelivery = time
+            s.connections[id] = connection
+            return time
+        }
+        guard let time else { return }
+        scheduler.schedule(at: time, kind: .inFlight) { [self] in
+            let continuation = state.withLock { $0.connections[id]?.continuation }
+            continuation?.yield(.event(event))
+        }
+    }
+
+    /// Closes a connection from the client's side.
+    func close(_ id: Int) {
+        let connection = state.withLock { $0.connections.removeValue(forKey: id) }
+        guard let connection else { return }
+        if let subscription = connection.subscription { backend.unsubscribe(subscription) }
+        connection.continuation.finish()
+    }
+}
+
+/// A client's way onto the simulated network.
+struct SimulatedTransport: ChatTransport {
+    let world: World
+    let network: SimulatedNetwork
+
+    func perform(_ envelope: WireEnvelope) async throws -> WireResponse {
+        try network.checkOnline()
+        let fails = network.consumeFailure()
+        try await world.sleep(for: network.oneWay(), kind: .inFlight)
+        if fails { throw TransportError(.failed, "The connection was reset (net fail)") }
+        try network.checkOnline()
+        network.countRequest()
+        let result = network.backend.handle(envelope)
+        world.trace("net", "\(envelope.request.name) → \(Self.describe(result))")
+        try await world.sleep(for: network.oneWay(), kind: .inFlight)
+        try network.checkOnline()
+        return try result.get()
+    }
+
+    func openRealtime(_ request: RealtimeRequest) async throws -> RealtimeConnection {
+        try network.checkOnline()
+        try await world.sleep(for: network.oneWay(), kind: .inFlight)
+        try network.checkOnline()
+        network.countRequest()
+        let (id, stream) = network.open(label: request.deviceId)
+        let network = self.network
+        let result = network.backend.subscribe(
+            apiKey: request.apiKey, accessToken: request.accessToken, afterUserSeq: request.afterUserSeq,
+            sink: { event in network.deliver(event, to: id) })
+        switch result {
+        case .failure(let error):
+            network.close(id)
+            throw error
+        case .success(let subscription):
+            network.attach(subscription, to: id)
+        }
+        try await world.sleep(for: network.oneWay(), kind: .inFlight)
+        return RealtimeConnection(signals: stream, close: { network.close(id) })
+    }
+
+    static func describe(_ result: Result<WireResponse, WireError>) -> String {
+        switch result {
+        case .success: "ok"
+        case .failure(let error): error.code.rawValue
+        }
+    }
+}

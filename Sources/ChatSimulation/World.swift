@@ -1,0 +1,141 @@
+import ChatCore
+import ChatBackend
+import ChatSDK
+import Synchronization
+
+/// The deterministic embedded world (SPEC W4): one executor, one virtual
+/// clock, one seeded random source, the in-process network and the backend.
+///
+/// The world never runs by itself: whoever owns it (the workbench, a test)
+/// calls `runUntilIdle()`, `advance(by:)` or `settle()` on one thread, and
+/// everything due runs there in (virtual time, sequence) order.
+public final class World: ChatRuntime, Sendable {
+    public let seed: UInt64
+    public let scheduler: Scheduler
+    public let simulationExecutor: SimulationExecutor
+    public let network: SimulatedNetwork
+    public let backend: Backend
+    public let random: RandomSource
+    private let traceSink: Mutex<(@Sendable (Instant, String, String) -> Void)?>
+
+    /// The embedded app every client of the world uses by default.
+    public static let apiKey = "demo-key"
+    /// The embedded app's JWT secret (the workbench plays the app's backend).
+    public static let jwtSecret = "demo-secret-0123456789abcdef"
+
+    public init(seed: UInt64 = 1, start: Instant = .simulationEpoch) throws {
+        self.seed = seed
+        let scheduler = Scheduler(start: start)
+        let random = RandomSource(seed: seed)
+        self.scheduler = scheduler
+        self.random = random
+        simulationExecutor = SimulationExecutor()
+        traceSink = Mutex(nil)
+        backend = try Backend(environment: BackendEnvironment(
+            now: { scheduler.now },
+            makeID: { random.makeID(prefix: $0) }))
+        try backend.createApp(apiKey: Self.apiKey, jwtSecret: Self.jwtSecret)
+        network = SimulatedNetwork(scheduler: scheduler, random: random, backend: backend)
+    }
+
+    /// A transport for an SDK client on this world's network.
+    public func makeTransport() -> any ChatTransport {
+        SimulatedTransport(world: self, network: network)
+    }
+
+    // MARK: ChatRuntime
+
+    public var executor: any SerialExecutor & TaskExecutor { simulationExecutor }
+
+    public var now: Instant { scheduler.now }
+
+    public func sleep(until deadline: Instant, kind: WaitKind) async throws {
+        let timer = Mutex<Scheduler.TimerID?>(nil)
+        let continuationBox = Mutex<CheckedContinuation<Void, any Error>?>(nil)
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                if Task.isCancelled {
+                    continuation.resume(throwing: CancellationError())
+                    return
+                }
+                continuationBox.withLock { $0 = continuation }
+                let id = scheduler.schedule(at: deadline, kind: kind) {
+                    continuationBox.withLock { $0.take() }?.resume()
+                }
+                timer.withLock { $0 = id }
+            }
+        } onCancel: {
+            if let id = timer.withLock({ $0 }) { scheduler.cancel(id) }
+            continuationBox.withLock { $0.take() }?.resume(throwing: CancellationError())
+        }
+    }
+
+    public func makeID(prefix: String) -> String {
+        random.makeID(prefix: prefix)
+    }
+
+    public func trace(_ source: String, _ message: String) {
+        let sink = traceSink.withLock { $0 }
+        sink?(now, source, message)
+    }
+
+    /// Where `trace` lines go (the workbench's event log).
+    public func onTrace(_ sink: @escaping @Sendable (Instant, String, String) -> Void) {
+        traceSink.withLock { $0 = sink }
+    }
+
+    // MARK: Running
+
+    /// Runs every job and wake-up until no work is in flight: virtual time
+    /// moves through network latencies as far as that work needs, and timers
+    /// due on the way fire in order. Timers beyond the last in-flight work
+    /// stay pending.
+    public func runUntilIdle() {
+        while true {
+            simulationExecutor.drain()
+            if let fire = scheduler.popDue(upTo: scheduler.now) {
+                fire()
+                continue
+            }
+            guard let next = scheduler.earliestInFlight, let fire = scheduler.popDue(upTo: next) else { return }
+            fire()
+        }
+    }
+
+    /// Moves the clock forward by `duration`, firing every timer due on the
+    /// way in order, then runs until idle.
+    public func advance(by duration: Duration) {
+        let target = now + duration
+        while true {
+            simulationExecutor.drain()
+            guard let fire = scheduler.popDue(upTo: target) else { break }
+            fire()
+        }
+        scheduler.move(to: target)
+        runUntilIdle()
+    }
+
+    /// Runs until nothing at all is pending, timers included, or `limit` of
+    /// virtual time has passed (periodic timers would otherwise never end).
+    public func settle(limit: Duration = .seconds(3600)) {
+        let deadline = now + limit
+        while true {
+            simulationExecutor.drain()
+            guard let fire = scheduler.popDue(upTo: deadline) else { break }
+            fire()
+        }
+        runUntilIdle()
+    }
+
+    /// Runs `operation` on the world's executor and the world until idle;
+    /// returns its result, or nil when it is still waiting (for a timer).
+    public func run<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) -> Result<T, any Error>? {
+        let box = Mutex<Result<T, any Error>?>(nil)
+        spawn {
+            do { let value = try await operation(); box.withLock { $0 = .success(value) } }
+            catch { box.withLock { $0 = .failure(error) } }
+        }
+        runUntilIdle()
+        return box.withLock { $0 }
+    }
+}
