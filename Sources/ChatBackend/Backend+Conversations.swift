@@ -1,0 +1,89 @@
+import ChatCore
+import GRDB
+
+extension Backend {
+    /// Conversations of the caller, most recently updated first (tie: id ascending).
+    func listConversations(_ caller: Caller, cursor: String?, limit: Int) throws(WireError) -> WirePage<WireConversation> {
+        let limit = PageCursor.clamp(limit)
+        var after: (updatedAt: Int64, id: String)?
+        if let cursor {
+            guard case .conversations(let updatedAt, let id) = try PageCursor(decoding: cursor) else {
+                throw WireError(.badRequest, "The cursor is not a conversation cursor")
+            }
+            after = (updatedAt, id)
+        }
+        let now = environment.now()
+        return try read { db in
+            let rows: [Row]
+            if let after {
+                rows = try Row.fetchAll(db, sql: """
+                    SELECT * FROM conversation
+                    WHERE ownerId = ? AND (updatedAt < ? OR (updatedAt = ? AND id > ?))
+                    ORDER BY updatedAt DESC, id ASC LIMIT ?
+                    """, arguments: [caller.userId, after.updatedAt, after.updatedAt, after.id, limit + 1])
+            } else {
+                rows = try Row.fetchAll(db, sql: """
+                    SELECT * FROM conversation WHERE ownerId = ? ORDER BY updatedAt DESC, id ASC LIMIT ?
+                    """, arguments: [caller.userId, limit + 1])
+            }
+            let elements = rows.prefix(limit).map { Self.conversation(from: $0, now: now) }
+            let next = rows.count > limit ? elements.last.map {
+                PageCursor.conversations(updatedAt: $0.updatedAt.milliseconds, id: $0.id).encoded
+            } : nil
+            return WirePage(elements: elements, nextCursor: next)
+        }
+    }
+
+    func getConversation(_ caller: Caller, id: String) throws(WireError) -> WireConversation {
+        let now = environment.now()
+        return try read { db in
+            Self.conversation(from: try ownedConversationRow(db, id: id, userId: caller.userId), now: now)
+        }
+    }
+
+    func setTyping(_ caller: Caller, conversationId: String) throws(WireError) {
+        // The user's own typing state is not shown to anyone the backend
+        // models yet; the request is checked and acknowledged.
+        _ = try read { db in try ownedConversationRow(db, id: conversationId, userId: caller.userId) }
+    }
+
+    /// Conversations of a user, most recently updated first (for the workbench).
+    public func conversations(userId: String) -> [WireConversation] {
+        let now = environment.now()
+        return (try? read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM conversation WHERE ownerId = ? ORDER BY updatedAt DESC, id ASC", arguments: [userId])
+                .map { Self.conversation(from: $0, now: now) }
+        }) ?? []
+    }
+
+    /// The owner of a conversation, or nil if there is no such conversation.
+    public func owner(ofConversation id: String) -> String? {
+        try? read { db in try String.fetchOne(db, sql: "SELECT ownerId FROM conversation WHERE id = ?", arguments: [id]) }
+    }
+
+    // MARK: Helpers
+
+    /// The row of a conversation owned by `userId`: unknown → `unknownConversation`, another user's → `forbidden`.
+    func ownedConversationRow(_ db: Database, id: String, userId: String) throws -> Row {
+        guard let row = try conversationRow(db, id: id) else { throw WireError(.unknownConversation) }
+        guard row["ownerId"] as String == userId else { throw WireError(.forbidden, "The conversation belongs to another user") }
+        return row
+    }
+
+    func conversationRow(_ db: Database, id: String) throws -> Row? {
+        try Row.fetchOne(db, sql: "SELECT * FROM conversation WHERE id = ?", arguments: [id])
+    }
+
+    /// Builds the wire value; a provider typing state already past is reported as nil.
+    static func conversation(from row: Row, now: Instant) -> WireConversation {
+        let typingUntil = (row["providerTypingUntil"] as Int64?).map(Instant.init(milliseconds:))
+        return WireConversation(
+            id: row["id"],
+            title: row["title"],
+            createdAt: Instant(milliseconds: row["createdAt"]),
+            updatedAt: Instant(milliseconds: row["updatedAt"]),
+            lastSeq: row["lastSeq"],
+            lastMessagePreview: row["lastMessagePreview"],
+            providerTypingUntil: typingUntil.flatMap { $0 > now ? $0 : nil })
+    }
+}

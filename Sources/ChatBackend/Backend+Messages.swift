@@ -1,0 +1,164 @@
+import ChatCore
+import Foundation
+import GRDB
+
+extension Backend {
+    /// Longest text message accepted, in characters.
+    static let maxTextLength = 10_000
+
+    /// Messages of a conversation, newest first (by seq), cursor-paginated.
+    func listMessages(_ caller: Caller, conversationId: String, cursor: String?, limit: Int) throws(WireError) -> WirePage<WireMessage> {
+        let limit = PageCursor.clamp(limit)
+        var beforeSeq = Int64.max
+        if let cursor {
+            guard case .messages(let seq) = try PageCursor(decoding: cursor) else {
+                throw WireError(.badRequest, "The cursor is not a message cursor")
+            }
+            beforeSeq = seq
+        }
+        return try read { db in
+            _ = try ownedConversationRow(db, id: conversationId, userId: caller.userId)
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT * FROM message WHERE conversationId = ? AND seq < ? ORDER BY seq DESC LIMIT ?
+                """, arguments: [conversationId, beforeSeq, limit + 1])
+            let elements = try rows.prefix(limit).map(Self.message(from:))
+            let next = rows.count > limit ? elements.last.map { PageCursor.messages(beforeSeq: $0.seq).encoded } : nil
+            return WirePage(elements: elements, nextCursor: next)
+        }
+    }
+
+    /// Messages with `seq > afterSeq`, oldest first. `nextCursor` is non-nil
+    /// when more remain: ask again with the last element's seq.
+    func messagesSince(_ caller: Caller, conversationId: String, afterSeq: Int64, limit: Int) throws(WireError) -> WirePage<WireMessage> {
+        let limit = PageCursor.clamp(limit)
+        return try read { db in
+            _ = try ownedConversationRow(db, id: conversationId, userId: caller.userId)
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT * FROM message WHERE conversationId = ? AND seq > ? ORDER BY seq ASC LIMIT ?
+                """, arguments: [conversationId, afterSeq, limit + 1])
+            let elements = try rows.prefix(limit).map(Self.message(from:))
+            let next = rows.count > limit ? elements.last.map { PageCursor.since(afterSeq: $0.seq).encoded } : nil
+            return WirePage(elements: elements, nextCursor: next)
+        }
+    }
+
+    /// Sends a message from the caller, creating the conversation first when
+    /// asked to; idempotent on the message id and on the conversation id.
+    func sendMessage(_ caller: Caller, conversationId: String, create: NewConversation?, message: NewMessage) throws(WireError) -> (WireConversation, WireMessage) {
+        try Self.validateIdentifier(conversationId, what: "conversation id")
+        try Self.validateIdentifier(message.id, what: "message id")
+        if let replyTo = message.replyTo { try Self.validateIdentifier(replyTo, what: "replied message id") }
+        if let title = create?.title, title.count > 1_000 {
+            throw WireError(.badRequest, "The conversation title is longer than 1000 characters")
+        }
+        let now = environment.now()
+        let (conversation, sent, delivered) = try write { db -> (WireConversation, WireMessage, Bool) in
+            let row: Row
+            if let existing = try conversationRow(db, id: conversationId) {
+                guard existing["ownerId"] as String == caller.userId else {
+                    throw WireError(.forbidden, "The conversation belongs to another user")
+                }
+                row = existing
+            } else if let create {
+                try db.execute(sql: """
+                    INSERT INTO conversation (id, ownerId, title, createdAt, updatedAt) VALUES (?, ?, ?, ?, ?)
+                    """, arguments: [conversationId, caller.userId, create.title, now.milliseconds, now.milliseconds])
+                row = try ownedConversationRow(db, id: conversationId, userId: caller.userId)
+            } else {
+                throw WireError(.unknownConversation)
+            }
+            if let stored = try Row.fetchOne(db, sql: "SELECT * FROM message WHERE conversationId = ? AND id = ?",
+                                             arguments: [conversationId, message.id]) {
+                return (Self.conversation(from: row, now: now), try Self.message(from: stored), false)
+            }
+            try Self.validate(message.content, settings: caller.settings)
+            let (conversation, sent) = try appendMessage(db, conversation: row, id: message.id, author: .user(id: caller.userId),
+                                                         content: message.content, replyTo: message.replyTo, now: now)
+            return (conversation, sent, true)
+        }
+        if delivered { deliverEvents(userId: caller.userId) }
+        return (conversation, sent)
+    }
+
+    /// Messages of a conversation, oldest first (for the workbench).
+    /// Throws `unknownConversation` when there is no such conversation.
+    public func messages(conversationId: String) throws(WireError) -> [WireMessage] {
+        try read { db in
+            guard try conversationRow(db, id: conversationId) != nil else { throw WireError(.unknownConversation) }
+            return try Row.fetchAll(db, sql: "SELECT * FROM message WHERE conversationId = ? ORDER BY seq", arguments: [conversationId])
+                .map(Self.message(from:))
+        }
+    }
+
+    // MARK: Helpers
+
+    /// Stores a new message at `lastSeq + 1`, updates the conversation and
+    /// records `messageCreated` then `conversationUpdated` for its owner.
+    /// Callers deliver the events after the transaction commits.
+    func appendMessage(_ db: Database, conversation row: Row, id: String, author: WireAuthor, content: WireContent,
+                       replyTo: String?, now: Instant, clearProviderTyping: Bool = false) throws -> (WireConversation, WireMessage) {
+        let conversationId: String = row["id"]
+        let ownerId: String = row["ownerId"]
+        let seq = (row["lastSeq"] as Int64) + 1
+        let message = WireMessage(id: id, conversationId: conversationId, seq: seq, author: author, content: content, replyTo: replyTo, createdAt: now)
+        try db.execute(sql: """
+            INSERT INTO message (conversationId, id, seq, author, content, replyTo, createdAt) VALUES (?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [conversationId, id, seq, try Self.encode(author), try Self.encode(content), replyTo, now.milliseconds])
+        try db.execute(sql: """
+            UPDATE conversation SET lastSeq = ?, updatedAt = ?, lastMessagePreview = ?,
+                providerTypingUntil = CASE WHEN ? THEN NULL ELSE providerTypingUntil END
+            WHERE id = ?
+            """, arguments: [seq, now.milliseconds, Self.preview(of: content), clearProviderTyping, conversationId])
+        guard let updated = try conversationRow(db, id: conversationId) else { throw WireError(.internalError) }
+        let conversation = Self.conversation(from: updated, now: now)
+        try appendEvent(db, userId: ownerId, kind: .messageCreated(message), now: now)
+        try appendEvent(db, userId: ownerId, kind: .conversationUpdated(conversation), now: now)
+        return (conversation, message)
+    }
+
+    /// Checks a message's content against the app's settings.
+    static func validate(_ content: WireContent, settings: AppSettings) throws(WireError) {
+        switch content {
+        case .text(let text):
+            guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+                throw WireError(.badRequest, "The message text is empty")
+            }
+            guard text.count <= maxTextLength else {
+                throw WireError(.badRequest, "The message text is longer than \(maxTextLength) characters")
+            }
+        case .attachment(_, let mimeType, let size, let fileName):
+            guard size >= 0 else { throw WireError(.badRequest, "The attachment size is negative") }
+            if let fileName, fileName.utf8.count > 1_024 {
+                throw WireError(.badRequest, "The attachment file name is longer than 1024 bytes")
+            }
+            guard size <= settings.maxAttachmentBytes else {
+                throw WireError(.attachmentTooLarge, "The attachment is \(size) bytes; the server accepts at most \(settings.maxAttachmentBytes)")
+            }
+            let allowed = settings.allowedMimeTypes.map { $0.lowercased() }
+            guard allowed.contains(mimeType.lowercased()) else {
+                throw WireError(.unsupportedMediaType, "The server does not accept \(mimeType.debugDescription); it accepts \(settings.allowedMimeTypes.joined(separator: ", "))")
+            }
+        }
+    }
+
+    /// The conversation list's preview of a message.
+    static func preview(of content: WireContent) -> String {
+        switch content {
+        case .text(let text):
+            text.count > 140 ? String(text.prefix(140)) + "…" : text
+        case .attachment(let kind, _, _, let fileName):
+            fileName.map { "[\(kind.rawValue)] \($0)" } ?? "[\(kind.rawValue)]"
+        }
+    }
+
+    static func message(from row: Row) throws -> WireMessage {
+        WireMessage(
+            id: row["id"],
+            conversationId: row["conversationId"],
+            seq: row["seq"],
+            author: try decode(WireAuthor.self, from: row["author"]),
+            content: try decode(WireContent.self, from: row["content"]),
+            replyTo: row["replyTo"],
+            createdAt: Instant(milliseconds: row["createdAt"]))
+    }
+}

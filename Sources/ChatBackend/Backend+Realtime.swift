@@ -1,0 +1,129 @@
+import ChatCore
+import GRDB
+
+extension Backend {
+    /// Realtime (D8). Authenticates with the access token; first delivers (synchronously, in order) every stored event of that user with userSeq > afterUserSeq (nil = none), then every new event as it happens, by calling `sink` synchronously inside the call that produced the event. Events of other users never reach it.
+    ///
+    /// Authentication fails as ``handle(_:)`` does (`invalidApiKey`,
+    /// `invalidToken`, `expiredToken`). The subscription lasts until
+    /// ``unsubscribe(_:)``, even if the token later expires.
+    ///
+    /// A sink may call back into the backend; events produced that way are
+    /// delivered once the sink returns, still in order.
+    public func subscribe(apiKey: String, accessToken: String, afterUserSeq: Int64?,
+                          sink: @escaping @Sendable (WireEvent) -> Void) -> Result<SubscriptionID, WireError> {
+        let caller: Caller
+        let latest: Int64
+        do throws(WireError) {
+            caller = try authenticate(apiKey: apiKey, accessToken: accessToken)
+            latest = try read { db in try Self.latestUserSeq(db, userId: caller.userId) }
+        } catch {
+            return .failure(error)
+        }
+        let id = state.withLock { state in
+            let id = SubscriptionID(rawValue: state.nextSubscription)
+            state.nextSubscription += 1
+            state.subscriptions[id] = Subscription(userId: caller.userId, sink: sink, lastDelivered: afterUserSeq ?? latest)
+            return id
+        }
+        deliver(to: id)
+        return .success(id)
+    }
+
+    /// Ends a subscription; its sink is not called again. Unknown ids are ignored.
+    public func unsubscribe(_ id: SubscriptionID) {
+        _ = state.withLock { $0.subscriptions.removeValue(forKey: id) }
+    }
+
+    /// The userSeq of the newest event of a user (0 when none).
+    public func latestUserSeq(userId: String) -> Int64 {
+        (try? read { db in try Self.latestUserSeq(db, userId: userId) }) ?? 0
+    }
+
+    /// Stored events of a user with userSeq > `afterUserSeq`, in order (for the workbench).
+    public func events(userId: String, afterUserSeq: Int64 = 0) -> [WireEvent] {
+        (try? read { db in try Self.events(db, userId: userId, after: afterUserSeq) }) ?? []
+    }
+
+    /// The number of live subscriptions of a user (the workbench's view of realtime connections).
+    public func subscriptionCount(userId: String) -> Int {
+        state.withLock { $0.subscriptions.values.filter { $0.userId == userId }.count }
+    }
+
+    // MARK: Storing and delivering
+
+    /// Records an event for `userId` with the next userSeq. Called inside the
+    /// write transaction that produced the event; ``deliverEvents(userId:)``
+    /// hands it to subscribers after the commit.
+    @discardableResult
+    func appendEvent(_ db: Database, userId: String, kind: WireEvent.Kind, now: Instant) throws -> WireEvent {
+        let event = WireEvent(userSeq: try Self.latestUserSeq(db, userId: userId) + 1, kind: kind)
+        try db.execute(sql: "INSERT INTO event (userId, userSeq, kind, createdAt) VALUES (?, ?, ?, ?)",
+                       arguments: [userId, event.userSeq, try Self.encode(kind), now.milliseconds])
+        return event
+    }
+
+    /// Gives every subscription of `userId` the events it has not seen yet.
+    func deliverEvents(userId: String) {
+        let ids = state.withLock { state in
+            state.subscriptions.filter { $0.value.userId == userId }.keys.sorted { $0.rawValue < $1.rawValue }
+        }
+        for id in ids { deliver(to: id) }
+    }
+
+    /// Delivers pending events to one subscription, outside any lock and any
+    /// database access, so that a sink may call the backend again.
+    private func deliver(to id: SubscriptionID) {
+        // Claim the subscription, or ask whoever holds it to look again.
+        let claimed: Bool = state.withLock { state in
+            guard var subscription = state.subscriptions[id] else { return false }
+            if subscription.isDelivering {
+                subscription.needsAnotherPass = true
+                state.subscriptions[id] = subscription
+                return false
+            }
+            subscription.isDelivering = true
+            state.subscriptions[id] = subscription
+            return true
+        }
+        guard claimed else { return }
+        while true {
+            guard let (userId, after, sink) = state.withLock({ state in
+                state.subscriptions[id].map { ($0.userId, $0.lastDelivered, $0.sink) }
+            }) else { return }
+            let pending = (try? read { db in try Self.events(db, userId: userId, after: after) }) ?? []
+            for event in pending {
+                // Stop at once if the sink unsubscribed.
+                let stillSubscribed = state.withLock { state in
+                    guard state.subscriptions[id] != nil else { return false }
+                    state.subscriptions[id]!.lastDelivered = event.userSeq
+                    return true
+                }
+                guard stillSubscribed else { return }
+                sink(event)
+            }
+            let done = state.withLock { state in
+                guard var subscription = state.subscriptions[id] else { return true }
+                if subscription.needsAnotherPass {
+                    subscription.needsAnotherPass = false
+                    state.subscriptions[id] = subscription
+                    return false
+                }
+                subscription.isDelivering = false
+                state.subscriptions[id] = subscription
+                return true
+            }
+            if done { return }
+        }
+    }
+
+    static func latestUserSeq(_ db: Database, userId: String) throws -> Int64 {
+        try Int64.fetchOne(db, sql: "SELECT MAX(userSeq) FROM event WHERE userId = ?", arguments: [userId]) ?? 0
+    }
+
+    static func events(_ db: Database, userId: String, after: Int64) throws -> [WireEvent] {
+        try Row.fetchAll(db, sql: "SELECT userSeq, kind FROM event WHERE userId = ? AND userSeq > ? ORDER BY userSeq",
+                         arguments: [userId, after])
+            .map { WireEvent(userSeq: $0["userSeq"], kind: try decode(WireEvent.Kind.self, from: $0["kind"])) }
+    }
+}

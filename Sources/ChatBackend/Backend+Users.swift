@@ -1,0 +1,20 @@
+import ChatCore
+import GRDB
+
+extension Backend {
+    /// Every user the backend knows, in creation order (then by id).
+    public func users() -> [BackendUser] {
+        (try? read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM user ORDER BY createdAt, id").map { row in
+                BackendUser(
+                    id: row["id"],
+                    apiKey: row["apiKey"],
+                    isAnonymous: row["isAnonymous"],
+                    nickname: row["nickname"],
+                    profileURL: row["profileURL"],
+                    attributes: (try? Self.decode([String: String].self, from: row["attributes"])) ?? [:],
+                    createdAt: Instant(milliseconds: row["createdAt"]))
+            }
+        }) ?? []
+    }
+}

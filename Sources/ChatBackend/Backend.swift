@@ -1,0 +1,186 @@
+import ChatCore
+import Foundation
+import GRDB
+import Synchronization
+
+/// The chat backend: apps, users, tokens, conversations, messages and
+/// realtime events, stored in SQLite (SPEC S1).
+///
+/// One implementation serves the embedded world (in memory, on a virtual
+/// clock) and the server mode (a file). Every method is synchronous and
+/// thread-safe: database work happens inside GRDB `read`/`write` closures on a
+/// `DatabaseQueue`, and the little in-memory state (realtime subscriptions,
+/// counters) sits behind a `Mutex`. Time and identifiers come from the
+/// injected ``BackendEnvironment`` only.
+///
+/// ```swift
+/// let backend = try Backend(environment: env)
+/// try backend.createApp(apiKey: "demo-key", jwtSecret: "s3cret")
+/// let tokens = try backend.issueTokens(apiKey: "demo-key", userId: "alice")
+/// let result = backend.handle(WireEnvelope(apiKey: "demo-key", accessToken: tokens.accessToken,
+///                                          deviceId: "dev-1", request: .listConversations(cursor: nil, limit: 20)))
+/// ```
+public final class Backend: Sendable {
+    let environment: BackendEnvironment
+    let dbQueue: DatabaseQueue
+    let state = Mutex(State())
+
+    /// In-memory state: realtime subscriptions and counters.
+    struct State {
+        var requestCount = 0
+        var nextSubscription: Int64 = 1
+        var subscriptions: [SubscriptionID: Subscription] = [:]
+    }
+
+    /// Opens a backend.
+    ///
+    /// - Parameters:
+    ///   - environment: the clock and identifier source.
+    ///   - path: a SQLite file to persist to (server mode); `nil` keeps
+    ///     everything in memory (embedded mode).
+    public init(environment: BackendEnvironment, path: String? = nil) throws {
+        self.environment = environment
+        if let path {
+            dbQueue = try DatabaseQueue(path: path)
+        } else {
+            dbQueue = try DatabaseQueue()
+        }
+        try BackendSchema.migrator.migrate(dbQueue)
+    }
+
+    /// The number of SDK requests answered by ``handle(_:)`` so far, whatever
+    /// their outcome. The workbench uses it to tell that a step made no request.
+    public var requestCount: Int {
+        state.withLock { $0.requestCount }
+    }
+
+    // MARK: Apps
+
+    /// Registers an app; the embedded world creates one with apiKey "demo-key" and a jwtSecret.
+    ///
+    /// Throws a ``WireError`` with code `badRequest` if the key is empty or
+    /// already registered.
+    public func createApp(apiKey: String, jwtSecret: String, settings: AppSettings = .init()) throws {
+        guard !apiKey.isEmpty else { throw WireError(.badRequest, "The API key is empty") }
+        let json = try Self.encode(settings)
+        try write { db in
+            if try Bool.fetchOne(db, sql: "SELECT 1 FROM app WHERE apiKey = ?", arguments: [apiKey]) == true {
+                throw WireError(.badRequest, "An app with this API key already exists")
+            }
+            try db.execute(sql: "INSERT INTO app (apiKey, jwtSecret, settings) VALUES (?, ?, ?)", arguments: [apiKey, jwtSecret, json])
+        }
+    }
+
+    /// The settings of the app with this API key. Throws `invalidApiKey` for an unknown key.
+    public func settings(apiKey: String) throws -> AppSettings {
+        try read { db in try Self.appSettings(db, apiKey: apiKey) }
+    }
+
+    /// Changes the settings of the app with this API key.
+    ///
+    /// ```swift
+    /// try backend.updateSettings(apiKey: "demo-key") { $0.maxAttachmentBytes = 1_000_000 }
+    /// ```
+    /// Throws `invalidApiKey` for an unknown key.
+    public func updateSettings(apiKey: String, _ change: (inout AppSettings) -> Void) throws {
+        try write { db in
+            var settings = try Self.appSettings(db, apiKey: apiKey)
+            change(&settings)
+            try db.execute(sql: "UPDATE app SET settings = ? WHERE apiKey = ?", arguments: [try Self.encode(settings), apiKey])
+        }
+    }
+
+    /// The JWT secret of an app (for the workbench's `login jwt`). Throws `invalidApiKey` for an unknown key.
+    public func jwtSecret(apiKey: String) throws(WireError) -> String {
+        try read { db in
+            guard let secret = try String.fetchOne(db, sql: "SELECT jwtSecret FROM app WHERE apiKey = ?", arguments: [apiKey]) else {
+                throw WireError(.invalidApiKey)
+            }
+            return secret
+        }
+    }
+
+    static func appSettings(_ db: Database, apiKey: String) throws -> AppSettings {
+        guard let json = try String.fetchOne(db, sql: "SELECT settings FROM app WHERE apiKey = ?", arguments: [apiKey]) else {
+            throw WireError(.invalidApiKey)
+        }
+        return try decode(AppSettings.self, from: json)
+    }
+
+    // MARK: Requests
+
+    /// Answers one SDK request. Never throws anything else than WireError, never crashes on any input.
+    ///
+    /// `refresh` needs only the API key; every other request needs a valid,
+    /// unexpired access token in `envelope.accessToken`.
+    public func handle(_ envelope: WireEnvelope) -> Result<WireResponse, WireError> {
+        state.withLock { $0.requestCount += 1 }
+        do throws(WireError) {
+            return .success(try answer(envelope))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    private func answer(_ envelope: WireEnvelope) throws(WireError) -> WireResponse {
+        if case .refresh(let refreshToken) = envelope.request {
+            return .tokens(try refresh(apiKey: envelope.apiKey, refreshToken: refreshToken))
+        }
+        let caller = try authenticate(apiKey: envelope.apiKey, accessToken: envelope.accessToken)
+        switch envelope.request {
+        case .refresh:
+            preconditionFailure("handled above")
+        case .listConversations(let cursor, let limit):
+            return .conversations(try listConversations(caller, cursor: cursor, limit: limit))
+        case .getConversation(let id):
+            return .conversation(try getConversation(caller, id: id))
+        case .listMessages(let conversationId, let cursor, let limit):
+            return .messages(try listMessages(caller, conversationId: conversationId, cursor: cursor, limit: limit))
+        case .messagesSince(let conversationId, let afterSeq, let limit):
+            return .messages(try messagesSince(caller, conversationId: conversationId, afterSeq: afterSeq, limit: limit))
+        case .sendMessage(let conversationId, let createConversation, let message):
+            let (conversation, sent) = try sendMessage(caller, conversationId: conversationId, create: createConversation, message: message)
+            return .sent(conversation: conversation, message: sent)
+        case .setTyping(let conversationId, _):
+            try setTyping(caller, conversationId: conversationId)
+            return .ok
+        }
+    }
+
+    // MARK: Database access
+
+    /// Runs `body` in a write transaction; a thrown ``WireError`` rolls it back
+    /// and is rethrown, any other error becomes `internalError`.
+    func write<T>(_ body: (Database) throws -> T) throws(WireError) -> T {
+        do {
+            return try dbQueue.write(body)
+        } catch let error as WireError {
+            throw error
+        } catch {
+            throw WireError(.internalError, "\(error)")
+        }
+    }
+
+    /// Runs `body` in a read-only access; errors are mapped as in ``write(_:)``.
+    func read<T>(_ body: (Database) throws -> T) throws(WireError) -> T {
+        do {
+            return try dbQueue.read(body)
+        } catch let error as WireError {
+            throw error
+        } catch {
+            throw WireError(.internalError, "\(error)")
+        }
+    }
+
+    // MARK: JSON
+
+    static func encode<T: Encodable>(_ value: T) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    static func decode<T: Decodable>(_ type: T.Type, from json: String) throws -> T {
+        try JSONDecoder().decode(type, from: Data(json.utf8))
+    }
+}

@@ -1,0 +1,25 @@
+import ChatCore
+
+/// What the backend needs from the world it runs in: a clock and a source of
+/// identifiers.
+///
+/// The backend never reads the system clock or the system random generator;
+/// in the embedded world both come from the deterministic simulation, so a
+/// run replays exactly.
+///
+/// ```swift
+/// let env = BackendEnvironment(now: { clock.now }, makeID: { prefix in prefix + rng.hex(16) })
+/// let backend = try Backend(environment: env)
+/// ```
+public struct BackendEnvironment: Sendable {
+    /// The current time.
+    public var now: @Sendable () -> Instant
+    /// Returns `prefix` + random hex; deterministic in the simulation.
+    public var makeID: @Sendable (_ prefix: String) -> String
+
+    /// Creates an environment from a clock and an identifier generator.
+    public init(now: @escaping @Sendable () -> Instant, makeID: @escaping @Sendable (_ prefix: String) -> String) {
+        self.now = now
+        self.makeID = makeID
+    }
+}

@@ -1,0 +1,31 @@
+import ChatCore
+
+/// A user as the backend stores it, for inspection by the workbench
+/// (`server users`).
+public struct BackendUser: Sendable, Codable, Hashable {
+    /// The user's id, chosen by the app (or generated for anonymous users).
+    public var id: String
+    /// The API key of the app the user belongs to.
+    public var apiKey: String
+    /// Whether the server created this user without an identity (A7).
+    public var isAnonymous: Bool
+    /// The user's nickname, if any (A14).
+    public var nickname: String?
+    /// The user's profile URL, if any (A14).
+    public var profileURL: String?
+    /// Free-form attributes set by the app (A12, A13).
+    public var attributes: [String: String]
+    /// When the backend first saw the user.
+    public var createdAt: Instant
+
+    /// Creates a user value.
+    public init(id: String, apiKey: String, isAnonymous: Bool, nickname: String? = nil, profileURL: String? = nil, attributes: [String: String] = [:], createdAt: Instant) {
+        self.id = id
+        self.apiKey = apiKey
+        self.isAnonymous = isAnonymous
+        self.nickname = nickname
+        self.profileURL = profileURL
+        self.attributes = attributes
+        self.createdAt = createdAt
+    }
+}

@@ -1,0 +1,16 @@
+import ChatCore
+
+/// One realtime subscription: whose events it receives, where they go, and
+/// how far delivery has got.
+struct Subscription: Sendable {
+    var userId: String
+    var sink: @Sendable (WireEvent) -> Void
+    /// The userSeq of the last event given to `sink`.
+    var lastDelivered: Int64
+    /// Set while some call is delivering to this subscription, so that a
+    /// re-entrant or concurrent call leaves the work to it (events stay in
+    /// order, never twice).
+    var isDelivering = false
+    /// Set when new events arrived while delivering: the deliverer looks again.
+    var needsAnotherPass = false
+}
