@@ -57,6 +57,11 @@ public final class Scheduler: Sendable {
         }
     }
 
+    /// Time of the earliest pending wake-up of any kind.
+    var earliest: Instant? {
+        state.withLock { $0.entries.first?.time }
+    }
+
     /// Time of the earliest pending in-flight wake-up.
     var earliestInFlight: Instant? {
         state.withLock { s in s.entries.first(where: { $0.kind == .inFlight })?.time }

@@ -115,6 +115,16 @@ public final class World: ChatRuntime, Sendable {
         runUntilIdle()
     }
 
+    /// Fires the next pending wake-up, whatever its kind, then runs until
+    /// idle; false when nothing is pending within `limit` of now.
+    public func step(limit: Duration = .seconds(3600)) -> Bool {
+        simulationExecutor.drain()
+        guard let next = scheduler.earliest, next <= now + limit, let fire = scheduler.popDue(upTo: next) else { return false }
+        fire()
+        runUntilIdle()
+        return true
+    }
+
     /// Runs until nothing at all is pending, timers included, or `limit` of
     /// virtual time has passed (periodic timers would otherwise never end).
     public func settle(limit: Duration = .seconds(3600)) {

@@ -35,29 +35,49 @@ public struct StepResult: Sendable, Hashable {
 /// language on top. No terminal code: the executable feeds it lines.
 public final class WorkbenchSession {
     public let options: WorkbenchOptions
+    let interpreter: Interpreter
+    private let redactor = Redactor()
 
     public init(options: WorkbenchOptions) throws {
         self.options = options
+        interpreter = try Interpreter(options: options)
     }
 
     /// One line saying what this is, for the top of an interactive session.
-    public var banner: String { "chatbench (stub)" }
+    public var banner: String {
+        "chatbench \(WorkbenchVersion.current) — embedded backend, seed \(options.seed), clock \(interpreter.world.now). Type help, Tab completes, Ctrl-D quits."
+    }
 
     /// Executes one line and returns what it printed.
     public func execute(_ line: String) -> StepResult {
-        StepResult(output: "", status: .ok)
+        interpreter.execute(line)
     }
 
     /// Candidates for the word that ends at `cursor` (a UTF-8 offset into
     /// `line`): verbs, options, handles, field paths. Each candidate is the
     /// whole replacement word.
-    public func completions(for line: String, cursor: Int) -> [String] { [] }
+    public func completions(for line: String, cursor: Int) -> [String] {
+        let utf8 = Array(line.utf8)
+        let prefix = String(decoding: utf8.prefix(max(0, min(cursor, utf8.count))), as: UTF8.self)
+        return interpreter.completions(forPrefix: prefix)
+    }
 
     /// The line as it may be written to history, with secrets replaced by
     /// placeholders; nil when it should not be kept at all.
-    public func historyLine(for line: String) -> String? { line }
+    public func historyLine(for line: String) -> String? {
+        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty else { return nil }
+        return redactor.redact(trimmed)
+    }
 
     /// 0 when every step was ok, 1 if an `expect` failed, 2 if a line could
     /// not be understood (2 wins over 1).
-    public var exitStatus: Int32 { 0 }
+    public var exitStatus: Int32 {
+        interpreter.sawScriptError ? 2 : (interpreter.sawExpectFailure ? 1 : 0)
+    }
+}
+
+/// The tool's version, shown by `--version` and recorded with sessions.
+public enum WorkbenchVersion {
+    public static let current = "0.1.0"
 }

@@ -89,6 +89,16 @@ public final class ChatClient: Sendable {
         try await core.retrySending(itemId: itemId)
     }
 
+    /// The conversation as this device knows it now, or nil.
+    public func conversation(withId id: String) async throws -> Conversation? {
+        try await core.conversationSnapshot(id)
+    }
+
+    /// The message as this device knows it now, or nil.
+    public func message(withId id: String) async throws -> Message? {
+        try await core.messageSnapshot(id)
+    }
+
     // MARK: Watchers
 
     private func makeWatcher<Value: Sendable>(

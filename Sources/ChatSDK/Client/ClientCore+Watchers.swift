@@ -165,6 +165,16 @@ extension ClientCore {
         }
     }
 
+    func conversationSnapshot(_ id: String) throws -> Conversation? {
+        _ = try requireUser()
+        return store.conversation(id: id).map(conversation(from:))
+    }
+
+    func messageSnapshot(_ id: String) throws -> Message? {
+        _ = try requireUser()
+        return store.message(id: id).map(message(from:))
+    }
+
     // MARK: Rows ↔ models
 
     func conversation(from row: ConversationRow) -> Conversation {

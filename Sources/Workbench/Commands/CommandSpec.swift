@@ -1,0 +1,99 @@
+/// The groups `help` lists verbs in, in this order.
+enum CommandGroup: String, CaseIterable, Sendable {
+    case client, identity, credentials, data
+    case otherSide = "other side"
+    case world, flow, recording, meta
+}
+
+/// What a positional argument or an option value must be.
+enum ArgumentKind: Hashable, Sendable {
+    /// Any word or quoted string.
+    case text
+    /// A handle of this kind (or the id of such an object).
+    case handle(HandleKind)
+    /// One of these words.
+    case choice([String])
+    /// `500ms`, `30s`, `10m`, `2h`.
+    case duration
+    /// A whole number ≥ 0.
+    case count
+    /// A file path.
+    case file
+}
+
+/// The kinds of objects handles name.
+enum HandleKind: String, Hashable, Sendable {
+    case watcher, conversation, message, client, any
+}
+
+struct ArgumentSpec: Hashable, Sendable {
+    var name: String
+    var kind: ArgumentKind
+    var optional = false
+    /// Takes every remaining word.
+    var variadic = false
+}
+
+struct OptionSpec: Hashable, Sendable {
+    /// With the dashes: `--title`.
+    var name: String
+    /// nil for a flag.
+    var value: ArgumentKind?
+    var valueName = "VALUE"
+    var summary: String
+    /// Its value is a secret: never shown or written in clear (W6).
+    var secret = false
+}
+
+/// One verb: everything dispatch, help and completion need (W3).
+struct CommandSpec: Sendable {
+    /// One or more words: `watch`, `user set`, `clock advance`.
+    var name: String
+    var group: CommandGroup
+    var arguments: [ArgumentSpec] = []
+    var options: [OptionSpec] = []
+    var summary: String
+    var example: String
+    /// Whether the line is kept out of history entirely.
+    var sensitive = false
+    /// Leaves `error` as it was (inspections, `expect`, `help`).
+    var keepsError = false
+    var run: @Sendable (Interpreter, Invocation) throws -> Void
+
+    var words: [String] { name.split(separator: " ").map(String.init) }
+
+    /// `send C KIND [CONTENT] [--reply-to M]`
+    var usage: String {
+        var parts = [name]
+        for argument in arguments {
+            var text: String
+            if case .choice(let choices) = argument.kind { text = choices.joined(separator: "|") } else { text = argument.name }
+            if argument.variadic { text += "..." }
+            parts.append(argument.optional ? "[\(text)]" : text)
+        }
+        for option in options {
+            parts.append(option.value == nil ? "[\(option.name)]" : "[\(option.name) \(option.valueName)]")
+        }
+        return parts.joined(separator: " ")
+    }
+}
+
+/// A parsed use of a verb.
+struct Invocation: Sendable {
+    var spec: CommandSpec
+    var arguments: [Token]
+    var options: [String: [String]]
+    /// `name = VERB …` binds the result to `name`.
+    var binding: String?
+    var line: String
+
+    func argument(_ index: Int) -> String? {
+        index < arguments.count ? arguments[index].text : nil
+    }
+
+    func option(_ name: String) -> String? { options[name]?.last }
+
+    func values(_ name: String) -> [String] { options[name] ?? [] }
+
+    func flag(_ name: String) -> Bool { options[name] != nil }
+}

@@ -1,0 +1,24 @@
+/// The one table of verbs: dispatch, help and completion all read it (W3).
+struct CommandTable: Sendable {
+    let specs: [CommandSpec]
+
+    static let standard = CommandTable(specs:
+        clientCommands + identityCommands + credentialCommands + dataCommands
+        + otherSideCommands + worldCommands + flowCommands + metaCommands)
+
+    /// First words of every verb, without duplicates, sorted.
+    var verbWords: [String] { Array(Set(specs.map { $0.words[0] })).sorted() }
+
+    func spec(named name: String) -> CommandSpec? { specs.first { $0.name == name } }
+
+    /// The longest verb the tokens start with, and how many tokens it used.
+    func match(_ tokens: [Token]) -> (CommandSpec, Int)? {
+        var best: (CommandSpec, Int)?
+        for spec in specs {
+            let words = spec.words
+            guard words.count <= tokens.count, words.count > (best?.1 ?? 0) else { continue }
+            if zip(words, tokens).allSatisfy({ $0 == $1.text && !$1.quoted }) { best = (spec, words.count) }
+        }
+        return best
+    }
+}

@@ -1,0 +1,132 @@
+import ChatSDK
+import ChatSimulation
+
+extension CommandTable {
+    static let clientCommands: [CommandSpec] = [
+        CommandSpec(
+            name: "client new", group: .client,
+            arguments: [ArgumentSpec(name: "NAME", kind: .text)],
+            options: [
+                OptionSpec(name: "--cache", value: .choice(["disk", "memory", "off"]), valueName: "disk|memory|off", summary: "where the client caches (default memory)"),
+                OptionSpec(name: "--api-key", value: .text, valueName: "KEY", summary: "the app's API key (default the embedded app's)"),
+            ],
+            summary: "create another SDK client (an app instance on its own device) and switch to it",
+            example: "client new phone2 --cache memory",
+            run: { interpreter, invocation in
+                let name = invocation.argument(0)!
+                guard name.allSatisfy(PathExpression.isIdentifierCharacter), name.first?.isLetter == true else {
+                    throw ScriptError("a client name is a word of letters, digits, - and _, got \"\(name)\"")
+                }
+                guard !interpreter.clients.contains(where: { $0.name == name }), interpreter.objects[name] == nil,
+                      !Interpreter.reservedRoots.contains(name) || name == "client" else {
+                    throw ScriptError("the name \(name) is taken")
+                }
+                let cache = invocation.option("--cache").flatMap(ChatClient.CacheMode.init(rawValue:)) ?? .memory
+                let client = interpreter.makeClient(named: name, cacheMode: cache, apiKey: invocation.option("--api-key") ?? World.apiKey)
+                interpreter.current = client
+                interpreter.world.runUntilIdle()
+                interpreter.print("\(name) = new client (cache \(cache.rawValue)); now using \(name)")
+            }),
+        CommandSpec(
+            name: "use", group: .client,
+            arguments: [ArgumentSpec(name: "NAME", kind: .handle(.client))],
+            summary: "make another client the current one",
+            example: "use client",
+            run: { interpreter, invocation in
+                let client = try interpreter.resolve(invocation.argument(0)!, as: .client) as! ClientObject
+                interpreter.current = client
+                interpreter.print("now using \(client.name)")
+            }),
+        CommandSpec(
+            name: "whoami", group: .client,
+            summary: "the current client's user and how they signed in",
+            example: "whoami",
+            keepsError: false,
+            run: { interpreter, _ in
+                let client = interpreter.current!
+                guard let user = client.userId else {
+                    interpreter.print("nobody on \(client.name) (session \(client.session))")
+                    return
+                }
+                interpreter.print("\(user) on \(client.name), auth \(client.auth?.rawValue ?? "none"), session \(client.session)")
+            }),
+    ]
+
+    static let identityCommands: [CommandSpec] = [
+        CommandSpec(
+            name: "user set", group: .identity,
+            arguments: [ArgumentSpec(name: "ID", kind: .text)],
+            summary: "setCurrentUser(userId:): tokens come from the provider when first needed (A1, A3)",
+            example: "user set alice",
+            run: { interpreter, invocation in
+                let client = interpreter.current!
+                let id = invocation.argument(0)!
+                let sdk = client.client
+                let before = interpreter.world.network.requestCount
+                guard interpreter.perform({ try await sdk.setCurrentUser(userId: id) }) != nil else { return }
+                client.userId = id
+                client.auth = .tokens
+                let requests = interpreter.world.network.requestCount - before
+                interpreter.print("user \(id) set on \(client.name) (\(requests == 0 ? "no request" : "\(requests) requests"))")
+            }),
+        CommandSpec(
+            name: "user clear", group: .identity,
+            summary: "clearCurrentUser(): remove every local trace of the user (A4)",
+            example: "user clear",
+            run: { interpreter, _ in
+                let client = interpreter.current!
+                let sdk = client.client
+                let user = client.userId
+                for tracker in client.trackers.values { tracker.cancel() }
+                client.trackers = [:]
+                interpreter.perform { await sdk.clearCurrentUser() }
+                interpreter.print(user.map { "user \($0) cleared from \(client.name)" } ?? "no user to clear on \(client.name)")
+            }),
+    ]
+
+    static let credentialCommands: [CommandSpec] = [
+        CommandSpec(
+            name: "provider", group: .credentials,
+            arguments: [
+                ArgumentSpec(name: "MODE", kind: .choice(["ok", "fail", "malformed", "expired", "delay"])),
+                ArgumentSpec(name: "DURATION", kind: .duration, optional: true),
+            ],
+            summary: "how the token provider answers from now on",
+            example: "provider delay 2s",
+            run: { interpreter, invocation in
+                let mode: SimulatedTokenProvider.Mode
+                switch invocation.argument(0)! {
+                case "fail": mode = .fail
+                case "malformed": mode = .malformed
+                case "expired": mode = .expired
+                case "delay":
+                    guard let text = invocation.argument(1) else { throw ScriptError("provider delay needs a DURATION, as in provider delay 2s") }
+                    mode = .delay(try DurationParser.parse(text))
+                default: mode = .ok
+                }
+                if mode != .delay(.zero), invocation.argument(0) != "delay", invocation.argument(1) != nil {
+                    throw ScriptError("only provider delay takes a DURATION")
+                }
+                interpreter.current.provider.mode = mode
+                interpreter.print("provider of \(interpreter.current.name): \(mode)")
+            }),
+        CommandSpec(
+            name: "token expire", group: .credentials,
+            summary: "the server expires the current user's access tokens now",
+            example: "token expire",
+            run: { interpreter, _ in
+                guard let user = interpreter.current.userId else { throw ScriptError("token expire needs a signed-in user on \(interpreter.current.name)") }
+                interpreter.world.backend.expireAccessTokens(userId: user)
+                interpreter.print("access tokens of \(user) expired on the server")
+            }),
+        CommandSpec(
+            name: "token revoke", group: .credentials,
+            summary: "the server revokes the current user's tokens",
+            example: "token revoke",
+            run: { interpreter, _ in
+                guard let user = interpreter.current.userId else { throw ScriptError("token revoke needs a signed-in user on \(interpreter.current.name)") }
+                interpreter.world.backend.revokeTokens(userId: user)
+                interpreter.print("tokens of \(user) revoked on the server")
+            }),
+    ]
+}

@@ -1,0 +1,179 @@
+import ChatSDK
+
+extension CommandTable {
+    static let dataCommands: [CommandSpec] = [
+        CommandSpec(
+            name: "watch", group: .data,
+            arguments: [
+                ArgumentSpec(name: "WHAT", kind: .choice(["conversations", "conversation", "items"])),
+                ArgumentSpec(name: "C", kind: .handle(.conversation), optional: true),
+            ],
+            summary: "start a watcher: cached data first, then the server's (D1)",
+            example: "w1 = watch items c1",
+            run: { interpreter, invocation in
+                let target: WatcherObject.Target
+                switch invocation.argument(0)! {
+                case "conversations":
+                    if invocation.argument(1) != nil { throw ScriptError("watch conversations takes no conversation") }
+                    target = .conversations
+                case let what:
+                    guard let word = invocation.argument(1) else { throw ScriptError("watch \(what) needs a conversation, as in watch \(what) c1") }
+                    let conversation = try interpreter.conversation(word)
+                    target = what == "items" ? .items(conversation) : .conversation(conversation)
+                }
+                let watcher = interpreter.startWatcher(target, binding: invocation.binding)
+                interpreter.print("\(invocation.binding ?? watcher.handle) = watch \(watcher.what)")
+                interpreter.world.runUntilIdle()
+            }),
+        CommandSpec(
+            name: "more", group: .data,
+            arguments: [ArgumentSpec(name: "W", kind: .handle(.watcher))],
+            summary: "load one more page into a paginated watcher (D3)",
+            example: "more w1",
+            run: { interpreter, invocation in
+                let watcher = try interpreter.watcher(invocation.argument(0)!)
+                guard let loadMore = watcher.loadMore else {
+                    interpreter.report(ChatError(ChatError.Code(rawValue: "nothingMore"), "\(watcher.handle) has nothing more to load"))
+                    return
+                }
+                interpreter.perform { try await loadMore() }
+            }),
+        CommandSpec(
+            name: "stop", group: .data,
+            arguments: [ArgumentSpec(name: "W", kind: .handle(.watcher))],
+            summary: "stop a watcher",
+            example: "stop w1",
+            run: { interpreter, invocation in
+                let watcher = try interpreter.watcher(invocation.argument(0)!)
+                watcher.task?.cancel()
+                interpreter.world.runUntilIdle()
+                watcher.state = "ended"
+                interpreter.print("\(watcher.handle) stopped")
+            }),
+        CommandSpec(
+            name: "start conversation", group: .data,
+            options: [OptionSpec(name: "--title", value: .text, valueName: "T", summary: "the conversation's title")],
+            summary: "startConversation(): a conversation on this device until its first message (D4)",
+            example: "start conversation --title \"Knee pain\"",
+            run: { interpreter, invocation in
+                let client = interpreter.current!
+                let sdk = client.client
+                let title = invocation.option("--title")
+                guard let conversation = interpreter.perform({ try await sdk.startConversation(title: title) }) else { return }
+                let object = interpreter.conversationObject(for: conversation.id, client: client)
+                object.latest = conversation
+                interpreter.bind(invocation.binding, to: object)
+                interpreter.print("\(invocation.binding ?? object.handle) = conversation \(conversation.id) (local)")
+            }),
+        CommandSpec(
+            name: "send", group: .data,
+            arguments: [
+                ArgumentSpec(name: "C", kind: .handle(.conversation)),
+                ArgumentSpec(name: "KIND", kind: .choice(["text", "image", "video", "document", "audio"])),
+                ArgumentSpec(name: "CONTENT", kind: .text, optional: true),
+            ],
+            options: [
+                OptionSpec(name: "--reply-to", value: .handle(.message), valueName: "M", summary: "the message it answers"),
+                OptionSpec(name: "--size", value: .count, valueName: "BYTES", summary: "an attachment's size"),
+                OptionSpec(name: "--type", value: .text, valueName: "MIME", summary: "an attachment's MIME type"),
+            ],
+            summary: "sendMessage: appears at once, then toBeSent → sending → sent or failed (D6)",
+            example: "send c1 text \"Hello, doctor\"",
+            run: { interpreter, invocation in
+                let conversation = try interpreter.conversation(invocation.argument(0)!)
+                let content = try attachmentOrText(invocation)
+                let replyTo = try invocation.option("--reply-to").map { try interpreter.message($0).id }
+                let client = conversation.client
+                let sdk = client.client
+                interpreter.track(conversation)
+                let id = conversation.id
+                let sent = interpreter.world.run { try await sdk.sendMessage(content, replyingTo: replyTo, in: id) }
+                switch sent {
+                case .success(let message)?:
+                    let object = interpreter.messageObject(for: message.id, conversationId: id, client: client)
+                    interpreter.bind(invocation.binding, to: object)
+                    interpreter.lines.insert("\(invocation.binding ?? object.handle) = \(object.kind) message in \(conversation.handle)", at: 0)
+                case .failure(let error)?: interpreter.report(error)
+                case nil: break
+                }
+            }),
+        CommandSpec(
+            name: "retry", group: .data,
+            arguments: [ArgumentSpec(name: "M", kind: .handle(.message))],
+            summary: "retrySending: send a failed message again, same client id (D6)",
+            example: "retry m1",
+            run: { interpreter, invocation in
+                let message = try interpreter.message(invocation.argument(0)!)
+                let sdk = message.client.client
+                let id = message.id
+                interpreter.perform { try await sdk.retrySending(itemId: id) }
+            }),
+    ]
+
+    /// The content of `send C KIND [CONTENT] [--size N] [--type MIME]`.
+    static func attachmentOrText(_ invocation: Invocation) throws(ScriptError) -> MessageContent {
+        let kind = invocation.argument(0 + 1)!
+        if kind == "text" {
+            guard let text = invocation.argument(2) else { throw ScriptError("send C text needs the text, as in send c1 text \"hello\"") }
+            if invocation.option("--size") != nil || invocation.option("--type") != nil {
+                throw ScriptError("--size and --type are for attachments, not text")
+            }
+            return .text(text)
+        }
+        let attachment = WireContent.AttachmentKind(rawValue: kind)!
+        let defaults: [WireContent.AttachmentKind: String] = [.image: "image/jpeg", .video: "video/mp4", .document: "application/pdf", .audio: "audio/mpeg"]
+        let fileName = invocation.argument(2)
+        guard let sizeText = invocation.option("--size"), let size = Int64(sizeText) else {
+            throw ScriptError("send C \(kind) needs --size BYTES (files are not read in the embedded world yet)")
+        }
+        return .attachment(kind: attachment, mimeType: invocation.option("--type") ?? defaults[attachment]!, size: size, fileName: fileName)
+    }
+
+    static let otherSideCommands: [CommandSpec] = [
+        CommandSpec(
+            name: "agent say", group: .otherSide,
+            arguments: [ArgumentSpec(name: "C", kind: .handle(.conversation)), ArgumentSpec(name: "TEXT", kind: .text)],
+            options: [OptionSpec(name: "--times", value: .count, valueName: "N", summary: "say it N times (numbered)")],
+            summary: "the provider says something in a conversation (S2)",
+            example: "agent say c1 \"How can I help?\"",
+            run: { interpreter, invocation in
+                let conversation = try interpreter.conversation(invocation.argument(0)!)
+                let text = invocation.argument(1)!
+                let times = Int(invocation.option("--times") ?? "1") ?? 1
+                for i in 0..<times {
+                    let line = times == 1 ? text : "\(text) \(i + 1)"
+                    let message = try interpreter.world.backend.agentSay(conversationId: conversation.id, text: line)
+                    if times == 1 {
+                        let object = interpreter.messageObject(for: message.id, conversationId: conversation.id, client: conversation.client)
+                        interpreter.bind(invocation.binding, to: object)
+                        interpreter.print("\(invocation.binding ?? object.handle) = agent message in \(conversation.handle)")
+                    }
+                }
+                if times != 1 { interpreter.print("agent said \(times) messages in \(conversation.handle)") }
+                interpreter.world.runUntilIdle()
+            }),
+        CommandSpec(
+            name: "agent typing", group: .otherSide,
+            arguments: [ArgumentSpec(name: "C", kind: .handle(.conversation)), ArgumentSpec(name: "STATE", kind: .choice(["on", "off"]))],
+            summary: "the provider starts or stops typing (expires on its own, D9)",
+            example: "agent typing c1 on",
+            run: { interpreter, invocation in
+                let conversation = try interpreter.conversation(invocation.argument(0)!)
+                let on = invocation.argument(1) == "on"
+                try interpreter.world.backend.agentTyping(conversationId: conversation.id, isTyping: on)
+                interpreter.print("agent \(on ? "is typing" : "stopped typing") in \(conversation.handle)")
+                interpreter.world.runUntilIdle()
+            }),
+        CommandSpec(
+            name: "agent read", group: .otherSide,
+            arguments: [ArgumentSpec(name: "C", kind: .handle(.conversation))],
+            summary: "the provider reads the conversation",
+            example: "agent read c1",
+            run: { interpreter, invocation in
+                let conversation = try interpreter.conversation(invocation.argument(0)!)
+                try interpreter.world.backend.agentRead(conversationId: conversation.id)
+                interpreter.print("agent read \(conversation.handle)")
+                interpreter.world.runUntilIdle()
+            }),
+    ]
+}

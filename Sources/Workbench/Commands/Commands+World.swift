@@ -1,0 +1,87 @@
+import ChatSDK
+
+extension CommandTable {
+    static let worldCommands: [CommandSpec] = [
+        CommandSpec(
+            name: "net online", group: .world, summary: "bring the network back", example: "net online",
+            run: { interpreter, _ in
+                interpreter.world.network.setOnline(true)
+                interpreter.print("network online")
+                interpreter.world.runUntilIdle()
+            }),
+        CommandSpec(
+            name: "net offline", group: .world, summary: "cut the network: requests fail, realtime connections drop", example: "net offline",
+            run: { interpreter, _ in
+                interpreter.world.network.setOnline(false)
+                interpreter.print("network offline")
+                interpreter.world.runUntilIdle()
+            }),
+        CommandSpec(
+            name: "net latency", group: .world,
+            arguments: [ArgumentSpec(name: "DURATION", kind: .duration)],
+            summary: "one-way latency of the network (a little seeded jitter is added)", example: "net latency 200ms",
+            run: { interpreter, invocation in
+                let latency = try DurationParser.parse(invocation.argument(0)!)
+                interpreter.world.network.setLatency(latency)
+                interpreter.print("latency \(DurationParser.format(latency))")
+            }),
+        CommandSpec(
+            name: "net fail", group: .world,
+            arguments: [ArgumentSpec(name: "N", kind: .count)],
+            summary: "the next N requests fail on the way", example: "net fail 2",
+            run: { interpreter, invocation in
+                let count = Int(invocation.argument(0)!)!
+                interpreter.world.network.failNext(count)
+                interpreter.print("the next \(count) request\(count == 1 ? "" : "s") will fail")
+            }),
+        CommandSpec(
+            name: "net drop", group: .world, summary: "cut the realtime connections (the SDK reconnects with back-off)", example: "net drop",
+            run: { interpreter, _ in
+                let count = interpreter.world.network.openConnections
+                interpreter.world.network.dropAll()
+                interpreter.print("dropped \(count) realtime connection\(count == 1 ? "" : "s")")
+                interpreter.world.runUntilIdle()
+            }),
+        CommandSpec(
+            name: "net log", group: .world,
+            arguments: [ArgumentSpec(name: "STATE", kind: .choice(["on", "off"]))],
+            summary: "show each request the SDK makes, with the server's answer", example: "net log on",
+            run: { interpreter, invocation in
+                interpreter.showNetwork = invocation.argument(0) == "on"
+                interpreter.print("request log \(interpreter.showNetwork ? "on" : "off")")
+            }),
+        CommandSpec(
+            name: "clock", group: .world, summary: "the virtual time", example: "clock", keepsError: true,
+            run: { interpreter, _ in
+                interpreter.print(ClockObject(world: interpreter.world, start: interpreter.start).summary(in: interpreter))
+            }),
+        CommandSpec(
+            name: "clock advance", group: .world,
+            arguments: [ArgumentSpec(name: "DURATION", kind: .duration)],
+            summary: "move virtual time forward; timers due on the way fire in order (W4)", example: "clock advance 2h",
+            run: { interpreter, invocation in
+                let duration = try DurationParser.parse(invocation.argument(0)!)
+                interpreter.world.advance(by: duration)
+                interpreter.print("clock \(ClockObject(world: interpreter.world, start: interpreter.start).summary(in: interpreter))")
+            }),
+        CommandSpec(
+            name: "server users", group: .world, summary: "the users the backend knows", example: "server users",
+            run: { interpreter, _ in
+                let users = interpreter.world.backend.users()
+                if users.isEmpty { interpreter.print("no users") }
+                for user in users {
+                    let conversations = interpreter.world.backend.conversations(userId: user.id).count
+                    interpreter.print("\(user.id)\(user.isAnonymous ? " (anonymous)" : ""): \(conversations) conversation\(conversations == 1 ? "" : "s"), \(interpreter.world.backend.sessionCount(userId: user.id)) session\(interpreter.world.backend.sessionCount(userId: user.id) == 1 ? "" : "s")")
+                }
+            }),
+        CommandSpec(
+            name: "server messages", group: .world,
+            arguments: [ArgumentSpec(name: "C", kind: .handle(.conversation))],
+            summary: "the messages of a conversation as the server holds them", example: "server messages c1",
+            run: { interpreter, invocation in
+                let conversation = try interpreter.conversation(invocation.argument(0)!)
+                guard let resolved = try ServerObject(world: interpreter.world).field("messages", argument: conversation.handle, in: interpreter) else { return }
+                interpreter.show(resolved)
+            }),
+    ]
+}

@@ -1,0 +1,69 @@
+extension Interpreter {
+    /// Candidates for the word being typed at the end of `prefix` (W1):
+    /// verbs, sub-verbs, options, handles, choices and field paths.
+    func completions(forPrefix prefix: String) -> [String] {
+        let endsWithSpace = prefix.last?.isWhitespace ?? true
+        var words = prefix.split(whereSeparator: \.isWhitespace).map(String.init)
+        let current = endsWithSpace ? "" : (words.popLast() ?? "")
+        if words.count >= 2, words[1] == "=" { words.removeFirst(2) }
+        let candidates: [String]
+        if words.isEmpty {
+            if current.contains(".") || current.contains("[") { return fieldCompletions(current) }
+            candidates = table.verbWords + objects.keys.sorted() + Self.reservedRoots
+        } else if words.first == "expect" || words.first == "inspect" {
+            if words.count == 1 {
+                if current.contains(".") { return fieldCompletions(current) }
+                candidates = objects.keys.sorted() + Self.reservedRoots
+            } else if words.count == 2, words[0] == "expect" {
+                candidates = Comparison.allCases.map(\.rawValue)
+            } else { candidates = [] }
+        } else if let (spec, used) = table.match(words.map { Token(text: $0, quoted: false, column: 0) }) {
+            if current.hasPrefix("-") {
+                candidates = spec.options.map(\.name)
+            } else if let option = words.last.flatMap({ last in spec.options.first { $0.name == last } }), let kind = option.value {
+                candidates = values(for: kind)
+            } else {
+                let positional = words.dropFirst(used).filter { !$0.hasPrefix("--") }.count
+                if positional < spec.arguments.count {
+                    candidates = values(for: spec.arguments[positional].kind)
+                } else if let last = spec.arguments.last, last.variadic {
+                    candidates = values(for: last.kind)
+                } else {
+                    candidates = spec.options.map(\.name)
+                }
+            }
+        } else {
+            // A sub-verb: `net o` → online, offline.
+            let typed = words.joined(separator: " ")
+            candidates = table.specs.compactMap { spec in
+                let name = spec.words
+                guard name.count > words.count, name.prefix(words.count).joined(separator: " ") == typed else { return nil }
+                return name[words.count]
+            }
+        }
+        return Array(Set(candidates.filter { $0.hasPrefix(current) })).sorted()
+    }
+
+    private func values(for kind: ArgumentKind) -> [String] {
+        switch kind {
+        case .choice(let choices): return choices
+        case .handle(let kind):
+            if kind == .client { return clients.map(\.name) }
+            return objects.filter { kind == .any || Self.kind(of: $0.value) == kind }.map(\.key).sorted()
+        case .text, .file, .duration, .count: return []
+        }
+    }
+
+    /// `w1.st` → `w1.state`; `server.me` → `server.messages(`.
+    private func fieldCompletions(_ word: String) -> [String] {
+        guard let dot = word.lastIndex(of: ".") else { return [] }
+        let base = String(word[..<dot])
+        let partial = String(word[word.index(after: dot)...])
+        guard let path = try? PathExpression.parse(base), isKnownRoot(path.root),
+              case .object(let object)? = try? evaluate(path) else { return [] }
+        return object.fieldNames
+            .map { $0.hasSuffix(")") ? String($0.prefix(while: { $0 != "(" })) + "(" : $0 }
+            .filter { $0.hasPrefix(partial) }
+            .map { base + "." + $0 }
+    }
+}

@@ -1,0 +1,39 @@
+import ChatCore
+import Synchronization
+
+/// The ordered log of what happened in the world during a step: watcher
+/// emissions, state changes, SDK events. Lines are appended as the world
+/// runs (on the thread that pumps it), so their order is the world's.
+final class EventLog: Sendable {
+    struct Entry: Sendable, Hashable {
+        var time: Instant
+        var text: String
+    }
+
+    private let entries = Mutex<[Entry]>([])
+
+    func append(_ time: Instant, _ text: String) {
+        entries.withLock { $0.append(Entry(time: time, text: text)) }
+    }
+
+    /// Everything logged since the last call.
+    func take() -> [Entry] {
+        entries.withLock { entries in
+            defer { entries.removeAll(keepingCapacity: true) }
+            return entries
+        }
+    }
+
+    /// `[00:00:01.250]`: time since the world started, hours unbounded.
+    static func stamp(_ time: Instant, since start: Instant) -> String {
+        let ms = max(0, time.milliseconds - start.milliseconds)
+        let hours = ms / 3_600_000
+        let minutes = ms / 60_000 % 60
+        let seconds = ms / 1000 % 60
+        func pad(_ value: Int64, _ width: Int) -> String {
+            let text = String(value)
+            return String(repeating: "0", count: max(0, width - text.count)) + text
+        }
+        return "[\(pad(hours, 2)):\(pad(minutes, 2)):\(pad(seconds, 2)).\(pad(ms % 1000, 3))]"
+    }
+}

@@ -1,0 +1,153 @@
+extension Interpreter {
+    /// Runs one line; returns its output and status.
+    func execute(_ rawLine: String) -> StepResult {
+        lines = []
+        _ = log.take()
+        let line = rawLine.trimmingCharacters(in: .whitespaces)
+        var status = StepStatus.ok
+        if !line.isEmpty, !line.hasPrefix("#") {
+            do {
+                status = try run(line)
+            } catch {
+                print("script error: \(error.message)")
+                status = .scriptError
+            }
+        }
+        if status == .scriptError { sawScriptError = true }
+        if status == .expectFailed { sawExpectFailure = true }
+        var output = lines
+        for entry in log.take() where showNetwork || !entry.text.hasPrefix("net: ") {
+            output.append("  \(EventLog.stamp(entry.time, since: start)) \(entry.text)")
+        }
+        return StepResult(output: output.map { $0 + "\n" }.joined(), status: status)
+    }
+
+    private func run(_ line: String) throws(ScriptError) -> StepStatus {
+        var tokens = try Tokenizer.tokenize(line)
+        guard let first = tokens.first else { return .ok }
+        var binding: String?
+        if tokens.count >= 2, tokens[1].text == "=", !tokens[1].quoted, !first.quoted {
+            guard first.text.allSatisfy(PathExpression.isIdentifierCharacter), first.text.first?.isLetter == true else {
+                throw ScriptError("\"\(first.text)\" cannot name a handle: use letters, digits, - and _")
+            }
+            guard table.spec(named: first.text) == nil, !Self.reservedRoots.contains(first.text) else {
+                throw ScriptError("\"\(first.text)\" is a verb or a built-in name; choose another handle name")
+            }
+            binding = first.text
+            tokens.removeFirst(2)
+            guard !tokens.isEmpty else { throw ScriptError("nothing after \"\(first.text) =\": write a verb, as in \(first.text) = watch conversations") }
+        }
+        if let (spec, used) = table.match(tokens) {
+            let invocation = try parse(spec, Array(tokens.dropFirst(used)), binding: binding, line: line)
+            if !spec.keepsError { lastError = nil }
+            do {
+                try spec.run(self, invocation)
+            } catch let error as ScriptError {
+                throw error
+            } catch let status as ExpectOutcome {
+                return status == .failed ? .expectFailed : .ok
+            } catch is QuitRequest {
+                return .quit
+            } catch {
+                report(error)
+            }
+            return .ok
+        }
+        if binding == nil, tokens.count == 1, !tokens[0].quoted, PathExpression.looksLikePath(tokens[0].text) {
+            let path = try PathExpression.parse(tokens[0].text)
+            if isKnownRoot(path.root) {
+                let resolved = try evaluate(path)
+                show(resolved)
+                return .ok
+            }
+        }
+        let word = tokens[0].text
+        if binding == nil, tokens.count == 1, PathExpression.looksLikePath(word) {
+            let candidates = table.verbWords + objects.keys.sorted() + Self.reservedRoots
+            throw ScriptError("unknown verb or handle \"\(word)\"\(Suggestion.hint(for: word, in: candidates))")
+        }
+        let words = tokens.prefix(2).map(\.text).joined(separator: " ")
+        if let group = table.specs.first(where: { $0.words.first == word }), tokens.count >= 1 {
+            let subverbs = table.specs.filter { $0.words.first == word && $0.words.count > 1 }.map { $0.words[1] }
+            if !subverbs.isEmpty {
+                let given = tokens.count > 1 ? tokens[1].text : ""
+                throw ScriptError("\(group.words[0]) needs one of \(subverbs.joined(separator: ", "))\(given.isEmpty ? "" : ", got \"\(given)\"")\(Suggestion.hint(for: given, in: subverbs))")
+            }
+        }
+        throw ScriptError("unknown verb \"\(word)\"\(Suggestion.hint(for: word, in: table.verbWords + table.specs.map(\.name)))\(words.isEmpty ? "" : "; type help for the list")")
+    }
+
+    /// Checks arguments and options against the spec.
+    private func parse(_ spec: CommandSpec, _ tokens: [Token], binding: String?, line: String) throws(ScriptError) -> Invocation {
+        var arguments: [Token] = []
+        var options: [String: [String]] = [:]
+        var index = 0
+        while index < tokens.count {
+            let token = tokens[index]
+            index += 1
+            if !token.quoted, token.text.hasPrefix("--"), token.text.count > 2 {
+                guard let option = spec.options.first(where: { $0.name == token.text }) else {
+                    let names = spec.options.map(\.name)
+                    let known = names.isEmpty ? "; \(spec.name) takes no options" : Suggestion.hint(for: token.text, in: names)
+                    throw ScriptError("unknown option \(token.text) for \(spec.name)\(known)")
+                }
+                if let kind = option.value {
+                    guard index < tokens.count else {
+                        throw ScriptError("\(option.name) needs a value (\(option.valueName)): \(spec.usage)")
+                    }
+                    let value = tokens[index]
+                    index += 1
+                    try check(value, as: kind, name: option.name)
+                    options[option.name, default: []].append(value.text)
+                } else {
+                    options[option.name, default: []].append("")
+                }
+                continue
+            }
+            arguments.append(token)
+        }
+        let required = spec.arguments.filter { !$0.optional }.count
+        let variadic = spec.arguments.last?.variadic == true
+        if arguments.count < required {
+            let missing = spec.arguments[arguments.count]
+            throw ScriptError("\(spec.name) needs \(missing.name): usage: \(spec.usage)")
+        }
+        if !variadic, arguments.count > spec.arguments.count {
+            throw ScriptError("too many arguments for \(spec.name) (unexpected \"\(arguments[spec.arguments.count].text)\"): usage: \(spec.usage)")
+        }
+        for (i, token) in arguments.enumerated() {
+            let argument = spec.arguments[min(i, spec.arguments.count - 1)]
+            try check(token, as: argument.kind, name: argument.name)
+        }
+        return Invocation(spec: spec, arguments: arguments, options: options, binding: binding, line: line)
+    }
+
+    private func check(_ token: Token, as kind: ArgumentKind, name: String) throws(ScriptError) {
+        switch kind {
+        case .text, .file: break
+        case .duration: _ = try DurationParser.parse(token.text)
+        case .count:
+            guard let n = Int(token.text), n >= 0 else {
+                throw ScriptError("\(name) must be a whole number, got \"\(token.text)\"")
+            }
+        case .choice(let choices):
+            guard choices.contains(token.text) else {
+                throw ScriptError("\(name) must be one of \(choices.joined(separator: ", ")), got \"\(token.text)\"\(Suggestion.hint(for: token.text, in: choices))")
+            }
+        case .handle(let kind):
+            _ = try resolve(token.text, as: kind)
+        }
+    }
+
+    static let reservedRoots = ["client", "error", "server", "provider", "clock", "net", "delegate"]
+
+    func isKnownRoot(_ root: String) -> Bool {
+        Self.reservedRoots.contains(root) || objects[root] != nil || handleForID[root] != nil
+            || clients.contains { $0.name == root }
+    }
+}
+
+/// Thrown by `expect` to say how it went.
+enum ExpectOutcome: Error { case held, failed }
+/// Thrown by `quit`.
+struct QuitRequest: Error {}

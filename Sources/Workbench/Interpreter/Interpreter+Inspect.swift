@@ -1,0 +1,130 @@
+extension Interpreter {
+    /// Resolves a path against the session's objects.
+    func evaluate(_ path: PathExpression) throws(ScriptError) -> Resolved {
+        var resolved = try root(path.root)
+        var walked = path.root
+        for step in path.steps {
+            switch step {
+            case .index(let i):
+                let items: [Resolved]
+                switch resolved {
+                case .list(let list): items = list
+                case .object(let object as WatcherObject): items = object.elementObjects(in: self).map { .object($0) }
+                default: throw ScriptError("\(walked) is not a list: [\(i)] needs a list or a watcher")
+                }
+                guard i < items.count else {
+                    throw ScriptError("\(walked)[\(i)] is out of range: \(walked) holds \(items.count) element\(items.count == 1 ? "" : "s")")
+                }
+                resolved = items[i]
+                walked += "[\(i)]"
+            case .field(let name, let argument):
+                switch resolved {
+                case .object(let object):
+                    guard let next = try object.field(name, argument: argument, in: self) else {
+                        throw ScriptError("\(walked) has no field \"\(name)\"\(Suggestion.hint(for: name, in: object.fieldNames)); fields: \(object.fieldNames.joined(separator: ", "))")
+                    }
+                    resolved = next
+                case .list(let items):
+                    guard name == "count" else {
+                        throw ScriptError("\(walked) is a list: its only field is count")
+                    }
+                    resolved = .value(.int(Int64(items.count)))
+                case .value(let value):
+                    if name == "count", case .string(let s) = value {
+                        resolved = .value(.int(Int64(s.count)))
+                    } else {
+                        throw ScriptError("\(walked) is a value (\(value.quotedDescription)), it has no field \"\(name)\"")
+                    }
+                }
+                walked += "." + name + (argument.map { "(\($0))" } ?? "")
+            }
+        }
+        return resolved
+    }
+
+    private func root(_ name: String) throws(ScriptError) -> Resolved {
+        switch name {
+        case "client": return .object(current)
+        case "error": return .object(ErrorObject(error: lastError))
+        case "server": return .object(ServerObject(world: world))
+        case "provider": return .object(ProviderObject(client: current))
+        case "clock": return .object(ClockObject(world: world, start: start))
+        case "net": return .object(NetObject(world: world))
+        default:
+            if let client = clients.first(where: { $0.name == name }) { return .object(client) }
+            return .object(try resolve(name, as: .any))
+        }
+    }
+
+    /// Prints what inspection shows for a resolved path.
+    func show(_ resolved: Resolved) {
+        switch resolved {
+        case .value(let value): print(value.description)
+        case .object(let object): print(object.summary(in: self))
+        case .list(let items):
+            if items.isEmpty { print("[]") }
+            for (i, item) in items.enumerated() {
+                switch item {
+                case .object(let object): print("[\(i)] \(object.summary(in: self))")
+                default: print("[\(i)] \(item.value.quotedDescription)")
+                }
+            }
+        }
+    }
+
+    /// `inspect HANDLE`: every field, then the history.
+    func inspect(_ object: any Inspectable) {
+        print(object.summary(in: self))
+        let width = object.fieldNames.map(\.count).max() ?? 0
+        for name in object.fieldNames {
+            guard let value = try? object.field(name, argument: nil, in: self) else { continue }
+            let padded = name + String(repeating: " ", count: width - name.count)
+            switch value {
+            case .object(let inner): print("  \(padded)  \(inner.handle)")
+            default: print("  \(padded)  \(value.value.quotedDescription)")
+            }
+        }
+        let history = object.history(in: self)
+        if !history.isEmpty {
+            print("  history:")
+            for line in history { print("    \(line)") }
+        }
+    }
+
+    /// `expect PATH [OP VALUE]`.
+    func expect(_ tokens: [Token]) throws -> Never {
+        guard let first = tokens.first else {
+            throw ScriptError("expect needs a path: expect HANDLE.field OP VALUE, as in expect w1.count == 2")
+        }
+        let path = try PathExpression.parse(first.text)
+        guard isKnownRoot(path.root) else {
+            let candidates = objects.keys.sorted() + Self.reservedRoots
+            throw ScriptError("unknown handle \"\(path.root)\"\(Suggestion.hint(for: path.root, in: candidates))")
+        }
+        let found = try evaluate(path).value
+        let text = tokens.map { $0.quoted ? Value.string($0.text).quotedDescription : $0.text }.joined(separator: " ")
+        let holds: Bool
+        let expectation: String
+        switch tokens.count {
+        case 1:
+            holds = !(found == .none || found == .bool(false) || found == .int(0) || found == .list([]) || found == .string(""))
+            expectation = "a value that is not none, false, 0 or empty"
+        case 3:
+            guard let comparison = Comparison(rawValue: tokens[1].text), !tokens[1].quoted else {
+                let names = Comparison.allCases.map(\.rawValue)
+                throw ScriptError("unknown comparison \"\(tokens[1].text)\": use one of \(names.joined(separator: " "))\(Suggestion.hint(for: tokens[1].text, in: names))")
+            }
+            let expected = Value.literal(tokens[2])
+            holds = comparison.holds(found, expected)
+            expectation = "\(comparison.rawValue) \(expected.quotedDescription)"
+        default:
+            throw ScriptError("expect takes a path, or a path, an operator and a value: expect w1.count == 2")
+        }
+        if holds {
+            print("ok: \(text)")
+            throw ExpectOutcome.held
+        }
+        print("expect failed: \(text) — expected \(expectation), found \(found.quotedDescription)")
+        throw ExpectOutcome.failed
+    }
+}

@@ -1,0 +1,151 @@
+import ChatBackend
+import ChatSDK
+import ChatSimulation
+
+/// Runs lines of the command language against one world.
+///
+/// Everything here runs on the thread that calls `execute`, which is also
+/// the thread that pumps the world: objects updated by watcher tasks are
+/// never touched concurrently.
+// Safe to share with the world's tasks: the world runs them on the thread that
+// calls `execute`, one at a time, never concurrently with the interpreter.
+final class Interpreter: @unchecked Sendable {
+    let world: World
+    let start: Instant
+    let log = EventLog()
+    let table: CommandTable
+    let options: WorkbenchOptions
+
+    var clients: [ClientObject] = []
+    var current: ClientObject!
+    /// Handle → object, for every object the session created or saw.
+    var objects: [String: any Inspectable] = [:]
+    /// SDK or server id → handle.
+    var handleForID: [String: String] = [:]
+    var counters: [String: Int] = [:]
+    var lastError: ChatError?
+    var showNetwork = false
+    var runDepth = 0
+
+    /// Lines printed by the current step.
+    var lines: [String] = []
+    var sawExpectFailure = false
+    var sawScriptError = false
+
+    init(options: WorkbenchOptions) throws {
+        self.options = options
+        world = try World(seed: options.seed)
+        start = world.now
+        table = CommandTable.standard
+        let log = self.log
+        world.onTrace { time, source, message in
+            log.append(time, "\(source): \(message)")
+        }
+        current = makeClient(named: "client", cacheMode: .memory, apiKey: World.apiKey)
+        world.runUntilIdle()
+        _ = log.take()
+    }
+
+    // MARK: Output
+
+    func print(_ line: String) { lines.append(line) }
+
+    /// Logs an event at the world's current time.
+    func event(_ text: String) { log.append(world.now, text) }
+
+    // MARK: Handles
+
+    /// The next handle with this prefix: `w1`, `w2`…
+    func nextHandle(_ prefix: String) -> String {
+        let n = (counters[prefix] ?? 0) + 1
+        counters[prefix] = n
+        return "\(prefix)\(n)"
+    }
+
+    func register(_ object: any Inspectable, id: String? = nil) {
+        objects[object.handle] = object
+        if let id { handleForID[id] = object.handle }
+    }
+
+    /// Resolves a handle (or a raw id) to an object of `kind`.
+    func resolve(_ word: String, as kind: HandleKind) throws(ScriptError) -> any Inspectable {
+        let handle = handleForID[word] ?? word
+        guard let object = objects[handle] ?? clients.first(where: { $0.name == word }) else {
+            let candidates = objects.keys.filter { kind == .any || objects[$0].map { Self.kind(of: $0) == kind } == true }.sorted()
+            throw ScriptError("unknown \(kind == .any ? "handle" : kind.rawValue) \"\(word)\"\(Suggestion.hint(for: word, in: candidates))")
+        }
+        guard kind == .any || Self.kind(of: object) == kind else {
+            throw ScriptError("\(word) is a \(Self.kind(of: object).rawValue), not a \(kind.rawValue)")
+        }
+        return object
+    }
+
+    func conversation(_ word: String) throws(ScriptError) -> ConversationObject {
+        try resolve(word, as: .conversation) as! ConversationObject
+    }
+
+    func message(_ word: String) throws(ScriptError) -> MessageObject {
+        try resolve(word, as: .message) as! MessageObject
+    }
+
+    func watcher(_ word: String) throws(ScriptError) -> WatcherObject {
+        try resolve(word, as: .watcher) as! WatcherObject
+    }
+
+    static func kind(of object: any Inspectable) -> HandleKind {
+        switch object {
+        case is WatcherObject: .watcher
+        case is ConversationObject: .conversation
+        case is MessageObject: .message
+        case is ClientObject: .client
+        default: .any
+        }
+    }
+
+    /// The conversation object for an SDK conversation, made on first sight.
+    func conversationObject(for id: String, client: ClientObject) -> ConversationObject {
+        if let handle = handleForID[id], let object = objects[handle] as? ConversationObject { return object }
+        let object = ConversationObject(handle: nextHandle("c"), id: id, client: client)
+        register(object, id: id)
+        return object
+    }
+
+    /// The message object for an SDK message, made on first sight.
+    func messageObject(for id: String, conversationId: String, client: ClientObject) -> MessageObject {
+        if let handle = handleForID[id], let object = objects[handle] as? MessageObject { return object }
+        let object = MessageObject(handle: nextHandle("m"), id: id, conversationId: conversationId, client: client)
+        register(object, id: id)
+        return object
+    }
+
+    /// Binds `name` to an object as well as its own handle.
+    func bind(_ name: String?, to object: any Inspectable) {
+        guard let name else { return }
+        objects[name] = object
+    }
+
+    // MARK: Running the world
+
+    /// Runs an SDK call and the world until idle. A `ChatError` is printed
+    /// and becomes `error`; nil means it failed or is still pending.
+    @discardableResult
+    func perform<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) -> T? {
+        switch world.run(operation) {
+        case .success(let value)?: return value
+        case .failure(let error)?: report(error); return nil
+        case nil:
+            print("(still waiting: it completes when the clock reaches a timer; try clock advance or settle)")
+            return nil
+        }
+    }
+
+    func report(_ error: any Error) {
+        let chatError: ChatError = switch error {
+        case let error as ChatError: error
+        case let error as WireError: ChatError(ChatError.Code(error.code), error.message)
+        default: ChatError(ChatError.Code(rawValue: "error"), "\(error)")
+        }
+        lastError = chatError
+        print("error: \(chatError.code) — \(chatError.message)")
+    }
+}

@@ -1,0 +1,85 @@
+/// `HANDLE[.field | .field(ARG) | [index]]...` — what inspection and
+/// `expect` read.
+struct PathExpression: Hashable, Sendable, CustomStringConvertible {
+    enum Step: Hashable, Sendable {
+        case field(String, argument: String?)
+        case index(Int)
+    }
+
+    var root: String
+    var steps: [Step]
+
+    var description: String {
+        root + steps.map { step in
+            switch step {
+            case .field(let name, let argument): "." + name + (argument.map { "(\($0))" } ?? "")
+            case .index(let i): "[\(i)]"
+            }
+        }.joined()
+    }
+
+    static func isIdentifierCharacter(_ c: Character) -> Bool {
+        c.isLetter || c.isNumber || c == "_" || c == "-"
+    }
+
+    /// Whether `text` looks like a path (an identifier, then steps).
+    static func looksLikePath(_ text: String) -> Bool {
+        guard let first = text.first, first.isLetter || first == "_" else { return false }
+        return (try? parse(text)) != nil
+    }
+
+    static func parse(_ text: String) throws(ScriptError) -> PathExpression {
+        let characters = Array(text)
+        var index = 0
+        func identifier() throws(ScriptError) -> String {
+            let start = index
+            while index < characters.count, isIdentifierCharacter(characters[index]) { index += 1 }
+            guard index > start else {
+                throw ScriptError("expected a name at column \(start + 1) of \"\(text)\"")
+            }
+            return String(characters[start..<index])
+        }
+        let root = try identifier()
+        var steps: [Step] = []
+        while index < characters.count {
+            switch characters[index] {
+            case ".":
+                index += 1
+                let name = try identifier()
+                var argument: String?
+                if index < characters.count, characters[index] == "(" {
+                    guard let close = characters[index...].firstIndex(of: ")") else {
+                        throw ScriptError("missing ) in \"\(text)\"")
+                    }
+                    argument = String(characters[(index + 1)..<close]).trimmingCharacters(in: .whitespaces)
+                    index = close + 1
+                }
+                steps.append(.field(name, argument: argument))
+            case "[":
+                guard let close = characters[index...].firstIndex(of: "]"),
+                      let value = Int(String(characters[(index + 1)..<close])), value >= 0 else {
+                    throw ScriptError("an index is a whole number in brackets, as in w1[0], in \"\(text)\"")
+                }
+                steps.append(.index(value))
+                index = close + 1
+            case "(":
+                guard let close = characters[index...].firstIndex(of: ")") else {
+                    throw ScriptError("missing ) in \"\(text)\"")
+                }
+                // root(ARG) is root.ARG's shorthand for functions like sessions(alice)
+                let argument = String(characters[(index + 1)..<close])
+                if case .field(let name, nil)? = steps.last {
+                    steps[steps.count - 1] = .field(name, argument: argument)
+                } else {
+                    throw ScriptError("unexpected ( in \"\(text)\"")
+                }
+                index = close + 1
+            default:
+                throw ScriptError("unexpected \"\(characters[index])\" at column \(index + 1) of \"\(text)\"")
+            }
+        }
+        return PathExpression(root: root, steps: steps)
+    }
+}
+
+import Foundation

@@ -1,0 +1,77 @@
+/// A word of a command line: bare, or quoted (which keeps spaces and is
+/// never taken for a verb, option or handle).
+struct Token: Hashable, Sendable {
+    var text: String
+    var quoted: Bool
+    /// Column (1-based) where the token starts, for error messages.
+    var column: Int
+}
+
+/// Splits a line into tokens. Quotes are `"` or `'`; inside double quotes
+/// `\"`, `\\` and `\n` are escapes.
+enum Tokenizer {
+    static func tokenize(_ line: String) throws(ScriptError) -> [Token] {
+        var tokens: [Token] = []
+        let characters = Array(line)
+        var index = 0
+        while index < characters.count {
+            let character = characters[index]
+            if character.isWhitespace {
+                index += 1
+                continue
+            }
+            let start = index
+            if character == "\"" || character == "'" {
+                let quote = character
+                var text = ""
+                index += 1
+                var closed = false
+                while index < characters.count {
+                    let c = characters[index]
+                    if c == quote { closed = true; index += 1; break }
+                    if c == "\\" && quote == "\"" && index + 1 < characters.count {
+                        let next = characters[index + 1]
+                        switch next {
+                        case "n": text.append("\n")
+                        case "t": text.append("\t")
+                        default: text.append(next)
+                        }
+                        index += 2
+                        continue
+                    }
+                    text.append(c)
+                    index += 1
+                }
+                guard closed else {
+                    throw ScriptError("unterminated quote: the string starting at column \(start + 1) has no closing \(quote)")
+                }
+                tokens.append(Token(text: text, quoted: true, column: start + 1))
+            } else {
+                var text = ""
+                while index < characters.count, !characters[index].isWhitespace {
+                    if characters[index] == "\"" || characters[index] == "'" {
+                        // A quote inside a word (key="a b") joins the word.
+                        let quote = characters[index]
+                        guard let close = characters[(index + 1)...].firstIndex(of: quote) else {
+                            throw ScriptError("unterminated quote: the string starting at column \(index + 1) has no closing \(quote)")
+                        }
+                        text.append(contentsOf: characters[(index + 1)..<close])
+                        index = close + 1
+                        continue
+                    }
+                    text.append(characters[index])
+                    index += 1
+                }
+                tokens.append(Token(text: text, quoted: false, column: start + 1))
+            }
+        }
+        return tokens
+    }
+}
+
+/// A line that could not be understood: the script's fault, status 2.
+struct ScriptError: Error, Hashable, CustomStringConvertible {
+    var message: String
+    init(_ message: String) { self.message = message }
+    var description: String { message }
+}

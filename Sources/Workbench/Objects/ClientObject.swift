@@ -1,0 +1,45 @@
+import ChatSDK
+import ChatSimulation
+
+/// A client of the session (`client`, or a name from `client new`).
+// Mutated only on the thread that runs the interpreter and pumps the world.
+final class ClientObject: Inspectable, @unchecked Sendable {
+    let name: String
+    let client: ChatClient
+    let provider: SimulatedTokenProvider
+    let cacheMode: ChatClient.CacheMode
+    let apiKey: String
+    var userId: String?
+    var auth: AuthenticationMethod?
+    var session: SessionState = .signedOut
+    var connection: ConnectionState = .disconnected
+    /// Internal watchers that follow messages' states, by conversation id.
+    var trackers: [String: Task<Void, Never>] = [:]
+
+    init(name: String, client: ChatClient, provider: SimulatedTokenProvider, cacheMode: ChatClient.CacheMode, apiKey: String) {
+        self.name = name
+        self.client = client
+        self.provider = provider
+        self.cacheMode = cacheMode
+        self.apiKey = apiKey
+    }
+
+    var handle: String { name }
+
+    let fieldNames = ["user", "auth", "session", "connection", "cache"]
+
+    func field(_ name: String, argument: String?, in interpreter: Interpreter) throws(ScriptError) -> Resolved? {
+        switch name {
+        case "user": .value(userId.map(Value.string) ?? .string("none"))
+        case "auth": .value(.string(auth?.rawValue ?? "none"))
+        case "session": .value(.string(session.name))
+        case "connection": .value(.string(connection.rawValue))
+        case "cache": .value(.string(cacheMode.rawValue))
+        default: nil
+        }
+    }
+
+    func summary(in interpreter: Interpreter) -> String {
+        "\(name): user \(userId ?? "none"), session \(session), connection \(connection.rawValue), cache \(cacheMode.rawValue)"
+    }
+}

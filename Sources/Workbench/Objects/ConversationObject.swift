@@ -1,0 +1,56 @@
+import ChatSDK
+
+/// A conversation the session saw (`c1`…).
+// Mutated only by the world's tasks and the interpreter, on one thread.
+final class ConversationObject: Inspectable, @unchecked Sendable {
+    let handle: String
+    let id: String
+    let client: ClientObject
+    var latest: Conversation?
+
+    init(handle: String, id: String, client: ClientObject) {
+        self.handle = handle
+        self.id = id
+        self.client = client
+    }
+
+    let fieldNames = ["id", "local", "title", "providerTyping", "count", "preview"]
+
+    func refresh(in interpreter: Interpreter) {
+        let client = self.client.client
+        let id = self.id
+        if case .success(let value?)? = interpreter.world.run({ try await client.conversation(withId: id) }) {
+            latest = value
+        }
+    }
+
+    func field(_ name: String, argument: String?, in interpreter: Interpreter) throws(ScriptError) -> Resolved? {
+        refresh(in: interpreter)
+        switch name {
+        case "id": return .value(.string(id))
+        case "local": return .value(.bool(latest?.isLocal ?? false))
+        case "title": return .value(latest?.title.map(Value.string) ?? .none)
+        case "providerTyping": return .value(.bool(latest?.providerTyping ?? false))
+        case "count": return .value(.int(Int64(latest?.messageCount ?? 0)))
+        case "preview": return .value(latest?.lastMessagePreview.map(Value.string) ?? .none)
+        default: return nil
+        }
+    }
+
+    func summary(in interpreter: Interpreter) -> String {
+        refresh(in: interpreter)
+        guard let latest else { return "\(handle): conversation \(id) (no longer on this device)" }
+        var parts = ["\(handle): conversation \(id)"]
+        if let title = latest.title { parts.append(Value.string(title).quotedDescription) }
+        parts.append(latest.isLocal ? "local" : "on server")
+        parts.append("\(latest.messageCount) message\(latest.messageCount == 1 ? "" : "s")")
+        if latest.providerTyping { parts.append("provider typing") }
+        return parts.joined(separator: ", ")
+    }
+
+    /// `c1 "Title"` for emission lines.
+    var label: String {
+        guard let title = latest?.title else { return handle }
+        return "\(handle) \(Value.string(title).quotedDescription)"
+    }
+}

@@ -1,0 +1,38 @@
+/// What a path resolves to: a plain value, an object with fields, or a list.
+enum Resolved {
+    case value(Value)
+    case object(any Inspectable)
+    case list([Resolved])
+
+    /// The value `expect` compares: objects by their id, lists element-wise.
+    var value: Value {
+        switch self {
+        case .value(let value): value
+        case .object(let object): object.comparable
+        case .list(let items): .list(items.map(\.value))
+        }
+    }
+}
+
+/// An object of the session that inspection can read.
+protocol Inspectable: AnyObject {
+    /// Its handle (`w1`, `c2`, `client`…).
+    var handle: String { get }
+    /// Field names, in the order `inspect` shows them.
+    var fieldNames: [String] { get }
+    /// A field's value; nil when there is no such field.
+    func field(_ name: String, argument: String?, in interpreter: Interpreter) throws(ScriptError) -> Resolved?
+    /// One line, for typing the handle alone.
+    func summary(in interpreter: Interpreter) -> String
+    /// What `expect` compares the object itself with.
+    var comparable: Value { get }
+    /// Further lines for `inspect` after the fields (its history).
+    func history(in interpreter: Interpreter) -> [String]
+}
+
+extension Inspectable {
+    /// What `expect` compares the object itself with: its handle.
+    var comparable: Value { .string(handle) }
+
+    func history(in interpreter: Interpreter) -> [String] { [] }
+}

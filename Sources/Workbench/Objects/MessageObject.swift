@@ -1,0 +1,74 @@
+import ChatSDK
+
+/// A message the session saw (`m1`…), with its state changes.
+// Mutated only by the world's tasks and the interpreter, on one thread.
+final class MessageObject: Inspectable, @unchecked Sendable {
+    let handle: String
+    let id: String
+    let conversationId: String
+    let client: ClientObject
+    var latest: Message?
+    var history: [(time: Instant, state: String)] = []
+
+    init(handle: String, id: String, conversationId: String, client: ClientObject) {
+        self.handle = handle
+        self.id = id
+        self.conversationId = conversationId
+        self.client = client
+    }
+
+    let fieldNames = ["id", "kind", "text", "state", "error", "author", "conversation", "replyTo"]
+
+    func field(_ name: String, argument: String?, in interpreter: Interpreter) throws(ScriptError) -> Resolved? {
+        switch name {
+        case "id": return .value(.string(id))
+        case "kind": return .value(.string(kind))
+        case "text":
+            if case .text(let text)? = latest?.content { return .value(.string(text)) }
+            return .value(.none)
+        case "state": return .value(latest.map { .string($0.state.name) } ?? .none)
+        case "error":
+            if case .failed(let error)? = latest?.state { return .value(.string(error.code.rawValue)) }
+            return .value(.none)
+        case "author": return .value(.string(author))
+        case "conversation": return .value(.string(interpreter.handleForID[conversationId] ?? conversationId))
+        case "replyTo": return .value(latest?.replyTo.map { .string(interpreter.handleForID[$0] ?? $0) } ?? .none)
+        default: return nil
+        }
+    }
+
+    var kind: String {
+        switch latest?.content {
+        case .text?: "text"
+        case .attachment(let kind, _, _, _)?: kind.rawValue
+        case nil: "unknown"
+        }
+    }
+
+    var author: String {
+        switch latest?.author {
+        case .user(let id)?: id
+        case .provider(let name)?: name
+        case .system?: "system"
+        case nil: "unknown"
+        }
+    }
+
+    /// `m1 sent "hi"` or `m2 agent "Hello"`, for emission lines.
+    var label: String {
+        guard let latest else { return handle }
+        let who: String = if case .user = latest.author { latest.state.description } else { author }
+        return "\(handle) \(who) \(Value.string(latest.preview).quotedDescription)"
+    }
+
+    func summary(in interpreter: Interpreter) -> String {
+        guard let latest else { return "\(handle): message \(id)" }
+        var text = "\(handle): \(kind) message \(Value.string(latest.preview).quotedDescription) by \(author) in \(interpreter.handleForID[conversationId] ?? conversationId), \(latest.state)"
+        if let reply = latest.replyTo { text += ", replying to \(interpreter.handleForID[reply] ?? reply)" }
+        return text
+    }
+
+    func history(in interpreter: Interpreter) -> [String] {
+        history.map { "\(EventLog.stamp($0.time, since: interpreter.start)) \($0.state)" }
+    }
+}

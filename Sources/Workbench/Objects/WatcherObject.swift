@@ -1,0 +1,74 @@
+import ChatSDK
+
+/// A watcher the session started (`w1`…).
+// Mutated only by the world's tasks and the interpreter, on one thread.
+final class WatcherObject: Inspectable, @unchecked Sendable {
+    enum Target {
+        case conversations
+        case conversation(ConversationObject)
+        case items(ConversationObject)
+    }
+
+    struct Emission {
+        var time: Instant
+        var text: String
+    }
+
+    let handle: String
+    let target: Target
+    let client: ClientObject
+    var task: Task<Void, Never>?
+    var emissions: [Emission] = []
+    var state = "refreshing"
+    var fresh = false
+    var elements: [String] = []
+    var hasMore = false
+    var loadMore: (@Sendable () async throws -> Void)?
+    var error: ChatError?
+
+    init(handle: String, target: Target, client: ClientObject) {
+        self.handle = handle
+        self.target = target
+        self.client = client
+    }
+
+    var what: String {
+        switch target {
+        case .conversations: "conversations"
+        case .conversation(let c): "conversation \(c.handle)"
+        case .items(let c): "items \(c.handle)"
+        }
+    }
+
+    let fieldNames = ["state", "fresh", "count", "hasMore", "emissions", "error", "watching", "client"]
+
+    func field(_ name: String, argument: String?, in interpreter: Interpreter) throws(ScriptError) -> Resolved? {
+        switch name {
+        case "state": .value(.string(state))
+        case "fresh": .value(.bool(fresh))
+        case "count": .value(.int(Int64(elements.count)))
+        case "hasMore": .value(.bool(hasMore))
+        case "emissions": .value(.int(Int64(emissions.count)))
+        case "error": .value(error.map { .string($0.code.rawValue) } ?? .none)
+        case "watching": .value(.string(what))
+        case "client": .value(.string(client.name))
+        case "elements": .list(elementObjects(in: interpreter).map { .object($0) })
+        default: nil
+        }
+    }
+
+    func elementObjects(in interpreter: Interpreter) -> [any Inspectable] {
+        elements.compactMap { interpreter.objects[$0] }
+    }
+
+    func summary(in interpreter: Interpreter) -> String {
+        var text = "\(handle): watch \(what) — \(state), \(fresh ? "fresh" : "not fresh"), \(elements.count) held"
+        if hasMore { text += ", more to load" }
+        if let error { text += ", error \(error.code)" }
+        return text
+    }
+
+    func history(in interpreter: Interpreter) -> [String] {
+        emissions.map { "\(EventLog.stamp($0.time, since: interpreter.start)) \($0.text)" }
+    }
+}

@@ -1,0 +1,175 @@
+import ChatBackend
+import ChatSDK
+import ChatSimulation
+
+/// `error`: the error of the most recent command.
+final class ErrorObject: Inspectable {
+    let error: ChatError?
+    init(error: ChatError?) { self.error = error }
+    var handle: String { "error" }
+    var comparable: Value { error.map { .string($0.code.rawValue) } ?? .none }
+    let fieldNames = ["code", "message"]
+
+    func field(_ name: String, argument: String?, in interpreter: Interpreter) throws(ScriptError) -> Resolved? {
+        switch name {
+        case "code": .value(error.map { .string($0.code.rawValue) } ?? .none)
+        case "message": .value(error.map { .string($0.message) } ?? .none)
+        default: nil
+        }
+    }
+
+    func summary(in interpreter: Interpreter) -> String {
+        error.map { "\($0.code) — \($0.message)" } ?? "none"
+    }
+}
+
+/// `server`: the backend as the other side sees it.
+final class ServerObject: Inspectable {
+    let world: World
+    init(world: World) { self.world = world }
+    var handle: String { "server" }
+    let fieldNames = ["users", "requests", "messages(C)", "sessions(ID)", "conversations(ID)"]
+
+    func field(_ name: String, argument: String?, in interpreter: Interpreter) throws(ScriptError) -> Resolved? {
+        func needs(_ what: String) throws(ScriptError) -> String {
+            guard let argument, !argument.isEmpty else {
+                throw ScriptError("server.\(name) needs \(what) in parentheses, as in server.\(name)(\(what == "a conversation" ? "c1" : "alice"))")
+            }
+            return argument
+        }
+        switch name {
+        case "users":
+            return .list(world.backend.users().map { .value(.string($0.id)) })
+        case "requests":
+            return .value(.int(Int64(world.network.requestCount)))
+        case "messages":
+            let word = try needs("a conversation")
+            let id = (try? interpreter.conversation(word).id) ?? word
+            do {
+                let messages = try world.backend.messages(conversationId: id)
+                return .list(messages.map { .object(ServerMessageObject(message: $0, interpreter: interpreter)) })
+            } catch {
+                throw ScriptError("the server has no conversation \(word)")
+            }
+        case "sessions":
+            return .value(.int(Int64(world.backend.sessionCount(userId: try needs("a user id")))))
+        case "conversations":
+            return .list(world.backend.conversations(userId: try needs("a user id")).map { .value(.string(interpreter.handleForID[$0.id] ?? $0.id)) })
+        default:
+            return nil
+        }
+    }
+
+    func summary(in interpreter: Interpreter) -> String {
+        let users = world.backend.users()
+        return "server: embedded, \(users.count) user\(users.count == 1 ? "" : "s"), \(world.network.requestCount) request\(world.network.requestCount == 1 ? "" : "s") so far"
+    }
+}
+
+/// A message as the server holds it.
+final class ServerMessageObject: Inspectable {
+    let message: WireMessage
+    let handle: String
+    init(message: WireMessage, interpreter: Interpreter) {
+        self.message = message
+        handle = interpreter.handleForID[message.id] ?? message.id
+    }
+    let fieldNames = ["id", "seq", "text", "author"]
+
+    var text: Value {
+        if case .text(let text) = message.content { return .string(text) }
+        return .none
+    }
+
+    var author: String {
+        switch message.author {
+        case .user(let id): id
+        case .provider(let name): name
+        case .system: "system"
+        }
+    }
+
+    func field(_ name: String, argument: String?, in interpreter: Interpreter) throws(ScriptError) -> Resolved? {
+        switch name {
+        case "id": .value(.string(message.id))
+        case "seq": .value(.int(message.seq))
+        case "text": .value(text)
+        case "author": .value(.string(author))
+        default: nil
+        }
+    }
+
+    func summary(in interpreter: Interpreter) -> String {
+        "#\(message.seq) \(author): \(text.quotedDescription) (\(handle))"
+    }
+}
+
+/// `provider`: the current client's token provider.
+final class ProviderObject: Inspectable {
+    let client: ClientObject
+    init(client: ClientObject) { self.client = client }
+    var handle: String { "provider" }
+    let fieldNames = ["mode", "calls"]
+
+    func field(_ name: String, argument: String?, in interpreter: Interpreter) throws(ScriptError) -> Resolved? {
+        switch name {
+        case "mode": .value(.string(client.provider.mode.description))
+        case "calls": .value(.int(Int64(client.provider.calls)))
+        default: nil
+        }
+    }
+
+    func summary(in interpreter: Interpreter) -> String {
+        "provider of \(client.name): \(client.provider.mode), asked \(client.provider.calls) time\(client.provider.calls == 1 ? "" : "s")"
+    }
+}
+
+/// `clock`: the world's virtual time.
+final class ClockObject: Inspectable {
+    let world: World
+    let start: Instant
+    init(world: World, start: Instant) {
+        self.world = world
+        self.start = start
+    }
+    var handle: String { "clock" }
+    let fieldNames = ["now", "elapsed", "timers"]
+
+    func field(_ name: String, argument: String?, in interpreter: Interpreter) throws(ScriptError) -> Resolved? {
+        switch name {
+        case "now": .value(.string(world.now.description))
+        case "elapsed": .value(.string(DurationParser.format(world.now - start)))
+        case "timers": .value(.int(Int64(world.scheduler.pending.count)))
+        default: nil
+        }
+    }
+
+    func summary(in interpreter: Interpreter) -> String {
+        "\(world.now) (\(DurationParser.format(world.now - start)) since start)"
+    }
+}
+
+/// `net`: the simulated network.
+final class NetObject: Inspectable {
+    let world: World
+    init(world: World) { self.world = world }
+    var handle: String { "net" }
+    let fieldNames = ["online", "latency", "requests", "connections", "failing"]
+
+    func field(_ name: String, argument: String?, in interpreter: Interpreter) throws(ScriptError) -> Resolved? {
+        let network = world.network
+        switch name {
+        case "online": return .value(.bool(network.isOnline))
+        case "latency": return .value(.string(DurationParser.format(network.latency)))
+        case "requests": return .value(.int(Int64(network.requestCount)))
+        case "connections": return .value(.int(Int64(network.openConnections)))
+        case "failing": return .value(.int(Int64(network.pendingFailures)))
+        default: return nil
+        }
+    }
+
+    func summary(in interpreter: Interpreter) -> String {
+        let network = world.network
+        return "net: \(network.isOnline ? "online" : "offline"), latency \(DurationParser.format(network.latency)), \(network.openConnections) realtime connection\(network.openConnections == 1 ? "" : "s"), \(network.requestCount) requests"
+    }
+}

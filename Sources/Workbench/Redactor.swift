@@ -1,0 +1,50 @@
+import Foundation
+
+/// Replaces secrets with stable placeholders (`<jwt#1>`, `<secret#1>`) at
+/// the point where anything is written: history, recordings, exports, logs
+/// (W6). The same secret always gets the same placeholder in a session.
+final class Redactor {
+    private var placeholders: [String: String] = [:]
+    private var counters: [String: Int] = [:]
+
+    /// Options whose value is a secret, whatever the verb.
+    static let secretOptions: Set<String> = ["--secret", "--token", "--password", "--access-token-value", "--jwt"]
+
+    func redact(_ line: String) -> String {
+        var result = line
+        // JWTs: three base64url parts, the first two starting with eyJ.
+        let jwt = try! NSRegularExpression(pattern: "eyJ[A-Za-z0-9_-]*\\.eyJ[A-Za-z0-9_-]*\\.[A-Za-z0-9_-]*")
+        result = replace(jwt, in: result, kind: "jwt")
+        // Values of secret options.
+        let option = try! NSRegularExpression(pattern: "(--(?:secret|token|password|jwt))(\\s+|=)(\"[^\"]*\"|'[^']*'|\\S+)")
+        let matches = option.matches(in: result, range: NSRange(result.startIndex..., in: result)).reversed()
+        for match in matches {
+            guard let range = Range(match.range(at: 3), in: result) else { continue }
+            let value = String(result[range])
+            guard !value.hasPrefix("<") else { continue }
+            result.replaceSubrange(range, with: placeholder(for: value.trimmingCharacters(in: CharacterSet(charactersIn: "\"'")), kind: "secret"))
+        }
+        // Tokens the backend mints: at_…, rt_…, st_…
+        let token = try! NSRegularExpression(pattern: "\\b(?:at|rt|st|ak)_[A-Za-z0-9]{8,}\\b")
+        result = replace(token, in: result, kind: "token")
+        return result
+    }
+
+    private func replace(_ pattern: NSRegularExpression, in text: String, kind: String) -> String {
+        var result = text
+        for match in pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)).reversed() {
+            guard let range = Range(match.range, in: result) else { continue }
+            result.replaceSubrange(range, with: placeholder(for: String(result[range]), kind: kind))
+        }
+        return result
+    }
+
+    private func placeholder(for secret: String, kind: String) -> String {
+        if let existing = placeholders[secret] { return existing }
+        let n = (counters[kind] ?? 0) + 1
+        counters[kind] = n
+        let placeholder = "<\(kind)#\(n)>"
+        placeholders[secret] = placeholder
+        return placeholder
+    }
+}
