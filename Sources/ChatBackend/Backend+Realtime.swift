@@ -9,7 +9,8 @@ extension Backend {
     /// ``unsubscribe(_:)``, even if the token later expires.
     ///
     /// A sink may call back into the backend; events produced that way are
-    /// delivered once the sink returns, still in order.
+    /// delivered once the sink returns, still in order. An `afterUserSeq`
+    /// beyond the user's newest event counts as the newest.
     public func subscribe(apiKey: String, accessToken: String, afterUserSeq: Int64?,
                           sink: @escaping @Sendable (WireEvent) -> Void) -> Result<SubscriptionID, WireError> {
         let caller: Caller
@@ -23,7 +24,10 @@ extension Backend {
         let id = state.withLock { state in
             let id = SubscriptionID(rawValue: state.nextSubscription)
             state.nextSubscription += 1
-            state.subscriptions[id] = Subscription(userId: caller.userId, sink: sink, lastDelivered: afterUserSeq ?? latest)
+            // A position past the newest event (a client that knew another
+            // world) restarts from the newest, so nothing new is skipped.
+            let start = min(max(afterUserSeq ?? latest, 0), latest)
+            state.subscriptions[id] = Subscription(userId: caller.userId, sink: sink, lastDelivered: start)
             return id
         }
         deliver(to: id)

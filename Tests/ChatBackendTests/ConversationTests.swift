@@ -1,0 +1,86 @@
+import ChatBackend
+import ChatCore
+import Testing
+
+@Suite struct ConversationTests {
+    @Test func aUserSeesOnlyTheirOwnConversations() throws {
+        let world = try TestWorld()
+        let alice = try world.tokens("alice").accessToken
+        let bob = try world.tokens("bob").accessToken
+        try world.send("hi", id: "m1", in: "c-alice", token: alice)
+        #expect(world.errorCode(.getConversation(id: "c-alice"), token: bob) == .forbidden)
+        #expect(world.errorCode(.listMessages(conversationId: "c-alice", cursor: nil, limit: 10), token: bob) == .forbidden)
+        #expect(world.errorCode(.messagesSince(conversationId: "c-alice", afterSeq: 0, limit: 10), token: bob) == .forbidden)
+        #expect(world.errorCode(.setTyping(conversationId: "c-alice", isTyping: true), token: bob) == .forbidden)
+        // Sending into it, even with createConversation, is forbidden too.
+        #expect(world.errorCode(.sendMessage(conversationId: "c-alice", createConversation: NewConversation(title: nil),
+                                             message: NewMessage(id: "x", content: .text("intrude"), replyTo: nil)), token: bob) == .forbidden)
+        #expect(try world.conversationPage(token: bob, limit: 10).elements.isEmpty)
+        #expect(try world.backend.messages(conversationId: "c-alice").count == 1)
+        #expect(world.errorCode(.getConversation(id: "nope"), token: bob) == .unknownConversation)
+        #expect(world.errorCode(.listMessages(conversationId: "nope", cursor: nil, limit: 10), token: bob) == .unknownConversation)
+    }
+
+    @Test func conversationsPageMostRecentlyUpdatedFirst() throws {
+        let world = try TestWorld()
+        let alice = try world.tokens("alice").accessToken
+        // c0..c4 created one second apart; c3 and c4 share an instant.
+        for i in 0..<5 {
+            if i != 4 { world.clock.advance(.seconds(1)) }
+            try world.send("hello \(i)", id: "m\(i)", in: "c\(i)", token: alice)
+        }
+        // A new message moves c1 to the top.
+        world.clock.advance(.seconds(1))
+        try world.send("again", id: "m-again", in: "c1", token: alice)
+
+        var seen: [String] = []
+        var cursor: String?
+        var pages = 0
+        repeat {
+            let page = try world.conversationPage(token: alice, cursor: cursor, limit: 2)
+            seen += page.elements.map(\.id)
+            cursor = page.nextCursor
+            pages += 1
+        } while cursor != nil && pages < 10
+        #expect(seen == ["c1", "c3", "c4", "c2", "c0"])
+        #expect(pages == 3)
+        #expect(world.backend.conversations(userId: "alice").map(\.id) == seen)
+
+        let first = try world.conversationPage(token: alice, limit: 100).elements.first
+        #expect(first?.lastSeq == 2)
+        #expect(first?.lastMessagePreview == "again")
+    }
+
+    @Test func limitIsClamped() throws {
+        let world = try TestWorld()
+        let alice = try world.tokens("alice").accessToken
+        for i in 0..<3 { try world.send("x", id: "m", in: "c\(i)", token: alice) }
+        #expect(try world.conversationPage(token: alice, limit: 0).elements.count == 1)
+        #expect(try world.conversationPage(token: alice, limit: -5).elements.count == 1)
+        #expect(try world.conversationPage(token: alice, limit: Int.max).elements.count == 3)
+    }
+
+    @Test(arguments: ["", "garbage", "!!!", "bTE6NQ", "(very long)", "YzE6eHg6aWQ"])
+    func malformedCursorIsABadRequest(cursor: String) throws {
+        // "bTE6NQ" is a message cursor ("m1:5"), "YzE6eHg6aWQ" is "c1:xx:id".
+        let world = try TestWorld()
+        let alice = try world.tokens("alice").accessToken
+        let cursor = cursor == "(very long)" ? String(repeating: "A", count: 5000) : cursor
+        #expect(world.errorCode(.listConversations(cursor: cursor, limit: 10), token: alice) == .badRequest)
+    }
+
+    @Test func getConversationReturnsIt() throws {
+        let world = try TestWorld()
+        let alice = try world.tokens("alice").accessToken
+        _ = try world.handle(.sendMessage(conversationId: "c1", createConversation: NewConversation(title: "Question"),
+                                          message: NewMessage(id: "m1", content: .text("hi"), replyTo: nil)), token: alice).get()
+        guard case .conversation(let conversation) = try world.handle(.getConversation(id: "c1"), token: alice).get() else {
+            Issue.record("expected a conversation"); return
+        }
+        #expect(conversation.title == "Question")
+        #expect(conversation.createdAt == Instant.simulationEpoch)
+        #expect(conversation.lastSeq == 1)
+        #expect(conversation.providerTypingUntil == nil)
+        #expect(try world.handle(.setTyping(conversationId: "c1", isTyping: true), token: alice).get() == .ok)
+    }
+}

@@ -1,0 +1,85 @@
+import ChatBackend
+import ChatCore
+import Synchronization
+import Testing
+
+/// A clock that moves only when a test advances it.
+final class TestClock: Sendable {
+    private let instant = Mutex(Instant.simulationEpoch)
+    var now: Instant { instant.withLock { $0 } }
+    func advance(_ duration: Duration) { instant.withLock { $0 = $0 + duration } }
+}
+
+/// Hands out `prefix` + a counter in hex: deterministic identifiers.
+final class CounterIDs: Sendable {
+    private let counter = Mutex(0)
+    func make(_ prefix: String) -> String {
+        counter.withLock { counter in
+            counter += 1
+            return prefix + String(counter, radix: 16)
+        }
+    }
+}
+
+/// Collects what a realtime sink receives.
+final class EventLog: Sendable {
+    private let storage = Mutex<[WireEvent]>([])
+    var events: [WireEvent] { storage.withLock { $0 } }
+    var userSeqs: [Int64] { events.map(\.userSeq) }
+    func append(_ event: WireEvent) { storage.withLock { $0.append(event) } }
+}
+
+/// A backend with one app ("demo-key") on a test clock, and request helpers.
+struct TestWorld {
+    static let apiKey = "demo-key"
+    let clock = TestClock()
+    let ids = CounterIDs()
+    let backend: Backend
+
+    init(settings: AppSettings = .init()) throws {
+        let clock = clock, ids = ids
+        backend = try Backend(environment: BackendEnvironment(now: { clock.now }, makeID: { ids.make($0) }))
+        try backend.createApp(apiKey: Self.apiKey, jwtSecret: "test-secret", settings: settings)
+    }
+
+    func tokens(_ userId: String) throws -> TokenPair {
+        try backend.issueTokens(apiKey: Self.apiKey, userId: userId)
+    }
+
+    func handle(_ request: WireRequest, token: String?, apiKey: String = TestWorld.apiKey) -> Result<WireResponse, WireError> {
+        backend.handle(WireEnvelope(apiKey: apiKey, accessToken: token, deviceId: "device-1", request: request))
+    }
+
+    /// Sends a request that must fail, and returns its error code.
+    func errorCode(_ request: WireRequest, token: String?, apiKey: String = TestWorld.apiKey) -> WireError.Code? {
+        if case .failure(let error) = handle(request, token: token, apiKey: apiKey) { return error.code }
+        return nil
+    }
+
+    @discardableResult
+    func send(_ text: String, id: String, in conversationId: String, token: String, create: Bool = true) throws -> (WireConversation, WireMessage) {
+        let response = try handle(.sendMessage(conversationId: conversationId, createConversation: create ? NewConversation(title: nil) : nil,
+                                               message: NewMessage(id: id, content: .text(text), replyTo: nil)), token: token).get()
+        guard case .sent(let conversation, let message) = response else { throw WireError(.internalError, "unexpected \(response)") }
+        return (conversation, message)
+    }
+
+    func conversationPage(token: String, cursor: String? = nil, limit: Int) throws -> WirePage<WireConversation> {
+        let response = try handle(.listConversations(cursor: cursor, limit: limit), token: token).get()
+        guard case .conversations(let page) = response else { throw WireError(.internalError, "unexpected \(response)") }
+        return page
+    }
+
+    func messagePage(_ request: WireRequest, token: String) throws -> WirePage<WireMessage> {
+        let response = try handle(request, token: token).get()
+        guard case .messages(let page) = response else { throw WireError(.internalError, "unexpected \(response)") }
+        return page
+    }
+}
+
+extension WireMessage {
+    var text: String? {
+        if case .text(let text) = content { return text }
+        return nil
+    }
+}
