@@ -1,0 +1,29 @@
+import ArgumentParser
+
+/// The `chatbench` command line: a REPL by default, and subcommands for
+/// scripts, tests, recordings and the server (SPEC W10).
+@main
+struct Chatbench: ParsableCommand {
+    static let version = "0.1.0"
+
+    static let configuration = CommandConfiguration(
+        commandName: "chatbench",
+        abstract: "A workbench for exploring, recording and replaying a messaging SDK.",
+        discussion: """
+            With no subcommand, opens the REPL on the embedded backend. When standard \
+            input is not a terminal, commands are read line by line with no prompt, \
+            so `chatbench < script.chat` works.
+            """,
+        version: "chatbench \(version)",
+        subcommands: [
+            ReplCommand.self,
+            RunCommand.self,
+            TestCommand.self,
+            ReplayCommand.self,
+            SessionsCommand.self,
+            ExportCommand.self,
+            ServeCommand.self,
+        ],
+        defaultSubcommand: ReplCommand.self
+    )
+}

@@ -1,0 +1,32 @@
+import ArgumentParser
+import Workbench
+
+/// `chatbench repl`, the default: the REPL on the embedded backend, or with
+/// piped input the same commands read line by line with no prompt.
+struct ReplCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "repl",
+        abstract: "Open the REPL (the default subcommand).",
+        discussion: """
+            At a terminal: line editing, history (kept in $XDG_STATE_HOME/chatbench), \
+            Ctrl-R search and Tab completion. With piped input: no prompt and no banner, \
+            and the exit status is the script's (1: an expect failed, 2: a line could \
+            not be understood).
+            """
+    )
+
+    @OptionGroup var world: WorldOptions
+
+    func run() throws {
+        try world.checkSupported()
+        let interactive = Terminal.stdinIsTerminal
+        let session = try WorkbenchSession(options: world.workbenchOptions(interactive: interactive))
+        guard interactive else {
+            let status = ScriptLoop(engine: session, bail: world.bail).run { Swift.readLine() }
+            throw ExitCode(status)
+        }
+        MainActor.assumeIsolated {
+            InteractiveLoop(engine: session).run()
+        }
+    }
+}

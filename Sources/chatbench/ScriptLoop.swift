@@ -1,0 +1,22 @@
+import Workbench
+
+/// Feeds lines to a session with no prompt and prints each step's output
+/// exactly as returned: the non-interactive REPL, `run FILE` and `run -`.
+struct ScriptLoop {
+    var engine: any LineEngine
+    /// Stop at the first failing `expect` or line that cannot be understood.
+    var bail: Bool
+    var write: (String) -> Void = Terminal.write
+
+    /// Runs until the lines end, the session quits or (with `bail`) a step
+    /// fails; returns the session's exit status.
+    func run(lines nextLine: () -> String?) -> Int32 {
+        while let line = nextLine() {
+            let step = engine.execute(line)
+            write(step.output)
+            if step.status == .quit { break }
+            if bail, step.status == .expectFailed || step.status == .scriptError { break }
+        }
+        return engine.exitStatus
+    }
+}

@@ -1,0 +1,91 @@
+import Testing
+
+/// The executable as a user runs it (SPEC W1, W10).
+@Suite struct CommandLineTests {
+    @Test func versionPrintsNameAndVersion() throws {
+        let run = try ChatbenchBinary.run(["--version"])
+        #expect(run.status == 0)
+        #expect(run.stdout == "chatbench 0.1.0\n")
+        #expect(run.stderr == "")
+    }
+
+    @Test func runOfAMissingFileSaysSoInOneLineAndExits2() throws {
+        let run = try ChatbenchBinary.run(["run", "/nonexistent/script.chat"])
+        #expect(run.status == 2)
+        #expect(run.stdout == "")
+        #expect(run.stderr == "chatbench: cannot read /nonexistent/script.chat: No such file or directory\n")
+    }
+
+    @Test func runOfAFolderSaysSoInOneLineAndExits2() throws {
+        let folder = try TemporaryFolder()
+        let run = try ChatbenchBinary.run(["run", folder.url.path])
+        #expect(run.status == 2)
+        #expect(run.stderr == "chatbench: cannot read \(folder.url.path): Is a directory\n")
+    }
+
+    @Test func runOfAFileAndOfStandardInput() throws {
+        let folder = try TemporaryFolder()
+        let script = folder.url.appendingPathComponent("script.chat")
+        try "# a comment\nclock\n".write(to: script, atomically: true, encoding: .utf8)
+        let fromFile = try ChatbenchBinary.run(["run", script.path, "--no-record"])
+        #expect(fromFile.status == 0)
+        #expect(fromFile.stderr == "")
+        let fromStdin = try ChatbenchBinary.run(["run", "-", "--no-record"], input: "# a comment\nclock\n")
+        #expect(fromStdin.status == 0)
+        #expect(fromStdin.stdout == fromFile.stdout)
+    }
+
+    @Test func pipedInputGetsNoPromptAndNoBanner() throws {
+        let run = try ChatbenchBinary.run(["--no-record"], input: "# nothing\n")
+        #expect(run.status == 0)
+        #expect(!run.stdout.contains("chatbench>"))
+        #expect(!run.stdout.contains("chatbench ("))
+        #expect(run.stderr == "")
+    }
+
+    @Test func pipedInputIsDeterministic() throws {
+        let input = "# a comment\nclock\nhelp\n"
+        let first = try ChatbenchBinary.run(["--seed", "7", "--no-record"], input: input)
+        let second = try ChatbenchBinary.run(["repl", "--seed", "7", "--no-record"], input: input)
+        #expect(first.stdout == second.stdout)
+        #expect(first.status == second.status)
+    }
+
+    @Test func serverOptionIsRefusedUntilServerModeExists() throws {
+        let run = try ChatbenchBinary.run(["--server", "http://127.0.0.1:8080"])
+        #expect(run.status == 2)
+        #expect(run.stderr == "chatbench: --server needs server mode, which is not built yet\n")
+    }
+
+    @Test(arguments: [
+        ["--help"], ["repl", "--help"], ["run", "--help"], ["test", "--help"], ["replay", "--help"],
+        ["sessions", "--help"], ["sessions", "list", "--help"], ["sessions", "show", "--help"],
+        ["export", "--help"], ["serve", "--help"], ["help", "run"],
+    ])
+    func helpWorksForEverySubcommand(arguments: [String]) throws {
+        let run = try ChatbenchBinary.run(arguments)
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("USAGE: chatbench"))
+        #expect(run.stderr == "")
+    }
+
+    @Test(arguments: [
+        (["test", "examples"], "test"),
+        (["replay", "42"], "replay"),
+        (["sessions"], "sessions list"),
+        (["sessions", "show", "42"], "sessions show"),
+        (["export", "42", "out.chat"], "export"),
+        (["serve"], "serve"),
+    ])
+    func placeholdersSayNotImplementedAndExit2(arguments: [String], name: String) throws {
+        let run = try ChatbenchBinary.run(arguments)
+        #expect(run.status == 2)
+        #expect(run.stderr == "chatbench: `\(name)` is not implemented yet\n")
+        #expect(run.stdout == "")
+    }
+
+    @Test func placeholderHelpSaysNotImplemented() throws {
+        let run = try ChatbenchBinary.run(["serve", "--help"])
+        #expect(run.stdout.contains("not implemented yet"))
+    }
+}

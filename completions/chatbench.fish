@@ -1,0 +1,167 @@
+function __chatbench_should_offer_completions_for_flags_or_options -a expected_commands
+    set -l non_repeating_flags_or_options $argv[2..]
+    set -l non_repeating_flags_or_options_absent 0
+    set -l positional_index 0
+    set -l commands
+    __chatbench_parse_tokens
+    test "$commands" = "$expected_commands"; and return $non_repeating_flags_or_options_absent
+end
+
+function __chatbench_should_offer_completions_for_positional -a expected_commands positional_index_comparison expected_positional_index
+    set -l non_repeating_flags_or_options
+    set -l non_repeating_flags_or_options_absent 0
+    set -l positional_index 0
+    set -l commands
+    __chatbench_parse_tokens
+    test "$commands" = "$expected_commands" -a \( "$positional_index" "$positional_index_comparison" "$expected_positional_index" \)
+end
+
+function __chatbench_parse_tokens -S
+    set -l unparsed_tokens (__chatbench_tokens -pc)
+    switch $unparsed_tokens[1]
+    case 'chatbench'
+        __chatbench_parse_subcommand 0 'version' 'h/help'
+        switch $unparsed_tokens[1]
+        case 'repl'
+            __chatbench_parse_subcommand 0 'seed=' 'db=' 'no-record' 'bail' 'server=' 'version' 'h/help'
+        case 'run'
+            __chatbench_parse_subcommand 1 'seed=' 'db=' 'no-record' 'bail' 'server=' 'version' 'h/help'
+        case 'test'
+            __chatbench_parse_subcommand -r 1 'junit=' 'update' 'json' 'seed=' 'db=' 'no-record' 'bail' 'server=' 'version' 'h/help'
+        case 'replay'
+            __chatbench_parse_subcommand 1 'update' 'tape' 'json' 'seed=' 'db=' 'no-record' 'bail' 'server=' 'version' 'h/help'
+        case 'sessions'
+            __chatbench_parse_subcommand 0 'version' 'h/help'
+            switch $unparsed_tokens[1]
+            case 'list'
+                __chatbench_parse_subcommand 0 'db=' 'json' 'version' 'h/help'
+            case 'show'
+                __chatbench_parse_subcommand 1 'db=' 'json' 'version' 'h/help'
+            end
+        case 'export'
+            __chatbench_parse_subcommand 2 'bundle' 'db=' 'version' 'h/help'
+        case 'serve'
+            __chatbench_parse_subcommand 0 'port=' 'db=' 'version' 'h/help'
+        case 'help'
+            __chatbench_parse_subcommand -r 1 'version'
+        end
+    end
+end
+
+function __chatbench_tokens
+    if test (string split -m 1 -f 1 -- . "$FISH_VERSION") -gt 3
+        commandline --tokens-raw $argv
+    else
+        commandline -o $argv
+    end
+end
+
+function __chatbench_parse_subcommand -S -a positional_count
+    argparse -s r -- $argv
+    set -l option_specs $argv[2..]
+    set -l is_repeating_positional $_flag_r
+    set -el _flag_r
+    set -a commands $unparsed_tokens[1]
+    set positional_index 0
+    while true
+        set -e unparsed_tokens[1]
+        argparse -sn "$commands" $option_specs -- $unparsed_tokens 2> /dev/null
+        set unparsed_tokens $argv
+        set positional_index (math $positional_index + 1)
+        for non_repeating_flag_or_option in $non_repeating_flags_or_options
+            if set -ql "_flag_$(string replace -a - _ -- $non_repeating_flag_or_option)"
+                set non_repeating_flags_or_options_absent 1
+                break
+            end
+        end
+        test (count $unparsed_tokens) -eq 0 -o \( -z "$is_repeating_positional" -a "$positional_index" -gt "$positional_count" \) && break
+    end
+end
+
+function __chatbench_complete_directories
+    set -l token (commandline -t)
+    string match -- '*/' $token
+    set -l subdirs $token*/
+    printf %s\n $subdirs
+end
+
+function __chatbench_custom_completion
+    set -x SAP_SHELL fish
+    set -x SAP_SHELL_VERSION $FISH_VERSION
+    set -l tokens (__chatbench_tokens -p)
+    if test -z "$(__chatbench_tokens -t)"
+        set -l index (count (__chatbench_tokens -pc))
+        set tokens $tokens[..$index] \'\' $tokens[(math $index + 1)..]
+    end
+    command $tokens[1] $argv $tokens
+end
+
+complete -c 'chatbench' -f
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench" version' -l 'version' -d 'Show the version.'
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_positional "chatbench" -eq 1' -fa 'repl' -d 'Open the REPL (the default subcommand).'
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_positional "chatbench" -eq 1' -fa 'run' -d 'Run a script file.'
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_positional "chatbench" -eq 1' -fa 'test' -d 'Run .chat files as tests (not implemented yet).'
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_positional "chatbench" -eq 1' -fa 'replay' -d 'Replay a recorded session and compare its output (not implemented yet).'
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_positional "chatbench" -eq 1' -fa 'sessions' -d 'List or show recorded sessions (not implemented yet).'
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_positional "chatbench" -eq 1' -fa 'export' -d 'Export a recorded session as a transcript (not implemented yet).'
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_positional "chatbench" -eq 1' -fa 'serve' -d 'Run the backend as an HTTP + WebSocket server (not implemented yet).'
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_positional "chatbench" -eq 1' -fa 'help' -d 'Show subcommand help information.'
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench repl" seed' -l 'seed' -d 'Seed of the embedded world\'s random choices.' -rfka ''
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench repl" db' -l 'db' -d 'Record into this SQLite database instead of the default one.' -rfka ''
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench repl" no-record' -l 'no-record' -d 'Do not record this session.'
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench repl" bail' -l 'bail' -d 'Stop at the first failing `expect` or line that cannot be understood.'
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench repl" server' -l 'server' -d 'Use a running chatbench server instead of the embedded backend.' -rfka ''
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench repl" version' -l 'version' -d 'Show the version.'
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench repl" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_positional "chatbench run" -eq 1' -fa '(for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.\'chat\';printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')'
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench run" seed' -l 'seed' -d 'Seed of the embedded world\'s random choices.' -rfka ''
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench run" db' -l 'db' -d 'Record into this SQLite database instead of the default one.' -rfka ''
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench run" no-record' -l 'no-record' -d 'Do not record this session.'
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench run" bail' -l 'bail' -d 'Stop at the first failing `expect` or line that cannot be understood.'
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench run" server' -l 'server' -d 'Use a running chatbench server instead of the embedded backend.' -rfka ''
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench run" version' -l 'version' -d 'Show the version.'
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench run" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_positional "chatbench test" -ge 1' -fa '(for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.\'chat\';printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')'
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench test" junit' -l 'junit' -d 'Write a JUnit XML report to this file.' -rF
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench test" update' -l 'update' -d 'Rewrite the expected output of transcripts (never when CI is set).'
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench test" json' -l 'json' -d 'Print results as JSON.'
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench test" seed' -l 'seed' -d 'Seed of the embedded world\'s random choices.' -rfka ''
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench test" db' -l 'db' -d 'Record into this SQLite database instead of the default one.' -rfka ''
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench test" no-record' -l 'no-record' -d 'Do not record this session.'
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench test" bail' -l 'bail' -d 'Stop at the first failing `expect` or line that cannot be understood.'
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench test" server' -l 'server' -d 'Use a running chatbench server instead of the embedded backend.' -rfka ''
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench test" version' -l 'version' -d 'Show the version.'
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench test" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench replay" update' -l 'update' -d 'Re-record the session\'s output instead of comparing it.'
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench replay" tape' -l 'tape' -d 'Replay a server-mode session offline from its traffic tape.'
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench replay" json' -l 'json' -d 'Print the result as JSON.'
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench replay" seed' -l 'seed' -d 'Seed of the embedded world\'s random choices.' -rfka ''
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench replay" db' -l 'db' -d 'Record into this SQLite database instead of the default one.' -rfka ''
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench replay" no-record' -l 'no-record' -d 'Do not record this session.'
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench replay" bail' -l 'bail' -d 'Stop at the first failing `expect` or line that cannot be understood.'
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench replay" server' -l 'server' -d 'Use a running chatbench server instead of the embedded backend.' -rfka ''
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench replay" version' -l 'version' -d 'Show the version.'
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench replay" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench sessions" version' -l 'version' -d 'Show the version.'
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench sessions" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_positional "chatbench sessions" -eq 1' -fa 'list' -d 'List recorded sessions (not implemented yet).'
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_positional "chatbench sessions" -eq 1' -fa 'show' -d 'Show one recorded session\'s steps (not implemented yet).'
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench sessions list" db' -l 'db' -d 'The recording database.' -rF
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench sessions list" json' -l 'json' -d 'Print as JSON.'
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench sessions list" version' -l 'version' -d 'Show the version.'
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench sessions list" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench sessions show" db' -l 'db' -d 'The recording database.' -rF
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench sessions show" json' -l 'json' -d 'Print as JSON.'
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench sessions show" version' -l 'version' -d 'Show the version.'
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench sessions show" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_positional "chatbench export" -eq 1' -F
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench export" bundle' -l 'bundle' -d 'Write a self-contained SQLite bundle instead of a transcript.'
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench export" db' -l 'db' -d 'The recording database.' -rF
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench export" version' -l 'version' -d 'Show the version.'
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench export" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench serve" port' -l 'port' -d 'The TCP port to listen on.' -rfka ''
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench serve" db' -l 'db' -d 'The server\'s SQLite database.' -rF
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench serve" version' -l 'version' -d 'Show the version.'
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench serve" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench help" version' -l 'version' -d 'Show the version.'
