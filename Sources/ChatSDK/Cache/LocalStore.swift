@@ -30,8 +30,13 @@ final class LocalStore: Sendable {
                 t.column("conversationId", .text).notNull().indexed()
                 t.column("seq", .integer)
                 t.column("localOrder", .integer).notNull()
-                t.column("author", .jsonText).notNull()
-                t.column("content", .jsonText).notNull()
+                t.column("authorKind", .text).notNull()
+                t.column("authorName", .text)
+                t.column("contentKind", .text).notNull()
+                t.column("text", .text)
+                t.column("mimeType", .text)
+                t.column("size", .integer)
+                t.column("fileName", .text)
                 t.column("replyTo", .text)
                 t.column("createdAt", .integer).notNull()
                 t.column("state", .text).notNull()
@@ -137,7 +142,7 @@ final class LocalStore: Sendable {
     }
 }
 
-struct ConversationRow: Codable, FetchableRecord, PersistableRecord, Hashable {
+struct ConversationRow: FetchableRecord, PersistableRecord, Hashable {
     static let databaseTableName = "conversation"
     var id: String
     var title: String?
@@ -147,9 +152,44 @@ struct ConversationRow: Codable, FetchableRecord, PersistableRecord, Hashable {
     var lastSeq: Int64
     var preview: String?
     var providerTypingUntil: Int64?
+
+    init(id: String, title: String?, isLocal: Bool, createdAt: Int64, updatedAt: Int64, lastSeq: Int64, preview: String?, providerTypingUntil: Int64?) {
+        self.id = id
+        self.title = title
+        self.isLocal = isLocal
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+        self.lastSeq = lastSeq
+        self.preview = preview
+        self.providerTypingUntil = providerTypingUntil
+    }
+
+    init(row: Row) {
+        id = row["id"]
+        title = row["title"]
+        isLocal = row["isLocal"]
+        createdAt = row["createdAt"]
+        updatedAt = row["updatedAt"]
+        lastSeq = row["lastSeq"]
+        preview = row["preview"]
+        providerTypingUntil = row["providerTypingUntil"]
+    }
+
+    func encode(to container: inout PersistenceContainer) {
+        container["id"] = id
+        container["title"] = title
+        container["isLocal"] = isLocal
+        container["createdAt"] = createdAt
+        container["updatedAt"] = updatedAt
+        container["lastSeq"] = lastSeq
+        container["preview"] = preview
+        container["providerTypingUntil"] = providerTypingUntil
+    }
 }
 
-struct MessageRow: Codable, FetchableRecord, PersistableRecord, Hashable {
+/// A message row. Author and content are plain columns (no JSON), so that
+/// reading a page of messages stays cheap.
+struct MessageRow: FetchableRecord, PersistableRecord, Hashable {
     static let databaseTableName = "message"
     var id: String
     var conversationId: String
@@ -162,4 +202,76 @@ struct MessageRow: Codable, FetchableRecord, PersistableRecord, Hashable {
     var state: String
     var errorCode: String?
     var errorMessage: String?
+
+    init(id: String, conversationId: String, seq: Int64?, localOrder: Int64, author: WireAuthor, content: WireContent, replyTo: String?, createdAt: Int64, state: String, errorCode: String?, errorMessage: String?) {
+        self.id = id
+        self.conversationId = conversationId
+        self.seq = seq
+        self.localOrder = localOrder
+        self.author = author
+        self.content = content
+        self.replyTo = replyTo
+        self.createdAt = createdAt
+        self.state = state
+        self.errorCode = errorCode
+        self.errorMessage = errorMessage
+    }
+
+    init(row: Row) {
+        id = row["id"]
+        conversationId = row["conversationId"]
+        seq = row["seq"]
+        localOrder = row["localOrder"]
+        let authorName: String = row["authorName"] ?? ""
+        switch row["authorKind"] as String {
+        case "user": author = .user(id: authorName)
+        case "provider": author = .provider(name: authorName)
+        default: author = .system
+        }
+        let kind: String = row["contentKind"]
+        if kind == "text" {
+            content = .text(row["text"] ?? "")
+        } else {
+            content = .attachment(
+                kind: WireContent.AttachmentKind(rawValue: kind) ?? .document,
+                mimeType: row["mimeType"] ?? "", size: row["size"] ?? 0, fileName: row["fileName"])
+        }
+        replyTo = row["replyTo"]
+        createdAt = row["createdAt"]
+        state = row["state"]
+        errorCode = row["errorCode"]
+        errorMessage = row["errorMessage"]
+    }
+
+    func encode(to container: inout PersistenceContainer) {
+        container["id"] = id
+        container["conversationId"] = conversationId
+        container["seq"] = seq
+        container["localOrder"] = localOrder
+        switch author {
+        case .user(let id):
+            container["authorKind"] = "user"
+            container["authorName"] = id
+        case .provider(let name):
+            container["authorKind"] = "provider"
+            container["authorName"] = name
+        case .system:
+            container["authorKind"] = "system"
+        }
+        switch content {
+        case .text(let text):
+            container["contentKind"] = "text"
+            container["text"] = text
+        case .attachment(let kind, let mimeType, let size, let fileName):
+            container["contentKind"] = kind.rawValue
+            container["mimeType"] = mimeType
+            container["size"] = size
+            container["fileName"] = fileName
+        }
+        container["replyTo"] = replyTo
+        container["createdAt"] = createdAt
+        container["state"] = state
+        container["errorCode"] = errorCode
+        container["errorMessage"] = errorMessage
+    }
 }
