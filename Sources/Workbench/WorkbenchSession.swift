@@ -1,3 +1,5 @@
+import ChatCore
+
 /// Options a workbench session starts with (from the command line).
 public struct WorkbenchOptions: Sendable {
     /// Seed of the embedded world's random choices.
@@ -23,11 +25,35 @@ public enum StepStatus: Sendable, Hashable {
 
 public struct StepResult: Sendable, Hashable {
     /// What the line printed, each line ending with "\n" (empty when nothing).
+    /// It includes the event lines below, formatted.
     public var output: String
     public var status: StepStatus
-    public init(output: String, status: StepStatus) {
+    /// What happened in the world during the step, in order (watcher
+    /// emissions, state changes, SDK events), with virtual times.
+    public var events: [StepEvent]
+    /// The virtual clock when the step ended.
+    public var virtualTime: Instant
+
+    public init(output: String, status: StepStatus, events: [StepEvent] = [], virtualTime: Instant = .simulationEpoch) {
         self.output = output
         self.status = status
+        self.events = events
+        self.virtualTime = virtualTime
+    }
+}
+
+/// One thing that happened during a step.
+public struct StepEvent: Sendable, Hashable {
+    public var time: Instant
+    /// Where it came from: the first word of the line (`client.session`,
+    /// `w1`, `m1:`, `provider:`, `net:`).
+    public var source: String
+    public var text: String
+
+    public init(time: Instant, source: String, text: String) {
+        self.time = time
+        self.source = source
+        self.text = text
     }
 }
 

@@ -16,10 +16,15 @@ extension Interpreter {
         if status == .scriptError { sawScriptError = true }
         if status == .expectFailed { sawExpectFailure = true }
         var output = lines
-        for entry in log.take() where showNetwork || !entry.text.hasPrefix("net: ") {
-            output.append("  \(EventLog.stamp(entry.time, since: start)) \(entry.text)")
+        var events: [StepEvent] = []
+        for entry in log.take() {
+            let source = String(entry.text.prefix { $0 != " " })
+            events.append(StepEvent(time: entry.time, source: source, text: entry.text))
+            if showNetwork || !entry.text.hasPrefix("net: ") {
+                output.append("  \(EventLog.stamp(entry.time, since: start)) \(entry.text)")
+            }
         }
-        return StepResult(output: output.map { $0 + "\n" }.joined(), status: status)
+        return StepResult(output: output.map { $0 + "\n" }.joined(), status: status, events: events, virtualTime: world.now)
     }
 
     private func run(_ line: String) throws(ScriptError) -> StepStatus {
