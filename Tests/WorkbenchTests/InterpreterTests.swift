@@ -1,0 +1,168 @@
+import Testing
+@testable import Workbench
+
+/// Runs lines in a fresh session and returns the outputs.
+func run(_ lines: [String], seed: UInt64 = 1) throws -> (session: WorkbenchSession, results: [StepResult]) {
+    var options = WorkbenchOptions()
+    options.seed = seed
+    let session = try WorkbenchSession(options: options)
+    return (session, lines.map(session.execute))
+}
+
+@Suite struct InterpreterTests {
+    @Test func theWalkingSkeletonStory() throws {
+        let (session, results) = try run([
+            "user set alice",
+            "expect provider.calls == 0",
+            "watch conversations",
+            "expect provider.calls == 1",
+            "start conversation --title \"Knee pain\"",
+            "expect c1.local == true",
+            "send c1 text \"Hello, doctor\"",
+            "expect m1.state == sent",
+            "expect c1.local == false",
+            "agent say c1 \"How can I help?\"",
+            "w2 = watch items c1",
+            "expect w2.count == 2",
+            "expect w2[0].text == \"How can I help?\"",
+            "expect server.messages(c1).count == 2",
+            "expect client.session == authenticated",
+            "expect client.auth == tokens",
+            "expect error == none",
+        ])
+        #expect(results.allSatisfy { $0.status == .ok }, "\(results.map(\.output))")
+        #expect(session.exitStatus == 0)
+    }
+
+    @Test func aBrokenExpectExitsOne() throws {
+        let (session, results) = try run(["user set alice", "expect client.user == bob"])
+        #expect(results[1].status == .expectFailed)
+        #expect(results[1].output == "expect failed: client.user == bob — expected == bob, found alice\n")
+        #expect(session.exitStatus == 1)
+    }
+
+    @Test func aLineThatCannotBeUnderstoodExitsTwo() throws {
+        let (session, results) = try run(["sned c1 text hi", "expect client.user == none"])
+        #expect(results[0].status == .scriptError)
+        #expect(results[0].output == "script error: unknown verb \"sned\" (did you mean send?); type help for the list\n")
+        #expect(session.exitStatus == 2)
+    }
+
+    @Test(arguments: [
+        ("w9", "script error: unknown verb or handle \"w9\"\n"),
+        ("client.sesion", "script error: client has no field \"sesion\" (did you mean session?); fields: user, auth, session, connection, cache\n"),
+        ("watch conversations --fast", "script error: unknown option --fast for watch; watch takes no options\n"),
+        ("start conversation --titel x", "script error: unknown option --titel for start conversation (did you mean --title?)\n"),
+        ("clock advance 10x", "script error: invalid duration \"10x\": write a number and a unit, e.g. 500ms, 30s, 10m, 2h\n"),
+        ("net onlin", "script error: net needs one of online, offline, latency, fail, drop, log, got \"onlin\" (did you mean online?)\n"),
+        ("send c1 text", "script error: unknown conversation \"c1\"\n"),
+        ("provider sometimes", "script error: MODE must be one of ok, fail, malformed, expired, delay, got \"sometimes\"\n"),
+        ("user set", "script error: user set needs ID: usage: user set ID\n"),
+        ("user set a b", "script error: too many arguments for user set (unexpected \"b\"): usage: user set ID\n"),
+        ("expect client.user ~= x", "script error: unknown comparison \"~=\": use one of == != < <= > >= contains (did you mean ==?)\n"),
+        ("send = watch conversations", "script error: \"send\" is a verb or a built-in name; choose another handle name\n"),
+    ])
+    func badLinesGetOneClearLine(line: String, message: String) throws {
+        let (_, results) = try run([line])
+        #expect(results[0].output == message)
+        #expect(results[0].status == .scriptError)
+    }
+
+    @Test func sdkErrorsAreShownAndSetErrorWithoutFailingTheScript() throws {
+        let (session, results) = try run([
+            "watch conversations",
+            "expect error == none",
+            "start conversation",
+            "expect error.code == notAuthenticated",
+            "user set alice",
+            "user set bob",
+            "expect error.code == currentUserAlreadySet",
+            "user set alice",
+            "expect error == none",
+        ])
+        #expect(results[2].output.hasPrefix("error: notAuthenticated — "))
+        #expect(results[5].output == "error: currentUserAlreadySet — User alice is already set: call clearCurrentUser() before setting bob\n")
+        #expect(session.exitStatus == 0, "\(results.map(\.output))")
+    }
+
+    @Test func handlesCanBeNamed() throws {
+        let (session, results) = try run([
+            "user set alice",
+            "inbox = watch conversations",
+            "visit = start conversation",
+            "hello = send visit text hi",
+            "expect hello.state == sent",
+            "expect inbox.count == 1",
+            "expect hello == m1",
+        ])
+        #expect(results[1].output.hasPrefix("inbox = watch conversations\n"))
+        #expect(session.exitStatus == 0, "\(results.map(\.output))")
+    }
+
+    @Test func sameLinesSameSeedSameTranscript() throws {
+        let lines = ["user set alice", "watch conversations", "start conversation", "send c1 text hi", "agent say c1 hello --times 3", "clock advance 2h", "inspect m1"]
+        let first = try run(lines, seed: 5).results.map(\.output)
+        let second = try run(lines, seed: 5).results.map(\.output)
+        #expect(first == second)
+        let other = try run(lines, seed: 6).results.map(\.output)
+        #expect(first != other)
+    }
+
+    @Test func helpListsGroupsAndVerbs() throws {
+        let (_, results) = try run(["help", "help send", "help snd"])
+        #expect(results[0].output.contains("data:\n"))
+        #expect(results[0].output.contains("  send C text|image|video|document|audio [CONTENT] [--reply-to M] [--size BYTES] [--type MIME]"))
+        #expect(results[1].output == """
+            usage: send C text|image|video|document|audio [CONTENT] [--reply-to M] [--size BYTES] [--type MIME]
+              sendMessage: appears at once, then toBeSent → sending → sent or failed (D6)
+            options:
+              --reply-to M  the message it answers
+              --size BYTES  an attachment's size
+              --type MIME   an attachment's MIME type
+            example: send c1 text "Hello, doctor"
+
+            """)
+        #expect(results[2].output == "script error: no verb \"snd\" (did you mean send?)\n")
+    }
+
+    @Test func everyVerbHasAnExampleThatParses() throws {
+        for spec in CommandTable.standard.specs {
+            #expect(!spec.summary.isEmpty && !spec.example.isEmpty, "\(spec.name)")
+            let tokens = try Tokenizer.tokenize(spec.example)
+            let words = tokens.first?.text == spec.example.split(separator: " ").first.map(String.init) && tokens.count > 2 && tokens[1].text == "=" ? Array(tokens.dropFirst(2)) : tokens
+            #expect(CommandTable.standard.match(words)?.0.name == spec.name, "example of \(spec.name) does not dispatch to it")
+        }
+    }
+
+    @Test func quitEndsTheSession() throws {
+        let (_, results) = try run(["quit"])
+        #expect(results[0].status == .quit)
+    }
+}
+
+@Suite struct CompletionTests {
+    func completions(_ lines: [String], _ prefix: String) throws -> [String] {
+        let (session, _) = try run(lines)
+        return session.completions(for: prefix, cursor: prefix.utf8.count)
+    }
+
+    @Test func verbs() throws {
+        #expect(try completions([], "wa") == ["wait", "watch"])
+        #expect(try completions([], "net o") == ["offline", "online"])
+    }
+
+    @Test func optionsAndChoices() throws {
+        #expect(try completions([], "start conversation --t") == ["--title"])
+        #expect(try completions([], "watch ") == ["conversation", "conversations", "items"])
+        #expect(try completions([], "provider m") == ["malformed"])
+    }
+
+    @Test func handlesAndFields() throws {
+        let lines = ["user set alice", "watch conversations", "start conversation"]
+        #expect(try completions(lines, "watch items ") == ["c1"])
+        #expect(try completions(lines, "w1.st") == ["w1.state"])
+        #expect(try completions(lines, "expect client.se") == ["client.session"])
+        #expect(try completions(lines, "expect w1.count ") == ["!=", "<", "<=", "==", ">", ">=", "contains"])
+        #expect(try completions(lines, "server.me") == ["server.messages("])
+    }
+}
