@@ -101,20 +101,21 @@ extension ClientCore {
         guard let entry = watchers[id] else {
             throw ChatError(.invalidArgument, "The watcher has ended")
         }
+        // Follow the server's cursor chain while it has more, so pages stay
+        // contiguous; the cache alone serves once the server is exhausted.
         let limit = configuration.pageSize
-        let shown = entry.pages * limit
         switch entry.target {
         case .conversation:
             return
         case .conversations:
-            if store.conversationCount() <= shown, !entry.serverExhausted {
+            if !entry.serverExhausted {
                 guard case .conversations(let page) = try await request(.listConversations(cursor: entry.serverCursor, limit: limit)) else { return }
                 for conversation in page.elements { store.upsert(conversationRow(from: conversation)) }
                 entry.serverCursor = page.nextCursor
                 entry.serverExhausted = page.nextCursor == nil
             }
         case .items(let conversationId):
-            if store.messageCount(conversationId: conversationId) <= shown, !entry.serverExhausted {
+            if !entry.serverExhausted, store.conversation(id: conversationId)?.isLocal != true {
                 guard case .messages(let page) = try await request(.listMessages(conversationId: conversationId, cursor: entry.serverCursor, limit: limit)) else { return }
                 for message in page.elements { storeServerMessage(message) }
                 entry.serverCursor = page.nextCursor
