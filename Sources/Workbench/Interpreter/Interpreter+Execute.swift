@@ -42,7 +42,10 @@ extension Interpreter {
             tokens.removeFirst(2)
             guard !tokens.isEmpty else { throw ScriptError("nothing after \"\(first.text) =\": write a verb, as in \(first.text) = watch conversations") }
         }
-        if let (spec, used) = table.match(tokens) {
+        // A lone built-in name that is also a verb needing arguments
+        // (`provider`) is an inspection.
+        let lone = binding == nil && tokens.count == 1 && !tokens[0].quoted && isKnownRoot(tokens[0].text)
+        if let (spec, used) = table.match(tokens), !(lone && spec.arguments.contains { !$0.optional }) {
             let invocation = try parse(spec, Array(tokens.dropFirst(used)), binding: binding, line: line)
             if !spec.keepsError { lastError = nil }
             do {

@@ -26,7 +26,7 @@ extension Interpreter {
                     conversation.latest = response.data
                     object.elements = [conversation.handle]
                     let c = response.data
-                    return "\(conversation.label) \(c.isLocal ? "local" : "on server"), \(c.messageCount) message\(c.messageCount == 1 ? "" : "s")\(c.providerTyping ? ", provider typing" : "")"
+                    return "\(conversation.label) \(c.isLocal ? "local" : "on server")\(c.providerTyping ? ", provider typing" : "")"
                 }
             }
         case .items(let conversation):

@@ -25,6 +25,11 @@ enum Value: Hashable, Sendable, CustomStringConvertible {
         return description
     }
 
+    /// A string in double quotes, escaped, whatever it holds.
+    static func quoted(_ text: String) -> String {
+        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"").replacingOccurrences(of: "\n", with: "\\n") + "\""
+    }
+
     /// A value written in an `expect` line.
     static func literal(_ token: Token) -> Value {
         if token.quoted { return .string(token.text) }

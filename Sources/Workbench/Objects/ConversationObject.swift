@@ -41,16 +41,18 @@ final class ConversationObject: Inspectable, @unchecked Sendable {
         refresh(in: interpreter)
         guard let latest else { return "\(handle): conversation \(id) (no longer on this device)" }
         var parts = ["\(handle): conversation \(id)"]
-        if let title = latest.title { parts.append(Value.string(title).quotedDescription) }
+        if let title = latest.title { parts.append(Value.quoted(title)) }
         parts.append(latest.isLocal ? "local" : "on server")
         parts.append("\(latest.messageCount) message\(latest.messageCount == 1 ? "" : "s")")
         if latest.providerTyping { parts.append("provider typing") }
         return parts.joined(separator: ", ")
     }
 
-    /// `c1 "Title"` for emission lines.
+    /// `c1 "Title" (2 messages)` for emission lines.
     var label: String {
-        guard let title = latest?.title else { return handle }
-        return "\(handle) \(Value.string(title).quotedDescription)"
+        guard let latest else { return handle }
+        let count = "(\(latest.messageCount) message\(latest.messageCount == 1 ? "" : "s"))"
+        guard let title = latest.title else { return "\(handle) \(count)" }
+        return "\(handle) \(Value.quoted(title)) \(count)"
     }
 }

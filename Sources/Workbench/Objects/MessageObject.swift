@@ -58,12 +58,12 @@ final class MessageObject: Inspectable, @unchecked Sendable {
     var label: String {
         guard let latest else { return handle }
         let who: String = if case .user = latest.author { latest.state.description } else { author }
-        return "\(handle) \(who) \(Value.string(latest.preview).quotedDescription)"
+        return "\(handle) \(who) \(Value.quoted(latest.preview))"
     }
 
     func summary(in interpreter: Interpreter) -> String {
         guard let latest else { return "\(handle): message \(id)" }
-        var text = "\(handle): \(kind) message \(Value.string(latest.preview).quotedDescription) by \(author) in \(interpreter.handleForID[conversationId] ?? conversationId), \(latest.state)"
+        var text = "\(handle): \(kind) message \(Value.quoted(latest.preview)) by \(author) in \(interpreter.handleForID[conversationId] ?? conversationId), \(latest.state)"
         if let reply = latest.replyTo { text += ", replying to \(interpreter.handleForID[reply] ?? reply)" }
         return text
     }
