@@ -20,7 +20,8 @@ public final class SimulatedNetwork: Sendable {
         var requests = 0
         var connections: [Int: Connection] = [:]
         var nextConnection = 0
-        var onlineWaiters: [CheckedContinuation<Void, Never>] = []
+        var listeners: [Int: AsyncStream<Bool>.Continuation] = [:]
+        var nextListener = 0
     }
 
     private let state = Mutex(State())
@@ -45,14 +46,29 @@ public final class SimulatedNetwork: Sendable {
 
     /// Going offline cuts every realtime connection; requests fail at once.
     public func setOnline(_ online: Bool) {
-        let waiters = state.withLock { s -> [CheckedContinuation<Void, Never>] in
+        let listeners = state.withLock { s -> [AsyncStream<Bool>.Continuation] in
+            guard s.online != online else { return [] }
             s.online = online
-            guard online else { return [] }
-            defer { s.onlineWaiters = [] }
-            return s.onlineWaiters
+            return s.listeners.keys.sorted().compactMap { s.listeners[$0] }
         }
         if !online { dropAll(reason: "network offline") }
-        for waiter in waiters { waiter.resume() }
+        for listener in listeners { listener.yield(online) }
+    }
+
+    /// Reachability as a device sees it: the current value, then changes.
+    func reachability() -> AsyncStream<Bool> {
+        let (stream, continuation) = AsyncStream<Bool>.makeStream()
+        let id = state.withLock { s in
+            let id = s.nextListener
+            s.nextListener += 1
+            s.listeners[id] = continuation
+            continuation.yield(s.online)
+            return id
+        }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.state.withLock { $0.listeners.removeValue(forKey: id) }
+        }
+        return stream
     }
 
     public func setLatency(_ latency: Duration) {
@@ -181,6 +197,10 @@ struct SimulatedTransport: ChatTransport {
         }
         try await world.sleep(for: network.oneWay(), kind: .inFlight)
         return RealtimeConnection(signals: stream, close: { network.close(id) })
+    }
+
+    func reachability() -> AsyncStream<Bool> {
+        network.reachability()
     }
 
     static func describe(_ result: Result<WireResponse, WireError>) -> String {

@@ -6,10 +6,54 @@ import GRDB
 final class LocalStore: Sendable {
     private let db: DatabaseQueue
 
-    /// An in-memory store, or a file at `path`.
+    /// An in-memory store, or a file at `path`. A file that is not a
+    /// database, or a database of something else, is refused.
     init(path: String?) throws {
-        db = try path.map { try DatabaseQueue(path: $0) } ?? DatabaseQueue()
+        var configuration = Configuration()
+        if path != nil {
+            // A cache: WAL and NORMAL sync (durable across app crashes, not
+            // across power loss, which is the right trade for a cache).
+            configuration.prepareDatabase { db in
+                try db.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL")
+            }
+        }
+        db = try path.map { try DatabaseQueue(path: $0, configuration: configuration) } ?? DatabaseQueue()
+        try db.read { db in
+            let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
+            if !tables.isEmpty && !tables.contains("grdb_migrations") {
+                throw ForeignDatabase()
+            }
+        }
         try Self.migrator.migrate(db)
+    }
+
+    struct ForeignDatabase: Error {}
+
+    /// Where a client's cache for a user lives.
+    static func path(in folder: String, deviceId: String, userId: String) -> String {
+        let safe = { (text: String) in String(text.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "_" }) }
+        return folder + "/cache-\(safe(deviceId))-\(safe(userId)).sqlite"
+    }
+
+    /// A short reason for a store that cannot be opened.
+    static func reason(_ error: any Error) -> String {
+        if error is ForeignDatabase { return "it belongs to something else" }
+        if let error = error as? DatabaseError {
+            switch error.resultCode {
+            case .SQLITE_NOTADB: return "file is not a database"
+            case .SQLITE_CORRUPT: return "database is corrupt"
+            case .SQLITE_CANTOPEN: return "cannot open the file"
+            default: return error.message ?? "\(error.resultCode)"
+            }
+        }
+        return "\(error)"
+    }
+
+    /// Messages not yet on the server (toBeSent or sending), oldest first.
+    func unsentMessages() -> [MessageRow] {
+        (try? db.read { db in
+            try MessageRow.fetchAll(db, sql: "SELECT * FROM message WHERE state IN ('toBeSent', 'sending') ORDER BY localOrder")
+        }) ?? []
     }
 
     static var migrator: DatabaseMigrator {

@@ -12,6 +12,8 @@ public final class ChatClient: Sendable {
     public init(configuration: Configuration, tokenProvider: (any SessionTokenProvider)? = nil) {
         core = ClientCore(configuration: configuration, provider: tokenProvider)
         runtime = configuration.runtime
+        let core = self.core
+        runtime.spawn { await core.startMonitoring() }
     }
 
     // MARK: Session
@@ -99,6 +101,37 @@ public final class ChatClient: Sendable {
         try await core.messageSnapshot(id)
     }
 
+    /// Tells the provider side whether the user is typing (D9). While on,
+    /// the SDK renews it before it expires; off stops at once.
+    public func setIsTyping(_ isTyping: Bool, in conversationId: String) async throws {
+        try await core.setIsTyping(isTyping, in: conversationId)
+    }
+
+    // MARK: App lifecycle
+
+    /// The app went to the background: the realtime connection closes.
+    public func applicationDidEnterBackground() async {
+        await core.enterBackground()
+    }
+
+    /// The app came to the foreground: the connection reopens and the
+    /// refetch trigger fires.
+    public func applicationWillEnterForeground() async {
+        await core.enterForeground()
+    }
+
+    /// Refetches what every active watcher shows (Nabla's `RefetchTrigger`).
+    public var refetchTrigger: RefetchTrigger {
+        let core = self.core
+        return RefetchTrigger { await core.refetchAll() }
+    }
+
+    /// Stops everything this client does, keeping its disk cache and outbox
+    /// (what an app being killed amounts to). Watchers end with `clientClosed`.
+    public func shutdown() async {
+        await core.shutdown()
+    }
+
     // MARK: Watchers
 
     private func makeWatcher<Value: Sendable>(
@@ -121,4 +154,12 @@ public final class ChatClient: Sendable {
         }
         return Watcher(stream: stream)
     }
+}
+
+/// Fires a refetch of every active watcher of a client (D8).
+public struct RefetchTrigger: Sendable {
+    let action: @Sendable () async -> Void
+
+    /// Refetches now; returns when the watchers have their fresh data.
+    public func fire() async { await action() }
 }

@@ -1,7 +1,7 @@
 extension ClientCore {
     /// Opens the realtime connection if it is not open (D8).
     func ensureRealtime() {
-        guard realtimeTask == nil, userId != nil else { return }
+        guard realtimeTask == nil, userId != nil, !background else { return }
         let expected = generation
         realtimeTask = runtime.spawn { await self.runRealtime(generation: expected) }
     }
@@ -9,6 +9,8 @@ extension ClientCore {
     func closeRealtime() {
         realtimeTask?.cancel()
         realtimeTask = nil
+        backoff?.cancel()
+        backoff = nil
         realtime?.close()
         realtime = nil
         setConnection(.disconnected)
@@ -34,7 +36,8 @@ extension ClientCore {
                 realtime = connection
                 attempt = 0
                 setConnection(.connected)
-                if connectedBefore && after == nil { await refreshAllWatchers() }
+                // Back online: what could not be refreshed is refreshed now.
+                await refreshStaleWatchers(all: connectedBefore && after == nil)
                 connectedBefore = true
                 for await signal in connection.signals {
                     guard generation == expected else { break }
@@ -46,16 +49,25 @@ extension ClientCore {
             } catch {
                 // Offline or failed: wait and try again.
             }
-            guard generation == expected, !Task.isCancelled else { return }
+            guard generation == expected, !Task.isCancelled, !background else { return }
             setConnection(.waitingForNetwork)
-            let delay = Duration.seconds(min(30, 1 << min(attempt, 5)))
+            // Back off 1 s, 2 s, 4 s… up to 30 s; offline, wait for the
+            // network itself. Either wait ends early when it comes back.
+            let delay: Duration = reachable ? .seconds(min(30, 1 << min(attempt, 5))) : .seconds(86_400)
             attempt += 1
-            do { try await runtime.sleep(for: delay, kind: .timer) } catch { return }
+            let runtime = self.runtime
+            let wait = Task(executorPreference: runtime.executor) { try await runtime.sleep(for: delay, kind: .timer) }
+            backoff = wait
+            _ = try? await wait.value
+            backoff = nil
         }
     }
 
-    private func refreshAllWatchers() async {
-        for id in watchers.keys.sorted() { await refresh(id) }
+    private func refreshStaleWatchers(all: Bool) async {
+        for id in watchers.keys.sorted() {
+            guard let entry = watchers[id], entry.lastEmitted != nil else { continue }
+            if all || !entry.fresh { await refresh(id) }
+        }
     }
 
     /// Applies one pushed event; events already seen are ignored.

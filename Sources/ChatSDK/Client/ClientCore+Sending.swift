@@ -58,26 +58,45 @@ extension ClientCore {
         enqueueSend(itemId, in: row.conversationId)
     }
 
-    private func enqueueSend(_ messageId: String, in conversationId: String) {
-        let idle = sendQueues[conversationId, default: []].isEmpty
+    func enqueueSend(_ messageId: String, in conversationId: String) {
         sendQueues[conversationId, default: []].append(messageId)
-        guard idle else { return }
+        startSender(conversationId)
+    }
+
+    /// Starts sending a conversation's queue unless it is already going.
+    func startSender(_ conversationId: String) {
+        guard !activeSenders.contains(conversationId), sendQueues[conversationId]?.isEmpty == false else { return }
+        activeSenders.insert(conversationId)
+        pausedQueues.remove(conversationId)
         let expected = generation
         runtime.spawn { await self.drainSendQueue(conversationId, generation: expected) }
     }
 
     private func drainSendQueue(_ conversationId: String, generation expected: Int) async {
+        defer { if generation == expected { activeSenders.remove(conversationId) } }
         while generation == expected, let messageId = sendQueues[conversationId]?.first {
-            await sendOne(messageId)
+            guard await sendOne(messageId) else {
+                // Offline: the queue waits, in order, for the network (D7).
+                pausedQueues.insert(conversationId)
+                return
+            }
             guard generation == expected else { return }
             sendQueues[conversationId]?.removeFirst()
         }
         if sendQueues[conversationId]?.isEmpty == true { sendQueues[conversationId] = nil }
     }
 
-    private func sendOne(_ messageId: String) async {
+    /// Sends one message; false when it must wait for the network.
+    private func sendOne(_ messageId: String) async -> Bool {
         let expected = generation
-        guard var row = store.message(id: messageId), row.state == "toBeSent" else { return }
+        guard var row = store.message(id: messageId), row.state == "toBeSent" else { return true }
+        let offline = ChatError(.offline, "The device is offline")
+        guard reachable else {
+            if configuration.autoResend { return false }
+            fail(&row, with: offline)
+            notifyWatchers(of: .items(row.conversationId))
+            return true
+        }
         row.state = "sending"
         store.upsert(row)
         notifyWatchers(of: .items(row.conversationId))
@@ -87,13 +106,19 @@ extension ClientCore {
             let response = try await request(.sendMessage(
                 conversationId: row.conversationId, createConversation: create,
                 message: NewMessage(id: row.id, content: row.content, replyTo: row.replyTo)))
-            guard generation == expected else { return }
+            guard generation == expected else { return true }
             if case .sent(let wireConversation, let wireMessage) = response {
                 storeServerConversation(wireConversation)
                 storeServerMessage(wireMessage)
             }
+        } catch let error as ChatError where error.code == .offline && configuration.autoResend {
+            guard generation == expected else { return true }
+            row.state = "toBeSent"
+            store.upsert(row)
+            notifyWatchers(of: .items(row.conversationId))
+            return false
         } catch {
-            guard generation == expected else { return }
+            guard generation == expected else { return true }
             let chatError = error as? ChatError ?? ChatError(.networkFailure, "\(error)")
             fail(&row, with: chatError)
             if create != nil {
@@ -105,6 +130,7 @@ extension ClientCore {
             }
         }
         notifyWatchers(of: .items(row.conversationId))
+        return true
     }
 
     private func fail(_ row: inout MessageRow, with error: ChatError) {

@@ -6,7 +6,10 @@ actor ClientCore {
 
     let configuration: ChatClient.Configuration
     let provider: (any SessionTokenProvider)?
-    let store: LocalStore
+    /// The current user's store: a file per client and user with a disk
+    /// cache (D2), else in memory.
+    var store: LocalStore
+    var storePath: String?
 
     var userId: String?
     /// Bumped when the user changes, so work started for a previous user
@@ -26,7 +29,16 @@ actor ClientCore {
     var nextWatcherID = 0
 
     var sendQueues: [String: [String]] = [:]
+    /// Conversations whose queue is being sent right now.
+    var activeSenders: Set<String> = []
+    /// Conversations whose queue waits for the network (D7).
+    var pausedQueues: Set<String> = []
+    var reachable = true
+    var background = false
+    var backoff: Task<Void, any Error>?
     var typingTimers: [String: Task<Void, Never>] = [:]
+    var typingRenewals: [String: Task<Void, Never>] = [:]
+    var monitor: Task<Void, Never>?
 
     var realtime: RealtimeConnection?
     var realtimeTask: Task<Void, Never>?
@@ -84,7 +96,9 @@ actor ClientCore {
         }
         userId = id
         generation += 1
+        openStore(for: id)
         setSession(.userSet(userId: id))
+        resumeOutbox()
     }
 
     func clearCurrentUser() {
@@ -99,8 +113,13 @@ actor ClientCore {
         for timer in typingTimers.values { timer.cancel() }
         typingTimers = [:]
         sendQueues = [:]
+        activeSenders = []
+        pausedQueues = []
+        for renewal in typingRenewals.values { renewal.cancel() }
+        typingRenewals = [:]
         closeRealtime()
         store.wipe()
+        deleteStoreFile()
         let cleared = ChatError(.userCleared, "The user was cleared")
         for id in watchers.keys.sorted() { watchers[id]?.finish(cleared) }
         watchers = [:]

@@ -49,6 +49,8 @@ public struct ChatError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let unknownMessage = Code(rawValue: "unknownMessage")
         /// `retrySending` on a message that has not failed.
         public static let notRetryable = Code(rawValue: "notRetryable")
+        /// The client was shut down (an app restart) while the call was active.
+        public static let clientClosed = Code(rawValue: "clientClosed")
         /// An argument the SDK refuses before any request.
         public static let invalidArgument = Code(rawValue: "invalidArgument")
 

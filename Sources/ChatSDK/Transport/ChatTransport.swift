@@ -8,6 +8,18 @@ public protocol ChatTransport: Sendable {
     /// Opens the realtime event stream of the user the token belongs to,
     /// starting after `afterUserSeq` (catch-up).
     func openRealtime(_ request: RealtimeRequest) async throws -> RealtimeConnection
+
+    /// Whether the network is reachable, now and at each change (what
+    /// NWPathMonitor tells an app). The outbox and the realtime connection
+    /// resume when it turns true (D7, D8).
+    func reachability() -> AsyncStream<Bool>
+}
+
+extension ChatTransport {
+    /// A transport that cannot tell: always reachable.
+    public func reachability() -> AsyncStream<Bool> {
+        AsyncStream { $0.yield(true) }
+    }
 }
 
 public struct RealtimeRequest: Sendable, Hashable {

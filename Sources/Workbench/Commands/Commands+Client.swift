@@ -7,7 +7,7 @@ extension CommandTable {
             name: "client new", group: .client,
             arguments: [ArgumentSpec(name: "NAME", kind: .text)],
             options: [
-                OptionSpec(name: "--cache", value: .choice(["disk", "memory", "off"]), valueName: "disk|memory|off", summary: "where the client caches (default memory)"),
+                OptionSpec(name: "--cache", value: .choice(["disk", "memory", "off"]), valueName: "disk|memory|off", summary: "where the client caches (default disk)"),
                 OptionSpec(name: "--api-key", value: .text, valueName: "KEY", summary: "the app's API key (default the embedded app's)"),
             ],
             summary: "create another SDK client (an app instance on its own device) and switch to it",
@@ -21,7 +21,7 @@ extension CommandTable {
                       !Interpreter.reservedRoots.contains(name) || name == "client" else {
                     throw ScriptError("the name \(name) is taken")
                 }
-                let cache = invocation.option("--cache").flatMap(ChatClient.CacheMode.init(rawValue:)) ?? .memory
+                let cache = invocation.option("--cache").flatMap(ChatClient.CacheMode.init(rawValue:)) ?? .disk
                 let client = interpreter.makeClient(named: name, cacheMode: cache, apiKey: invocation.option("--api-key") ?? World.apiKey)
                 interpreter.current = client
                 interpreter.world.runUntilIdle()

@@ -5,16 +5,31 @@ extension Interpreter {
     /// A new SDK client on the world's network, with its own provider, and
     /// its events logged.
     func makeClient(named name: String, cacheMode: ChatClient.CacheMode, apiKey: String) -> ClientObject {
+        let provider = SimulatedTokenProvider(world: world, apiKey: apiKey)
+        let object = ClientObject(
+            name: name, client: makeSDKClient(name: name, cacheMode: cacheMode, apiKey: apiKey, provider: provider),
+            provider: provider, cacheMode: cacheMode, apiKey: apiKey)
+        clients.append(object)
+        observe(object)
+        return object
+    }
+
+    /// An SDK client as the app would build it at launch: same device, same
+    /// cache folder, same provider.
+    func makeSDKClient(name: String, cacheMode: ChatClient.CacheMode, apiKey: String, provider: SimulatedTokenProvider) -> ChatClient {
         var configuration = ChatClient.Configuration(apiKey: apiKey, transport: world.makeTransport(), runtime: world)
         configuration.cacheMode = cacheMode
+        configuration.cacheDirectory = cacheFolder
         configuration.deviceId = "device-\(name)"
-        let provider = SimulatedTokenProvider(world: world, apiKey: apiKey)
-        let client = ChatClient(configuration: configuration, tokenProvider: provider)
-        let object = ClientObject(name: name, client: client, provider: provider, cacheMode: cacheMode, apiKey: apiKey)
-        clients.append(object)
-        let events = client.events()
+        return ChatClient(configuration: configuration, tokenProvider: provider)
+    }
+
+    /// Logs the client's session and connection changes and warnings.
+    func observe(_ object: ClientObject) {
+        let events = object.client.events()
         let log = self.log
         let world = self.world
+        let name = object.name
         world.spawn {
             for await event in events {
                 switch event {
@@ -31,7 +46,31 @@ extension Interpreter {
                 }
             }
         }
-        return object
+    }
+
+    /// `app restart`: the client is thrown away and built again from its
+    /// disk cache and outbox; the app sets its user again at launch.
+    func restart(_ object: ClientObject) {
+        let old = object.client
+        perform { await old.shutdown() }
+        for tracker in object.trackers.values { tracker.cancel() }
+        object.trackers = [:]
+        object.client = makeSDKClient(name: object.name, cacheMode: object.cacheMode, apiKey: object.apiKey, provider: object.provider)
+        object.session = .signedOut
+        object.connection = .disconnected
+        observe(object)
+        world.runUntilIdle()
+        guard let user = object.userId else {
+            print("\(object.name) restarted (no user)")
+            return
+        }
+        let client = object.client
+        print("\(object.name) restarted; the app sets user \(user) again at launch")
+        perform { try await client.setCurrentUser(userId: user) }
+        for conversation in objects.values.compactMap({ $0 as? ConversationObject }).filter({ $0.client === object }) {
+            if conversation.latest != nil { track(conversation) }
+        }
+        world.runUntilIdle()
     }
 
     /// Follows the messages of a conversation so that their states show

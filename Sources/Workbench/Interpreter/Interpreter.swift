@@ -1,4 +1,5 @@
 import ChatBackend
+import Foundation
 import ChatSDK
 import ChatSimulation
 
@@ -25,6 +26,9 @@ final class Interpreter: @unchecked Sendable {
     var counters: [String: Int] = [:]
     var lastError: ChatError?
     var showNetwork = false
+    /// Where this session's clients keep their disk caches: a fresh folder,
+    /// removed when the session ends (never printed: output stays the same).
+    let cacheFolder: String
     var runDepth = 0
 
     /// Lines printed by the current step.
@@ -34,6 +38,8 @@ final class Interpreter: @unchecked Sendable {
 
     init(options: WorkbenchOptions) throws {
         self.options = options
+        cacheFolder = FileManager.default.temporaryDirectory.appendingPathComponent("chatbench-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: cacheFolder, withIntermediateDirectories: true)
         world = try World(seed: options.seed)
         start = world.now
         table = CommandTable.standard
@@ -41,9 +47,13 @@ final class Interpreter: @unchecked Sendable {
         world.onTrace { time, source, message in
             log.append(time, "\(source): \(message)")
         }
-        current = makeClient(named: "client", cacheMode: .memory, apiKey: World.apiKey)
+        current = makeClient(named: "client", cacheMode: .disk, apiKey: World.apiKey)
         world.runUntilIdle()
         _ = log.take()
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: cacheFolder)
     }
 
     // MARK: Output

@@ -5,7 +5,7 @@ import ChatSimulation
 // Mutated only on the thread that runs the interpreter and pumps the world.
 final class ClientObject: Inspectable, @unchecked Sendable {
     let name: String
-    let client: ChatClient
+    var client: ChatClient
     let provider: SimulatedTokenProvider
     let cacheMode: ChatClient.CacheMode
     let apiKey: String

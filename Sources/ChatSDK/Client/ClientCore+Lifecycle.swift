@@ -1,0 +1,102 @@
+import Foundation
+
+extension ClientCore {
+    // MARK: The store (D2)
+
+    /// Opens the user's store: a file per client and user in the cache
+    /// folder with a disk cache, else memory. A file that cannot be opened
+    /// (corrupt, foreign) leaves the client without a disk cache, and it says
+    /// so with a warning (C1).
+    func openStore(for user: String) {
+        storePath = nil
+        guard configuration.cacheMode == .disk, let folder = configuration.cacheDirectory else {
+            store = try! LocalStore(path: nil)
+            return
+        }
+        let path = LocalStore.path(in: folder, deviceId: configuration.deviceId, userId: user)
+        do {
+            store = try LocalStore(path: path)
+            storePath = path
+        } catch {
+            store = try! LocalStore(path: nil)
+            publish(.warning("the disk cache \((path as NSString).lastPathComponent) cannot be used (\(LocalStore.reason(error))); carrying on without a disk cache"))
+        }
+    }
+
+    func deleteStoreFile() {
+        guard let path = storePath else { return }
+        store = try! LocalStore(path: nil)
+        storePath = nil
+        for suffix in ["", "-wal", "-shm", "-journal"] {
+            try? FileManager.default.removeItem(atPath: path + suffix)
+        }
+    }
+
+    /// Messages that were on their way when the app stopped go out again,
+    /// in order, with the same client ids (D7).
+    func resumeOutbox() {
+        for var row in store.unsentMessages() {
+            if row.state == "sending" {
+                row.state = "toBeSent"
+                store.upsert(row)
+            }
+            enqueueSend(row.id, in: row.conversationId)
+        }
+    }
+
+    // MARK: Reachability (D7, D8)
+
+    func startMonitoring() {
+        guard monitor == nil else { return }
+        let changes = configuration.transport.reachability()
+        monitor = runtime.spawn {
+            for await reachable in changes {
+                await self.reachabilityChanged(reachable)
+            }
+        }
+    }
+
+    func reachabilityChanged(_ reachable: Bool) {
+        guard reachable != self.reachable else { return }
+        self.reachable = reachable
+        guard reachable, userId != nil else { return }
+        for conversationId in pausedQueues.sorted() { startSender(conversationId) }
+        // Reconnect now rather than at the end of the back-off.
+        backoff?.cancel()
+    }
+
+    // MARK: App lifecycle
+
+    /// The app went to the background: the realtime connection closes (D8).
+    func enterBackground() {
+        background = true
+        closeRealtime()
+    }
+
+    /// The app came back: reconnect, and refetch what active watchers show
+    /// (the `RefetchTrigger`, D8).
+    func enterForeground() async {
+        background = false
+        if tokens != nil { ensureRealtime() }
+        await refetchAll()
+    }
+
+    func refetchAll() async {
+        for id in watchers.keys.sorted() { await refresh(id) }
+    }
+
+    /// The app is killed: everything stops, nothing is cleared.
+    func shutdown() {
+        generation += 1
+        authentication?.task.cancel()
+        authentication = nil
+        refreshTimer?.cancel()
+        monitor?.cancel()
+        for timer in typingTimers.values { timer.cancel() }
+        for renewal in typingRenewals.values { renewal.cancel() }
+        closeRealtime()
+        let closed = ChatError(.clientClosed, "The client was shut down")
+        for id in watchers.keys.sorted() { watchers[id]?.finish(closed) }
+        watchers = [:]
+    }
+}

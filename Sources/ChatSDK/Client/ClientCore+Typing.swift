@@ -1,0 +1,26 @@
+extension ClientCore {
+    /// How often the SDK renews "typing" while it stays on.
+    static let typingRenewal: Duration = .seconds(4)
+
+    func setIsTyping(_ isTyping: Bool, in conversationId: String) async throws {
+        _ = try requireUser()
+        guard let conversation = store.conversation(id: conversationId) else {
+            throw ChatError(.unknownConversation, "No conversation \(conversationId) on this device")
+        }
+        typingRenewals[conversationId]?.cancel()
+        typingRenewals[conversationId] = nil
+        // A local conversation has no one to tell yet.
+        guard !conversation.isLocal else { return }
+        _ = try await request(.setTyping(conversationId: conversationId, isTyping: isTyping))
+        guard isTyping else { return }
+        let expected = generation
+        let runtime = self.runtime
+        typingRenewals[conversationId] = runtime.spawn {
+            while true {
+                do { try await runtime.sleep(for: Self.typingRenewal, kind: .timer) } catch { return }
+                guard await self.generation == expected else { return }
+                _ = try? await self.request(.setTyping(conversationId: conversationId, isTyping: true))
+            }
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import ChatSDK
+
+extension CommandTable {
+    static let appCommands: [CommandSpec] = [
+        CommandSpec(
+            name: "app restart", group: .world,
+            summary: "kill and relaunch the app: the client is rebuilt from its disk cache and outbox",
+            example: "app restart",
+            run: { interpreter, _ in interpreter.restart(interpreter.current) }),
+        CommandSpec(
+            name: "app background", group: .world,
+            summary: "the app goes to the background: the realtime connection closes",
+            example: "app background",
+            run: { interpreter, _ in
+                let client = interpreter.current.client
+                interpreter.perform { await client.applicationDidEnterBackground() }
+                interpreter.print("\(interpreter.current.name) in the background")
+            }),
+        CommandSpec(
+            name: "app foreground", group: .world,
+            summary: "the app comes back: it reconnects and the refetch trigger refreshes active watchers",
+            example: "app foreground",
+            run: { interpreter, _ in
+                let client = interpreter.current.client
+                interpreter.print("\(interpreter.current.name) in the foreground")
+                interpreter.perform { await client.applicationWillEnterForeground() }
+            }),
+        CommandSpec(
+            name: "typing", group: .data,
+            arguments: [ArgumentSpec(name: "C", kind: .handle(.conversation)), ArgumentSpec(name: "STATE", kind: .choice(["on", "off"]))],
+            summary: "setIsTyping: tell the other side the user is typing (renewed while on, D9)",
+            example: "typing c1 on",
+            run: { interpreter, invocation in
+                let conversation = try interpreter.conversation(invocation.argument(0)!)
+                let on = invocation.argument(1) == "on"
+                let client = conversation.client.client
+                let id = conversation.id
+                guard interpreter.perform({ try await client.setIsTyping(on, in: id) }) != nil else { return }
+                interpreter.print("\(conversation.client.userId ?? "user") \(on ? "is typing" : "stopped typing") in \(conversation.handle)")
+            }),
+    ]
+}
