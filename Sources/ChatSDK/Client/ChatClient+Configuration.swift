@@ -31,6 +31,13 @@ extension ChatClient {
         /// Elements per page of paginated watchers (D3). Default 20.
         public var pageSize: Int = 20
 
+        /// The file of the disk cache of `userId` on this device, if the
+        /// configuration has a disk cache.
+        public func cacheFile(forUserId userId: String) -> String? {
+            guard cacheMode == .disk, let cacheDirectory else { return nil }
+            return LocalStore.path(in: cacheDirectory, deviceId: deviceId, userId: userId)
+        }
+
         public init(apiKey: String, transport: any ChatTransport, runtime: any ChatRuntime) {
             self.apiKey = apiKey
             self.transport = transport

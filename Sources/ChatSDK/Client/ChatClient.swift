@@ -8,10 +8,13 @@
 public final class ChatClient: Sendable {
     let core: ClientCore
     let runtime: any ChatRuntime
+    /// How the client was set up.
+    public let configuration: Configuration
 
     public init(configuration: Configuration, tokenProvider: (any SessionTokenProvider)? = nil) {
         core = ClientCore(configuration: configuration, provider: tokenProvider)
         runtime = configuration.runtime
+        self.configuration = configuration
         let core = self.core
         runtime.spawn { await core.startMonitoring() }
     }

@@ -4,9 +4,12 @@ extension CommandTable {
     static let appCommands: [CommandSpec] = [
         CommandSpec(
             name: "app restart", group: .world,
+            options: [OptionSpec(name: "--corrupt-cache", value: nil, summary: "overwrite the disk cache with garbage first (C1)")],
             summary: "kill and relaunch the app: the client is rebuilt from its disk cache and outbox",
             example: "app restart",
-            run: { interpreter, _ in interpreter.restart(interpreter.current) }),
+            run: { interpreter, invocation in
+                interpreter.restart(interpreter.current, corruptingCache: invocation.flag("--corrupt-cache"))
+            }),
         CommandSpec(
             name: "app background", group: .world,
             summary: "the app goes to the background: the realtime connection closes",

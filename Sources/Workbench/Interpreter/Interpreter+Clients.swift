@@ -1,4 +1,5 @@
 import ChatSDK
+import Foundation
 import ChatSimulation
 
 extension Interpreter {
@@ -50,9 +51,14 @@ extension Interpreter {
 
     /// `app restart`: the client is thrown away and built again from its
     /// disk cache and outbox; the app sets its user again at launch.
-    func restart(_ object: ClientObject) {
+    func restart(_ object: ClientObject, corruptingCache: Bool = false) {
         let old = object.client
         perform { await old.shutdown() }
+        if corruptingCache, let user = object.userId, let file = old.configuration.cacheFile(forUserId: user) {
+            for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: file + suffix) }
+            _ = FileManager.default.createFile(atPath: file, contents: Data(repeating: 0x5A, count: 4096))
+            print("the disk cache of \(user) on \(object.name) is now garbage")
+        }
         for tracker in object.trackers.values { tracker.cancel() }
         object.trackers = [:]
         object.client = makeSDKClient(name: object.name, cacheMode: object.cacheMode, apiKey: object.apiKey, provider: object.provider)
