@@ -21,7 +21,12 @@ struct InteractiveLoop {
         history.loadIntoEditor()
         Terminal.write(engine.banner + "\n")
         while true {
-            guard let line = editor.readLine() else {
+            let (read, interrupted) = Interrupt.atPrompt { editor.readLine() }
+            if interrupted {
+                Terminal.write("\n")  // Ctrl-C: drop the line, prompt again
+                continue
+            }
+            guard let line = read else {
                 Terminal.write("\n")  // Ctrl-D: leave the shell's prompt on a line of its own
                 break
             }

@@ -29,6 +29,7 @@ final class LineEditor {
         // whole words such as `w1.state` or `k=v`.
         chatbench_rl_set_basic_word_break_characters(LineEditor.wordBreakCharacters)
         chatbench_rl_set_attempted_completion_function(attemptCompletion)
+        Interrupt.install()  // before libedit, which chains to it
         rl_initialize()
         LineEditor.current = self
     }
