@@ -1,0 +1,203 @@
+import ChatSDK
+import ChatSimulation
+import Foundation
+import Testing
+
+@Suite struct DataLayerTests {
+    /// A client on disk in a fresh folder.
+    final class DiskApp: @unchecked Sendable {
+        // Used only on the test's thread, which also pumps the world.
+        let world: World
+        let folder: String
+        let provider: SimulatedTokenProvider
+        var client: ChatClient
+        let warnings = Locked<[String]>([])
+
+        init(autoResend: Bool = true) throws {
+            world = try World(seed: 3)
+            folder = FileManager.default.temporaryDirectory.appendingPathComponent("disk-\(UUID().uuidString)").path
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            provider = SimulatedTokenProvider(world: world)
+            client = DiskApp.launch(world, folder, provider, autoResend, warnings)
+        }
+
+        deinit { try? FileManager.default.removeItem(atPath: folder) }
+
+        static func launch(_ world: World, _ folder: String, _ provider: SimulatedTokenProvider, _ autoResend: Bool, _ warnings: Locked<[String]>) -> ChatClient {
+            var configuration = ChatClient.Configuration(apiKey: World.apiKey, transport: world.makeTransport(), runtime: world)
+            configuration.cacheDirectory = folder
+            configuration.autoResend = autoResend
+            let client = ChatClient(configuration: configuration, tokenProvider: provider)
+            let events = client.events()
+            world.spawn {
+                for await event in events { if case .warning(let text) = event { warnings.withLock { $0.append(text) } } }
+            }
+            world.runUntilIdle()
+            return client
+        }
+
+        @discardableResult
+        func call<T: Sendable>(_ operation: @escaping @Sendable (ChatClient) async throws -> T) throws -> T {
+            let client = self.client
+            guard let result = world.run({ try await operation(client) }) else { throw Fixture.StillPending() }
+            return try result.get()
+        }
+
+        func restart(signIn user: String = "alice") throws {
+            try call { await $0.shutdown() }
+            client = DiskApp.launch(world, folder, provider, true, warnings)
+            try call { try await $0.setCurrentUser(userId: user) }
+        }
+    }
+
+    @Test func theDiskCacheAnswersAfterARestartAndOffline() throws {
+        let app = try DiskApp()
+        try app.call { try await $0.setCurrentUser(userId: "alice") }
+        let conversation = try app.call { try await $0.startConversation(title: "Rash") }
+        try app.call { try await $0.sendMessage(.text("it itches"), in: conversation.id) }
+        try app.restart()
+        app.world.network.setOnline(false)
+        let items = Collected(app.client.watchItems(ofConversationWithId: conversation.id), in: app.world)
+        app.world.runUntilIdle()
+        #expect(items.all.first?.isDataFresh == false)
+        #expect(items.all.first?.data.elements.map(\.preview) == ["it itches"])
+        #expect(items.error == nil)
+    }
+
+    @Test func usersNeverSeeEachOthersData() throws {
+        let app = try DiskApp()
+        try app.call { try await $0.setCurrentUser(userId: "alice") }
+        let conversation = try app.call { try await $0.startConversation(title: "private") }
+        try app.call { try await $0.sendMessage(.text("secret"), in: conversation.id) }
+        let aliceFile = try #require(app.client.configuration.cacheFile(forUserId: "alice"))
+        #expect(FileManager.default.fileExists(atPath: aliceFile))
+        try app.call { await $0.clearCurrentUser() }
+        #expect(!FileManager.default.fileExists(atPath: aliceFile), "clearing deletes the user's cache")
+        try app.call { try await $0.setCurrentUser(userId: "bob") }
+        let list = Collected(app.client.watchConversations(), in: app.world)
+        app.world.runUntilIdle()
+        #expect(list.last?.data.elements.isEmpty == true)
+        #expect(try app.call { try await $0.conversation(withId: conversation.id) } == nil)
+        // A message id of alice's is unknown to bob.
+        #expect(chatError { try app.call { try await $0.retrySending(itemId: "m-anything") } }?.code == .unknownMessage)
+    }
+
+    @Test(arguments: ["garbage", "foreign"])
+    func anUnusableCacheFileIsAWarningNotACrash(kind: String) throws {
+        let app = try DiskApp()
+        let file = try #require(app.client.configuration.cacheFile(forUserId: "alice"))
+        if kind == "garbage" {
+            FileManager.default.createFile(atPath: file, contents: Data(repeating: 7, count: 2048))
+        } else {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["python3", "-c", "import sqlite3; c = sqlite3.connect('\(file)'); c.execute('create table notes(x)'); c.commit()"]
+            try process.run()
+            process.waitUntilExit()
+        }
+        try app.call { try await $0.setCurrentUser(userId: "alice") }
+        let conversation = try app.call { try await $0.startConversation() }
+        try app.call { try await $0.sendMessage(.text("still works"), in: conversation.id) }
+        #expect(try app.world.backend.messages(conversationId: conversation.id).count == 1)
+        #expect(app.warnings.withLock { $0 }.count == 1)
+        #expect(app.warnings.withLock { $0 }.first?.contains("carrying on without a disk cache") == true)
+    }
+
+    @Test func withoutAutoResendAnOfflineSendFailsAtOnce() throws {
+        let app = try DiskApp(autoResend: false)
+        try app.call { try await $0.setCurrentUser(userId: "alice") }
+        let conversation = try app.call { try await $0.startConversation() }
+        app.world.network.setOnline(false)
+        let message = try app.call { try await $0.sendMessage(.text("nope"), in: conversation.id) }
+        #expect(try app.call { try await $0.message(withId: message.id) }?.state == .failed(ChatError(.offline, "The device is offline")))
+    }
+
+    @Test func offlineMessagesGoOutInOrderWhenTheNetworkReturns() throws {
+        let app = try DiskApp()
+        try app.call { try await $0.setCurrentUser(userId: "alice") }
+        let conversation = try app.call { try await $0.startConversation() }
+        app.world.network.setOnline(false)
+        let ids = try (1...5).map { i in try app.call { try await $0.sendMessage(.text("\(i)"), in: conversation.id) }.id }
+        #expect(try app.call { try await $0.message(withId: ids[0]) }?.state == .toBeSent)
+        try app.restart()
+        app.world.network.setOnline(true)
+        app.world.runUntilIdle()
+        #expect(try app.world.backend.messages(conversationId: conversation.id).map(\.id) == ids)
+    }
+
+    @Test func aFailedCreationFailsEveryPendingMessage() throws {
+        let f = try Fixture()
+        try f.call { try await f.client.setCurrentUser(userId: "alice") }
+        let conversation = try f.call { try await f.client.startConversation() }
+        _ = Collected(f.client.watchConversations(), in: f.world)
+        f.world.runUntilIdle()
+        f.world.network.setLatency(.milliseconds(100))
+        f.world.network.failNext(1)
+        let (a, b) = try f.call {
+            (try await f.client.sendMessage(.text("a"), in: conversation.id), try await f.client.sendMessage(.text("b"), in: conversation.id))
+        }
+        f.world.runUntilIdle()
+        #expect(try f.call { try await f.client.message(withId: a.id) }?.state.name == "failed")
+        #expect(try f.call { try await f.client.message(withId: b.id) }?.state.name == "failed")
+        #expect(chatError { try f.call { try await f.client.sendMessage(.text("x"), in: "c-unknown") } }?.code == .unknownConversation)
+    }
+
+    @Test func providerTypingShowsAndExpires() throws {
+        let f = try Fixture()
+        try f.call { try await f.client.setCurrentUser(userId: "alice") }
+        let conversation = try f.call { try await f.client.startConversation() }
+        try f.call { try await f.client.sendMessage(.text("hi"), in: conversation.id) }
+        let details = Collected(f.client.watchConversation(withId: conversation.id), in: f.world)
+        f.world.runUntilIdle()
+        try f.world.backend.agentTyping(conversationId: conversation.id, isTyping: true)
+        f.world.runUntilIdle()
+        #expect(details.last?.data.providerTyping == true)
+        f.world.advance(by: .seconds(7))
+        #expect(details.last?.data.providerTyping == false)
+    }
+
+    @Test func theUsersTypingIsRenewedWhileOn() throws {
+        let f = try Fixture()
+        try f.call { try await f.client.setCurrentUser(userId: "alice") }
+        let conversation = try f.call { try await f.client.startConversation() }
+        try f.call { try await f.client.sendMessage(.text("hi"), in: conversation.id) }
+        let before = f.world.network.requestCount
+        try f.call { try await f.client.setIsTyping(true, in: conversation.id) }
+        f.world.advance(by: .seconds(9))
+        #expect(f.world.network.requestCount - before == 3, "one, then a renewal every 4 s")
+        try f.call { try await f.client.setIsTyping(false, in: conversation.id) }
+        f.world.advance(by: .seconds(9))
+        #expect(f.world.network.requestCount - before == 4)
+    }
+
+    @Test func backgroundClosesTheConnectionAndForegroundRefetches() throws {
+        let f = try Fixture()
+        try f.call { try await f.client.setCurrentUser(userId: "alice") }
+        let conversation = try f.call { try await f.client.startConversation() }
+        try f.call { try await f.client.sendMessage(.text("hi"), in: conversation.id) }
+        let items = Collected(f.client.watchItems(ofConversationWithId: conversation.id), in: f.world)
+        f.world.runUntilIdle()
+        try f.call { await f.client.applicationDidEnterBackground() }
+        #expect(try f.call { await f.client.connectionState } == .disconnected)
+        try f.world.backend.agentSay(conversationId: conversation.id, text: "back?")
+        f.world.advance(by: .seconds(60))
+        #expect(items.last?.data.elements.count == 1, "no connection in the background")
+        try f.call { await f.client.applicationWillEnterForeground() }
+        #expect(items.last?.data.elements.count == 2)
+        #expect(items.last?.isDataFresh == true)
+    }
+
+    @Test func severalWatchersOfTheSameDataAgree() throws {
+        let f = try Fixture()
+        try f.call { try await f.client.setCurrentUser(userId: "alice") }
+        let conversation = try f.call { try await f.client.startConversation() }
+        let watchers = (0..<3).map { _ in Collected(f.client.watchItems(ofConversationWithId: conversation.id), in: f.world) }
+        f.world.runUntilIdle()
+        for i in 0..<5 { try f.call { try await f.client.sendMessage(.text("\(i)"), in: conversation.id) } }
+        try f.world.backend.agentSay(conversationId: conversation.id, text: "ok")
+        f.world.runUntilIdle()
+        let views = watchers.map { $0.last?.data.elements.map(\.id) ?? [] }
+        #expect(views.allSatisfy { $0 == views[0] })
+        #expect(views[0].count == 6)
+    }
+}
