@@ -24,6 +24,8 @@ extension CommandTable {
                 let watcher = interpreter.startWatcher(target, binding: invocation.binding)
                 interpreter.print("\(invocation.binding ?? watcher.handle) = watch \(watcher.what)")
                 interpreter.world.runUntilIdle()
+                // A watcher that ends at once with an error is the command's error.
+                if watcher.state == "ended", let error = watcher.error { interpreter.lastError = error }
             }),
         CommandSpec(
             name: "more", group: .data,
