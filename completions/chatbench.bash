@@ -197,6 +197,7 @@ _chatbench_repl() {
         return
         ;;
     '--db')
+        __chatbench_add_completions -f
         return
         ;;
     '--server')
@@ -218,6 +219,7 @@ _chatbench_run() {
         return
         ;;
     '--db')
+        __chatbench_add_completions -f
         return
         ;;
     '--server')
@@ -251,6 +253,7 @@ _chatbench_test() {
         return
         ;;
     '--db')
+        __chatbench_add_completions -f
         return
         ;;
     '--server')
@@ -280,6 +283,7 @@ _chatbench_replay() {
         return
         ;;
     '--db')
+        __chatbench_add_completions -f
         return
         ;;
     '--server')

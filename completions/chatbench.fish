@@ -108,7 +108,7 @@ complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_positional 
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_positional "chatbench" -eq 1' -fa 'serve' -d 'Run the backend as an HTTP + WebSocket server (not implemented yet).'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_positional "chatbench" -eq 1' -fa 'help' -d 'Show subcommand help information.'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench repl" seed' -l 'seed' -d 'Seed of the embedded world\'s random choices.' -rfka ''
-complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench repl" db' -l 'db' -d 'Record into this SQLite database instead of the default one.' -rfka ''
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench repl" db' -l 'db' -d 'Record into this SQLite database instead of the default one.' -rF
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench repl" no-record' -l 'no-record' -d 'Do not record this session.'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench repl" bail' -l 'bail' -d 'Stop at the first failing `expect` or line that cannot be understood.'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench repl" server' -l 'server' -d 'Use a running chatbench server instead of the embedded backend.' -rfka ''
@@ -116,7 +116,7 @@ complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_op
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench repl" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_positional "chatbench run" -eq 1' -fa '(for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.\'chat\';printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench run" seed' -l 'seed' -d 'Seed of the embedded world\'s random choices.' -rfka ''
-complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench run" db' -l 'db' -d 'Record into this SQLite database instead of the default one.' -rfka ''
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench run" db' -l 'db' -d 'Record into this SQLite database instead of the default one.' -rF
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench run" no-record' -l 'no-record' -d 'Do not record this session.'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench run" bail' -l 'bail' -d 'Stop at the first failing `expect` or line that cannot be understood.'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench run" server' -l 'server' -d 'Use a running chatbench server instead of the embedded backend.' -rfka ''
@@ -127,7 +127,7 @@ complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_op
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench test" update' -l 'update' -d 'Rewrite the expected output of transcripts (never when CI is set).'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench test" json' -l 'json' -d 'Print results as JSON.'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench test" seed' -l 'seed' -d 'Seed of the embedded world\'s random choices.' -rfka ''
-complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench test" db' -l 'db' -d 'Record into this SQLite database instead of the default one.' -rfka ''
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench test" db' -l 'db' -d 'Record into this SQLite database instead of the default one.' -rF
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench test" no-record' -l 'no-record' -d 'Do not record this session.'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench test" bail' -l 'bail' -d 'Stop at the first failing `expect` or line that cannot be understood.'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench test" server' -l 'server' -d 'Use a running chatbench server instead of the embedded backend.' -rfka ''
@@ -137,7 +137,7 @@ complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_op
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench replay" tape' -l 'tape' -d 'Replay a server-mode session offline from its traffic tape.'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench replay" json' -l 'json' -d 'Print the result as JSON.'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench replay" seed' -l 'seed' -d 'Seed of the embedded world\'s random choices.' -rfka ''
-complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench replay" db' -l 'db' -d 'Record into this SQLite database instead of the default one.' -rfka ''
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench replay" db' -l 'db' -d 'Record into this SQLite database instead of the default one.' -rF
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench replay" no-record' -l 'no-record' -d 'Do not record this session.'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench replay" bail' -l 'bail' -d 'Stop at the first failing `expect` or line that cannot be understood.'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench replay" server' -l 'server' -d 'Use a running chatbench server instead of the embedded backend.' -rfka ''

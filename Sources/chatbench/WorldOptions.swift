@@ -6,7 +6,8 @@ struct WorldOptions: ParsableArguments {
     @Option(help: "Seed of the embedded world's random choices.")
     var seed: UInt64 = 1
 
-    @Option(help: ArgumentHelp("Record into this SQLite database instead of the default one.", valueName: "path"))
+    @Option(help: ArgumentHelp("Record into this SQLite database instead of the default one.", valueName: "path"),
+            completion: .file())
     var db: String?
 
     @Flag(help: "Do not record this session.")
