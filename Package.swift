@@ -13,15 +13,31 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        // JWT signing (the workbench playing the app's backend) and the JWT
+        // header/claims model used by the backend. It brings swift-crypto 4.x.
+        .package(url: "https://github.com/vapor/jwt-kit", exact: "5.8.0"),
+        // Named only so that ChatBackend can use its HMAC directly (jwt-kit's
+        // verification is async; the backend is synchronous). jwt-kit needs
+        // 4.x and resolves it; this line adds no new version constraint.
+        .package(url: "https://github.com/apple/swift-crypto.git", "4.1.0"..<"5.0.0"),
     ],
     targets: [
         // Wire format and runtime abstractions shared by the SDK and the backend,
         // so that ChatSDK never imports ChatBackend (and vice versa).
         .target(name: "ChatCore", swiftSettings: strict),
-        .target(name: "ChatBackend", dependencies: ["ChatCore", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: strict),
+        .target(name: "ChatBackend", dependencies: [
+            "ChatCore",
+            .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "JWTKit", package: "jwt-kit"),
+            .product(name: "Crypto", package: "swift-crypto"),
+        ], swiftSettings: strict),
         .target(name: "ChatSDK", dependencies: ["ChatCore", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: strict),
         .target(name: "ChatSimulation", dependencies: ["ChatCore", "ChatSDK", "ChatBackend"], swiftSettings: strict),
-        .target(name: "Workbench", dependencies: ["ChatSimulation", "ChatSDK", "ChatBackend", "ChatCore", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: strict),
+        .target(name: "Workbench", dependencies: [
+            "ChatSimulation", "ChatSDK", "ChatBackend", "ChatCore",
+            .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "JWTKit", package: "jwt-kit"),
+        ], swiftSettings: strict),
         .systemLibrary(name: "CLibEdit", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
         .executableTarget(name: "chatbench", dependencies: [
             "Workbench", "CLibEdit",
@@ -29,7 +45,7 @@ let package = Package(
             .product(name: "GRDB", package: "GRDB.swift"),
         ], swiftSettings: strict),
         .testTarget(name: "ChatCoreTests", dependencies: ["ChatCore"], swiftSettings: strict),
-        .testTarget(name: "ChatBackendTests", dependencies: ["ChatBackend"], swiftSettings: strict),
+        .testTarget(name: "ChatBackendTests", dependencies: ["ChatBackend", .product(name: "JWTKit", package: "jwt-kit")], swiftSettings: strict),
         .testTarget(name: "ChatSDKTests", dependencies: ["ChatSDK", "ChatSimulation"], swiftSettings: strict),
         .testTarget(name: "ChatSimulationTests", dependencies: ["ChatSimulation"], swiftSettings: strict),
         .testTarget(name: "WorkbenchTests", dependencies: ["Workbench"], swiftSettings: strict),

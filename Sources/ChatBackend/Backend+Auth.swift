@@ -4,6 +4,10 @@ import GRDB
 extension Backend {
     /// The app's own backend minting tokens for a user (what a SessionTokenProvider calls). Creates the user if unknown.
     ///
+    /// The pair opens a session (authentication type `tokens`) that is bound
+    /// to the device of the first request made with it, which subscribes
+    /// that device to the user's pushes (C1).
+    ///
     /// Throws `invalidApiKey` for an unknown key, `badRequest` for an empty or
     /// oversized user id, and `forbidden` if the user id belongs to another app.
     public func issueTokens(apiKey: String, userId: String) throws(WireError) -> TokenPair {
@@ -11,42 +15,71 @@ extension Backend {
         return try write { db in
             let settings = try Self.appSettings(db, apiKey: apiKey)
             try ensureUser(db, id: userId, apiKey: apiKey, isAnonymous: false)
-            return try mintPair(db, userId: userId, apiKey: apiKey, settings: settings)
+            return try openSession(db, userId: userId, apiKey: apiKey, settings: settings, via: .tokens, deviceId: nil)
         }
     }
 
-    /// Exchanges a refresh token for a new pair; the old refresh token becomes invalid (rotation).
-    func refresh(apiKey: String, refreshToken: String) throws(WireError) -> TokenPair {
+    /// Exchanges a refresh token for a new pair in the same session; the old
+    /// refresh token becomes invalid (rotation). A session opened with a
+    /// session token answers `expiredSessionToken` once that token is past
+    /// its lifetime (`invalidRefreshToken` if it was revoked).
+    func refresh(apiKey: String, refreshToken: String, deviceId: String? = nil) throws(WireError) -> TokenPair {
         try write { db in
             let settings = try Self.appSettings(db, apiKey: apiKey)
             guard let row = try Row.fetchOne(db, sql: """
-                SELECT userId, apiKey, expiresAt, revokedAt FROM token WHERE token = ? AND kind = 'refresh'
+                SELECT userId, apiKey, expiresAt, revokedAt, sessionId, credential FROM token WHERE token = ? AND kind = 'refresh'
                 """, arguments: [refreshToken]),
                   row["revokedAt"] as Int64? == nil,
                   row["apiKey"] as String == apiKey
             else { throw WireError(.invalidRefreshToken) }
             let now = environment.now()
+            var credentialExpiry: Instant?
+            if let credential = row["credential"] as String? {
+                guard let cred = try Row.fetchOne(db, sql: "SELECT kind, expiresAt, revokedAt FROM token WHERE token = ?", arguments: [credential]),
+                      cred["revokedAt"] as Int64? == nil
+                else { throw WireError(.invalidRefreshToken) }
+                if cred["kind"] as String == "session" {
+                    guard now.milliseconds < cred["expiresAt"] as Int64 else { throw WireError(.expiredSessionToken) }
+                    credentialExpiry = Instant(milliseconds: cred["expiresAt"])
+                }
+            }
             guard now.milliseconds < row["expiresAt"] as Int64 else { throw WireError(.expiredRefreshToken) }
             try db.execute(sql: "UPDATE token SET revokedAt = ? WHERE token = ?", arguments: [now.milliseconds, refreshToken])
-            return try mintPair(db, userId: row["userId"], apiKey: apiKey, settings: settings)
+            let sessionId: String? = row["sessionId"]
+            if let sessionId, let deviceId { try bindDevice(db, sessionId: sessionId, deviceId: deviceId, now: now) }
+            return try mintPair(db, userId: row["userId"], apiKey: apiKey, settings: settings, sessionId: sessionId,
+                                credential: row["credential"], credentialExpiry: credentialExpiry)
         }
     }
 
     /// Checks an access token: missing, unknown, revoked or of another app →
     /// `invalidToken`; expired (now >= expiry) → `expiredToken`.
-    func authenticate(apiKey: String, accessToken: String?) throws(WireError) -> Caller {
-        try read { db in
+    ///
+    /// With a `deviceId`, a session not yet bound to a device (tokens from
+    /// ``issueTokens(apiKey:userId:)``) is bound to it, which subscribes the
+    /// device to the user's pushes.
+    func authenticate(apiKey: String, accessToken: String?, deviceId: String? = nil) throws(WireError) -> Caller {
+        let (caller, needsBinding) = try read { db -> (Caller, Bool) in
             let settings = try Self.appSettings(db, apiKey: apiKey)
             guard let accessToken,
                   let row = try Row.fetchOne(db, sql: """
-                    SELECT userId, apiKey, expiresAt, revokedAt FROM token WHERE token = ? AND kind = 'access'
+                    SELECT t.userId, t.apiKey, t.expiresAt, t.revokedAt, t.sessionId, s.via, s.deviceId
+                    FROM token t LEFT JOIN session s ON s.id = t.sessionId
+                    WHERE t.token = ? AND t.kind = 'access'
                     """, arguments: [accessToken]),
                   row["revokedAt"] as Int64? == nil,
                   row["apiKey"] as String == apiKey
             else { throw WireError(.invalidToken) }
             guard environment.now().milliseconds < row["expiresAt"] as Int64 else { throw WireError(.expiredToken) }
-            return Caller(userId: row["userId"], apiKey: apiKey, settings: settings)
+            let via = (row["via"] as String?).flatMap(WireUser.AuthenticationType.init(rawValue:)) ?? .tokens
+            let caller = Caller(userId: row["userId"], apiKey: apiKey, settings: settings, sessionId: row["sessionId"], via: via)
+            return (caller, caller.sessionId != nil && row["deviceId"] as String? == nil && deviceId != nil)
         }
+        if needsBinding, let sessionId = caller.sessionId, let deviceId {
+            let now = environment.now()
+            try write { db in try bindDevice(db, sessionId: sessionId, deviceId: deviceId, now: now) }
+        }
+        return caller
     }
 
     /// "token expire": makes the user's current access tokens expired now.
@@ -59,53 +92,65 @@ extension Backend {
         }
     }
 
-    /// "token revoke": the user's access and refresh tokens become invalid.
+    /// "token revoke": every token of the user becomes invalid — access and
+    /// refresh tokens, and the app-issued access and session tokens — and
+    /// every session of the user closes, ending its realtime subscriptions
+    /// (their `onClose` is told `invalidToken`). Push subscriptions stay:
+    /// only a logout removes them.
     public func revokeTokens(userId: String) {
         let now = environment.now().milliseconds
         _ = try? write { db in
             try db.execute(sql: "UPDATE token SET revokedAt = ? WHERE userId = ? AND revokedAt IS NULL", arguments: [now, userId])
+            try db.execute(sql: "UPDATE session SET closedAt = ? WHERE userId = ? AND closedAt IS NULL", arguments: [now, userId])
         }
+        closeSubscriptions(reason: WireError(.invalidToken, "The user's tokens were revoked")) { subscription, _ in subscription.userId == userId }
     }
 
-    /// Open sessions of a user: their refresh tokens that are neither revoked nor expired.
+    /// Open sessions of a user (see ``sessions(userId:)``).
     public func sessionCount(userId: String) -> Int {
-        let now = environment.now().milliseconds
-        return (try? read { db in
-            try Int.fetchOne(db, sql: """
-                SELECT COUNT(*) FROM token WHERE userId = ? AND kind = 'refresh' AND revokedAt IS NULL AND expiresAt > ?
-                """, arguments: [userId, now]) ?? 0
-        }) ?? 0
+        sessions(userId: userId).count
     }
 
     // MARK: Helpers
 
     /// Creates the user if unknown; a user of another app is `forbidden`.
     func ensureUser(_ db: Database, id: String, apiKey: String, isAnonymous: Bool) throws {
-        if let owner = try String.fetchOne(db, sql: "SELECT apiKey FROM user WHERE id = ?", arguments: [id]) {
-            guard owner == apiKey else { throw WireError(.forbidden, "The user belongs to another app") }
+        if let row = try Row.fetchOne(db, sql: "SELECT apiKey, mergedInto FROM user WHERE id = ?", arguments: [id]) {
+            guard row["apiKey"] as String == apiKey else { throw WireError(.forbidden, "The user belongs to another app") }
+            guard row["mergedInto"] as String? == nil else { throw WireError(.forbidden, "The user was merged into another user") }
             return
         }
         try db.execute(sql: "INSERT INTO user (id, apiKey, isAnonymous, createdAt) VALUES (?, ?, ?, ?)",
                        arguments: [id, apiKey, isAnonymous, environment.now().milliseconds])
     }
 
-    private func mintPair(_ db: Database, userId: String, apiKey: String, settings: AppSettings) throws -> TokenPair {
+    /// Mints a pair in a session. Tokens that come from an app-issued session
+    /// token never outlive it (`credentialExpiry`).
+    func mintPair(_ db: Database, userId: String, apiKey: String, settings: AppSettings, sessionId: String?,
+                  credential: String? = nil, credentialExpiry: Instant? = nil) throws -> TokenPair {
         let now = environment.now()
-        let accessExpiresAt = now.adding(settings.accessTokenTTL)
-        let refreshExpiresAt = now.adding(settings.refreshTokenTTL)
-        let access = try insertToken(db, prefix: "at-", kind: "access", userId: userId, apiKey: apiKey, now: now, expiresAt: accessExpiresAt)
-        let refresh = try insertToken(db, prefix: "rt-", kind: "refresh", userId: userId, apiKey: apiKey, now: now, expiresAt: refreshExpiresAt)
+        var accessExpiresAt = now.adding(settings.accessTokenTTL)
+        var refreshExpiresAt = now.adding(settings.refreshTokenTTL)
+        if let credentialExpiry {
+            accessExpiresAt = min(accessExpiresAt, credentialExpiry)
+            refreshExpiresAt = min(refreshExpiresAt, credentialExpiry)
+        }
+        let access = try insertToken(db, prefix: "at-", kind: "access", userId: userId, apiKey: apiKey, now: now, expiresAt: accessExpiresAt,
+                                     sessionId: sessionId, credential: credential)
+        let refresh = try insertToken(db, prefix: "rt-", kind: "refresh", userId: userId, apiKey: apiKey, now: now, expiresAt: refreshExpiresAt,
+                                      sessionId: sessionId, credential: credential)
         return TokenPair(accessToken: access, accessExpiresAt: accessExpiresAt, refreshToken: refresh, refreshExpiresAt: refreshExpiresAt)
     }
 
-    private func insertToken(_ db: Database, prefix: String, kind: String, userId: String, apiKey: String, now: Instant, expiresAt: Instant) throws -> String {
+    func insertToken(_ db: Database, prefix: String, kind: String, userId: String, apiKey: String, now: Instant, expiresAt: Instant,
+                     sessionId: String? = nil, credential: String? = nil) throws -> String {
         // makeID is random in the simulation; guard against the odd collision.
         for _ in 0..<16 {
             let token = environment.makeID(prefix)
             if try Bool.fetchOne(db, sql: "SELECT 1 FROM token WHERE token = ?", arguments: [token]) == true { continue }
             try db.execute(sql: """
-                INSERT INTO token (token, kind, userId, apiKey, issuedAt, expiresAt) VALUES (?, ?, ?, ?, ?, ?)
-                """, arguments: [token, kind, userId, apiKey, now.milliseconds, expiresAt.milliseconds])
+                INSERT INTO token (token, kind, userId, apiKey, issuedAt, expiresAt, sessionId, credential) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [token, kind, userId, apiKey, now.milliseconds, expiresAt.milliseconds, sessionId, credential])
             return token
         }
         throw WireError(.internalError, "Could not generate a unique token")

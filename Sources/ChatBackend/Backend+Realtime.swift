@@ -6,13 +6,18 @@ extension Backend {
     ///
     /// Authentication fails as ``handle(_:)`` does (`invalidApiKey`,
     /// `invalidToken`, `expiredToken`). The subscription lasts until
-    /// ``unsubscribe(_:)``, even if the token later expires.
+    /// ``unsubscribe(_:)``, even if the token later expires, or until the
+    /// backend ends it because the token's session closed (logout,
+    /// ``revokeTokens(userId:)``, ``revokeCredential(apiKey:token:)``, the
+    /// merge of an anonymous user): then `onClose` is called once, with the
+    /// reason (code `invalidToken`), and the sink is not called again.
     ///
     /// A sink may call back into the backend; events produced that way are
     /// delivered once the sink returns, still in order. An `afterUserSeq`
     /// beyond the user's newest event counts as the newest.
     public func subscribe(apiKey: String, accessToken: String, afterUserSeq: Int64?,
-                          sink: @escaping @Sendable (WireEvent) -> Void) -> Result<SubscriptionID, WireError> {
+                          sink: @escaping @Sendable (WireEvent) -> Void,
+                          onClose: (@Sendable (WireError) -> Void)? = nil) -> Result<SubscriptionID, WireError> {
         let caller: Caller
         let latest: Int64
         do throws(WireError) {
@@ -27,7 +32,8 @@ extension Backend {
             // A position past the newest event (a client that knew another
             // world) restarts from the newest, so nothing new is skipped.
             let start = min(max(afterUserSeq ?? latest, 0), latest)
-            state.subscriptions[id] = Subscription(userId: caller.userId, sink: sink, lastDelivered: start)
+            state.subscriptions[id] = Subscription(userId: caller.userId, sink: sink, sessionId: caller.sessionId, onClose: onClose,
+                                                   lastDelivered: start)
             return id
         }
         deliver(to: id)
@@ -37,6 +43,16 @@ extension Backend {
     /// Ends a subscription; its sink is not called again. Unknown ids are ignored.
     public func unsubscribe(_ id: SubscriptionID) {
         _ = state.withLock { $0.subscriptions.removeValue(forKey: id) }
+    }
+
+    /// Ends the subscriptions that `matches` selects and tells each `onClose`
+    /// the reason, outside the lock (an `onClose` may call the backend).
+    func closeSubscriptions(reason: WireError, where matches: (Subscription, SubscriptionID) -> Bool) {
+        let closed = state.withLock { state -> [Subscription] in
+            let ids = state.subscriptions.filter { matches($0.value, $0.key) }.keys.sorted { $0.rawValue < $1.rawValue }
+            return ids.compactMap { state.subscriptions.removeValue(forKey: $0) }
+        }
+        for subscription in closed { subscription.onClose?(reason) }
     }
 
     /// The userSeq of the newest event of a user (0 when none).
@@ -64,6 +80,7 @@ extension Backend {
         let event = WireEvent(userSeq: try Self.latestUserSeq(db, userId: userId) + 1, kind: kind)
         try db.execute(sql: "INSERT INTO event (userId, userSeq, kind, createdAt) VALUES (?, ?, ?, ?)",
                        arguments: [userId, event.userSeq, try Self.encode(kind), now.milliseconds])
+        if case .messageCreated(let message) = kind { try logPushes(db, userId: userId, message: message, now: now) }
         return event
     }
 

@@ -13,7 +13,10 @@ extension Backend {
                     nickname: row["nickname"],
                     profileURL: row["profileURL"],
                     attributes: (try? Self.decode([String: String].self, from: row["attributes"])) ?? [:],
-                    createdAt: Instant(milliseconds: row["createdAt"]))
+                    createdAt: Instant(milliseconds: row["createdAt"]),
+                    name: row["name"],
+                    email: row["email"],
+                    mergedInto: row["mergedInto"])
             }
         }) ?? []
     }

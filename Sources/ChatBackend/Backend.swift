@@ -111,7 +111,8 @@ public final class Backend: Sendable {
 
     /// Answers one SDK request. Never throws anything else than WireError, never crashes on any input.
     ///
-    /// `refresh` needs only the API key; every other request needs a valid,
+    /// `refresh` and the sign-in requests need only the API key; `logout`
+    /// accepts an expired access token; every other request needs a valid,
     /// unexpired access token in `envelope.accessToken`.
     public func handle(_ envelope: WireEnvelope) -> Result<WireResponse, WireError> {
         state.withLock { $0.requestCount += 1 }
@@ -123,12 +124,18 @@ public final class Backend: Sendable {
     }
 
     private func answer(_ envelope: WireEnvelope) throws(WireError) -> WireResponse {
-        if case .refresh(let refreshToken) = envelope.request {
-            return .tokens(try refresh(apiKey: envelope.apiKey, refreshToken: refreshToken))
+        let request = envelope.request
+        if case .refresh(let refreshToken) = request {
+            return .tokens(try refresh(apiKey: envelope.apiKey, refreshToken: refreshToken, deviceId: envelope.deviceId))
         }
-        let caller = try authenticate(apiKey: envelope.apiKey, accessToken: envelope.accessToken)
-        switch envelope.request {
-        case .refresh:
+        if request.isSignIn { return try signIn(envelope) }
+        if case .logout = request {
+            try logout(apiKey: envelope.apiKey, accessToken: envelope.accessToken, deviceId: envelope.deviceId)
+            return .ok
+        }
+        let caller = try authenticate(apiKey: envelope.apiKey, accessToken: envelope.accessToken, deviceId: envelope.deviceId)
+        switch request {
+        case .refresh, .loginJWT, .loginAnonymous, .connectUserId, .connectAccessToken, .connectSessionToken, .logout:
             preconditionFailure("handled above")
         case .listConversations(let cursor, let limit):
             return .conversations(try listConversations(caller, cursor: cursor, limit: limit))
@@ -144,6 +151,18 @@ public final class Backend: Sendable {
         case .setTyping(let conversationId, _):
             try setTyping(caller, conversationId: conversationId)
             return .ok
+        case .registerDevice(let pushToken):
+            try registerDevice(caller, deviceId: envelope.deviceId, pushToken: pushToken)
+            return .ok
+        case .unregisterDevice:
+            try unregisterDevice(caller, deviceId: envelope.deviceId)
+            return .ok
+        case .getCurrentUser:
+            return .user(try currentUser(caller))
+        case .updateUser(let nickname, let profileURL, let attributes):
+            return .user(try updateUser(caller, nickname: nickname, profileURL: profileURL, attributes: attributes))
+        case .uploadProfileImage(let mimeType, let size):
+            return .user(try uploadProfileImage(caller, mimeType: mimeType, size: size))
         }
     }
 

@@ -67,6 +67,54 @@ enum BackendSchema {
                 t.primaryKey(["userId", "userSeq"])
             }
         }
+        // Identity (SPEC A5–A14, S1): sessions, devices and their push
+        // subscriptions, the push log, app-issued credentials.
+        migrator.registerMigration("v2-identity") { db in
+            try db.alter(table: "user") { t in
+                t.add(column: "name", .text)    // the JWT's `name`
+                t.add(column: "email", .text)   // the JWT's `email`
+                t.add(column: "mergedInto", .text)  // set when an anonymous user was merged (A8)
+            }
+            // Token kinds now also include "appAccess" (app-issued access
+            // token: never expires, revocable) and "session" (app-issued
+            // session token: expires). Access and refresh tokens belong to
+            // a session; `credential` is the app-issued token they came from.
+            try db.alter(table: "token") { t in
+                t.add(column: "sessionId", .text)
+                t.add(column: "credential", .text)
+            }
+            // One row per sign-in. Open while `closedAt` is NULL and it holds a
+            // live refresh token.
+            try db.create(table: "session") { t in
+                t.primaryKey("id", .text)
+                t.column("userId", .text).notNull().indexed()
+                t.column("apiKey", .text).notNull()
+                t.column("deviceId", .text)   // NULL until the first request of tokens minted by `issueTokens`
+                t.column("via", .text).notNull()  // WireUser.AuthenticationType
+                t.column("credential", .text)
+                t.column("openedAt", .integer).notNull()
+                t.column("closedAt", .integer)
+            }
+            // Push subscriptions: a device subscribed to a user's pushes.
+            try db.create(table: "device") { t in
+                t.column("apiKey", .text).notNull()
+                t.column("deviceId", .text).notNull()
+                t.column("userId", .text).notNull().indexed()
+                t.column("pushToken", .text)
+                t.column("subscribedAt", .integer).notNull()
+                t.primaryKey(["apiKey", "deviceId", "userId"])
+            }
+            // The pushes the backend would send, one row per device.
+            try db.create(table: "push") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("userId", .text).notNull().indexed()
+                t.column("deviceId", .text).notNull()
+                t.column("conversationId", .text).notNull()
+                t.column("messageId", .text).notNull()
+                t.column("preview", .text).notNull()
+                t.column("sentAt", .integer).notNull()
+            }
+        }
         return migrator
     }
 }

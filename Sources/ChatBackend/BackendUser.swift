@@ -17,9 +17,20 @@ public struct BackendUser: Sendable, Codable, Hashable {
     public var attributes: [String: String]
     /// When the backend first saw the user.
     public var createdAt: Instant
+    /// The JWT's `name` claim, if a JWT gave one (A5).
+    public var name: String? = nil
+    /// The JWT's `email` claim, if a JWT gave one (A5).
+    public var email: String? = nil
+    /// The user this anonymous user was merged into (A8); such a user is
+    /// retired: it can no longer sign in.
+    public var mergedInto: String? = nil
 
     /// Creates a user value.
-    public init(id: String, apiKey: String, isAnonymous: Bool, nickname: String? = nil, profileURL: String? = nil, attributes: [String: String] = [:], createdAt: Instant) {
+    public init(id: String, apiKey: String, isAnonymous: Bool, nickname: String? = nil, profileURL: String? = nil, attributes: [String: String] = [:], createdAt: Instant,
+                name: String? = nil, email: String? = nil, mergedInto: String? = nil) {
+        self.name = name
+        self.email = email
+        self.mergedInto = mergedInto
         self.id = id
         self.apiKey = apiKey
         self.isAnonymous = isAnonymous

@@ -1,8 +1,13 @@
 import ChatCore
 
-/// The authenticated author of a request: who they are and their app's settings.
+/// The authenticated author of a request: who they are, their app's
+/// settings, and the session their access token belongs to.
 struct Caller: Sendable {
     var userId: String
     var apiKey: String
     var settings: AppSettings
+    /// The session of the access token (nil only for tokens stored before sessions existed).
+    var sessionId: String? = nil
+    /// How that session was opened.
+    var via: WireUser.AuthenticationType = .tokens
 }

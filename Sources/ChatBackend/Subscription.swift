@@ -5,6 +5,11 @@ import ChatCore
 struct Subscription: Sendable {
     var userId: String
     var sink: @Sendable (WireEvent) -> Void
+    /// The session whose access token opened it: closing that session
+    /// (logout, revocation, merge) ends the subscription.
+    var sessionId: String? = nil
+    /// Told once, with the reason, when the backend ends the subscription.
+    var onClose: (@Sendable (WireError) -> Void)? = nil
     /// The userSeq of the last event given to `sink`.
     var lastDelivered: Int64
     /// Set while some call is delivering to this subscription, so that a

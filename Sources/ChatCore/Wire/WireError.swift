@@ -26,6 +26,24 @@ public struct WireError: Error, Codable, Sendable, Hashable, CustomStringConvert
         case attachmentTooLarge
         case unsupportedMediaType
         case internalError
+        /// A JWT that is malformed, truncated, not HS256, badly signed,
+        /// missing a required claim (`external_id`, `exp`) or issued in the future (A5).
+        case invalidJWT
+        /// A well-formed, correctly signed JWT whose `exp` is past (A6).
+        case expiredJWT
+        /// `connectUserId` while the app's settings do not allow user-id-only connects (A10).
+        case userIdOnlyNotAllowed
+        /// `connectUserId` while the app's settings require an access token (A10).
+        case accessTokenRequired
+        /// An app-issued access token that is unknown, revoked or of another user (A10).
+        case invalidAccessToken
+        /// An app-issued session token that is unknown, revoked or of another user (A10).
+        case invalidSessionToken
+        /// An app-issued session token past its lifetime, or a refresh of a
+        /// session opened with one (A10): the app must supply a new one.
+        case expiredSessionToken
+        /// A call that needs a signed-in user made while nobody is (A9's `logout`).
+        case userNotAuthorized
 
         public var defaultMessage: String {
             switch self {
@@ -41,6 +59,14 @@ public struct WireError: Error, Codable, Sendable, Hashable, CustomStringConvert
             case .attachmentTooLarge: "The attachment is larger than the server accepts"
             case .unsupportedMediaType: "The server does not accept this media type"
             case .internalError: "The server failed"
+            case .invalidJWT: "The JWT is not valid"
+            case .expiredJWT: "The JWT has expired"
+            case .userIdOnlyNotAllowed: "This app does not allow connecting with a user id alone"
+            case .accessTokenRequired: "This app requires an access token to connect"
+            case .invalidAccessToken: "The access token is not valid for this user"
+            case .invalidSessionToken: "The session token is not valid for this user"
+            case .expiredSessionToken: "The session token has expired"
+            case .userNotAuthorized: "No user is signed in"
             }
         }
     }

@@ -85,3 +85,58 @@ public struct WirePage<Element: Codable & Sendable & Hashable>: Codable, Sendabl
         self.nextCursor = nextCursor
     }
 }
+
+/// A user as the SDK sees it (A5, A7, A12–A14).
+public struct WireUser: Codable, Sendable, Hashable {
+    /// The user's id: the JWT's `external_id`, the id given to `connect…`,
+    /// or one the server made up for an anonymous user.
+    public var id: String
+    /// Whether the server created this user without an identity (A7).
+    public var isAnonymous: Bool
+    /// How the session that answered authenticated.
+    public var authenticationType: AuthenticationType
+    /// The JWT's `name` claim, if one was given.
+    public var name: String?
+    /// The JWT's `email` claim, if one was given.
+    public var email: String?
+    public var nickname: String?
+    public var profileURL: String?
+    /// Free-form attributes set by the app (A12, A13).
+    public var attributes: [String: String]
+
+    public init(id: String, isAnonymous: Bool, authenticationType: AuthenticationType, name: String? = nil, email: String? = nil,
+                nickname: String? = nil, profileURL: String? = nil, attributes: [String: String] = [:]) {
+        self.id = id
+        self.isAnonymous = isAnonymous
+        self.authenticationType = authenticationType
+        self.name = name
+        self.email = email
+        self.nickname = nickname
+        self.profileURL = profileURL
+        self.attributes = attributes
+    }
+
+    /// How a session was opened; encoded as its raw string.
+    public enum AuthenticationType: String, Codable, Sendable, Hashable, CaseIterable {
+        /// `loginJWT` (A5).
+        case jwt
+        /// `loginAnonymous` (A7).
+        case anonymous
+        /// `connectUserId` (A10).
+        case userId
+        /// `connectAccessToken` (A10).
+        case access
+        /// `connectSessionToken` (A10).
+        case session
+        /// Tokens minted by the app's backend (`Backend.issueTokens`, A1).
+        case tokens
+    }
+}
+
+/// Limits the SDK checks before upload and the backend enforces.
+public enum WireLimits {
+    /// Largest profile image accepted (A14): 5 MiB.
+    public static let maxProfileImageBytes: Int64 = 5 * 1024 * 1024
+    /// MIME types accepted for a profile image (A14), compared case-insensitively.
+    public static let profileImageMimeTypes = ["image/jpeg", "image/png"]
+}

@@ -1,5 +1,13 @@
 /// A request from the SDK to the backend. Every request except `refresh`
-/// carries an access token in `WireEnvelope.accessToken`.
+/// and the sign-in requests (``isSignIn``) carries an access token in
+/// `WireEnvelope.accessToken`.
+///
+/// Sign-in requests (`loginJWT`, `loginAnonymous`, `connect…`) answer
+/// ``WireResponse/session(tokens:user:mergedConversationIds:)``: a token pair
+/// (used as with a `SessionTokenProvider`, refreshed with `refresh`) and the
+/// user. Each opens a server session for the envelope's `deviceId` and
+/// subscribes that device to the user's pushes (C1). They need no access
+/// token; one that is sent is ignored, except by `loginJWT` (merge, A8).
 public enum WireRequest: Codable, Sendable, Hashable {
     /// Exchange a refresh token for a new token pair.
     case refresh(refreshToken: String)
@@ -16,6 +24,67 @@ public enum WireRequest: Codable, Sendable, Hashable {
     case sendMessage(conversationId: String, createConversation: NewConversation?, message: NewMessage)
     case setTyping(conversationId: String, isTyping: Bool)
 
+    // MARK: Identity (SPEC A5–A14)
+
+    /// Sign in with a JWT signed by the app's backend (A5): HS256 with the
+    /// app's secret; claims `external_id` (the user id, required), `exp`
+    /// (required), `name`, `email`, `iat` (optional; not in the future).
+    /// Creates the user if unknown. Refusals: `invalidJWT`, `expiredJWT`.
+    ///
+    /// Merge (A8): when the envelope carries an access token (valid or merely
+    /// expired, not revoked) of an *anonymous* user of the same app, that
+    /// user's conversations move to the JWT's user, who receives a
+    /// `conversationUpdated` event for each; the anonymous user is retired
+    /// (tokens revoked, sessions closed, realtime ended, its push
+    /// subscriptions removed). A token of a non-anonymous user is ignored.
+    case loginJWT(jwt: String)
+    /// Sign in as a new anonymous user, created by the server (A7).
+    case loginAnonymous
+    /// Connect with a user id alone (A10); creates the user if unknown.
+    /// Refused with `accessTokenRequired` when the app requires an access
+    /// token, else with `userIdOnlyNotAllowed` when it does not allow it.
+    case connectUserId(userId: String)
+    /// Connect with an access token issued by the app (`Backend.issueAccessToken`):
+    /// it does not expire but can be revoked (`invalidAccessToken`).
+    case connectAccessToken(userId: String, accessToken: String)
+    /// Connect with a session token issued by the app (`Backend.issueSessionToken`),
+    /// valid for the app's `sessionTokenTTL`. `expiredSessionToken` when past
+    /// it, `invalidSessionToken` when unknown, revoked or another user's. The
+    /// tokens it yields expire with it: a later `refresh` answers
+    /// `expiredSessionToken`, and the SDK asks its `SessionDelegate` for a new one.
+    case connectSessionToken(userId: String, sessionToken: String)
+    /// Sign out (A9): closes the session of the envelope's access token,
+    /// revokes its tokens, ends its realtime subscriptions and removes the
+    /// envelope's device from the user's push subscriptions (other devices
+    /// keep theirs). Accepts an expired (not revoked) access token, so that a
+    /// logout queued offline still works; on an already closed session it is
+    /// a no-op answering `.ok`. Without a known token: `userNotAuthorized`.
+    case logout
+    /// Subscribes the envelope's device to the caller's pushes, recording its
+    /// push token (sign-ins already subscribe the device; this adds the token).
+    case registerDevice(pushToken: String)
+    /// Removes the envelope's device from the caller's push subscriptions.
+    case unregisterDevice
+    /// The signed-in user, with how this session authenticated (A7).
+    case getCurrentUser
+    /// Changes the caller's profile (A13, A14). `nil` leaves a field alone,
+    /// an empty nickname or URL clears it; `attributes` are merged into the
+    /// user's, an empty value removing its key. Answers `.user`.
+    case updateUser(nickname: String?, profileURL: String?, attributes: [String: String]?)
+    /// Sets the caller's profile image (A14): `image/jpeg` or `image/png`, at
+    /// most ``WireLimits/maxProfileImageBytes``; else `unsupportedMediaType`
+    /// or `attachmentTooLarge`. The user's `profileURL` becomes the stored
+    /// image's address. Answers `.user`.
+    case uploadProfileImage(mimeType: String, size: Int64)
+
+    /// Whether this request signs a user in (needs no access token).
+    public var isSignIn: Bool {
+        switch self {
+        case .loginJWT, .loginAnonymous, .connectUserId, .connectAccessToken, .connectSessionToken: true
+        default: false
+        }
+    }
+
     public var name: String {
         switch self {
         case .refresh: "refresh"
@@ -25,6 +94,17 @@ public enum WireRequest: Codable, Sendable, Hashable {
         case .messagesSince: "messagesSince"
         case .sendMessage: "sendMessage"
         case .setTyping: "setTyping"
+        case .loginJWT: "loginJWT"
+        case .loginAnonymous: "loginAnonymous"
+        case .connectUserId: "connectUserId"
+        case .connectAccessToken: "connectAccessToken"
+        case .connectSessionToken: "connectSessionToken"
+        case .logout: "logout"
+        case .registerDevice: "registerDevice"
+        case .unregisterDevice: "unregisterDevice"
+        case .getCurrentUser: "getCurrentUser"
+        case .updateUser: "updateUser"
+        case .uploadProfileImage: "uploadProfileImage"
         }
     }
 }
@@ -68,6 +148,12 @@ public enum WireResponse: Codable, Sendable, Hashable {
     case messages(WirePage<WireMessage>)
     case sent(conversation: WireConversation, message: WireMessage)
     case ok
+    /// The answer to a sign-in request: the session's tokens, the user, and
+    /// the ids of the conversations merged into the user by a `loginJWT`
+    /// (A8; empty otherwise).
+    case session(tokens: TokenPair, user: WireUser, mergedConversationIds: [String])
+    /// The answer to `getCurrentUser`, `updateUser` and `uploadProfileImage`.
+    case user(WireUser)
 }
 
 /// A pushed realtime event. `userSeq` increases by one per event for a user,

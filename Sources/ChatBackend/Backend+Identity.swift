@@ -1,0 +1,399 @@
+import ChatCore
+import Foundation
+import GRDB
+
+/// Identity (SPEC A5–A14, S1): sign-in paths, sessions, devices and push
+/// subscriptions, app-issued credentials, logout, the user's profile.
+extension Backend {
+    // MARK: App-issued credentials (the app's backend, A10)
+
+    /// The app's backend issuing an access token for a user (A10): it never
+    /// expires but can be revoked (``revokeCredential(apiKey:token:)``,
+    /// ``revokeTokens(userId:)``). Creates the user if unknown.
+    ///
+    /// Throws `invalidApiKey`, `badRequest` (bad user id) or `forbidden`
+    /// (a user of another app).
+    public func issueAccessToken(apiKey: String, userId: String) throws(WireError) -> IssuedCredential {
+        try Self.validateIdentifier(userId, what: "user id")
+        let now = environment.now()
+        return try write { db in
+            _ = try Self.appSettings(db, apiKey: apiKey)
+            try ensureUser(db, id: userId, apiKey: apiKey, isAnonymous: false)
+            let token = try insertToken(db, prefix: "ak-", kind: "appAccess", userId: userId, apiKey: apiKey, now: now,
+                                        expiresAt: Instant(milliseconds: Int64.max / 2))
+            return IssuedCredential(token: token, expiresAt: nil)
+        }
+    }
+
+    /// The app's backend issuing a session token for a user (A10), valid for
+    /// `ttl` or else the app's `sessionTokenTTL`. Creates the user if unknown.
+    /// Throws as ``issueAccessToken(apiKey:userId:)``.
+    public func issueSessionToken(apiKey: String, userId: String, ttl: Duration? = nil) throws(WireError) -> IssuedCredential {
+        try Self.validateIdentifier(userId, what: "user id")
+        let now = environment.now()
+        return try write { db in
+            let settings = try Self.appSettings(db, apiKey: apiKey)
+            try ensureUser(db, id: userId, apiKey: apiKey, isAnonymous: false)
+            let expiresAt = now.adding(ttl ?? settings.sessionTokenTTL)
+            let token = try insertToken(db, prefix: "st-", kind: "session", userId: userId, apiKey: apiKey, now: now, expiresAt: expiresAt)
+            return IssuedCredential(token: token, expiresAt: expiresAt)
+        }
+    }
+
+    /// Revokes one app-issued access or session token, and with it every
+    /// session opened with it (their tokens and realtime subscriptions).
+    /// Throws `invalidAccessToken` if the app issued no such token.
+    public func revokeCredential(apiKey: String, token: String) throws(WireError) {
+        let now = environment.now().milliseconds
+        let sessionIds = try write { db -> [String] in
+            guard try Bool.fetchOne(db, sql: """
+                SELECT 1 FROM token WHERE token = ? AND apiKey = ? AND kind IN ('appAccess', 'session')
+                """, arguments: [token, apiKey]) == true
+            else { throw WireError(.invalidAccessToken, "The app issued no such token") }
+            let ids = try String.fetchAll(db, sql: "SELECT id FROM session WHERE credential = ? AND closedAt IS NULL", arguments: [token])
+            try db.execute(sql: "UPDATE token SET revokedAt = ? WHERE (token = ? OR credential = ?) AND revokedAt IS NULL",
+                           arguments: [now, token, token])
+            try db.execute(sql: "UPDATE session SET closedAt = ? WHERE credential = ? AND closedAt IS NULL", arguments: [now, token])
+            return ids
+        }
+        let closed = Set(sessionIds)
+        closeSubscriptions(reason: WireError(.invalidToken, "The session's credential was revoked")) { subscription, _ in
+            subscription.sessionId.map(closed.contains) ?? false
+        }
+    }
+
+    // MARK: Sign-in requests
+
+    func signIn(_ envelope: WireEnvelope) throws(WireError) -> WireResponse {
+        try Self.validateIdentifier(envelope.deviceId, what: "device id")
+        let apiKey = envelope.apiKey, deviceId = envelope.deviceId
+        switch envelope.request {
+        case .loginJWT(let jwt):
+            return try loginJWT(envelope, jwt: jwt)
+        case .loginAnonymous:
+            return try write { db in
+                let settings = try Self.appSettings(db, apiKey: apiKey)
+                var id = environment.makeID("anon-")
+                var attempts = 0
+                while try Bool.fetchOne(db, sql: "SELECT 1 FROM user WHERE id = ?", arguments: [id]) == true {
+                    attempts += 1
+                    guard attempts < 16 else { throw WireError(.internalError, "Could not generate a unique user id") }
+                    id = environment.makeID("anon-")
+                }
+                try ensureUser(db, id: id, apiKey: apiKey, isAnonymous: true)
+                let tokens = try openSession(db, userId: id, apiKey: apiKey, settings: settings, via: .anonymous, deviceId: deviceId)
+                return .session(tokens: tokens, user: try wireUser(db, id: id, via: .anonymous), mergedConversationIds: [])
+            }
+        case .connectUserId(let userId):
+            try Self.validateIdentifier(userId, what: "user id")
+            return try write { db in
+                let settings = try Self.appSettings(db, apiKey: apiKey)
+                if settings.requireAccessToken { throw WireError(.accessTokenRequired) }
+                guard settings.allowUserIdOnly else { throw WireError(.userIdOnlyNotAllowed) }
+                try ensureUser(db, id: userId, apiKey: apiKey, isAnonymous: false)
+                let tokens = try openSession(db, userId: userId, apiKey: apiKey, settings: settings, via: .userId, deviceId: deviceId)
+                return .session(tokens: tokens, user: try wireUser(db, id: userId, via: .userId), mergedConversationIds: [])
+            }
+        case .connectAccessToken(let userId, let accessToken):
+            return try connect(apiKey: apiKey, deviceId: deviceId, userId: userId, token: accessToken, kind: "appAccess")
+        case .connectSessionToken(let userId, let sessionToken):
+            return try connect(apiKey: apiKey, deviceId: deviceId, userId: userId, token: sessionToken, kind: "session")
+        default:
+            throw WireError(.internalError, "\(envelope.request.name) is not a sign-in request")
+        }
+    }
+
+    /// Connect with an app-issued credential of `kind` "appAccess" or "session".
+    private func connect(apiKey: String, deviceId: String, userId: String, token: String, kind: String) throws(WireError) -> WireResponse {
+        try Self.validateIdentifier(userId, what: "user id")
+        let invalid: WireError.Code = kind == "session" ? .invalidSessionToken : .invalidAccessToken
+        let via: WireUser.AuthenticationType = kind == "session" ? .session : .access
+        let now = environment.now()
+        return try write { db in
+            let settings = try Self.appSettings(db, apiKey: apiKey)
+            guard let row = try Row.fetchOne(db, sql: """
+                SELECT expiresAt, revokedAt FROM token WHERE token = ? AND kind = ? AND apiKey = ? AND userId = ?
+                """, arguments: [token, kind, apiKey, userId]),
+                  row["revokedAt"] as Int64? == nil
+            else { throw WireError(invalid) }
+            let expiresAt = Instant(milliseconds: row["expiresAt"])
+            guard now < expiresAt else { throw WireError(.expiredSessionToken) }
+            try ensureUser(db, id: userId, apiKey: apiKey, isAnonymous: false)
+            let tokens = try openSession(db, userId: userId, apiKey: apiKey, settings: settings, via: via, deviceId: deviceId,
+                                         credential: token, credentialExpiry: kind == "session" ? expiresAt : nil)
+            return .session(tokens: tokens, user: try wireUser(db, id: userId, via: via), mergedConversationIds: [])
+        }
+    }
+
+    private func loginJWT(_ envelope: WireEnvelope, jwt: String) throws(WireError) -> WireResponse {
+        let apiKey = envelope.apiKey
+        let secret = try jwtSecret(apiKey: apiKey)
+        let now = environment.now()
+        let verified = try AppJWT.verify(jwt, secret: secret, now: now)
+        let userId = verified.externalId
+        let (response, anonymousId) = try write { db -> (WireResponse, String?) in
+            let settings = try Self.appSettings(db, apiKey: apiKey)
+            try ensureUser(db, id: userId, apiKey: apiKey, isAnonymous: false)
+            // A JWT names a known identity: the user is not anonymous (any more).
+            try db.execute(sql: "UPDATE user SET isAnonymous = 0, name = COALESCE(?, name), email = COALESCE(?, email) WHERE id = ?",
+                           arguments: [verified.name, verified.email, userId])
+            var merged: [String] = []
+            let anonymousId = try anonymousCaller(db, apiKey: apiKey, accessToken: envelope.accessToken).flatMap { $0 == userId ? nil : $0 }
+            if let anonymousId {
+                merged = try merge(db, anonymousId: anonymousId, into: userId, now: now)
+            }
+            let tokens = try openSession(db, userId: userId, apiKey: apiKey, settings: settings, via: .jwt, deviceId: envelope.deviceId)
+            return (.session(tokens: tokens, user: try wireUser(db, id: userId, via: .jwt), mergedConversationIds: merged), anonymousId)
+        }
+        if let anonymousId {
+            deliverEvents(userId: userId)
+            closeSubscriptions(reason: WireError(.invalidToken, "The anonymous user was merged into a signed-in user")) { subscription, _ in
+                subscription.userId == anonymousId
+            }
+        }
+        return response
+    }
+
+    /// The anonymous user whose access token this is (valid or merely
+    /// expired, not revoked, of this app, not already merged), or nil.
+    private func anonymousCaller(_ db: Database, apiKey: String, accessToken: String?) throws -> String? {
+        guard let accessToken else { return nil }
+        return try String.fetchOne(db, sql: """
+            SELECT u.id FROM token t JOIN user u ON u.id = t.userId
+            WHERE t.token = ? AND t.kind = 'access' AND t.revokedAt IS NULL AND t.apiKey = ?
+              AND u.isAnonymous = 1 AND u.mergedInto IS NULL
+            """, arguments: [accessToken, apiKey])
+    }
+
+    /// Moves an anonymous user's conversations to `targetId` (A8), tells the
+    /// target (`conversationUpdated` for each) and retires the anonymous
+    /// user. Returns the moved conversations' ids, most recent first.
+    private func merge(_ db: Database, anonymousId: String, into targetId: String, now: Instant) throws -> [String] {
+        let rows = try Row.fetchAll(db, sql: "SELECT * FROM conversation WHERE ownerId = ? ORDER BY updatedAt DESC, id ASC",
+                                    arguments: [anonymousId])
+        try db.execute(sql: "UPDATE conversation SET ownerId = ? WHERE ownerId = ?", arguments: [targetId, anonymousId])
+        for row in rows {
+            try appendEvent(db, userId: targetId, kind: .conversationUpdated(Self.conversation(from: row, now: now)), now: now)
+        }
+        try db.execute(sql: "UPDATE user SET mergedInto = ? WHERE id = ?", arguments: [targetId, anonymousId])
+        try db.execute(sql: "UPDATE token SET revokedAt = ? WHERE userId = ? AND revokedAt IS NULL", arguments: [now.milliseconds, anonymousId])
+        try db.execute(sql: "UPDATE session SET closedAt = ? WHERE userId = ? AND closedAt IS NULL", arguments: [now.milliseconds, anonymousId])
+        try db.execute(sql: "DELETE FROM device WHERE userId = ?", arguments: [anonymousId])
+        return rows.map { $0["id"] }
+    }
+
+    /// Opens a session for a sign-in: a session row, the device's push
+    /// subscription (when the device is known), and a token pair.
+    func openSession(_ db: Database, userId: String, apiKey: String, settings: AppSettings, via: WireUser.AuthenticationType,
+                     deviceId: String?, credential: String? = nil, credentialExpiry: Instant? = nil) throws -> TokenPair {
+        let now = environment.now()
+        // Session ids count sessions rather than drawing from `makeID`, so
+        // that opening sessions does not shift the world's random sequence.
+        let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM session") ?? 0
+        let sessionId = "ses-\(count + 1)"
+        try db.execute(sql: """
+            INSERT INTO session (id, userId, apiKey, deviceId, via, credential, openedAt) VALUES (?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [sessionId, userId, apiKey, deviceId, via.rawValue, credential, now.milliseconds])
+        if let deviceId { try subscribeDevice(db, apiKey: apiKey, deviceId: deviceId, userId: userId, now: now) }
+        return try mintPair(db, userId: userId, apiKey: apiKey, settings: settings, sessionId: sessionId,
+                            credential: credential, credentialExpiry: credentialExpiry)
+    }
+
+    /// Binds a session that has no device yet to `deviceId` and subscribes it.
+    func bindDevice(_ db: Database, sessionId: String, deviceId: String, now: Instant) throws {
+        guard Self.isValidIdentifier(deviceId),
+              let row = try Row.fetchOne(db, sql: "SELECT userId, apiKey, deviceId, closedAt FROM session WHERE id = ?", arguments: [sessionId]),
+              row["deviceId"] as String? == nil, row["closedAt"] as Int64? == nil
+        else { return }
+        try db.execute(sql: "UPDATE session SET deviceId = ? WHERE id = ?", arguments: [deviceId, sessionId])
+        try subscribeDevice(db, apiKey: row["apiKey"], deviceId: deviceId, userId: row["userId"], now: now)
+    }
+
+    private func subscribeDevice(_ db: Database, apiKey: String, deviceId: String, userId: String, now: Instant) throws {
+        try db.execute(sql: """
+            INSERT OR IGNORE INTO device (apiKey, deviceId, userId, subscribedAt) VALUES (?, ?, ?, ?)
+            """, arguments: [apiKey, deviceId, userId, now.milliseconds])
+    }
+
+    // MARK: Logout and devices
+
+    /// Logout (A9); see ``WireRequest/logout``.
+    func logout(apiKey: String, accessToken: String?, deviceId: String) throws(WireError) {
+        let now = environment.now().milliseconds
+        let closed = try write { db -> String? in
+            _ = try Self.appSettings(db, apiKey: apiKey)
+            guard let accessToken,
+                  let row = try Row.fetchOne(db, sql: "SELECT userId, sessionId FROM token WHERE token = ? AND kind = 'access' AND apiKey = ?",
+                                             arguments: [accessToken, apiKey])
+            else { throw WireError(.userNotAuthorized, "No user is signed in with this access token") }
+            let userId: String = row["userId"]
+            try db.execute(sql: "DELETE FROM device WHERE apiKey = ? AND deviceId = ? AND userId = ?", arguments: [apiKey, deviceId, userId])
+            guard let sessionId = row["sessionId"] as String? else {
+                try db.execute(sql: "UPDATE token SET revokedAt = ? WHERE token = ? AND revokedAt IS NULL", arguments: [now, accessToken])
+                return nil
+            }
+            try db.execute(sql: "UPDATE token SET revokedAt = ? WHERE sessionId = ? AND revokedAt IS NULL", arguments: [now, sessionId])
+            try db.execute(sql: "UPDATE session SET closedAt = ? WHERE id = ? AND closedAt IS NULL", arguments: [now, sessionId])
+            return sessionId
+        }
+        if let closed {
+            closeSubscriptions(reason: WireError(.invalidToken, "The session was logged out")) { subscription, _ in subscription.sessionId == closed }
+        }
+    }
+
+    func registerDevice(_ caller: Caller, deviceId: String, pushToken: String) throws(WireError) {
+        try Self.validateIdentifier(deviceId, what: "device id")
+        guard !pushToken.isEmpty, pushToken.utf8.count <= 4096 else {
+            throw WireError(.badRequest, "The push token must be 1 to 4096 bytes long")
+        }
+        let now = environment.now()
+        try write { db in
+            try subscribeDevice(db, apiKey: caller.apiKey, deviceId: deviceId, userId: caller.userId, now: now)
+            try db.execute(sql: "UPDATE device SET pushToken = ? WHERE apiKey = ? AND deviceId = ? AND userId = ?",
+                           arguments: [pushToken, caller.apiKey, deviceId, caller.userId])
+        }
+    }
+
+    func unregisterDevice(_ caller: Caller, deviceId: String) throws(WireError) {
+        try write { db in
+            try db.execute(sql: "DELETE FROM device WHERE apiKey = ? AND deviceId = ? AND userId = ?",
+                           arguments: [caller.apiKey, deviceId, caller.userId])
+        }
+    }
+
+    // MARK: The user's profile
+
+    func currentUser(_ caller: Caller) throws(WireError) -> WireUser {
+        try read { db in try wireUser(db, id: caller.userId, via: caller.via) }
+    }
+
+    /// updateUser (A13, A14); see ``WireRequest/updateUser(nickname:profileURL:attributes:)``.
+    func updateUser(_ caller: Caller, nickname: String?, profileURL: String?, attributes: [String: String]?) throws(WireError) -> WireUser {
+        if let nickname {
+            guard nickname.count <= 256 else { throw WireError(.badRequest, "The nickname is longer than 256 characters") }
+            guard !nickname.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+                throw WireError(.badRequest, "The nickname contains control characters")
+            }
+        }
+        if let profileURL, !profileURL.isEmpty {
+            guard profileURL.utf8.count <= 2048 else { throw WireError(.badRequest, "The profile URL is longer than 2048 bytes") }
+            guard let url = URL(string: profileURL), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
+                throw WireError(.badRequest, "The profile URL must be an http or https URL")
+            }
+        }
+        if let attributes {
+            guard attributes.count <= 100 else { throw WireError(.badRequest, "At most 100 attributes are accepted") }
+            for (key, value) in attributes {
+                try Self.validateIdentifier(key, what: "attribute name")
+                guard key.utf8.count <= 128 else { throw WireError(.badRequest, "The attribute name is longer than 128 bytes") }
+                guard value.utf8.count <= 1024 else { throw WireError(.badRequest, "The value of attribute \(key.debugDescription) is longer than 1024 bytes") }
+            }
+        }
+        return try write { db in
+            if let nickname {
+                try db.execute(sql: "UPDATE user SET nickname = ? WHERE id = ?", arguments: [nickname.isEmpty ? nil : nickname, caller.userId])
+            }
+            if let profileURL {
+                try db.execute(sql: "UPDATE user SET profileURL = ? WHERE id = ?", arguments: [profileURL.isEmpty ? nil : profileURL, caller.userId])
+            }
+            if let attributes {
+                let json = try String.fetchOne(db, sql: "SELECT attributes FROM user WHERE id = ?", arguments: [caller.userId]) ?? "{}"
+                var current = (try? Self.decode([String: String].self, from: json)) ?? [:]
+                for (key, value) in attributes { current[key] = value.isEmpty ? nil : value }
+                guard current.count <= 100 else { throw WireError(.badRequest, "A user has at most 100 attributes") }
+                try db.execute(sql: "UPDATE user SET attributes = ? WHERE id = ?", arguments: [try Self.encode(current), caller.userId])
+            }
+            return try wireUser(db, id: caller.userId, via: caller.via)
+        }
+    }
+
+    /// uploadProfileImage (A14); see ``WireRequest/uploadProfileImage(mimeType:size:)``.
+    func uploadProfileImage(_ caller: Caller, mimeType: String, size: Int64) throws(WireError) -> WireUser {
+        let type = mimeType.lowercased()
+        guard WireLimits.profileImageMimeTypes.contains(type) else {
+            throw WireError(.unsupportedMediaType,
+                            "A profile image must be \(WireLimits.profileImageMimeTypes.joined(separator: " or ")), not \(String(mimeType.prefix(100)).debugDescription)")
+        }
+        guard size > 0 else { throw WireError(.badRequest, "The profile image is empty") }
+        guard size <= WireLimits.maxProfileImageBytes else {
+            throw WireError(.attachmentTooLarge, "The profile image is \(size) bytes; the server accepts at most \(WireLimits.maxProfileImageBytes)")
+        }
+        let url = "https://media.chatbench.invalid/profile/\(environment.makeID("img-")).\(type == "image/png" ? "png" : "jpg")"
+        return try write { db in
+            try db.execute(sql: "UPDATE user SET profileURL = ? WHERE id = ?", arguments: [url, caller.userId])
+            return try wireUser(db, id: caller.userId, via: caller.via)
+        }
+    }
+
+    func wireUser(_ db: Database, id: String, via: WireUser.AuthenticationType) throws -> WireUser {
+        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM user WHERE id = ?", arguments: [id]) else { throw WireError(.unknownUser) }
+        return WireUser(id: id, isAnonymous: row["isAnonymous"], authenticationType: via, name: row["name"], email: row["email"],
+                        nickname: row["nickname"], profileURL: row["profileURL"],
+                        attributes: (try? Self.decode([String: String].self, from: row["attributes"])) ?? [:])
+    }
+
+    // MARK: Inspection (the workbench's `server sessions|pushes|users`)
+
+    /// Open sessions of a user, oldest first: not logged out, not revoked,
+    /// and holding a refresh token that is still valid.
+    public func sessions(userId: String) -> [BackendSession] {
+        let now = environment.now().milliseconds
+        return (try? read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT s.* FROM session s
+                WHERE s.userId = ? AND s.closedAt IS NULL AND EXISTS (
+                    SELECT 1 FROM token t WHERE t.sessionId = s.id AND t.kind = 'refresh' AND t.revokedAt IS NULL AND t.expiresAt > ?)
+                ORDER BY s.openedAt, s.rowid
+                """, arguments: [userId, now]).map { row in
+                BackendSession(id: row["id"], userId: row["userId"], deviceId: row["deviceId"],
+                               authenticationType: WireUser.AuthenticationType(rawValue: row["via"]) ?? .tokens,
+                               openedAt: Instant(milliseconds: row["openedAt"]))
+            }
+        }) ?? []
+    }
+
+    /// The devices subscribed to a user's pushes, by device id.
+    public func pushSubscriptions(userId: String) -> [BackendDevice] {
+        (try? read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM device WHERE userId = ? ORDER BY deviceId", arguments: [userId]).map { row in
+                BackendDevice(deviceId: row["deviceId"], userId: row["userId"], hasPushToken: row["pushToken"] as String? != nil,
+                              subscribedAt: Instant(milliseconds: row["subscribedAt"]))
+            }
+        }) ?? []
+    }
+
+    /// The pushes sent for a user's messages, oldest first.
+    public func pushes(userId: String) -> [BackendPush] {
+        (try? read { db in try Self.pushes(db, sql: "SELECT * FROM push WHERE userId = ? ORDER BY id", arguments: [userId]) }) ?? []
+    }
+
+    /// Every push sent, oldest first.
+    public func pushLog() -> [BackendPush] {
+        (try? read { db in try Self.pushes(db, sql: "SELECT * FROM push ORDER BY id", arguments: []) }) ?? []
+    }
+
+    private static func pushes(_ db: Database, sql: String, arguments: StatementArguments) throws -> [BackendPush] {
+        try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
+            BackendPush(userId: row["userId"], deviceId: row["deviceId"], conversationId: row["conversationId"],
+                        messageId: row["messageId"], preview: row["preview"], sentAt: Instant(milliseconds: row["sentAt"]))
+        }
+    }
+
+    /// Records one push per subscribed device of the conversation's owner
+    /// for a message someone else wrote (a provider, the system): a user is
+    /// not notified of their own messages. Called by ``appendEvent``.
+    func logPushes(_ db: Database, userId: String, message: WireMessage, now: Instant) throws {
+        if case .user(let author) = message.author, author == userId { return }
+        let devices = try String.fetchAll(db, sql: "SELECT deviceId FROM device WHERE userId = ? ORDER BY deviceId", arguments: [userId])
+        for deviceId in devices {
+            try db.execute(sql: """
+                INSERT INTO push (userId, deviceId, conversationId, messageId, preview, sentAt) VALUES (?, ?, ?, ?, ?, ?)
+                """, arguments: [userId, deviceId, message.conversationId, message.id, Self.preview(of: message.content), now.milliseconds])
+        }
+    }
+
+    /// Whether `validateIdentifier` would accept `id`.
+    static func isValidIdentifier(_ id: String) -> Bool {
+        (try? validateIdentifier(id, what: "")) != nil
+    }
+}

@@ -1,0 +1,22 @@
+import ChatCore
+
+/// A device subscribed to a user's pushes (C1), for inspection by the
+/// workbench (`server pushes`, `server.pushes(ID)`).
+///
+/// A sign-in subscribes the device; only a logout from it (or a merge of an
+/// anonymous user, or `unregisterDevice`) removes the subscription — not a
+/// token's expiry or revocation, not a client clearing its local data.
+public struct BackendDevice: Sendable, Hashable {
+    public var deviceId: String
+    public var userId: String
+    /// Whether the device registered a push token (the token itself is not exposed).
+    public var hasPushToken: Bool
+    public var subscribedAt: Instant
+
+    public init(deviceId: String, userId: String, hasPushToken: Bool, subscribedAt: Instant) {
+        self.deviceId = deviceId
+        self.userId = userId
+        self.hasPushToken = hasPushToken
+        self.subscribedAt = subscribedAt
+    }
+}
