@@ -71,7 +71,7 @@ func run(_ lines: [String], seed: UInt64 = 1) throws -> (session: WorkbenchSessi
     @Test func sdkErrorsAreShownAndSetErrorWithoutFailingTheScript() throws {
         let (session, results) = try run([
             "watch conversations",
-            "expect error == none",
+            "expect error.code == notAuthenticated",
             "start conversation",
             "expect error.code == notAuthenticated",
             "user set alice",

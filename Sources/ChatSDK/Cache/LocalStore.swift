@@ -93,7 +93,29 @@ final class LocalStore: Sendable {
                 t.column("value", .text).notNull()
             }
         }
+        migrator.registerMigration("v2-pending-logouts") { db in
+            try db.create(table: "pendingLogout") { t in
+                t.primaryKey("accessToken", .text)
+                t.column("queuedAt", .integer).notNull()
+            }
+        }
         return migrator
+    }
+
+    // MARK: Logouts waiting for the network (A9)
+
+    func addPendingLogout(accessToken: String) {
+        try? db.write { db in
+            try db.execute(sql: "INSERT OR IGNORE INTO pendingLogout(accessToken, queuedAt) VALUES (?, (SELECT COUNT(*) FROM pendingLogout))", arguments: [accessToken])
+        }
+    }
+
+    func pendingLogouts() -> [String] {
+        (try? db.read { db in try String.fetchAll(db, sql: "SELECT accessToken FROM pendingLogout ORDER BY queuedAt") }) ?? []
+    }
+
+    func removePendingLogout(accessToken: String) {
+        try? db.write { db in try db.execute(sql: "DELETE FROM pendingLogout WHERE accessToken = ?", arguments: [accessToken]) }
     }
 
     // MARK: Conversations

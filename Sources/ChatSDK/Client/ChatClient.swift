@@ -34,6 +34,106 @@ public final class ChatClient: Sendable {
         await core.clearCurrentUser()
     }
 
+    // MARK: Other ways in (A5–A13)
+
+    /// Logs in with a JWT signed by the app's backend (A5). From an
+    /// anonymous session the server merges the anonymous user in (A8).
+    @discardableResult
+    public func loginUser(jwt: String) async throws -> ChatUser {
+        try await core.login(jwt: jwt)
+    }
+
+    /// Starts with a user the server creates (A7).
+    @discardableResult
+    public func loginAnonymous() async throws -> ChatUser {
+        try await core.loginAnonymous()
+    }
+
+    /// Connects with the user id alone, when the app allows it (A10).
+    @discardableResult
+    public func connect(userId: String) async throws -> ChatUser {
+        try await core.connect(userId: userId, credential: .userId)
+    }
+
+    /// Connects with an app-issued access token (A10).
+    @discardableResult
+    public func connect(userId: String, accessToken: String) async throws -> ChatUser {
+        try await core.connect(userId: userId, credential: .accessToken(accessToken))
+    }
+
+    /// Connects with a session token; the `SessionDelegate` renews it (A10).
+    @discardableResult
+    public func connect(userId: String, sessionToken: String) async throws -> ChatUser {
+        try await core.connect(userId: userId, credential: .sessionToken(sessionToken))
+    }
+
+    /// Closes the connection and forgets in-memory state; the disk cache
+    /// stays for the next connect of the same user (A11).
+    public func disconnect() async {
+        await core.disconnect()
+    }
+
+    /// Authorizes a user object (A12). Returns at once with the warnings it
+    /// raised; network errors arrive as `authenticationFailed` events.
+    @discardableResult
+    public func authorize(user: ChatUser, auth: ChatAuth? = nil) async -> [String] {
+        await core.authorize(user: user, auth: auth)
+    }
+
+    /// edna's name for `clearCurrentUser()` (A4).
+    public func deauthorizeUser() async {
+        await core.clearCurrentUser()
+    }
+
+    /// Closes the server session, unsubscribes this device from the user's
+    /// pushes and clears local data (A9). Offline, the server part waits on
+    /// disk for the network. Throws `userNotAuthorized` when nobody is in.
+    public func logout() async throws {
+        try await core.logout()
+    }
+
+    /// The current user, with how they authenticated (A7).
+    public func getCurrentUser() async -> ChatUser? {
+        await core.currentUserSnapshot()
+    }
+
+    /// Changes the user's attributes; they reach the server the next time a
+    /// conversation opens with a live connection (A13).
+    public func updateData(_ attributes: [String: String]) async throws {
+        try await core.updateData(attributes)
+    }
+
+    /// Text the next opened conversation receives once in its draft; an
+    /// empty string clears it (A13).
+    public func prefill(message: String) async {
+        await core.prefill(message)
+    }
+
+    /// Updates the nickname and profile URL (A14).
+    @discardableResult
+    public func updateCurrentUserInfo(nickname: String?, profileURL: String?) async throws -> ChatUser {
+        try await core.updateProfile(nickname: nickname, profileURL: profileURL, image: nil)
+    }
+
+    /// Updates the nickname and uploads a profile image: JPEG or PNG, at
+    /// most 5 MB, refused before upload otherwise (A14).
+    @discardableResult
+    public func updateCurrentUserInfo(nickname: String?, image: ProfileImage) async throws -> ChatUser {
+        try await core.updateProfile(nickname: nickname, profileURL: nil, image: image)
+    }
+
+    /// Asked for a new JWT when the current one expires (A6).
+    public func setAuthenticationDelegate(_ delegate: (any AuthenticationDelegate)?) async throws {
+        let session = await core.sessionDelegate
+        try await core.setDelegates(authentication: delegate, session: session, changingSession: false)
+    }
+
+    /// Renews session tokens (A10). Must be set before `connect(userId:sessionToken:)`.
+    public func setSessionDelegate(_ delegate: (any SessionDelegate)?) async throws {
+        let authentication = await core.authenticationDelegate
+        try await core.setDelegates(authentication: authentication, session: delegate, changingSession: true)
+    }
+
     /// The signed-in user's id, if any.
     public var currentUserId: String? { get async { await core.userId } }
 

@@ -1,75 +1,188 @@
 extension ClientCore {
-    /// A valid access token, asking the provider or refreshing when needed;
-    /// concurrent callers share one attempt (single flight, A1).
+    /// Applies a session event and publishes the state when it changed.
+    func apply(_ event: SessionStateMachine.Event) {
+        if let state = machine.handle(event) { publish(.sessionChanged(state)) }
+    }
+
+    /// A valid access token: asking the provider, refreshing or signing in
+    /// again as the session's credential requires; concurrent callers share
+    /// one attempt (single flight, A1).
     func accessToken(forceRefresh: Bool = false) async throws -> String {
-        let user = try requireUser()
-        if !forceRefresh, let tokens, tokens.accessExpiresAt - configuration.refreshMargin > now {
-            return tokens.accessToken
-        }
+        if forceRefresh, let token = machine.tokens?.accessToken { apply(.accessTokenExpired(token)) }
+        if case .use(let token) = machine.nextStep(now: now, margin: configuration.refreshMargin) { return token }
+        if case .fail(let error) = machine.nextStep(now: now, margin: configuration.refreshMargin) { throw error }
         if let authentication { return try await authentication.task.value }
         let id = nextAuthenticationID
         nextAuthenticationID += 1
         let expected = generation
         let task = Task(executorPreference: runtime.executor) {
-            try await self.authenticate(user: user, generation: expected)
+            try await self.authenticate(generation: expected)
         }
         authentication = (id, task)
         defer { if authentication?.id == id { authentication = nil } }
         return try await task.value
     }
 
-    private func authenticate(user: String, generation expected: Int) async throws -> String {
-        if let current = tokens, current.refreshExpiresAt > now {
-            setSession(.refreshing(userId: user))
-            do {
-                let response = try await performRaw(.refresh(refreshToken: current.refreshToken), token: nil)
-                try checkGeneration(expected)
-                guard case .tokens(let pair) = response else {
-                    throw ChatError(.networkFailure, "Unexpected answer to refresh")
-                }
-                return adopt(pair, user: user)
-            } catch let error as ChatError where error.code == ChatError.Code(.invalidRefreshToken) || error.code == ChatError.Code(.expiredRefreshToken) {
-                try checkGeneration(expected)
-                tokens = nil
-            } catch {
-                try checkGeneration(expected)
-                setSession(.authenticated(userId: user, via: .tokens))
+    /// Takes the machine's steps until there is a token. Bounded: a
+    /// credential that keeps failing ends the session instead of looping.
+    private func authenticate(generation expected: Int) async throws -> String {
+        for _ in 0..<4 {
+            try checkGeneration(expected)
+            switch machine.nextStep(now: now, margin: configuration.refreshMargin) {
+            case .use(let token):
+                return token
+            case .fail(let error):
                 throw error
+            case .refresh(let refreshToken):
+                if let token = try await refresh(refreshToken, generation: expected) { return token }
+            case .askProvider(let user):
+                return try await askProvider(user: user, generation: expected)
+            case .signIn(let request):
+                if let token = try await signIn(request, generation: expected) { return token }
             }
         }
+        apply(.closed(reason: "authentication keeps failing"))
+        throw ChatError(.sessionClosed, "Authentication kept failing; the session was closed")
+    }
+
+    /// nil when the refresh token was refused and the credential must be used again.
+    private func refresh(_ refreshToken: String, generation expected: Int) async throws -> String? {
+        let previous = machine.state
+        apply(.refreshing)
+        do {
+            let response = try await performRaw(.refresh(refreshToken: refreshToken), token: nil)
+            try checkGeneration(expected)
+            guard case .tokens(let pair) = response else { throw ChatError(.networkFailure, "Unexpected answer to refresh") }
+            apply(.refreshed(pair))
+            afterSignIn()
+            return pair.accessToken
+        } catch let error as ChatError where [ChatError.Code(.invalidRefreshToken), ChatError.Code(.expiredRefreshToken)].contains(error.code) {
+            try checkGeneration(expected)
+            apply(.refreshRefused)
+            return nil
+        } catch let error as ChatError where error.code == ChatError.Code(.expiredSessionToken) {
+            try checkGeneration(expected)
+            apply(.refreshRefused)
+            try await renewSessionToken(generation: expected)
+            return nil
+        } catch {
+            try checkGeneration(expected)
+            if let state = Optional(previous), state != machine.state, case .authenticated = state {
+                apply(.refreshed(machine.tokens!))
+            }
+            throw error
+        }
+    }
+
+    private func askProvider(user: String, generation expected: Int) async throws -> String {
         guard let provider else {
-            setSession(.needsCredentials(userId: user, reason: "no token provider"))
+            apply(.needsCredentials(reason: "no token provider"))
             throw ChatError(.providerFailed, "No SessionTokenProvider was given to the client")
         }
-        setSession(.authenticating(userId: user))
+        apply(.authenticating)
         let pair: TokenPair
         do {
             pair = try await callProvider(provider, user: user)
         } catch let error as ChatError {
             try checkGeneration(expected)
-            setSession(.needsCredentials(userId: user, reason: error.code.rawValue))
+            apply(.needsCredentials(reason: error.code.rawValue))
             throw error
         } catch is CancellationError {
             throw ChatError(.userCleared, "The user was cleared while the provider was asked")
         } catch {
             try checkGeneration(expected)
-            setSession(.needsCredentials(userId: user, reason: ChatError.Code.providerFailed.rawValue))
+            apply(.needsCredentials(reason: ChatError.Code.providerFailed.rawValue))
             throw ChatError(.providerFailed, "The token provider failed: \(error)")
         }
         try checkGeneration(expected)
         if let problem = Self.problem(with: pair, now: now) {
-            setSession(.needsCredentials(userId: user, reason: problem.code.rawValue))
+            apply(.needsCredentials(reason: problem.code.rawValue))
             throw problem
         }
-        return adopt(pair, user: user)
+        apply(.signedIn(userId: user, tokens: pair))
+        afterSignIn()
+        return pair.accessToken
     }
 
-    private func adopt(_ pair: TokenPair, user: String) -> String {
-        tokens = pair
-        setSession(.authenticated(userId: user, via: .tokens))
+    /// Signs in with the credential; nil when it was renewed and should be tried again.
+    func signIn(_ request: WireRequest, generation expected: Int, carrying token: String? = nil) async throws -> String? {
+        apply(.authenticating)
+        do {
+            let response = try await performRaw(request, token: token)
+            try checkGeneration(expected)
+            guard case .session(let pair, let user, _) = response else { throw ChatError(.networkFailure, "Unexpected answer to sign-in") }
+            currentUser = ChatUser(user, via: machine.credential?.method ?? .tokens)
+            apply(.signedIn(userId: user.id, tokens: pair))
+            afterSignIn()
+            return pair.accessToken
+        } catch let error as ChatError where error.code == ChatError.Code(.expiredJWT) {
+            try checkGeneration(expected)
+            publish(.authenticationFailed(error))
+            if let delegate = authenticationDelegate, let jwt = await delegate.onInvalidAuth() {
+                try checkGeneration(expected)
+                apply(.credentialRenewed(.jwt(jwt)))
+                return nil
+            }
+            try checkGeneration(expected)
+            // No new JWT: the user is logged out implicitly (A6).
+            clearLocally(reason: "expiredJWT")
+            throw error
+        } catch let error as ChatError where error.code == ChatError.Code(.expiredSessionToken) {
+            try checkGeneration(expected)
+            try await renewSessionToken(generation: expected)
+            return nil
+        } catch let error as ChatError where error.code == .offline || error.code == .networkFailure || error.code == .userCleared {
+            throw error
+        } catch let error as ChatError {
+            try checkGeneration(expected)
+            publish(.authenticationFailed(error))
+            apply(.closed(reason: error.code.rawValue))
+            throw error
+        }
+    }
+
+    /// Asks the `SessionDelegate` for a new session token (A10).
+    private func renewSessionToken(generation expected: Int) async throws {
+        guard let delegate = sessionDelegate else {
+            apply(.closed(reason: "sessionWasClosed"))
+            publish(.sessionWasClosed)
+            throw ChatError(.sessionClosed, "The session token expired and no SessionDelegate renews it")
+        }
+        let answer: Result<String?, any Error> = await withCheckedContinuation { continuation in
+            let once = OnceFlag()
+            delegate.sessionTokenDidRequire(
+                success: { token in if once.set() { continuation.resume(returning: .success(token)) } },
+                fail: { error in if once.set() { continuation.resume(returning: .failure(error)) } })
+        }
+        try checkGeneration(expected)
+        switch answer {
+        case .success(let token?):
+            apply(.credentialRenewed(.sessionToken(token)))
+            renewedSession = true
+        case .success(nil):
+            apply(.closed(reason: "sessionWasClosed"))
+            publish(.sessionWasClosed)
+            delegate.sessionWasClosed()
+            throw ChatError(.sessionClosed, "The SessionDelegate declined to renew the session")
+        case .failure(let error):
+            let chatError = error as? ChatError ?? ChatError(.sessionClosed, "The SessionDelegate failed: \(error)")
+            apply(.needsCredentials(reason: "sessionDidHaveError"))
+            publish(.sessionDidHaveError(chatError))
+            delegate.sessionDidHaveError(chatError)
+            throw chatError
+        }
+    }
+
+    /// After every successful sign-in or refresh.
+    func afterSignIn() {
+        if renewedSession {
+            renewedSession = false
+            publish(.sessionWasRefreshed)
+            sessionDelegate?.sessionWasRefreshed()
+        }
         scheduleProactiveRefresh()
         ensureRealtime()
-        return pair.accessToken
+        flushPendingLogouts()
     }
 
     /// Asks the provider, bounded by `providerTimeout`.
@@ -104,7 +217,7 @@ extension ClientCore {
     /// Refreshes a little before the access token expires (A2).
     private func scheduleProactiveRefresh() {
         refreshTimer?.cancel()
-        guard let tokens else { return }
+        guard let tokens = machine.tokens else { return }
         let deadline = tokens.accessExpiresAt - configuration.refreshMargin
         let expected = generation
         let runtime = self.runtime
@@ -127,9 +240,7 @@ extension ClientCore {
             return try await performRaw(request, token: token)
         } catch let error as ChatError where error.code == ChatError.Code(.expiredToken) {
             try checkGeneration(expected)
-            if let current = tokens, current.accessToken == token {
-                tokens?.accessExpiresAt = now
-            }
+            apply(.accessTokenExpired(token))
             token = try await accessToken()
             try checkGeneration(expected)
             return try await performRaw(request, token: token)
@@ -157,10 +268,17 @@ extension ClientCore {
     /// Ends the session for good (an invalid token): tokens dropped, the
     /// realtime connection closed.
     func endSession(reason: String) {
-        tokens = nil
         refreshTimer?.cancel()
         refreshTimer = nil
         closeRealtime()
-        setSession(.closed(reason: reason))
+        apply(.closed(reason: reason))
     }
 }
+
+/// Makes a callback-based answer resume a continuation once at most.
+final class OnceFlag: Sendable {
+    private let flag = Mutex(false)
+    func set() -> Bool { flag.withLock { done in defer { done = true }; return !done } }
+}
+
+import Synchronization

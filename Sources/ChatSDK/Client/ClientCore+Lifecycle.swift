@@ -59,7 +59,9 @@ extension ClientCore {
     func reachabilityChanged(_ reachable: Bool) {
         guard reachable != self.reachable else { return }
         self.reachable = reachable
-        guard reachable, userId != nil else { return }
+        guard reachable else { return }
+        flushPendingLogouts()
+        guard userId != nil else { return }
         for conversationId in pausedQueues.sorted() { startSender(conversationId) }
         // Reconnect now rather than at the end of the back-off.
         backoff?.cancel()
@@ -77,7 +79,7 @@ extension ClientCore {
     /// (the `RefetchTrigger`, D8).
     func enterForeground() async {
         background = false
-        if tokens != nil { ensureRealtime() }
+        if machine.tokens != nil { ensureRealtime() }
         await refetchAll()
     }
 

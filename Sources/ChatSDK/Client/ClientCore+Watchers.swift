@@ -22,10 +22,16 @@ extension ClientCore {
             watchers[id] = nil
             return
         }
+        if let conversationId = entry.target.conversationId, let text = prefillText {
+            // The next opened conversation receives the prefill, once (A13).
+            drafts[conversationId] = text
+            prefillText = nil
+        }
         if hasCachedData(for: entry.target) {
             emit(entry)
         }
         await refresh(id)
+        if entry.target.conversationId != nil { await flushPendingAttributes() }
     }
 
     private func hasCachedData(for target: WatchTarget) -> Bool {
@@ -184,7 +190,8 @@ extension ClientCore {
             createdAt: Instant(milliseconds: row.createdAt), updatedAt: Instant(milliseconds: row.updatedAt),
             messageCount: Int(row.lastSeq) + store.unsentCount(conversationId: row.id),
             lastMessagePreview: row.preview,
-            providerTyping: row.providerTypingUntil.map { $0 > now.milliseconds } ?? false)
+            providerTyping: row.providerTypingUntil.map { $0 > now.milliseconds } ?? false,
+            draft: drafts[row.id])
     }
 
     func conversationRow(from wire: WireConversation) -> ConversationRow {

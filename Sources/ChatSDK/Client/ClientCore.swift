@@ -11,13 +11,28 @@ actor ClientCore {
     var store: LocalStore
     var storePath: String?
 
-    var userId: String?
+    /// Who is signed in, how, with which tokens: the session's decisions.
+    var machine = SessionStateMachine()
+    var userId: String? { machine.userId }
+    var tokens: TokenPair? { machine.tokens }
+    var session: SessionState { machine.state }
+    /// The user as the last sign-in described them.
+    var currentUser: ChatUser?
+    var authenticationDelegate: (any AuthenticationDelegate)?
+    var sessionDelegate: (any SessionDelegate)?
+    var renewedSession = false
+    /// Attributes waiting for the next conversation opened online (A13).
+    var pendingAttributes: [String: String] = [:]
+    /// Text the next opened conversation receives in its draft (A13).
+    var prefillText: String?
+    var pendingProfile: ChatUser?
+    var drafts: [String: String] = [:]
+    /// Client-wide facts that outlive users: queued logouts (A9).
+    var clientStore: LocalStore
     /// Bumped when the user changes, so work started for a previous user
     /// drops its results.
     var generation = 0
-    var session: SessionState = .signedOut
     var connection: ConnectionState = .disconnected
-    var tokens: TokenPair?
     var authentication: (id: Int, task: Task<String, any Error>)?
     var nextAuthenticationID = 0
     var refreshTimer: Task<Void, Never>?
@@ -50,6 +65,10 @@ actor ClientCore {
         self.provider = provider
         // An in-memory store cannot fail to open.
         self.store = try! LocalStore(path: nil)
+        let clientFile = configuration.cacheMode == .disk ? configuration.cacheDirectory.map {
+            LocalStore.path(in: $0, deviceId: configuration.deviceId, userId: "_client")
+        } : nil
+        self.clientStore = (try? LocalStore(path: clientFile)) ?? (try! LocalStore(path: nil))
     }
 
     var now: Instant { runtime.now }
@@ -72,12 +91,6 @@ actor ClientCore {
         for id in eventSubscribers.keys.sorted() { eventSubscribers[id]?.yield(event) }
     }
 
-    func setSession(_ state: SessionState) {
-        guard state != session else { return }
-        session = state
-        publish(.sessionChanged(state))
-    }
-
     func setConnection(_ state: ConnectionState) {
         guard state != connection else { return }
         connection = state
@@ -87,25 +100,43 @@ actor ClientCore {
     // MARK: Users (A1, A3, A4)
 
     func setCurrentUser(_ id: String) throws {
+        try Self.checkUserId(id)
+        switch machine.admits(userId: id, credential: .provider) {
+        case .noChange: return
+        case .refused(let error): throw error
+        case .allowed, .reconfigure: break
+        }
+        identify(id, .provider)
+    }
+
+    /// Starts a session for `user` with `credential`: the user's store opens
+    /// and their outbox resumes.
+    func identify(_ user: String?, _ credential: Credential) {
+        generation += 1
+        apply(.identify(userId: user, credential: credential))
+        if let user {
+            openStore(for: user)
+            resumeOutbox()
+        }
+    }
+
+    static func checkUserId(_ id: String) throws {
         guard !id.isEmpty, !id.contains(where: \.isWhitespace) else {
             throw ChatError(.invalidArgument, "A user id must be a non-empty word, got \"\(id)\"")
         }
-        if let current = userId {
-            if current == id { return }
-            throw ChatError(.currentUserAlreadySet, "User \(current) is already set: call clearCurrentUser() before setting \(id)")
-        }
-        userId = id
-        generation += 1
-        openStore(for: id)
-        setSession(.userSet(userId: id))
-        resumeOutbox()
     }
 
+    /// A4: removes every local trace of the user; the server session and
+    /// push subscription stay.
     func clearCurrentUser() {
-        guard userId != nil else { return }
+        guard machine.credential != nil else { return }
+        clearLocally(reason: nil)
+    }
+
+    /// Forgets the user on this device: cache, tokens, outbox, prefill;
+    /// closes the connection; watchers end with `userCleared`.
+    func clearLocally(reason: String?, keepingStore: Bool = false) {
         generation += 1
-        userId = nil
-        tokens = nil
         authentication?.task.cancel()
         authentication = nil
         refreshTimer?.cancel()
@@ -118,12 +149,19 @@ actor ClientCore {
         for renewal in typingRenewals.values { renewal.cancel() }
         typingRenewals = [:]
         closeRealtime()
-        store.wipe()
-        deleteStoreFile()
-        let cleared = ChatError(.userCleared, "The user was cleared")
+        if !keepingStore {
+            store.wipe()
+            deleteStoreFile()
+        }
+        store = try! LocalStore(path: nil)
+        prefillText = nil
+        drafts = [:]
+        pendingAttributes = [:]
+        currentUser = nil
+        let cleared = ChatError(.userCleared, reason.map { "The user was signed out (\($0))" } ?? "The user was cleared")
         for id in watchers.keys.sorted() { watchers[id]?.finish(cleared) }
         watchers = [:]
-        setSession(.signedOut)
+        apply(.cleared)
     }
 
     func requireUser() throws -> String {

@@ -11,4 +11,6 @@ public struct Conversation: Sendable, Hashable, Identifiable {
     public var lastMessagePreview: String?
     /// Whether a provider is typing (D9); expires on its own.
     public var providerTyping: Bool
+    /// Text prefilled by the app for this conversation (A13), once.
+    public var draft: String? = nil
 }

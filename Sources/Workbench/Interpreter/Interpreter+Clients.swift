@@ -44,6 +44,14 @@ extension Interpreter {
                     log.append(world.now, "\(name).connection → \(state.rawValue)")
                 case .warning(let text):
                     log.append(world.now, "\(name) warning: \(text)")
+                case .authenticationFailed(let error):
+                    log.append(world.now, "\(name) authenticationFailed: \(error.code) — \(error.message)")
+                case .sessionWasRefreshed:
+                    log.append(world.now, "\(name) sessionWasRefreshed")
+                case .sessionWasClosed:
+                    log.append(world.now, "\(name) sessionWasClosed")
+                case .sessionDidHaveError(let error):
+                    log.append(world.now, "\(name) sessionDidHaveError: \(error.code) — \(error.message)")
                 }
             }
         }

@@ -1,0 +1,201 @@
+import Foundation
+
+extension ClientCore {
+    // MARK: Sign-in (A5, A7, A8, A10)
+
+    /// Logs in with a JWT of the app's backend (A5). From an anonymous
+    /// session, the server merges the anonymous user into this one (A8).
+    func login(jwt: String) async throws -> ChatUser {
+        let mergeToken = machine.credential == .anonymous ? machine.tokens?.accessToken : nil
+        return try await start(.jwt(jwt), user: nil, request: .loginJWT(jwt: jwt), carrying: mergeToken)
+    }
+
+    /// Starts as a user the server creates (A7).
+    func loginAnonymous() async throws -> ChatUser {
+        try await start(.anonymous, user: nil, request: .loginAnonymous, carrying: nil)
+    }
+
+    /// `connect(userId:)` with no credential, an access token or a session token (A10).
+    func connect(userId: String, credential: Credential) async throws -> ChatUser {
+        try Self.checkUserId(userId)
+        let request: WireRequest = switch credential {
+        case .accessToken(let token): .connectAccessToken(userId: userId, accessToken: token)
+        case .sessionToken(let token): .connectSessionToken(userId: userId, sessionToken: token)
+        default: .connectUserId(userId: userId)
+        }
+        return try await start(credential, user: userId, request: request, carrying: nil)
+    }
+
+    private func start(_ credential: Credential, user: String?, request: WireRequest, carrying token: String?) async throws -> ChatUser {
+        switch machine.admits(userId: user, credential: credential) {
+        case .noChange:
+            if let currentUser { return currentUser }
+        case .refused(let error):
+            throw error
+        case .allowed, .reconfigure:
+            break
+        }
+        let fromAnonymous = machine.credential == .anonymous
+        if fromAnonymous { clearLocally(reason: nil) }
+        identify(user, credential)
+        let expected = generation
+        for _ in 0..<3 {
+            let next = (try await signIn(signInRequest(fallback: request), generation: expected, carrying: token)) != nil
+            try checkGeneration(expected)
+            if next, let userId = machine.userId {
+                if storePath == nil, configuration.cacheMode == .disk { openStore(for: userId) }
+                if user == nil { openStore(for: userId); resumeOutbox() }
+                return currentUser ?? ChatUser(id: userId, authenticationType: credential.method)
+            }
+        }
+        throw ChatError(.sessionClosed, "Sign-in kept failing")
+    }
+
+    /// The request for the machine's current credential (it may have been
+    /// renewed by a delegate).
+    private func signInRequest(fallback: WireRequest) -> WireRequest {
+        if case .signIn(let request) = machine.nextStep(now: now, margin: configuration.refreshMargin) { return request }
+        return fallback
+    }
+
+    /// A12: returns at once; errors reach the app as events.
+    func authorize(user: ChatUser, auth: ChatAuth?) -> [String] {
+        var warnings: [String] = []
+        if Self.looksLikeContactDetails(user.id) {
+            warnings.append("the identifier \(user.id) looks like an e-mail address or a phone number: identifiers must be unique, persistent and hard to guess")
+        }
+        switch machine.admits(userId: user.id, credential: .authorized(token: auth?.token)) {
+        case .noChange:
+            for warning in warnings { publish(.warning(warning)) }
+            return warnings
+        case .reconfigure(let previous):
+            warnings.append("authorizing \(user.id) while \(previous) is authorized: \(previous)'s server session and push subscription stay open (call logout() or deauthorizeUser() first)")
+            clearLocally(reason: nil)
+        case .refused:
+            warnings.append("authorizing \(user.id) replaces the current user on this device")
+            clearLocally(reason: nil)
+        case .allowed:
+            break
+        }
+        for warning in warnings { publish(.warning(warning)) }
+        identify(user.id, .authorized(token: auth?.token))
+        pendingAttributes.merge(user.attributes) { $1 }
+        if user.name != nil || !user.attributes.isEmpty { pendingProfile = user }
+        let expected = generation
+        runtime.spawn {
+            do { _ = try await self.accessToken() } catch {
+                guard await self.generation == expected else { return }
+                let chatError = error as? ChatError ?? ChatError(.networkFailure, "\(error)")
+                await self.publish(.authenticationFailed(chatError))
+            }
+        }
+        return warnings
+    }
+
+    static func looksLikeContactDetails(_ id: String) -> Bool {
+        if id.contains("@"), id.contains(".") { return true }
+        let digits = id.filter(\.isNumber)
+        return digits.count >= 7 && id.allSatisfy { $0.isNumber || "+-() ".contains($0) }
+    }
+
+    // MARK: Leaving (A9, A11)
+
+    /// A9: the server session closes and this device stops receiving the
+    /// user's pushes; local data goes at once. Offline, the server part is
+    /// queued on disk and done when the network returns.
+    func logout() async throws {
+        guard machine.credential != nil, machine.userId != nil || machine.tokens != nil else {
+            throw ChatError(.userNotAuthorized, "Nobody is signed in: there is no one to log out")
+        }
+        let wasAnonymous = machine.credential == .anonymous
+        if let token = machine.tokens?.accessToken {
+            clientStore.addPendingLogout(accessToken: token)
+        }
+        clearLocally(reason: nil)
+        if wasAnonymous { apply(.identify(userId: nil, credential: .anonymous)) }
+        await flushPendingLogoutsNow()
+    }
+
+    /// Carries out queued logouts (after a sign-in, and when the network returns).
+    func flushPendingLogouts() {
+        guard !clientStore.pendingLogouts().isEmpty else { return }
+        runtime.spawn { await self.flushPendingLogoutsNow() }
+    }
+
+    func flushPendingLogoutsNow() async {
+        for token in clientStore.pendingLogouts() {
+            do {
+                _ = try await performRaw(.logout, token: token)
+                clientStore.removePendingLogout(accessToken: token)
+            } catch let error as ChatError where error.code == .offline || error.code == .networkFailure {
+                return
+            } catch {
+                // Already logged out, or the token is gone: nothing left to do.
+                clientStore.removePendingLogout(accessToken: token)
+            }
+        }
+    }
+
+    /// A11: the connection closes and in-memory state goes; the disk cache
+    /// stays for the next connect of the same user.
+    func disconnect() {
+        guard machine.credential != nil else { return }
+        clearLocally(reason: "disconnected", keepingStore: true)
+    }
+
+    // MARK: User data (A13, A14)
+
+    func updateData(_ attributes: [String: String]) throws {
+        _ = try requireUser()
+        pendingAttributes.merge(attributes) { $1 }
+    }
+
+    /// Sends pending attributes when a conversation opens with a live connection.
+    func flushPendingAttributes() async {
+        guard !pendingAttributes.isEmpty || pendingProfile != nil, connection == .connected else { return }
+        let attributes = pendingAttributes
+        let nickname = pendingProfile?.name
+        pendingAttributes = [:]
+        pendingProfile = nil
+        if case .user(let user)? = try? await request(.updateUser(nickname: nickname, profileURL: nil, attributes: attributes)) {
+            currentUser = ChatUser(user, via: machine.credential?.method ?? .tokens)
+        }
+    }
+
+    func prefill(_ text: String) {
+        prefillText = text.isEmpty ? nil : text
+    }
+
+    func updateProfile(nickname: String?, profileURL: String?, image: ProfileImage?) async throws -> ChatUser {
+        _ = try requireUser()
+        if let image {
+            guard ["image/jpeg", "image/png"].contains(image.mimeType.lowercased()) else {
+                throw ChatError(ChatError.Code(.unsupportedMediaType), "A profile image is JPEG or PNG, not \(image.mimeType); nothing was uploaded")
+            }
+            guard image.size > 0, image.size <= 5 * 1024 * 1024 else {
+                throw ChatError(ChatError.Code(.attachmentTooLarge), "A profile image is at most 5 MB (5242880 bytes), this one is \(image.size); nothing was uploaded")
+            }
+            _ = try await request(.uploadProfileImage(mimeType: image.mimeType, size: image.size))
+        }
+        guard case .user(let user) = try await request(.updateUser(nickname: nickname, profileURL: profileURL, attributes: nil)) else {
+            throw ChatError(.networkFailure, "Unexpected answer to updateUser")
+        }
+        let updated = ChatUser(user, via: machine.credential?.method ?? .tokens)
+        currentUser = updated
+        return updated
+    }
+
+    func currentUserSnapshot() -> ChatUser? {
+        if let currentUser { return currentUser }
+        guard let userId = machine.userId, let credential = machine.credential else { return nil }
+        return ChatUser(id: userId, authenticationType: credential.method, isAnonymous: credential == .anonymous)
+    }
+
+    func setDelegates(authentication: (any AuthenticationDelegate)?, session: (any SessionDelegate)?, changingSession: Bool) throws {
+        if changingSession, case .sessionToken? = machine.credential {
+            throw ChatError(.invalidArgument, "Set the SessionDelegate before connect(userId:sessionToken:)")
+        }
+        authenticationDelegate = authentication
+        if changingSession { sessionDelegate = session }
+    }
+}

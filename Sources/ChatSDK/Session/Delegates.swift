@@ -1,0 +1,74 @@
+/// Asked for a new JWT when the server says the one the user logged in
+/// with has expired (A6). Return nil to give up: the user is logged out.
+public protocol AuthenticationDelegate: Sendable {
+    func onInvalidAuth() async -> String?
+}
+
+/// Renews the session token of a `connect(userId:sessionToken:)` session
+/// (A10). Set it before `connect`.
+public protocol SessionDelegate: Sendable {
+    /// Call `success` with a new session token, `success(nil)` to close
+    /// the session, or `fail` with an error.
+    func sessionTokenDidRequire(success: @escaping @Sendable (String?) -> Void, fail: @escaping @Sendable (any Error) -> Void)
+    func sessionWasRefreshed()
+    func sessionWasClosed()
+    func sessionDidHaveError(_ error: ChatError)
+}
+
+extension SessionDelegate {
+    public func sessionWasRefreshed() {}
+    public func sessionWasClosed() {}
+    public func sessionDidHaveError(_ error: ChatError) {}
+}
+
+/// The signed-in user as the SDK knows them (A7).
+public struct ChatUser: Sendable, Hashable {
+    public var id: String
+    public var authenticationType: AuthenticationMethod
+    public var isAnonymous: Bool
+    public var name: String?
+    public var nickname: String?
+    public var profileURL: String?
+    public var attributes: [String: String]
+
+    public init(id: String, authenticationType: AuthenticationMethod = .authorized, isAnonymous: Bool = false, name: String? = nil,
+                nickname: String? = nil, profileURL: String? = nil, attributes: [String: String] = [:]) {
+        self.id = id
+        self.authenticationType = authenticationType
+        self.isAnonymous = isAnonymous
+        self.name = name
+        self.nickname = nickname
+        self.profileURL = profileURL
+        self.attributes = attributes
+    }
+
+    init(_ wire: WireUser, via method: AuthenticationMethod) {
+        self.init(id: wire.id, authenticationType: method, isAnonymous: wire.isAnonymous, name: wire.name,
+                  nickname: wire.nickname, profileURL: wire.profileURL, attributes: wire.attributes)
+    }
+}
+
+/// How `authorize(user:auth:)` proves the user (A12).
+public struct ChatAuth: Sendable, Hashable {
+    public var token: String?
+    public var scheme: String?
+    public var headers: [String: String]
+    public var signature: String?
+
+    public init(token: String? = nil, scheme: String? = nil, headers: [String: String] = [:], signature: String? = nil) {
+        self.token = token
+        self.scheme = scheme
+        self.headers = headers
+        self.signature = signature
+    }
+}
+
+/// A profile picture to upload (A14): JPEG or PNG, at most 5 MB.
+public struct ProfileImage: Sendable, Hashable {
+    public var mimeType: String
+    public var size: Int64
+    public init(mimeType: String, size: Int64) {
+        self.mimeType = mimeType
+        self.size = size
+    }
+}

@@ -1,0 +1,137 @@
+/// The session's decisions, without I/O (A1–A15): given what the client
+/// holds, what to do to get a usable access token, and how each outcome
+/// changes the state. The client's actor performs the steps.
+struct SessionStateMachine: Sendable {
+    private(set) var userId: String?
+    private(set) var credential: Credential?
+    private(set) var tokens: TokenPair?
+    private(set) var state: SessionState = .signedOut
+
+    /// What to do next to have a usable access token.
+    enum Step: Sendable, Hashable {
+        case use(accessToken: String)
+        case refresh(refreshToken: String)
+        /// A sign-in request (JWT, anonymous, connect…).
+        case signIn(WireRequest)
+        case askProvider(userId: String)
+        case fail(ChatError)
+    }
+
+    /// Something that happened to the session.
+    enum Event: Sendable, Hashable {
+        /// A user and a way to sign them in were given.
+        case identify(userId: String?, credential: Credential)
+        case authenticating
+        case refreshing
+        case signedIn(userId: String, tokens: TokenPair)
+        case refreshed(TokenPair)
+        /// The refresh token was refused or expired: sign in again.
+        case refreshRefused
+        /// The server said the access token expired before we thought.
+        case accessTokenExpired(String)
+        /// A new credential of the same user (a renewed JWT or session token).
+        case credentialRenewed(Credential)
+        /// The credential cannot be used without the app's help.
+        case needsCredentials(reason: String)
+        /// The session ended for good (an invalid token, a refused renewal).
+        case closed(reason: String)
+        /// Everything forgotten (clear, logout, disconnect).
+        case cleared
+    }
+
+    /// What the client should do about a step it was asked to take.
+    func nextStep(now: Instant, margin: Duration) -> Step {
+        guard let credential else { return .fail(ChatError.notAuthenticated()) }
+        if let tokens, tokens.accessExpiresAt - margin > now {
+            return .use(accessToken: tokens.accessToken)
+        }
+        // A JWT session signs in again with its JWT, so that an expired JWT
+        // is noticed (A6); the others refresh while the refresh token lives.
+        if let tokens, tokens.refreshExpiresAt > now, !credential.isJWT {
+            return .refresh(refreshToken: tokens.refreshToken)
+        }
+        switch credential {
+        case .provider:
+            guard let userId else { return .fail(ChatError.notAuthenticated()) }
+            return .askProvider(userId: userId)
+        case .jwt(let jwt): return .signIn(.loginJWT(jwt: jwt))
+        case .anonymous: return .signIn(.loginAnonymous)
+        case .userId: return .signIn(.connectUserId(userId: userId ?? ""))
+        case .accessToken(let token): return .signIn(.connectAccessToken(userId: userId ?? "", accessToken: token))
+        case .sessionToken(let token): return .signIn(.connectSessionToken(userId: userId ?? "", sessionToken: token))
+        case .authorized(let token?): return .signIn(.connectAccessToken(userId: userId ?? "", accessToken: token))
+        case .authorized(nil): return .signIn(.connectUserId(userId: userId ?? ""))
+        }
+    }
+
+    /// Applies an event; returns the new state when it changed.
+    @discardableResult
+    mutating func handle(_ event: Event) -> SessionState? {
+        let before = state
+        switch event {
+        case .identify(let user, let credential):
+            userId = user
+            self.credential = credential
+            tokens = nil
+            state = user.map { .userSet(userId: $0) } ?? .signedOut
+        case .authenticating:
+            state = .authenticating(userId: userId ?? "anonymous")
+        case .refreshing:
+            state = .refreshing(userId: userId ?? "anonymous")
+        case .signedIn(let user, let pair):
+            userId = user
+            tokens = pair
+            state = .authenticated(userId: user, via: credential?.method ?? .tokens)
+        case .refreshed(let pair):
+            tokens = pair
+            if let userId { state = .authenticated(userId: userId, via: credential?.method ?? .tokens) }
+        case .refreshRefused:
+            tokens = nil
+        case .accessTokenExpired(let token):
+            if tokens?.accessToken == token { tokens?.accessExpiresAt = Instant(milliseconds: 0) }
+        case .credentialRenewed(let credential):
+            self.credential = credential
+            tokens = nil
+        case .needsCredentials(let reason):
+            state = .needsCredentials(userId: userId ?? "anonymous", reason: reason)
+        case .closed(let reason):
+            tokens = nil
+            state = .closed(reason: reason)
+        case .cleared:
+            userId = nil
+            credential = nil
+            tokens = nil
+            state = .signedOut
+        }
+        return state == before ? nil : state
+    }
+
+    /// Whether `identify` with this user and credential is allowed now (A3):
+    /// nil when it is, the no-op flag when it changes nothing.
+    func admits(userId user: String?, credential: Credential) -> Admission {
+        guard let current = userId ?? (self.credential == .anonymous ? "anonymous" : nil) else { return .allowed }
+        if let user, user == current, self.credential?.method == credential.method { return .noChange }
+        // An anonymous user may log in as someone: the server merges (A8).
+        if self.credential == .anonymous || state.isAnonymousSession { return .allowed }
+        if case .authorized = credential, case .authorized? = self.credential { return .reconfigure(previous: current) }
+        return .refused(ChatError(.currentUserAlreadySet, "User \(current) is already set: call clearCurrentUser() before setting \(user ?? "another user")"))
+    }
+
+    enum Admission: Sendable, Hashable {
+        case allowed
+        case noChange
+        /// Authorizing another user without logging out: allowed, with a warning (A12).
+        case reconfigure(previous: String)
+        case refused(ChatError)
+    }
+}
+
+extension Credential {
+    var isJWT: Bool { if case .jwt = self { true } else { false } }
+}
+
+extension SessionState {
+    var isAnonymousSession: Bool {
+        if case .authenticated(_, .anonymous) = self { true } else { false }
+    }
+}
