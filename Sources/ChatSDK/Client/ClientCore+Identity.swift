@@ -7,7 +7,7 @@ extension ClientCore {
     /// session, the server merges the anonymous user into this one (A8).
     func login(jwt: String) async throws -> ChatUser {
         let mergeToken = machine.credential == .anonymous ? machine.tokens?.accessToken : nil
-        return try await start(.jwt(jwt), user: nil, request: .loginJWT(jwt: jwt), carrying: mergeToken)
+        return try await start(.jwt(jwt), user: Self.subject(ofJWT: jwt), request: .loginJWT(jwt: jwt), carrying: mergeToken)
     }
 
     /// Starts as a user the server creates (A7).
@@ -90,6 +90,19 @@ extension ClientCore {
             }
         }
         return warnings
+    }
+
+    /// The `external_id` a JWT claims, read without verifying it (the
+    /// server verifies); nil when it cannot be read.
+    static func subject(ofJWT jwt: String) -> String? {
+        let parts = jwt.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3 else { return nil }
+        var base64 = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        guard let data = Data(base64Encoded: base64),
+              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let subject = object["external_id"] as? String, !subject.isEmpty, !subject.contains(where: \.isWhitespace) else { return nil }
+        return subject
     }
 
     static func looksLikeContactDetails(_ id: String) -> Bool {

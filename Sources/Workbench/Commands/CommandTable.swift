@@ -3,7 +3,7 @@ struct CommandTable: Sendable {
     let specs: [CommandSpec]
 
     static let standard = CommandTable(specs:
-        clientCommands + identityCommands + credentialCommands + dataCommands
+        clientCommands + identityCommands + loginCommands + credentialCommands + dataCommands
         + otherSideCommands + worldCommands + appCommands + flowCommands + metaCommands)
 
     /// First words of every verb, without duplicates, sorted.

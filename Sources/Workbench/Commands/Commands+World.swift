@@ -1,4 +1,5 @@
 import ChatSDK
+import ChatSimulation
 
 extension CommandTable {
     static let worldCommands: [CommandSpec] = [
@@ -73,6 +74,36 @@ extension CommandTable {
                     let conversations = interpreter.world.backend.conversations(userId: user.id).count
                     interpreter.print("\(user.id)\(user.isAnonymous ? " (anonymous)" : ""): \(conversations) conversation\(conversations == 1 ? "" : "s"), \(interpreter.world.backend.sessionCount(userId: user.id)) session\(interpreter.world.backend.sessionCount(userId: user.id) == 1 ? "" : "s")")
                 }
+            }),
+        CommandSpec(
+            name: "server sessions", group: .world,
+            arguments: [ArgumentSpec(name: "ID", kind: .text)],
+            summary: "the open server sessions of a user (method@device)", example: "server sessions alice",
+            run: { interpreter, invocation in
+                interpreter.show(try ServerObject(world: interpreter.world).field("sessions", argument: invocation.argument(0), in: interpreter)!)
+            }),
+        CommandSpec(
+            name: "server pushes", group: .world,
+            arguments: [ArgumentSpec(name: "ID", kind: .text)],
+            summary: "the devices subscribed to a user's pushes, and the pushes sent to them", example: "server pushes alice",
+            run: { interpreter, invocation in
+                let server = ServerObject(world: interpreter.world)
+                interpreter.print("subscribed devices:")
+                interpreter.show(try server.field("pushes", argument: invocation.argument(0), in: interpreter)!)
+                interpreter.print("pushes sent:")
+                interpreter.show(try server.field("pushlog", argument: invocation.argument(0), in: interpreter)!)
+            }),
+        CommandSpec(
+            name: "server settings", group: .world,
+            arguments: [ArgumentSpec(name: "KEY=VALUE", kind: .text, optional: true, variadic: true)],
+            summary: "the app's settings (S1), or change them", example: "server settings allowUserIdOnly=false",
+            run: { interpreter, invocation in
+                let backend = interpreter.world.backend
+                for (key, value) in try keyValues(invocation.arguments.map(\.text)).sorted(by: { $0.key < $1.key }) {
+                    do { try backend.updateSetting(apiKey: World.apiKey, key: key, value: value) }
+                    catch { throw ScriptError((error as? WireError)?.message ?? "\(error)") }
+                }
+                for (key, value) in backend.settingsDescription(apiKey: World.apiKey) { interpreter.print("\(key) = \(value)") }
             }),
         CommandSpec(
             name: "server messages", group: .world,

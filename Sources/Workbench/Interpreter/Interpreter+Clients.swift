@@ -9,7 +9,8 @@ extension Interpreter {
         let provider = SimulatedTokenProvider(world: world, apiKey: apiKey)
         let object = ClientObject(
             name: name, client: makeSDKClient(name: name, cacheMode: cacheMode, apiKey: apiKey, provider: provider),
-            provider: provider, cacheMode: cacheMode, apiKey: apiKey)
+            provider: provider, cacheMode: cacheMode, apiKey: apiKey,
+            delegate: WorkbenchDelegate(world: world, apiKey: apiKey))
         clients.append(object)
         observe(object)
         return object
@@ -25,6 +26,17 @@ extension Interpreter {
         return ChatClient(configuration: configuration, tokenProvider: provider)
     }
 
+    /// Gives the SDK client the workbench's delegate, or none.
+    func applyDelegate(_ object: ClientObject) {
+        let client = object.client
+        let delegate: WorkbenchDelegate? = object.delegate.mode == .none ? nil : object.delegate
+        world.spawn {
+            try? await client.setAuthenticationDelegate(delegate)
+            try? await client.setSessionDelegate(delegate)
+        }
+        world.runUntilIdle()
+    }
+
     /// Logs the client's session and connection changes and warnings.
     func observe(_ object: ClientObject) {
         let events = object.client.events()
@@ -37,7 +49,11 @@ extension Interpreter {
                 case .sessionChanged(let state):
                     object.session = state
                     if case .signedOut = state { object.userId = nil; object.auth = nil }
-                    if case .authenticated(let user, let via) = state { object.userId = user; object.auth = via }
+                    if case .authenticated(let user, let via) = state {
+                        object.userId = user
+                        object.auth = via
+                        object.delegate.userId = user
+                    }
                     log.append(world.now, "\(name).session → \(state)")
                 case .connectionChanged(let state):
                     object.connection = state
@@ -73,6 +89,7 @@ extension Interpreter {
         object.session = .signedOut
         object.connection = .disconnected
         observe(object)
+        applyDelegate(object)
         world.runUntilIdle()
         guard let user = object.userId else {
             print("\(object.name) restarted (no user)")

@@ -9,6 +9,7 @@ final class ClientObject: Inspectable, @unchecked Sendable {
     let provider: SimulatedTokenProvider
     let cacheMode: ChatClient.CacheMode
     let apiKey: String
+    let delegate: WorkbenchDelegate
     var userId: String?
     var auth: AuthenticationMethod?
     var session: SessionState = .signedOut
@@ -16,7 +17,8 @@ final class ClientObject: Inspectable, @unchecked Sendable {
     /// Internal watchers that follow messages' states, by conversation id.
     var trackers: [String: Task<Void, Never>] = [:]
 
-    init(name: String, client: ChatClient, provider: SimulatedTokenProvider, cacheMode: ChatClient.CacheMode, apiKey: String) {
+    init(name: String, client: ChatClient, provider: SimulatedTokenProvider, cacheMode: ChatClient.CacheMode, apiKey: String, delegate: WorkbenchDelegate) {
+        self.delegate = delegate
         self.name = name
         self.client = client
         self.provider = provider

@@ -28,7 +28,7 @@ final class ServerObject: Inspectable {
     let world: World
     init(world: World) { self.world = world }
     var handle: String { "server" }
-    let fieldNames = ["users", "requests", "messages(C)", "sessions(ID)", "conversations(ID)"]
+    let fieldNames = ["users", "requests", "messages(C)", "sessions(ID)", "pushes(ID)", "pushlog(ID)", "conversations(ID)", "settings"]
 
     func field(_ name: String, argument: String?, in interpreter: Interpreter) throws(ScriptError) -> Resolved? {
         func needs(_ what: String) throws(ScriptError) -> String {
@@ -52,7 +52,16 @@ final class ServerObject: Inspectable {
                 throw ScriptError("the server has no conversation \(word)")
             }
         case "sessions":
-            return .value(.int(Int64(world.backend.sessionCount(userId: try needs("a user id")))))
+            let user = try needs("a user id")
+            return .list(world.backend.sessions(userId: user).map { .value(.string("\($0.authenticationType.rawValue)@\($0.deviceId ?? "no device")")) })
+        case "pushes":
+            let user = try needs("a user id")
+            return .list(world.backend.pushSubscriptions(userId: user).map { .value(.string($0.deviceId)) })
+        case "pushlog":
+            let user = try needs("a user id")
+            return .list(world.backend.pushes(userId: user).map { .value(.string("\($0.deviceId): \($0.preview)")) })
+        case "settings":
+            return .list(world.backend.settingsDescription(apiKey: World.apiKey).map { .value(.string("\($0.0)=\($0.1)")) })
         case "conversations":
             return .list(world.backend.conversations(userId: try needs("a user id")).map { .value(.string(interpreter.handleForID[$0.id] ?? $0.id)) })
         default:

@@ -1,0 +1,222 @@
+import ChatBackend
+import ChatSDK
+import ChatSimulation
+
+extension CommandTable {
+    static let loginCommands: [CommandSpec] = [
+        CommandSpec(
+            name: "login jwt", group: .identity,
+            arguments: [ArgumentSpec(name: "ID", kind: .text)],
+            options: [
+                OptionSpec(name: "--exp", value: .duration, valueName: "DURATION", summary: "how long the JWT is valid (default 1h; 0s is already expired)"),
+                OptionSpec(name: "--name", value: .text, valueName: "N", summary: "the name claim"),
+                OptionSpec(name: "--email", value: .text, valueName: "E", summary: "the email claim"),
+                OptionSpec(name: "--secret", value: .text, valueName: "S", summary: "sign with this secret instead of the app's", secret: true),
+            ],
+            summary: "loginUser(jwt:): the app's backend signs a JWT (HS256) and the SDK logs in with it (A5, A8)",
+            example: "login jwt alice --exp 10m --name \"Alice A.\"",
+            run: { interpreter, invocation in
+                let object = interpreter.current!
+                let id = invocation.argument(0)!
+                let exp = try invocation.option("--exp").map { try DurationParser.parse($0) } ?? .seconds(3600)
+                let jwt = AppJWTFactory.sign(
+                    userId: id, expiresIn: exp, name: invocation.option("--name"), email: invocation.option("--email"),
+                    secret: invocation.option("--secret") ?? World.jwtSecret, world: interpreter.world)
+                object.delegate.userId = id
+                let client = object.client
+                guard let user = interpreter.perform({ try await client.loginUser(jwt: jwt) }) else { return }
+                object.userId = user.id
+                object.auth = .jwt
+                interpreter.print("\(user.id) logged in on \(object.name) with a JWT (\(user.name.map { "name \($0)" } ?? "no name"))")
+            }),
+        CommandSpec(
+            name: "login anonymous", group: .identity,
+            summary: "loginAnonymous(): the server creates an anonymous user (A7)",
+            example: "login anonymous",
+            run: { interpreter, _ in
+                let object = interpreter.current!
+                let client = object.client
+                guard let user = interpreter.perform({ try await client.loginAnonymous() }) else { return }
+                object.userId = user.id
+                object.auth = .anonymous
+                interpreter.print("anonymous user \(user.id) on \(object.name)")
+            }),
+        CommandSpec(
+            name: "logout", group: .identity,
+            summary: "logout(): close the server session, stop this device's pushes, clear local data (A9)",
+            example: "logout",
+            run: { interpreter, _ in
+                let object = interpreter.current!
+                let client = object.client
+                let user = object.userId
+                for tracker in object.trackers.values { tracker.cancel() }
+                object.trackers = [:]
+                guard interpreter.perform({ try await client.logout() }) != nil else { return }
+                interpreter.print("\(user ?? "the user") logged out of \(object.name)\(interpreter.world.network.isOnline ? "" : "; the server part waits for the network")")
+            }),
+        CommandSpec(
+            name: "connect", group: .identity,
+            arguments: [ArgumentSpec(name: "ID", kind: .text)],
+            options: [
+                OptionSpec(name: "--access-token", value: nil, summary: "with an access token the app's backend issues (never expires, revocable)"),
+                OptionSpec(name: "--session-token", value: nil, summary: "with a session token that expires (the SessionDelegate renews it)"),
+                OptionSpec(name: "--ttl", value: .duration, valueName: "DURATION", summary: "the session token's lifetime"),
+            ],
+            summary: "connect(userId:) alone, or with an access or session token (A10)",
+            example: "connect carol --session-token --ttl 10m",
+            run: { interpreter, invocation in
+                let object = interpreter.current!
+                let id = invocation.argument(0)!
+                let backend = interpreter.world.backend
+                if invocation.flag("--access-token") && invocation.flag("--session-token") {
+                    throw ScriptError("connect takes --access-token or --session-token, not both")
+                }
+                if invocation.option("--ttl") != nil && !invocation.flag("--session-token") {
+                    throw ScriptError("--ttl goes with --session-token")
+                }
+                object.delegate.userId = id
+                let client = object.client
+                let user: ChatUser?
+                if invocation.flag("--access-token") {
+                    let token: IssuedCredential
+                    do { token = try backend.issueAccessToken(apiKey: object.apiKey, userId: id) } catch { interpreter.report(error); return }
+                    user = interpreter.perform { try await client.connect(userId: id, accessToken: token.token) }
+                } else if invocation.flag("--session-token") {
+                    let ttl = try invocation.option("--ttl").map { try DurationParser.parse($0) }
+                    let token: IssuedCredential
+                    do { token = try backend.issueSessionToken(apiKey: object.apiKey, userId: id, ttl: ttl) } catch { interpreter.report(error); return }
+                    user = interpreter.perform { try await client.connect(userId: id, sessionToken: token.token) }
+                } else {
+                    user = interpreter.perform { try await client.connect(userId: id) }
+                }
+                guard let user else { return }
+                interpreter.print("\(user.id) connected on \(object.name) (auth \(user.authenticationType.rawValue))")
+            }),
+        CommandSpec(
+            name: "disconnect", group: .identity,
+            summary: "disconnect(): close the connection, keep the disk cache for the next connect (A11)",
+            example: "disconnect",
+            run: { interpreter, _ in
+                let object = interpreter.current!
+                let client = object.client
+                for tracker in object.trackers.values { tracker.cancel() }
+                object.trackers = [:]
+                interpreter.perform { await client.disconnect() }
+                interpreter.print("\(object.name) disconnected")
+            }),
+        CommandSpec(
+            name: "authorize", group: .identity,
+            arguments: [ArgumentSpec(name: "ID", kind: .text)],
+            options: [
+                OptionSpec(name: "--name", value: .text, valueName: "N", summary: "the user's name"),
+                OptionSpec(name: "--data", value: .text, valueName: "k=v", summary: "an attribute (repeatable)"),
+                OptionSpec(name: "--token", value: .text, valueName: "T", summary: "an access token for ChatAuth", secret: true),
+            ],
+            summary: "authorize(user:auth:): returns at once; errors arrive as events (A12)",
+            example: "authorize u-7f3a9c --name Dana --data plan=gold",
+            run: { interpreter, invocation in
+                let object = interpreter.current!
+                let id = invocation.argument(0)!
+                let attributes = try keyValues(invocation.values("--data"))
+                let user = ChatUser(id: id, name: invocation.option("--name"), attributes: attributes)
+                let auth = invocation.option("--token").map { ChatAuth(token: $0) }
+                object.delegate.userId = id
+                let client = object.client
+                let before = interpreter.world.network.requestCount
+                let warnings = interpreter.perform { await client.authorize(user: user, auth: auth) } ?? []
+                let requests = interpreter.world.network.requestCount - before
+                interpreter.print("\(id) authorized on \(object.name) (\(requests == 0 ? "no request" : "\(requests) request\(requests == 1 ? "" : "s")"), \(warnings.count) warning\(warnings.count == 1 ? "" : "s"))")
+            }),
+        CommandSpec(
+            name: "deauthorize", group: .identity,
+            summary: "deauthorizeUser(): local clear; the server session and pushes stay (A4)",
+            example: "deauthorize",
+            run: { interpreter, _ in
+                let object = interpreter.current!
+                let client = object.client
+                let user = object.userId
+                for tracker in object.trackers.values { tracker.cancel() }
+                object.trackers = [:]
+                interpreter.perform { await client.deauthorizeUser() }
+                interpreter.print("\(user ?? "nobody") deauthorized on \(object.name); the server session and push subscription stay")
+            }),
+        CommandSpec(
+            name: "prefill", group: .identity,
+            arguments: [ArgumentSpec(name: "TEXT", kind: .text)],
+            summary: "prefill(message:): the next opened conversation gets it once in its draft (A13)",
+            example: "prefill \"I have a question about my bill\"",
+            run: { interpreter, invocation in
+                let client = interpreter.current.client
+                let text = invocation.argument(0)!
+                interpreter.perform { await client.prefill(message: text) }
+                interpreter.print(text.isEmpty ? "prefill cleared" : "prefill set")
+            }),
+        CommandSpec(
+            name: "update-data", group: .identity,
+            arguments: [ArgumentSpec(name: "k=v", kind: .text, variadic: true)],
+            summary: "updateData: attributes reach the server when a conversation next opens online (A13)",
+            example: "update-data plan=gold city=Lyon",
+            run: { interpreter, invocation in
+                let attributes = try keyValues(invocation.arguments.map(\.text))
+                let client = interpreter.current.client
+                guard interpreter.perform({ try await client.updateData(attributes) }) != nil else { return }
+                interpreter.print("\(attributes.count) attribute\(attributes.count == 1 ? "" : "s") waiting for the next conversation opened online")
+            }),
+        CommandSpec(
+            name: "profile", group: .identity,
+            options: [
+                OptionSpec(name: "--nickname", value: .text, valueName: "N", summary: "the nickname"),
+                OptionSpec(name: "--url", value: .text, valueName: "URL", summary: "the profile picture's URL"),
+                OptionSpec(name: "--image-size", value: .count, valueName: "BYTES", summary: "upload an image of this size"),
+                OptionSpec(name: "--type", value: .choice(["png", "jpeg", "gif"]), valueName: "png|jpeg|gif", summary: "the image's type"),
+            ],
+            summary: "updateCurrentUserInfo: nickname, URL, or an image (JPEG/PNG ≤ 5 MB, checked before upload) (A14)",
+            example: "profile --nickname Al --image-size 200000 --type png",
+            run: { interpreter, invocation in
+                let client = interpreter.current.client
+                let nickname = invocation.option("--nickname")
+                let user: ChatUser?
+                if let size = invocation.option("--image-size").flatMap(Int64.init) {
+                    guard let type = invocation.option("--type") else { throw ScriptError("--image-size needs --type png|jpeg|gif") }
+                    let image = ProfileImage(mimeType: "image/\(type)", size: size)
+                    user = interpreter.perform { try await client.updateCurrentUserInfo(nickname: nickname, image: image) }
+                } else {
+                    if invocation.option("--type") != nil { throw ScriptError("--type goes with --image-size") }
+                    let url = invocation.option("--url")
+                    user = interpreter.perform { try await client.updateCurrentUserInfo(nickname: nickname, profileURL: url) }
+                }
+                guard let user else { return }
+                interpreter.print("profile of \(user.id): nickname \(user.nickname ?? "none"), picture \(user.profileURL ?? "none")")
+            }),
+        CommandSpec(
+            name: "delegate", group: .credentials,
+            arguments: [ArgumentSpec(name: "MODE", kind: .choice(["renew", "decline", "none"]))],
+            summary: "the authentication and session delegate: renew gives a new JWT or session token, decline gives none, none unsets it",
+            example: "delegate renew",
+            run: { interpreter, invocation in
+                let object = interpreter.current!
+                object.delegate.mode = WorkbenchDelegate.Mode(rawValue: invocation.argument(0)!)!
+                let client = object.client
+                let delegate: WorkbenchDelegate? = object.delegate.mode == .none ? nil : object.delegate
+                let done: Bool? = interpreter.perform {
+                    try await client.setAuthenticationDelegate(delegate)
+                    try await client.setSessionDelegate(delegate)
+                    return true
+                }
+                guard done != nil else { return }
+                interpreter.print("delegate of \(object.name): \(object.delegate.mode.rawValue)")
+            }),
+    ]
+
+    /// `k=v` words as a dictionary.
+    static func keyValues(_ words: [String]) throws(ScriptError) -> [String: String] {
+        var result: [String: String] = [:]
+        for word in words {
+            guard let equal = word.firstIndex(of: "="), equal != word.startIndex else {
+                throw ScriptError("expected key=value, got \"\(word)\"")
+            }
+            result[String(word[..<equal])] = String(word[word.index(after: equal)...])
+        }
+        return result
+    }
+}

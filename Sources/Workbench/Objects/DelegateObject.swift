@@ -1,0 +1,84 @@
+import ChatBackend
+import ChatSDK
+import ChatSimulation
+import Foundation
+import Synchronization
+
+/// The workbench's authentication and session delegate (A6, A10): it plays
+/// the app, asking its backend for a new JWT or session token, or declining.
+final class WorkbenchDelegate: AuthenticationDelegate, SessionDelegate, Inspectable, @unchecked Sendable {
+    // `mode`, `calls` and `userId` sit behind a lock: the SDK calls the
+    // delegate from the world's tasks; the interpreter reads them between steps.
+    enum Mode: String, Sendable { case renew, decline, none }
+
+    private let state = Mutex<(mode: Mode, calls: Int, userId: String?)>((.none, 0, nil))
+    let world: World
+    let apiKey: String
+
+    init(world: World, apiKey: String) {
+        self.world = world
+        self.apiKey = apiKey
+    }
+
+    var mode: Mode {
+        get { state.withLock { $0.mode } }
+        set { state.withLock { $0.mode = newValue } }
+    }
+    var calls: Int { state.withLock { $0.calls } }
+    var userId: String? {
+        get { state.withLock { $0.userId } }
+        set { state.withLock { $0.userId = newValue } }
+    }
+
+    private func ask(_ what: String) -> (Mode, String?) {
+        let (mode, user) = state.withLock { s in
+            s.calls += 1
+            return (s.mode, s.userId)
+        }
+        world.trace("delegate", "asked for \(what) (\(mode.rawValue))")
+        return (mode, user)
+    }
+
+    func onInvalidAuth() async -> String? {
+        let (mode, user) = ask("a new JWT")
+        guard mode == .renew, let user else { return nil }
+        return AppJWTFactory.sign(userId: user, expiresIn: .seconds(3600), world: world)
+    }
+
+    func sessionTokenDidRequire(success: @escaping @Sendable (String?) -> Void, fail: @escaping @Sendable (any Error) -> Void) {
+        let (mode, user) = ask("a new session token")
+        guard mode == .renew, let user else { return success(nil) }
+        do { success(try world.backend.issueSessionToken(apiKey: apiKey, userId: user).token) }
+        catch { fail(error) }
+    }
+
+    // MARK: Inspectable
+
+    var handle: String { "delegate" }
+    let fieldNames = ["mode", "calls"]
+
+    func field(_ name: String, argument: String?, in interpreter: Interpreter) throws(ScriptError) -> Resolved? {
+        switch name {
+        case "mode": .value(.string(mode.rawValue))
+        case "calls": .value(.int(Int64(calls)))
+        default: nil
+        }
+    }
+
+    func summary(in interpreter: Interpreter) -> String {
+        "delegate: \(mode.rawValue), asked \(calls) time\(calls == 1 ? "" : "s")"
+    }
+}
+
+/// Signs JWTs as the app's backend would (HS256, the app's secret).
+enum AppJWTFactory {
+    static func sign(userId: String, expiresIn: Duration, name: String? = nil, email: String? = nil,
+                     secret: String = World.jwtSecret, world: World) -> String {
+        let expiry = world.now + expiresIn
+        let claims = AppJWT.Claims(
+            externalId: userId, name: name, email: email,
+            exp: Date(timeIntervalSince1970: Double(expiry.milliseconds) / 1000),
+            iat: Date(timeIntervalSince1970: Double(world.now.milliseconds) / 1000))
+        return AppJWT.sign(claims, secret: secret)
+    }
+}
