@@ -48,6 +48,10 @@ extension ClientCore {
     /// nil when the refresh token was refused and the credential must be used again.
     private func refresh(_ refreshToken: String, generation expected: Int) async throws -> String? {
         let previous = machine.state
+        if machine.noteRefresh(at: now) {
+            endSession(reason: "refresh loop")
+            throw ChatError(.sessionClosed, "The session refreshed more than 5 times in a minute; it was closed instead of looping")
+        }
         apply(.refreshing)
         do {
             let response = try await performRaw(.refresh(refreshToken: refreshToken), token: nil)
@@ -218,7 +222,10 @@ extension ClientCore {
     private func scheduleProactiveRefresh() {
         refreshTimer?.cancel()
         guard let tokens = machine.tokens else { return }
-        let deadline = tokens.accessExpiresAt - configuration.refreshMargin
+        // A little before expiry, or at expiry when the tokens live shorter
+        // than the margin (never in the past: that would loop).
+        let early = tokens.accessExpiresAt - configuration.refreshMargin
+        let deadline = early > now && !machine.refreshDidNotExtend ? early : tokens.accessExpiresAt
         let expected = generation
         let runtime = self.runtime
         refreshTimer = Task(executorPreference: runtime.executor) {

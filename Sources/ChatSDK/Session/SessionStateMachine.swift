@@ -6,6 +6,12 @@ struct SessionStateMachine: Sendable {
     private(set) var credential: Credential?
     private(set) var tokens: TokenPair?
     private(set) var state: SessionState = .signedOut
+    /// The last refresh gave tokens that expire no later than before (a
+    /// session token running out): use them to the end rather than
+    /// refreshing again and again.
+    private(set) var refreshDidNotExtend = false
+    /// When recent refreshes happened, to stop a refresh loop.
+    private(set) var recentRefreshes: [Instant] = []
 
     /// What to do next to have a usable access token.
     enum Step: Sendable, Hashable {
@@ -42,7 +48,7 @@ struct SessionStateMachine: Sendable {
     /// What the client should do about a step it was asked to take.
     func nextStep(now: Instant, margin: Duration) -> Step {
         guard let credential else { return .fail(ChatError.notAuthenticated()) }
-        if let tokens, tokens.accessExpiresAt - margin > now {
+        if let tokens, tokens.accessExpiresAt - margin > now || (refreshDidNotExtend && tokens.accessExpiresAt > now) {
             return .use(accessToken: tokens.accessToken)
         }
         // A JWT session signs in again with its JWT, so that an expired JWT
@@ -81,8 +87,10 @@ struct SessionStateMachine: Sendable {
         case .signedIn(let user, let pair):
             userId = user
             tokens = pair
+            refreshDidNotExtend = false
             state = .authenticated(userId: user, via: credential?.method ?? .tokens)
         case .refreshed(let pair):
+            refreshDidNotExtend = pair.accessExpiresAt <= (tokens?.accessExpiresAt ?? Instant(milliseconds: 0))
             tokens = pair
             if let userId { state = .authenticated(userId: userId, via: credential?.method ?? .tokens) }
         case .refreshRefused:
@@ -92,6 +100,7 @@ struct SessionStateMachine: Sendable {
         case .credentialRenewed(let credential):
             self.credential = credential
             tokens = nil
+            refreshDidNotExtend = false
         case .needsCredentials(let reason):
             state = .needsCredentials(userId: userId ?? "anonymous", reason: reason)
         case .closed(let reason):
@@ -104,6 +113,13 @@ struct SessionStateMachine: Sendable {
             state = .signedOut
         }
         return state == before ? nil : state
+    }
+
+    /// Records a refresh at `now`; true when there were too many in the
+    /// last minute (a loop the SDK must break, A2).
+    mutating func noteRefresh(at now: Instant, limit: Int = 5) -> Bool {
+        recentRefreshes = recentRefreshes.filter { now - $0 < .seconds(60) } + [now]
+        return recentRefreshes.count > limit
     }
 
     /// Whether `identify` with this user and credential is allowed now (A3):

@@ -195,7 +195,14 @@ extension CommandTable {
             example: "delegate renew",
             run: { interpreter, invocation in
                 let object = interpreter.current!
+                let before = object.delegate.mode
                 object.delegate.mode = WorkbenchDelegate.Mode(rawValue: invocation.argument(0)!)!
+                // Changing how the app's delegate answers is not setting a
+                // new one; setting or removing one is (and must come before connect).
+                guard (before == .none) != (object.delegate.mode == .none) else {
+                    interpreter.print("delegate of \(object.name): \(object.delegate.mode.rawValue)")
+                    return
+                }
                 let client = object.client
                 let delegate: WorkbenchDelegate? = object.delegate.mode == .none ? nil : object.delegate
                 let done: Bool? = interpreter.perform {

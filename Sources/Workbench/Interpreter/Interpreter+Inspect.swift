@@ -50,6 +50,7 @@ extension Interpreter {
         case "provider": return .object(ProviderObject(client: current))
         case "clock": return .object(ClockObject(world: world, start: start))
         case "net": return .object(NetObject(world: world))
+        case "delegate": return .object(current.delegate)
         default:
             if let client = clients.first(where: { $0.name == name }) { return .object(client) }
             return .object(try resolve(name, as: .any))
