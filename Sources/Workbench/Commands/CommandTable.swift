@@ -4,7 +4,7 @@ struct CommandTable: Sendable {
 
     static let standard = CommandTable(specs:
         clientCommands + identityCommands + credentialCommands + dataCommands
-        + otherSideCommands + worldCommands + flowCommands + metaCommands)
+        + otherSideCommands + worldCommands + flowCommands + recordingCommands + metaCommands)
 
     /// First words of every verb, without duplicates, sorted.
     var verbWords: [String] { Array(Set(specs.map { $0.words[0] })).sorted() }

@@ -26,6 +26,8 @@ final class Interpreter: @unchecked Sendable {
     var lastError: ChatError?
     var showNetwork = false
     var runDepth = 0
+    /// The recorder of this session, for `sessions` and `record stop`; nil when not recording.
+    weak var recording: (any RecordingControl)?
 
     /// Lines printed by the current step.
     var lines: [String] = []
