@@ -10,10 +10,12 @@ public enum Timeline {
         let start = SessionListing.startTime(of: steps, first: first)
         let blank = String(repeating: " ", count: 14)
         lines.append("\(blank)  client\(String(repeating: " ", count: lane - 2))server")
+        var stepStart = start
         for step in steps {
-            let stamp = step.events.first.map { SessionListing.stamp($0.virtualTime, since: start) }
-                ?? SessionListing.stamp(step.virtualTime, since: start)
-            lines.append("\(stamp)  ▶ #\(step.number) \(step.input)")
+            // A step starts where the one before it ended.
+            let began = min(stepStart, step.events.first?.virtualTime ?? stepStart)
+            lines.append("\(SessionListing.stamp(began, since: start))  ▶ #\(step.number) \(step.input)")
+            stepStart = step.virtualTime
             for event in step.events {
                 let stamp = SessionListing.stamp(event.virtualTime, since: start)
                 lines.append("\(stamp)  \(row(for: event))")
