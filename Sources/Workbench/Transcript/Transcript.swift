@@ -36,7 +36,8 @@ public struct Transcript: Sendable, Hashable {
     public var header: [String]
     /// Inputs in order; for a script, every line.
     public var blocks: [Block]
-    public var seed: UInt64
+    /// The seed a `# seed: N` line declares; nil when none does (seed 1).
+    public var seed: UInt64?
 
     /// Parses `text`; `path` names the file in errors.
     public static func parse(_ text: String, path: String) throws(TranscriptError) -> Transcript {
@@ -45,7 +46,7 @@ public struct Transcript: Sendable, Hashable {
         }
         if lines.last == "" { lines.removeLast() }
         let isTranscript = lines.contains { $0.hasPrefix("> ") || $0 == ">" }
-        var seed: UInt64 = 1
+        var seed: UInt64?
         var header: [String] = []
         var index = 0
         // Leading comments and blank lines (the header), with directives.

@@ -19,7 +19,7 @@ public enum TranscriptRunner {
             return .error(error)
         }
         var options = WorkbenchOptions()
-        options.seed = transcript.seed
+        options.seed = transcript.seed ?? 1
         let session: WorkbenchSession
         do {
             session = try WorkbenchSession(options: options)
