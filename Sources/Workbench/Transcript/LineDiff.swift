@@ -23,12 +23,12 @@ public enum LineDiff {
                 out.append("  " + actual[j])
                 i += 1
                 j += 1
-            } else if j < m, i == n || table[i][j + 1] >= table[i + 1][j] {
-                out.append("+ " + actual[j])
-                j += 1
-            } else {
+            } else if i < n, j == m || table[i + 1][j] >= table[i][j + 1] {
                 out.append("- " + expected[i])
                 i += 1
+            } else {
+                out.append("+ " + actual[j])
+                j += 1
             }
         }
         return out

@@ -4,7 +4,7 @@ import Foundation
 /// `[..]` stands for any text within a line, a line `...` for any lines
 /// (none included), and a line ending in ` (re)` is a regular expression
 /// the whole line must match. Anything else must be equal.
-public struct TranscriptMatcher {
+public final class TranscriptMatcher {
     public static let anyText = "[..]"
     public static let anyLines = "..."
     public static let regexSuffix = " (re)"
@@ -14,7 +14,7 @@ public struct TranscriptMatcher {
     public init() {}
 
     /// Whether `actual` matches `expected` as a whole.
-    public mutating func matches(expected: [String], actual: [String]) -> Bool {
+    public func matches(expected: [String], actual: [String]) -> Bool {
         // Dynamic programming over (expected index, actual index).
         var memo: [Int: Bool] = [:]
         func match(_ i: Int, _ j: Int) -> Bool {
@@ -35,7 +35,7 @@ public struct TranscriptMatcher {
     }
 
     /// Whether one actual line matches one expected line.
-    public mutating func lineMatches(_ pattern: String, _ line: String) -> Bool {
+    public func lineMatches(_ pattern: String, _ line: String) -> Bool {
         if pattern == line { return true }
         if pattern.hasSuffix(Self.regexSuffix) {
             let body = String(pattern.dropLast(Self.regexSuffix.count))
@@ -62,7 +62,7 @@ public struct TranscriptMatcher {
         return true
     }
 
-    private mutating func regex(_ body: String) -> NSRegularExpression? {
+    private func regex(_ body: String) -> NSRegularExpression? {
         if let cached = regexes[body] { return cached }
         guard let regex = try? NSRegularExpression(pattern: "^(?:\(body))$") else { return nil }
         regexes[body] = regex

@@ -38,7 +38,7 @@ public enum TranscriptRunner {
         _ transcript: Transcript, path: String, session: WorkbenchSession,
         execute: (String) -> StepResult, onStep: (String, StepResult) -> Void = { _, _ in }
     ) -> TranscriptResult {
-        var matcher = TranscriptMatcher()
+        let matcher = TranscriptMatcher()
         var failures: [String] = []
         var output = ""
         var replacements: [Int: [String]] = [:]
@@ -55,8 +55,7 @@ public enum TranscriptRunner {
             case .transcript:
                 let compared = !session.isRecordingCommand(input)
                 if compared, !matcher.matches(expected: block.expected, actual: actual) {
-                    var diffMatcher = matcher
-                    let diff = LineDiff.lines(expected: block.expected, actual: actual) { diffMatcher.lineMatches($0, $1) }
+                    let diff = LineDiff.lines(expected: block.expected, actual: actual) { matcher.lineMatches($0, $1) }
                     failures.append("  line \(block.line): > \(block.input)")
                     failures += diff.map { "    " + $0 }
                     replacements[index] = actual.map(Transcript.expectedLine)
