@@ -60,10 +60,13 @@ public enum SessionListing {
         var lines = [summary(session), "platform: \(session.platform)"]
         guard let first = steps.first else { return lines + ["(no steps)"] }
         let start = startTime(of: steps, first: first)
+        var stepStart = start
         for step in steps {
+            // A step starts where the one before it ended.
             lines.append("")
-            lines.append("#\(step.number) \(stamp(step.virtualTime, since: start))\(step.status == "ok" ? "" : " (\(step.status))") > \(step.input)")
+            lines.append("#\(step.number) \(stamp(stepStart, since: start))\(step.status == "ok" ? "" : " (\(step.status))") > \(step.input)")
             lines += step.output.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+            stepStart = step.virtualTime
         }
         return lines
     }

@@ -55,7 +55,7 @@ public enum TranscriptRunner {
             case .transcript:
                 let compared = !session.isRecordingCommand(input)
                 if compared, !matcher.matches(expected: block.expected, actual: actual) {
-                    let diff = LineDiff.lines(expected: block.expected, actual: actual) { matcher.lineMatches($0, $1) }
+                    let diff = LineDiff.lines(expected: block.expected, actual: actual, anyLines: TranscriptMatcher.anyLines) { matcher.lineMatches($0, $1) }
                     failures.append("  line \(block.line): > \(block.input)")
                     failures += diff.map { "    " + $0 }
                     replacements[index] = actual.map(Transcript.expectedLine)
