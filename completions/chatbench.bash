@@ -188,7 +188,7 @@ _chatbench_repl() {
     repeating_flags=()
     non_repeating_flags=(--no-record --bail --version -h --help)
     repeating_options=()
-    non_repeating_options=(--seed --db --server)
+    non_repeating_options=(--seed --db --name --server)
     __chatbench_offer_flags_options 0
 
     # Offer option value completions
@@ -198,6 +198,9 @@ _chatbench_repl() {
         ;;
     '--db')
         __chatbench_add_completions -f
+        return
+        ;;
+    '--name')
         return
         ;;
     '--server')
@@ -210,7 +213,7 @@ _chatbench_run() {
     repeating_flags=()
     non_repeating_flags=(--no-record --bail --version -h --help)
     repeating_options=()
-    non_repeating_options=(--seed --db --server)
+    non_repeating_options=(--seed --db --name --server)
     __chatbench_offer_flags_options 1
 
     # Offer option value completions
@@ -220,6 +223,9 @@ _chatbench_run() {
         ;;
     '--db')
         __chatbench_add_completions -f
+        return
+        ;;
+    '--name')
         return
         ;;
     '--server')
@@ -240,7 +246,7 @@ _chatbench_test() {
     repeating_flags=()
     non_repeating_flags=(--update --json --no-record --bail --version -h --help)
     repeating_options=()
-    non_repeating_options=(--junit --seed --db --server)
+    non_repeating_options=(--junit --jobs --seed --db --name --server)
     __chatbench_offer_flags_options -1
 
     # Offer option value completions
@@ -249,11 +255,17 @@ _chatbench_test() {
         __chatbench_add_completions -f
         return
         ;;
+    '--jobs')
+        return
+        ;;
     '--seed')
         return
         ;;
     '--db')
         __chatbench_add_completions -f
+        return
+        ;;
+    '--name')
         return
         ;;
     '--server')
@@ -274,7 +286,7 @@ _chatbench_replay() {
     repeating_flags=()
     non_repeating_flags=(--update --tape --json --no-record --bail --version -h --help)
     repeating_options=()
-    non_repeating_options=(--seed --db --server)
+    non_repeating_options=(--seed --db --name --server)
     __chatbench_offer_flags_options 1
 
     # Offer option value completions
@@ -284,6 +296,9 @@ _chatbench_replay() {
         ;;
     '--db')
         __chatbench_add_completions -f
+        return
+        ;;
+    '--name')
         return
         ;;
     '--server')
@@ -333,7 +348,7 @@ _chatbench_sessions_list() {
 
 _chatbench_sessions_show() {
     repeating_flags=()
-    non_repeating_flags=(--json --version -h --help)
+    non_repeating_flags=(--timeline --json --version -h --help)
     repeating_options=()
     non_repeating_options=(--db)
     __chatbench_offer_flags_options 1
@@ -349,13 +364,17 @@ _chatbench_sessions_show() {
 
 _chatbench_export() {
     repeating_flags=()
-    non_repeating_flags=(--bundle --version -h --help)
+    non_repeating_flags=(--force --version -h --help)
     repeating_options=()
-    non_repeating_options=(--db)
+    non_repeating_options=(--bundle --db)
     __chatbench_offer_flags_options 2
 
     # Offer option value completions
     case "${prev}" in
+    '--bundle')
+        __chatbench_add_completions -f
+        return
+        ;;
     '--db')
         __chatbench_add_completions -f
         return
@@ -365,7 +384,7 @@ _chatbench_export() {
     # Offer positional completions
     case "${positional_number}" in
     2)
-        __chatbench_add_completions -f
+        __chatbench_add_completions -o plusdirs -fX '!*.@(chat)'
         return
         ;;
     esac

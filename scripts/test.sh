@@ -3,4 +3,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# Tests and the examples never write into the real home: recordings and
+# history go to a temporary folder.
+scratch="$(mktemp -d)"
+trap 'rm -rf "$scratch"' EXIT
+export XDG_DATA_HOME="$scratch/data" XDG_STATE_HOME="$scratch/state"
+
 swift build && swift test
+# examples/ is a folder of transcripts, run as tests (SPEC W8).
+"$(swift build --show-bin-path)/chatbench" test examples/

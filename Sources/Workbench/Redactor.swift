@@ -10,13 +10,19 @@ final class Redactor {
     /// Options whose value is a secret, whatever the verb.
     static let secretOptions: Set<String> = ["--secret", "--token", "--password", "--access-token-value", "--jwt"]
 
+    // Compiled once per session: redaction runs on every recorded step.
+    // JWTs: three base64url parts, the first two starting with eyJ.
+    private let jwt = try! NSRegularExpression(pattern: "eyJ[A-Za-z0-9_-]*\\.eyJ[A-Za-z0-9_-]*\\.[A-Za-z0-9_-]*")
+    // Values of secret options.
+    private let option = try! NSRegularExpression(pattern: "(--(?:secret|token|password|jwt))(\\s+|=)(\"[^\"]*\"|'[^']*'|\\S+)")
+    // Tokens the backend mints: at_…, rt_…, st_…
+    private let token = try! NSRegularExpression(pattern: "\\b(?:at|rt|st|ak)_[A-Za-z0-9]{8,}\\b")
+
     func redact(_ line: String) -> String {
+        // Most text holds no secret: skip the regular expressions then.
+        guard line.contains("eyJ") || line.contains("--") || line.contains("_") else { return line }
         var result = line
-        // JWTs: three base64url parts, the first two starting with eyJ.
-        let jwt = try! NSRegularExpression(pattern: "eyJ[A-Za-z0-9_-]*\\.eyJ[A-Za-z0-9_-]*\\.[A-Za-z0-9_-]*")
         result = replace(jwt, in: result, kind: "jwt")
-        // Values of secret options.
-        let option = try! NSRegularExpression(pattern: "(--(?:secret|token|password|jwt))(\\s+|=)(\"[^\"]*\"|'[^']*'|\\S+)")
         let matches = option.matches(in: result, range: NSRange(result.startIndex..., in: result)).reversed()
         for match in matches {
             guard let range = Range(match.range(at: 3), in: result) else { continue }
@@ -24,9 +30,19 @@ final class Redactor {
             guard !value.hasPrefix("<") else { continue }
             result.replaceSubrange(range, with: placeholder(for: value.trimmingCharacters(in: CharacterSet(charactersIn: "\"'")), kind: "secret"))
         }
-        // Tokens the backend mints: at_…, rt_…, st_…
-        let token = try! NSRegularExpression(pattern: "\\b(?:at|rt|st|ak)_[A-Za-z0-9]{8,}\\b")
         result = replace(token, in: result, kind: "token")
+        return result
+    }
+
+    /// Puts back the secrets behind the placeholders this redactor handed
+    /// out, so that a replay can feed a recorded (redacted) line once its
+    /// own world has produced the secret again. Unknown placeholders stay.
+    func reveal(_ text: String) -> String {
+        guard text.contains("#"), text.contains("<") else { return text }
+        var result = text
+        for (secret, placeholder) in placeholders where result.contains(placeholder) {
+            result = result.replacingOccurrences(of: placeholder, with: secret)
+        }
         return result
     }
 

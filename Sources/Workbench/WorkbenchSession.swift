@@ -62,7 +62,7 @@ public struct StepEvent: Sendable, Hashable {
 public final class WorkbenchSession {
     public let options: WorkbenchOptions
     let interpreter: Interpreter
-    private let redactor = Redactor()
+    let redactor = Redactor()
 
     public init(options: WorkbenchOptions) throws {
         self.options = options

@@ -1,24 +1,69 @@
 import ArgumentParser
+import Foundation
+import Workbench
 
-/// `chatbench export SESSION FILE` (SPEC W8, W9). Not implemented yet.
+/// `chatbench export SESSION FILE` and `export SESSION --bundle FILE` (SPEC W8, W9).
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Export a recorded session as a transcript (not implemented yet).",
-        discussion: "Not implemented yet: exits with status 2."
+        abstract: "Export a recorded session as a transcript, or as a self-contained bundle.",
+        discussion: """
+            `export SESSION FILE` writes a transcript (`> ` inputs, expected output after \
+            them) that `chatbench test FILE` runs. `export SESSION --bundle FILE` writes one \
+            SQLite file holding the session, its events and tape, and where it was recorded \
+            (tool version, seed, platform), which `chatbench replay FILE` replays anywhere. \
+            Secrets appear only as placeholders.
+            """
     )
 
-    @Argument(help: ArgumentHelp("The session's id.", valueName: "session"))
+    @Argument(help: ArgumentHelp("The session's id or name.", valueName: "session"))
     var session: String
 
-    @Argument(help: ArgumentHelp("The file to write.", valueName: "file"), completion: .file())
-    var file: String
+    @Argument(help: ArgumentHelp("The transcript to write.", valueName: "file"), completion: .file(extensions: ["chat"]))
+    var file: String?
 
-    @Flag(help: "Write a self-contained SQLite bundle instead of a transcript.")
-    var bundle = false
+    @Option(help: ArgumentHelp("Write a self-contained SQLite bundle to this file instead.", valueName: "file"), completion: .file())
+    var bundle: String?
+
+    @Flag(help: "Overwrite FILE if it exists.")
+    var force = false
 
     @Option(help: ArgumentHelp("The recording database.", valueName: "path"), completion: .file())
     var db: String?
 
-    func run() throws { try NotImplemented.exit("export") }
+    func validate() throws {
+        if (file == nil) == (bundle == nil) {
+            throw ValidationError("give either a transcript FILE or --bundle FILE")
+        }
+    }
+
+    func run() throws {
+        let (store, recorded) = try SessionSource.open(session, db: db)
+        if let bundle {
+            if force { try? FileManager.default.removeItem(atPath: bundle) }
+            do {
+                try store.exportBundle(recorded.id, to: bundle)
+            } catch {
+                SessionSource.fail(error.message)
+            }
+            Terminal.write("wrote session \(recorded.label) to \(bundle) (replay it with: chatbench replay \(bundle))\n")
+            return
+        }
+        guard let file else { return }
+        if !force, FileManager.default.fileExists(atPath: file) {
+            SessionSource.fail("\(file) already exists: choose another name, or pass --force")
+        }
+        let text: String
+        do {
+            text = Transcript.export(recorded, steps: try store.steps(of: recorded.id))
+        } catch {
+            SessionSource.fail(error.message)
+        }
+        do {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: file))
+        } catch {
+            SessionSource.fail("cannot write \(file): \((error as NSError).localizedDescription)")
+        }
+        Terminal.write("wrote session \(recorded.label) to \(file) (run it with: chatbench test \(file))\n")
+    }
 }

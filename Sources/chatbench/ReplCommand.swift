@@ -11,7 +11,8 @@ struct ReplCommand: ParsableCommand {
             At a terminal: line editing, history (kept in $XDG_STATE_HOME/chatbench), \
             Ctrl-R search and Tab completion. With piped input: no prompt and no banner, \
             and the exit status is the script's (1: an expect failed, 2: a line could \
-            not be understood).
+            not be understood). Every session is recorded into \
+            $XDG_DATA_HOME/chatbench/sessions.sqlite (or --db PATH) unless --no-record.
             """
     )
 
@@ -21,12 +22,15 @@ struct ReplCommand: ParsableCommand {
         try world.checkSupported()
         let interactive = Terminal.stdinIsTerminal
         let session = try WorkbenchSession(options: world.workbenchOptions(interactive: interactive))
+        let engine = try world.engine(for: session, kind: interactive ? "repl" : "script")
         guard interactive else {
-            let status = ScriptLoop(engine: session, bail: world.bail).run { Swift.readLine() }
+            let status = ScriptLoop(engine: engine, bail: world.bail).run { Swift.readLine() }
+            (engine as? RecordedEngine)?.finish()
             throw ExitCode(status)
         }
         MainActor.assumeIsolated {
-            InteractiveLoop(engine: session).run()
+            InteractiveLoop(engine: engine).run()
+            (engine as? RecordedEngine)?.finish()
         }
     }
 }

@@ -1,14 +1,22 @@
 import ArgumentParser
+import Foundation
+import Workbench
 
-/// `chatbench replay SESSION|FILE` (SPEC W7, W9). Not implemented yet.
+/// `chatbench replay SESSION|FILE` (SPEC W7, W9).
 struct ReplayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "replay",
-        abstract: "Replay a recorded session and compare its output (not implemented yet).",
-        discussion: "Not implemented yet: exits with status 2."
+        abstract: "Replay a recorded session and compare its output.",
+        discussion: """
+            Re-runs the session's inputs in a fresh world with its recorded seed and \
+            compares each step's output with the recording. On the first difference it \
+            prints the step, its input and a diff, and exits 1. --update re-records the \
+            session's output instead. SESSION is an id or a name in the recording database \
+            (--db), or a bundle file written by `export SESSION --bundle FILE`.
+            """
     )
 
-    @Argument(help: ArgumentHelp("A session id from the recording database, or a bundle file.", valueName: "session"))
+    @Argument(help: ArgumentHelp("A session id or name from the recording database, or a bundle file.", valueName: "session"))
     var session: String
 
     @Flag(help: "Re-record the session's output instead of comparing it.")
@@ -24,6 +32,93 @@ struct ReplayCommand: ParsableCommand {
 
     func run() throws {
         try world.checkSupported()
-        try NotImplemented.exit("replay")
+        if tape {
+            SessionSource.fail("--tape replays server-mode traffic, which this chatbench (\(WorkbenchVersion.current)) cannot record yet")
+        }
+        let (store, recorded) = try SessionSource.open(session, db: world.db)
+        let outcome: ReplayOutcome
+        do {
+            let steps = try store.steps(of: recorded.id)
+            outcome = try Replayer.replay(recorded, steps: steps, update: update)
+            if update, outcome.changedSteps > 0 {
+                try store.replaceSteps(of: recorded.id, with: outcome.steps)
+            }
+        } catch {
+            SessionSource.fail(error.message)
+        }
+        if json {
+            Terminal.write(try JSONOutput.encode(ReplayReport(outcome, updated: update)) + "\n")
+        } else {
+            outcome.notes.forEach { Terminal.error("chatbench: note: \($0)") }
+            report(outcome)
+        }
+        throw ExitCode(outcome.identical || update ? 0 : 1)
+    }
+
+    private func report(_ outcome: ReplayOutcome) {
+        let label = "session \(outcome.session.label)"
+        let timing = "\(DurationText.virtual(outcome.virtualMilliseconds)) of virtual time in \(DurationText.wall(outcome.seconds))"
+        if update {
+            Terminal.write(outcome.changedSteps == 0
+                ? "\(label): \(outcome.stepsRun) steps replayed, nothing changed (\(timing))\n"
+                : "\(label): re-recorded, \(outcome.changedSteps) of \(outcome.stepsRun) steps changed (\(timing))\n")
+            return
+        }
+        guard let divergence = outcome.divergence else {
+            Terminal.write("\(label): \(outcome.stepsRun) steps replayed, identical (\(timing))\n")
+            return
+        }
+        Terminal.write("\(label) diverged at step \(divergence.step): > \(divergence.input)\n")
+        Terminal.write("--- recorded\n+++ replayed\n")
+        divergence.diff.forEach { Terminal.write($0 + "\n") }
+        if let hint = divergence.hint { Terminal.write("hint: \(hint)\n") }
+    }
+}
+
+/// `replay --json`.
+struct ReplayReport: Encodable {
+    var session: Int64
+    var name: String?
+    var steps: Int
+    var identical: Bool
+    var updated: Bool
+    var changedSteps: Int
+    var divergence: Divergence?
+    var notes: [String]
+
+    struct Divergence: Encodable {
+        var step: Int
+        var input: String
+        var diff: [String]
+        var hint: String?
+    }
+
+    init(_ outcome: ReplayOutcome, updated: Bool) {
+        session = outcome.session.id
+        name = outcome.session.name
+        steps = outcome.stepsRun
+        identical = outcome.identical
+        self.updated = updated && outcome.changedSteps > 0
+        changedSteps = outcome.changedSteps
+        divergence = outcome.divergence.map { Divergence(step: $0.step, input: $0.input, diff: $0.diff, hint: $0.hint) }
+        notes = outcome.notes
+    }
+}
+
+/// Durations as `replay` prints them.
+enum DurationText {
+    /// `1h0m0s117ms`-style, from the workbench's clock.
+    static func virtual(_ milliseconds: Int64) -> String {
+        let h = milliseconds / 3_600_000, m = milliseconds / 60_000 % 60, s = milliseconds / 1000 % 60, ms = milliseconds % 1000
+        var parts = ""
+        if h > 0 { parts += "\(h)h" }
+        if h > 0 || m > 0 { parts += "\(m)m" }
+        parts += "\(s)s"
+        if ms > 0 { parts += "\(ms)ms" }
+        return parts
+    }
+
+    static func wall(_ seconds: Double) -> String {
+        seconds < 1 ? String(format: "%.1f ms", seconds * 1000) : String(format: "%.2f s", seconds)
     }
 }

@@ -1,19 +1,23 @@
 import ArgumentParser
 import Workbench
 
-/// `chatbench run FILE`: runs a script, or `-` for standard input.
+/// `chatbench run FILE`: runs a script or a transcript, or `-` for standard input.
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
-        abstract: "Run a script file.",
+        abstract: "Run a script or a transcript file.",
         discussion: """
             Runs every line of FILE (`-`: standard input) and prints what each prints. \
-            Exit status: 0 when every step was ok, 1 if an expect failed, 2 if a line \
-            could not be understood or FILE could not be read.
+            A transcript (lines starting with `> ` are inputs, followed by their expected \
+            output) runs its inputs and then checks the output, printing a diff on standard \
+            error. A `# seed: N` line at the top of FILE wins over --seed. \
+            Exit status: 0 when every step was ok (and a transcript's output matched), \
+            1 if an expect failed or a transcript's output differed, 2 if a line could not \
+            be understood or FILE could not be read.
             """
     )
 
-    @Argument(help: ArgumentHelp("The script to run, or - for standard input.", valueName: "file"),
+    @Argument(help: ArgumentHelp("The script or transcript to run, or - for standard input.", valueName: "file"),
               completion: .file(extensions: ["chat"]))
     var file: String
 
@@ -21,23 +25,37 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         try world.checkSupported()
-        var lines: [String]?
+        var transcript: Transcript?
         if file != "-" {
             do {
-                lines = try ScriptFile(path: file).lines
-            } catch {
+                let lines = try ScriptFile(path: file).lines
+                transcript = try Transcript.parse(lines.map { $0 + "\n" }.joined(), path: file)
+            } catch let error as ScriptFile.ReadError {
                 Terminal.error(error.message)
+                throw ExitCode(2)
+            } catch let error as TranscriptError {
+                Terminal.error("chatbench: \(error.message)")
                 throw ExitCode(2)
             }
         }
-        let session = try WorkbenchSession(options: world.workbenchOptions(interactive: false))
-        let loop = ScriptLoop(engine: session, bail: world.bail)
-        let status: Int32
-        if var iterator = lines?.makeIterator() {
-            status = loop.run { iterator.next() }
-        } else {
-            status = loop.run { Swift.readLine() }
+        var options = world.workbenchOptions(interactive: false)
+        if let seed = transcript?.seed { options.seed = seed }
+        let session = try WorkbenchSession(options: options)
+        let engine = try world.engine(for: session, kind: "script")
+        defer { (engine as? RecordedEngine)?.finish() }
+        let loop = ScriptLoop(engine: engine, bail: world.bail)
+        guard let transcript else {
+            throw ExitCode(loop.run { Swift.readLine() })
         }
-        throw ExitCode(status)
+        guard transcript.kind == .transcript else {
+            var iterator = transcript.blocks.map(\.input).makeIterator()
+            throw ExitCode(loop.run { iterator.next() })
+        }
+        let result = TranscriptRunner.check(transcript, path: file, session: session, execute: engine.execute) { _, step in
+            Terminal.write(step.output)
+        }
+        Terminal.flush()
+        TranscriptRunner.report(result).forEach(Terminal.error)
+        throw ExitCode(result.passed ? 0 : 1)
     }
 }

@@ -13,6 +13,9 @@ struct WorldOptions: ParsableArguments {
     @Flag(help: "Do not record this session.")
     var noRecord = false
 
+    @Option(help: ArgumentHelp("Name the recorded session (replay and sessions show accept the name).", valueName: "name"))
+    var name: String?
+
     @Flag(help: "Stop at the first failing `expect` or line that cannot be understood.")
     var bail = false
 

@@ -70,11 +70,6 @@ import Testing
     }
 
     @Test(arguments: [
-        (["test", "examples"], "test"),
-        (["replay", "42"], "replay"),
-        (["sessions"], "sessions list"),
-        (["sessions", "show", "42"], "sessions show"),
-        (["export", "42", "out.chat"], "export"),
         (["serve"], "serve"),
     ])
     func placeholdersSayNotImplementedAndExit2(arguments: [String], name: String) throws {

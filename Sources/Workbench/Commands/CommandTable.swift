@@ -4,7 +4,7 @@ struct CommandTable: Sendable {
 
     static let standard = CommandTable(specs:
         clientCommands + identityCommands + loginCommands + credentialCommands + dataCommands
-        + otherSideCommands + worldCommands + appCommands + flowCommands + metaCommands)
+        + otherSideCommands + worldCommands + appCommands + flowCommands + recordingCommands + metaCommands)
 
     /// First words of every verb, without duplicates, sorted.
     var verbWords: [String] { Array(Set(specs.map { $0.words[0] })).sorted() }

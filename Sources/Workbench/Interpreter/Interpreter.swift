@@ -30,6 +30,8 @@ final class Interpreter: @unchecked Sendable {
     /// removed when the session ends (never printed: output stays the same).
     let cacheFolder: String
     var runDepth = 0
+    /// The recorder of this session, for `sessions` and `record stop`; nil when not recording.
+    weak var recording: (any RecordingControl)?
 
     /// Lines printed by the current step.
     var lines: [String] = []

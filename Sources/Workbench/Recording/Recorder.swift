@@ -1,0 +1,74 @@
+import Foundation
+
+/// Records a workbench session step by step (SPEC W5): each step, with its
+/// events, is committed when it completes, so a killed process keeps every
+/// completed step. Everything written goes through the session's redaction.
+///
+/// Like the session it records, a recorder is used from one thread.
+public final class Recorder {
+    public let store: RecordingStore
+    /// The session row (its id and name).
+    public private(set) var session: RecordedSession
+    let workbench: WorkbenchSession
+    private var stepNumber = 0
+    /// False after `record stop`, `finish()` or a write failure.
+    public private(set) var isRecording = true
+    /// Called once when a step cannot be written; recording stops then and
+    /// the session carries on.
+    public var onFailure: ((RecordingError) -> Void)?
+
+    /// Starts recording `workbench` into `store`.
+    ///
+    /// - Parameters:
+    ///   - name: the session's name (`--name`).
+    ///   - kind: how it is driven: `repl`, `script`, `run`.
+    public init(store: RecordingStore, workbench: WorkbenchSession, name: String? = nil, kind: String) throws(RecordingError) {
+        self.store = store
+        self.workbench = workbench
+        session = try store.begin(RecordingStore.NewSession(name: name, seed: workbench.options.seed, kind: kind))
+        workbench.interpreter.recording = self
+    }
+
+    /// Executes a line in the session and records it.
+    public func execute(_ line: String) -> StepResult {
+        let started = Date()
+        let clock = ContinuousClock.now
+        let result = workbench.execute(line)
+        let elapsed = ContinuousClock.now - clock
+        record(line, result, startedAt: started, wallMicroseconds: elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000)
+        return result
+    }
+
+    /// Records a step that has run. Blank lines are not recorded.
+    public func record(_ line: String, _ result: StepResult, startedAt: Date = Date(), wallMicroseconds: Int64 = 0) {
+        guard isRecording, !line.allSatisfy(\.isWhitespace) else { return }
+        stepNumber += 1
+        let step = workbench.recordedStep(
+            number: stepNumber, input: line, result: result, wallTime: startedAt, wallMicroseconds: wallMicroseconds)
+        do {
+            try store.append(step, to: session.id)
+        } catch {
+            isRecording = false
+            onFailure?(error)
+        }
+    }
+
+    /// Marks the session as ended; later steps are not recorded.
+    public func finish() {
+        guard isRecording else { return }
+        isRecording = false
+        try? store.end(session.id)
+    }
+}
+
+extension Recorder: RecordingControl {
+    func stopRecording() -> String {
+        guard isRecording else { return "not recording" }
+        finish()
+        return "recording of session \(session.label) stopped after \(stepNumber) step\(stepNumber == 1 ? "" : "s")"
+    }
+
+    func listSessions() throws(RecordingError) -> [String] {
+        SessionListing.table(try store.sessions(), current: isRecording ? session.id : nil)
+    }
+}

@@ -1,0 +1,72 @@
+import GRDB
+
+/// The recording database's schema, versioned with GRDB migrations
+/// (table `grdb_migrations`). Documented in docs/recording-schema.md: keep
+/// the two in step. A migration, once released, never changes: add one.
+enum RecordingSchema {
+    /// The newest migration this version knows.
+    static let current = "v1"
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: "PRAGMA application_id = \(RecordingStore.applicationID)")
+            try db.execute(sql: """
+                CREATE TABLE session (
+                    id           INTEGER PRIMARY KEY AUTOINCREMENT,
+                    uuid         TEXT NOT NULL UNIQUE,
+                    name         TEXT,
+                    created      DATETIME NOT NULL,
+                    ended        DATETIME,
+                    tool_version TEXT NOT NULL,
+                    seed         INTEGER NOT NULL,
+                    mode         TEXT NOT NULL,
+                    server_url   TEXT,
+                    kind         TEXT NOT NULL,
+                    platform     TEXT NOT NULL
+                );
+                CREATE INDEX session_by_name ON session(name);
+                CREATE TABLE step (
+                    session_id   INTEGER NOT NULL REFERENCES session(id) ON DELETE CASCADE,
+                    number       INTEGER NOT NULL,
+                    input        TEXT NOT NULL,
+                    output       TEXT NOT NULL,
+                    status       TEXT NOT NULL,
+                    virtual_time INTEGER NOT NULL,
+                    wall_time    DATETIME NOT NULL,
+                    wall_us      INTEGER NOT NULL,
+                    PRIMARY KEY (session_id, number)
+                );
+                CREATE TABLE event (
+                    session_id   INTEGER NOT NULL,
+                    step         INTEGER NOT NULL,
+                    seq          INTEGER NOT NULL,
+                    virtual_time INTEGER NOT NULL,
+                    source       TEXT NOT NULL,
+                    text         TEXT NOT NULL,
+                    PRIMARY KEY (session_id, step, seq),
+                    FOREIGN KEY (session_id, step) REFERENCES step(session_id, number) ON DELETE CASCADE
+                );
+                CREATE TABLE traffic (
+                    session_id   INTEGER NOT NULL REFERENCES session(id) ON DELETE CASCADE,
+                    seq          INTEGER NOT NULL,
+                    step         INTEGER,
+                    virtual_time INTEGER NOT NULL,
+                    wall_time    DATETIME NOT NULL,
+                    channel      TEXT NOT NULL,
+                    direction    TEXT NOT NULL,
+                    summary      TEXT NOT NULL,
+                    body         BLOB,
+                    PRIMARY KEY (session_id, seq)
+                );
+                CREATE TABLE bundle (
+                    session_id   INTEGER NOT NULL,
+                    exported     DATETIME NOT NULL,
+                    exported_by  TEXT NOT NULL,
+                    source       TEXT NOT NULL
+                );
+                """)
+        }
+        return migrator
+    }
+}

@@ -1,0 +1,353 @@
+import Foundation
+import GRDB
+
+/// The SQLite database sessions are recorded into (SPEC W5), and bundles
+/// (W9) are written as. WAL mode, `synchronous=NORMAL`, and a busy timeout,
+/// so that several processes can record into one file at once: a writer
+/// waits for another instead of failing with "database is locked".
+///
+/// The schema is documented in docs/recording-schema.md.
+public final class RecordingStore: Sendable {
+    /// `PRAGMA application_id` of a chatbench recording ("chbt").
+    public static let applicationID: Int32 = 0x6368_6274
+    /// How long a writer waits for another before giving up.
+    public static let busyTimeout: TimeInterval = 10
+
+    /// The file's path.
+    public let path: String
+    let database: DatabaseQueue
+
+    /// Where recordings go by default: `$XDG_DATA_HOME/chatbench/sessions.sqlite`,
+    /// by default `~/.local/share/chatbench/sessions.sqlite`.
+    public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        // The XDG spec says to ignore relative paths.
+        let data: String
+        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
+            data = xdg
+        } else {
+            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+            data = home + "/.local/share"
+        }
+        return data + "/chatbench/sessions.sqlite"
+    }
+
+    /// Opens the database at `path`.
+    ///
+    /// - Parameters:
+    ///   - create: create the file (and its folder) when it does not exist;
+    ///     when false a missing file is an error (listing, replaying).
+    ///   - bundle: a bundle is one self-contained file: rollback journal, not WAL.
+    public init(path: String, create: Bool = true, bundle: Bool = false) throws(RecordingError) {
+        self.path = path
+        let exists = FileManager.default.fileExists(atPath: path)
+        if !exists {
+            guard create else {
+                throw RecordingError(.missing, "no recording database at \(path): record a session first, or name another file with --db")
+            }
+            let folder = (path as NSString).deletingLastPathComponent
+            if !folder.isEmpty {
+                do {
+                    try FileManager.default.createDirectory(
+                        atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                } catch {
+                    throw RecordingError(.unwritable, "cannot create the folder \(folder) for \(path): \(Self.reason(error)); pass --db with another path, or --no-record")
+                }
+            }
+        }
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(Self.busyTimeout)
+        configuration.journalMode = bundle ? .default : .wal
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        do {
+            database = try DatabaseQueue(path: path, configuration: configuration)
+            try Self.checkAndMigrate(database, path: path)
+        } catch let error as RecordingError {
+            throw error
+        } catch {
+            throw Self.translate(error, path: path)
+        }
+    }
+
+    // MARK: Opening
+
+    private static func checkAndMigrate(_ database: DatabaseQueue, path: String) throws {
+        let migrator = RecordingSchema.migrator
+        let (fileID, tables, superseded, complete) = try database.read { db in
+            let id = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
+            let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+            let ours = id == Self.applicationID
+            return (id, tables, ours ? try migrator.hasBeenSuperseded(db) : false, ours ? try migrator.hasCompletedMigrations(db) : false)
+        }
+        if fileID != Self.applicationID {
+            if fileID != 0 || !tables.isEmpty {
+                let what = tables.isEmpty ? "" : " (tables: \(tables.prefix(5).joined(separator: ", ")))"
+                throw RecordingError(.foreign, "\(path) is a SQLite database of something else\(what), not a chatbench recording: pass --db with another path")
+            }
+        }
+        if superseded {
+            let known = try database.read { try migrator.appliedIdentifiers($0) }
+            let newest = known.sorted().last ?? "?"
+            throw RecordingError(.newerSchema, "\(path) was written by a newer chatbench (schema \(newest); this one knows up to \(RecordingSchema.current)): upgrade chatbench, or pass --db with another path")
+        }
+        guard !complete else { return }
+        do {
+            try migrator.migrate(database)
+        } catch {
+            // Another process may have migrated the file at the same moment:
+            // the loser's transaction fails, and the schema is there.
+            let done = try database.read { try migrator.hasCompletedMigrations($0) }
+            if !done { throw error }
+        }
+    }
+
+    static func reason(_ error: any Error) -> String {
+        if let error = error as? DatabaseError { return error.message ?? "\(error.resultCode)" }
+        return "\(error)".split(whereSeparator: \.isNewline).joined(separator: " ")
+    }
+
+    /// One line saying what is wrong with the file and what to do.
+    static func translate(_ error: any Error, path: String) -> RecordingError {
+        if let error = error as? RecordingError { return error }
+        guard let error = error as? DatabaseError else {
+            return RecordingError(.unwritable, "cannot use \(path): \(reason(error))")
+        }
+        switch error.resultCode {
+        case .SQLITE_NOTADB, .SQLITE_CORRUPT:
+            return RecordingError(.corrupt, "\(path) is not a usable SQLite database (damaged, or not a database at all): move it away, or pass --db with another path")
+        case .SQLITE_BUSY, .SQLITE_LOCKED:
+            return RecordingError(.locked, "\(path) stayed locked by another process for \(Int(busyTimeout)) s: close the program holding it, or pass --db with another path")
+        case .SQLITE_CANTOPEN, .SQLITE_READONLY, .SQLITE_PERM, .SQLITE_IOERR, .SQLITE_FULL:
+            return RecordingError(.unwritable, "cannot write \(path): \(reason(error)); check its permissions and free space, or pass --db with another path or --no-record")
+        default:
+            return RecordingError(.unwritable, "cannot use \(path): \(reason(error))")
+        }
+    }
+
+    /// Runs `body` in a write transaction, turning SQLite errors into one line.
+    func write<T>(_ body: (Database) throws -> T) throws(RecordingError) -> T {
+        do {
+            return try database.write(body)
+        } catch {
+            throw Self.translate(error, path: path)
+        }
+    }
+
+    func read<T>(_ body: (Database) throws -> T) throws(RecordingError) -> T {
+        do {
+            return try database.read(body)
+        } catch {
+            throw Self.translate(error, path: path)
+        }
+    }
+
+    // MARK: Writing
+
+    /// Describes a session about to be recorded.
+    public struct NewSession: Sendable {
+        public var name: String?
+        public var seed: UInt64
+        /// `repl`, `script`…
+        public var kind: String
+        public var mode = "embedded"
+        public var serverURL: String?
+        public var toolVersion = WorkbenchVersion.current
+        public var platform = RecordingStore.platform
+        public var created = Date()
+
+        public init(name: String? = nil, seed: UInt64, kind: String) {
+            self.name = name
+            self.seed = seed
+            self.kind = kind
+        }
+    }
+
+    /// `linux-x86_64 (Debian GNU/Linux 12 …)`: the environment fingerprint's platform.
+    public static let platform: String = {
+        #if os(Linux)
+        let os = "linux"
+        #elseif os(macOS)
+        let os = "macos"
+        #else
+        let os = "other"
+        #endif
+        #if arch(x86_64)
+        let arch = "x86_64"
+        #elseif arch(arm64)
+        let arch = "arm64"
+        #else
+        let arch = "other"
+        #endif
+        return "\(os)-\(arch) (\(ProcessInfo.processInfo.operatingSystemVersionString))"
+    }()
+
+    /// Inserts a session row, committed at once (so that a killed process
+    /// still leaves its session), and returns it.
+    public func begin(_ new: NewSession) throws(RecordingError) -> RecordedSession {
+        let uuid = UUID().uuidString.lowercased()
+        let id = try write { db -> Int64 in
+            try db.execute(
+                sql: """
+                    INSERT INTO session (uuid, name, created, tool_version, seed, mode, server_url, kind, platform)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [uuid, new.name, new.created, new.toolVersion, Int64(bitPattern: new.seed), new.mode, new.serverURL, new.kind, new.platform])
+            return db.lastInsertedRowID
+        }
+        return RecordedSession(
+            id: id, uuid: uuid, name: new.name, created: new.created, ended: nil, toolVersion: new.toolVersion,
+            seed: new.seed, mode: new.mode, serverURL: new.serverURL, kind: new.kind, platform: new.platform,
+            stepCount: 0, status: "ok")
+    }
+
+    /// Appends one step and its events in one transaction (one commit).
+    public func append(_ step: RecordedStep, to sessionID: Int64) throws(RecordingError) {
+        try write { db in try Self.insert(step, sessionID: sessionID, db) }
+    }
+
+    static func insert(_ step: RecordedStep, sessionID: Int64, _ db: Database) throws {
+        let insertStep = try db.cachedStatement(sql: """
+            INSERT INTO step (session_id, number, input, output, status, virtual_time, wall_time, wall_us)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        try insertStep.execute(arguments: [
+            sessionID, step.number, step.input, step.output, step.status, step.virtualTime, step.wallTime, step.wallMicroseconds,
+        ])
+        guard !step.events.isEmpty else { return }
+        let insertEvent = try db.cachedStatement(sql: """
+            INSERT INTO event (session_id, step, seq, virtual_time, source, text) VALUES (?, ?, ?, ?, ?, ?)
+            """)
+        for (index, event) in step.events.enumerated() {
+            try insertEvent.execute(arguments: [sessionID, step.number, index + 1, event.virtualTime, event.source, event.text])
+        }
+    }
+
+    /// Marks a session as ended.
+    public func end(_ sessionID: Int64, at time: Date = Date()) throws(RecordingError) {
+        try write { db in
+            try db.execute(sql: "UPDATE session SET ended = ? WHERE id = ?", arguments: [time, sessionID])
+        }
+    }
+
+    /// Replaces every step of a session (`replay --update`), in one transaction.
+    public func replaceSteps(of sessionID: Int64, with steps: [RecordedStep]) throws(RecordingError) {
+        try write { db in
+            try db.execute(sql: "DELETE FROM event WHERE session_id = ?", arguments: [sessionID])
+            try db.execute(sql: "DELETE FROM step WHERE session_id = ?", arguments: [sessionID])
+            for step in steps { try Self.insert(step, sessionID: sessionID, db) }
+        }
+    }
+
+    // MARK: Reading
+
+    private static let sessionColumns = """
+        s.id, s.uuid, s.name, s.created, s.ended, s.tool_version, s.seed, s.mode, s.server_url, s.kind, s.platform,
+        (SELECT COUNT(*) FROM step WHERE session_id = s.id) AS steps,
+        COALESCE((SELECT MAX(CASE status WHEN 'scriptError' THEN 2 WHEN 'expectFailed' THEN 1 ELSE 0 END)
+                  FROM step WHERE session_id = s.id), 0) AS worst
+        """
+
+    private static func session(_ row: Row) -> RecordedSession {
+        let worst: Int = row["worst"]
+        return RecordedSession(
+            id: row["id"], uuid: row["uuid"], name: row["name"], created: row["created"], ended: row["ended"],
+            toolVersion: row["tool_version"], seed: UInt64(bitPattern: row["seed"]), mode: row["mode"],
+            serverURL: row["server_url"], kind: row["kind"], platform: row["platform"], stepCount: row["steps"],
+            status: worst == 2 ? "scriptError" : worst == 1 ? "expectFailed" : "ok")
+    }
+
+    /// Every session, oldest first.
+    public func sessions() throws(RecordingError) -> [RecordedSession] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT \(Self.sessionColumns) FROM session s ORDER BY s.id").map(Self.session)
+        }
+    }
+
+    /// The session a user names: its id, or its name (the latest session of
+    /// that name).
+    public func session(_ reference: String) throws(RecordingError) -> RecordedSession {
+        let found = try read { db -> RecordedSession? in
+            if let id = Int64(reference),
+               let row = try Row.fetchOne(db, sql: "SELECT \(Self.sessionColumns) FROM session s WHERE s.id = ?", arguments: [id]) {
+                return Self.session(row)
+            }
+            return try Row.fetchOne(
+                db, sql: "SELECT \(Self.sessionColumns) FROM session s WHERE s.name = ? OR s.uuid = ? ORDER BY s.id DESC LIMIT 1",
+                arguments: [reference, reference]
+            ).map(Self.session)
+        }
+        guard let found else {
+            throw RecordingError(.unknownSession, "no session \"\(reference)\" in \(path): `chatbench sessions --db \(path)` lists them")
+        }
+        return found
+    }
+
+    /// The steps of a session, in order, with their events.
+    public func steps(of sessionID: Int64) throws(RecordingError) -> [RecordedStep] {
+        try read { db in
+            var events: [Int: [RecordedEvent]] = [:]
+            let eventRows = try Row.fetchCursor(
+                db, sql: "SELECT step, virtual_time, source, text FROM event WHERE session_id = ? ORDER BY step, seq",
+                arguments: [sessionID])
+            while let row = try eventRows.next() {
+                events[row["step"], default: []].append(
+                    RecordedEvent(virtualTime: row["virtual_time"], source: row["source"], text: row["text"]))
+            }
+            return try Row.fetchAll(
+                db, sql: "SELECT number, input, output, status, virtual_time, wall_time, wall_us FROM step WHERE session_id = ? ORDER BY number",
+                arguments: [sessionID]
+            ).map { row in
+                let number: Int = row["number"]
+                return RecordedStep(
+                    number: number, input: row["input"], output: row["output"], status: row["status"],
+                    virtualTime: row["virtual_time"], wallTime: row["wall_time"], wallMicroseconds: row["wall_us"],
+                    events: events[number] ?? [])
+            }
+        }
+    }
+
+    // MARK: Bundles
+
+    /// Writes one session, its steps, events and traffic into a new
+    /// self-contained SQLite file (W9). Refuses to overwrite a file.
+    public func exportBundle(_ sessionID: Int64, to bundlePath: String) throws(RecordingError) {
+        guard !FileManager.default.fileExists(atPath: bundlePath) else {
+            throw RecordingError(.unwritable, "\(bundlePath) already exists: choose another file name or remove it")
+        }
+        let bundle = try RecordingStore(path: bundlePath, create: true, bundle: true)
+        let session = try session(String(sessionID))
+        let steps = try steps(of: sessionID)
+        let traffic = try read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM traffic WHERE session_id = ? ORDER BY seq", arguments: [sessionID])
+        }
+        try bundle.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO session (id, uuid, name, created, ended, tool_version, seed, mode, server_url, kind, platform)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [session.id, session.uuid, session.name, session.created, session.ended, session.toolVersion,
+                            Int64(bitPattern: session.seed), session.mode, session.serverURL, session.kind, session.platform])
+            for step in steps { try Self.insert(step, sessionID: session.id, db) }
+            for row in traffic {
+                let columns = Array(row.columnNames)
+                try db.execute(
+                    sql: "INSERT INTO traffic (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))",
+                    arguments: StatementArguments(columns.map { row[$0] as DatabaseValue }))
+            }
+            try db.execute(
+                sql: "INSERT INTO bundle (session_id, exported, exported_by, source) VALUES (?, ?, ?, ?)",
+                arguments: [session.id, Date(), WorkbenchVersion.current + " on " + Self.platform, path])
+        }
+    }
+
+    /// The session of a bundle file (its only one).
+    public func bundledSession() throws(RecordingError) -> RecordedSession {
+        let all = try sessions()
+        guard let first = all.first else {
+            throw RecordingError(.unknownSession, "\(path) holds no session: export one with `chatbench export SESSION --bundle FILE`")
+        }
+        return first
+    }
+}

@@ -1,0 +1,45 @@
+import ChatCore
+import Foundation
+
+extension WorkbenchSession {
+    /// `text` as it may be written anywhere (history, recordings, exports,
+    /// logs): secrets replaced by this session's stable placeholders (W6).
+    /// The one redaction function: every writer goes through it.
+    public func redact(_ text: String) -> String {
+        redactor.redact(text)
+    }
+
+    /// `text` with the placeholders this session handed out replaced by
+    /// their secrets again: how a replay feeds a recorded line.
+    public func reveal(_ text: String) -> String {
+        redactor.reveal(text)
+    }
+
+    /// A step as it is written: input, output and events redacted, in that
+    /// order, so that placeholders are numbered the same way by the
+    /// recorder, a replay and the transcript runner.
+    public func recordedStep(
+        number: Int, input: String, result: StepResult, wallTime: Date = Date(), wallMicroseconds: Int64 = 0
+    ) -> RecordedStep {
+        let input = redact(input)
+        let output = redact(result.output)
+        let events = result.events.map {
+            RecordedEvent(virtualTime: $0.time.milliseconds, source: $0.source, text: redact($0.text))
+        }
+        return RecordedStep(
+            number: number, input: input, output: output, status: result.status.recordedName,
+            virtualTime: result.virtualTime.milliseconds, wallTime: wallTime, wallMicroseconds: wallMicroseconds,
+            events: events)
+    }
+
+    /// Whether a line drives the recording itself (`sessions`, `record
+    /// stop`): what it prints depends on the database, not on the world,
+    /// so replays and transcripts do not compare it.
+    public func isRecordingCommand(_ line: String) -> Bool {
+        guard let tokens = try? Tokenizer.tokenize(line), let (spec, _) = interpreter.table.match(tokens) else { return false }
+        return spec.group == .recording
+    }
+
+    /// The virtual time the world started at.
+    public var startTime: Instant { interpreter.start }
+}

@@ -1,0 +1,75 @@
+import Foundation
+
+/// Re-runs a recorded session in a fresh world with its seed and compares
+/// each step's output with the recording (SPEC W7). Inputs are fed as
+/// recorded (redacted): a placeholder for a secret the world produced again
+/// is replaced by the new secret; outputs are compared redacted, so secrets
+/// never matter. Wall times are never compared.
+public enum Replayer {
+    /// Replays `steps`. Stops at the first divergence unless `update` (then
+    /// every step runs, and `steps` of the outcome is the new recording).
+    public static func replay(
+        _ session: RecordedSession, steps recorded: [RecordedStep], update: Bool = false
+    ) throws(RecordingError) -> ReplayOutcome {
+        guard session.mode == "embedded" else {
+            throw RecordingError(
+                .unsupported,
+                "session \(session.label) was recorded in \(session.mode) mode\(session.serverURL.map { " against \($0)" } ?? ""); replaying it from its traffic tape needs --tape, which this chatbench (\(WorkbenchVersion.current)) does not have yet")
+        }
+        let started = ContinuousClock.now
+        var options = WorkbenchOptions()
+        options.seed = session.seed
+        let workbench: WorkbenchSession
+        do {
+            workbench = try WorkbenchSession(options: options)
+        } catch {
+            throw RecordingError(.unsupported, "cannot start a world with seed \(session.seed): \(error)")
+        }
+        var notes: [String] = []
+        if session.toolVersion != WorkbenchVersion.current {
+            notes.append("session \(session.label) was recorded with chatbench \(session.toolVersion); this is \(WorkbenchVersion.current)")
+        }
+        var divergence: ReplayOutcome.Divergence?
+        var changed = 0
+        var replayed: [RecordedStep] = []
+        for step in recorded {
+            let input = workbench.reveal(step.input)
+            if let placeholder = unknownPlaceholder(in: input) {
+                notes.append("step \(step.number) holds \(placeholder), a secret typed in by hand: recordings never keep it, so the replay feeds the placeholder")
+            }
+            let result = workbench.execute(input)
+            let new = workbench.recordedStep(number: step.number, input: input, result: result, wallTime: step.wallTime)
+            replayed.append(new)
+            let compared = !workbench.isRecordingCommand(input)
+            if compared, new.output != step.output {
+                changed += 1
+                if divergence == nil {
+                    let expected = TranscriptRunner.lines(of: step.output)
+                    let actual = TranscriptRunner.lines(of: new.output)
+                    var hint: String?
+                    if new.status == "scriptError", step.status != "scriptError", new.output.contains("unknown verb") {
+                        hint = "this chatbench (\(WorkbenchVersion.current)) does not know a verb the session used (recorded with \(session.toolVersion)): upgrade chatbench to replay it"
+                    }
+                    divergence = .init(
+                        step: step.number, input: step.input, expected: step.output, actual: new.output,
+                        diff: LineDiff.lines(expected: expected, actual: actual), hint: hint)
+                }
+                if !update { break }
+            }
+            if result.status == .quit { break }
+        }
+        let elapsed = ContinuousClock.now - started
+        let virtual = (replayed.last?.virtualTime ?? 0) - workbench.startTime.milliseconds
+        return ReplayOutcome(
+            session: session, stepsRun: replayed.count, divergence: divergence, changedSteps: changed, notes: notes,
+            steps: replayed, virtualMilliseconds: max(0, virtual),
+            seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+    }
+
+    /// `<secret#1>`-style placeholders still in a line.
+    static func unknownPlaceholder(in line: String) -> String? {
+        guard line.contains("#") else { return nil }
+        let pattern = /<(?:jwt|secret|token)#[0-9]+>/
+        return line.firstMatch(of: pattern).map { String($0.output) }
+    }
+}

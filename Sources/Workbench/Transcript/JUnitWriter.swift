@@ -1,0 +1,59 @@
+import Foundation
+
+/// JUnit XML for `chatbench test --junit FILE`: one test suite, one test
+/// case per file; a failure holds the diff, an error a malformed file.
+public enum JUnitWriter {
+    public static func xml(_ results: [TranscriptResult], suite: String = "chatbench") -> String {
+        let failures = results.filter { !$0.passed && !$0.isError }.count
+        let errors = results.filter(\.isError).count
+        let time = format(results.map(\.seconds).reduce(0, +))
+        var out = ["<?xml version=\"1.0\" encoding=\"UTF-8\"?>"]
+        out.append("<testsuites tests=\"\(results.count)\" failures=\"\(failures)\" errors=\"\(errors)\" time=\"\(time)\">")
+        out.append("  <testsuite name=\"\(escape(suite))\" tests=\"\(results.count)\" failures=\"\(failures)\" errors=\"\(errors)\" time=\"\(time)\">")
+        for result in results {
+            let name = result.path.split(separator: "/").last.map(String.init) ?? result.path
+            let folder = result.path.split(separator: "/").dropLast().joined(separator: ".")
+            let open = "    <testcase name=\"\(escape(name))\" classname=\"\(escape(folder.isEmpty ? suite : folder))\" file=\"\(escape(result.path))\" time=\"\(format(result.seconds))\""
+            if result.passed {
+                out.append(open + "/>")
+                continue
+            }
+            out.append(open + ">")
+            let body = escape(result.failures.joined(separator: "\n"))
+            if result.isError {
+                out.append("      <error message=\"\(escape(result.failures.first ?? "error"))\">\(body)</error>")
+            } else {
+                let first = result.failures.first?.trimmingCharacters(in: .whitespaces) ?? "failed"
+                out.append("      <failure message=\"\(escape("output differs or an expect failed at " + first))\">\(body)</failure>")
+            }
+            out.append("    </testcase>")
+        }
+        out.append("  </testsuite>")
+        out.append("</testsuites>")
+        return out.map { $0 + "\n" }.joined()
+    }
+
+    static func format(_ seconds: Double) -> String {
+        let ms = Int((seconds * 1000).rounded())
+        return "\(ms / 1000).\(String(repeating: "0", count: 3 - String(ms % 1000).count))\(ms % 1000)"
+    }
+
+    /// XML text and attribute escaping; control characters XML forbids are dropped.
+    static func escape(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.count)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "\n", "\t": out.unicodeScalars.append(scalar)
+            default:
+                if scalar.value < 0x20 { continue }
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+}

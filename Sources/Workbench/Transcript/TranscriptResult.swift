@@ -1,0 +1,26 @@
+import Foundation
+
+/// How one `.chat` file went.
+public struct TranscriptResult: Sendable, Hashable {
+    public var path: String
+    /// nil when the file could not be read or parsed.
+    public var kind: Transcript.Kind?
+    public var passed: Bool
+    /// What went wrong, ready to print (diffs annotated with the input), or
+    /// a malformed file's one-line error.
+    public var failures: [String]
+    /// True when the file itself is at fault (unreadable, malformed).
+    public var isError: Bool
+    /// Everything the run printed: `> input` lines and outputs (redacted).
+    public var output: String
+    /// The file's text with expected output brought up to date (transcripts
+    /// whose output did not match only).
+    public var updatedText: String?
+    /// Wall time of the run, in seconds.
+    public var seconds: Double
+
+    /// A result for a file that could not be run.
+    public static func error(_ error: TranscriptError) -> TranscriptResult {
+        TranscriptResult(path: error.path, kind: nil, passed: false, failures: [error.message], isError: true, output: "", updatedText: nil, seconds: 0)
+    }
+}

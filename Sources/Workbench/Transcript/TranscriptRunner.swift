@@ -1,0 +1,147 @@
+import Foundation
+import Synchronization
+
+/// Runs `.chat` files as tests (SPEC W8): each in its own fresh world, with
+/// the file's seed. A transcript passes when every input's output matches
+/// its expected lines and no `expect` failed; a plain script passes when no
+/// `expect` failed and every line was understood.
+///
+/// Outputs are compared as they would be written (redacted), and inputs
+/// holding placeholders get the secrets this run produced back (W6).
+public enum TranscriptRunner {
+    /// Runs one file in a fresh session.
+    public static func run(path: String) -> TranscriptResult {
+        let started = ContinuousClock.now
+        let transcript: Transcript
+        do {
+            transcript = try Transcript.load(path: path)
+        } catch {
+            return .error(error)
+        }
+        var options = WorkbenchOptions()
+        options.seed = transcript.seed ?? 1
+        let session: WorkbenchSession
+        do {
+            session = try WorkbenchSession(options: options)
+        } catch {
+            return .error(TranscriptError(path: path, "cannot start a world: \(error)"))
+        }
+        var result = check(transcript, path: path, session: session, execute: session.execute)
+        let elapsed = ContinuousClock.now - started
+        result.seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        return result
+    }
+
+    /// Runs a parsed file through `execute` (the session's own, or a
+    /// recorder's) and checks it; `onStep` sees each step as it ends.
+    public static func check(
+        _ transcript: Transcript, path: String, session: WorkbenchSession,
+        execute: (String) -> StepResult, onStep: (String, StepResult) -> Void = { _, _ in }
+    ) -> TranscriptResult {
+        let matcher = TranscriptMatcher()
+        var failures: [String] = []
+        var output = ""
+        var replacements: [Int: [String]] = [:]
+        for (index, block) in transcript.blocks.enumerated() {
+            let input = session.reveal(block.input)
+            let result = execute(input)
+            onStep(input, result)
+            let step = session.recordedStep(number: index + 1, input: input, result: result)
+            let actual = lines(of: step.output)
+            if transcript.kind == .transcript || !block.input.allSatisfy(\.isWhitespace) {
+                output += "> \(step.input)\n" + step.output
+            }
+            switch transcript.kind {
+            case .transcript:
+                let compared = !session.isRecordingCommand(input)
+                if compared, !matcher.matches(expected: block.expected, actual: actual) {
+                    let diff = LineDiff.lines(expected: block.expected, actual: actual, anyLines: TranscriptMatcher.anyLines) { matcher.lineMatches($0, $1) }
+                    failures.append("  line \(block.line): > \(block.input)")
+                    failures += diff.map { "    " + $0 }
+                    replacements[index] = actual.map(Transcript.expectedLine)
+                } else if result.status == .expectFailed {
+                    failures.append("  line \(block.line): > \(block.input)")
+                    failures += actual.map { "    " + $0 }
+                }
+            case .script:
+                if result.status == .expectFailed || result.status == .scriptError {
+                    failures.append("  line \(block.line): > \(block.input)")
+                    failures += actual.map { "    " + $0 }
+                }
+            }
+            if result.status == .quit { break }
+        }
+        return TranscriptResult(
+            path: path, kind: transcript.kind, passed: failures.isEmpty, failures: failures, isError: false,
+            output: output, updatedText: replacements.isEmpty ? nil : transcript.rendered(replacing: replacements), seconds: 0)
+    }
+
+    static func lines(of output: String) -> [String] {
+        var lines = output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        while let last = lines.last, last.allSatisfy(\.isWhitespace) { lines.removeLast() }
+        return lines
+    }
+
+    /// The `.chat` files `paths` name: a file as is, a folder as every
+    /// `*.chat` file in it (recursively), sorted.
+    public static func files(in paths: [String]) throws(TranscriptError) -> [String] {
+        var files: [String] = []
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                throw TranscriptError(path: path, "no such file or folder")
+            }
+            guard isDirectory.boolValue else {
+                files.append(path)
+                continue
+            }
+            let base = path.hasSuffix("/") ? String(path.dropLast()) : path
+            let found = (FileManager.default.enumerator(atPath: path)?.allObjects as? [String] ?? [])
+                .filter { $0.hasSuffix(".chat") }
+                .sorted()
+                .map { base + "/" + $0 }
+            files += found
+        }
+        return files
+    }
+
+    /// Runs files on `jobs` threads, each file in its own session on one
+    /// thread; results in the order of `paths`.
+    public static func runAll(_ paths: [String], jobs: Int) -> [TranscriptResult] {
+        let next = Mutex(0)
+        let results = Mutex([TranscriptResult?](repeating: nil, count: paths.count))
+        let group = DispatchGroup()
+        for _ in 0..<max(1, min(jobs, paths.count)) {
+            group.enter()
+            let thread = Thread {
+                while true {
+                    let index = next.withLock { value -> Int in
+                        defer { value += 1 }
+                        return value
+                    }
+                    guard index < paths.count else { break }
+                    let result = run(path: paths[index])
+                    results.withLock { $0[index] = result }
+                }
+                group.leave()
+            }
+            thread.stackSize = 8 << 20
+            thread.start()
+        }
+        group.wait()
+        return results.withLock { $0.compactMap { $0 } }
+    }
+
+    /// `N passed, N failed`.
+    public static func summary(_ results: [TranscriptResult]) -> String {
+        let passed = results.filter(\.passed).count
+        return "\(passed) passed, \(results.count - passed) failed"
+    }
+
+    /// The report of a failing file: `FAIL path` then the annotated diffs.
+    public static func report(_ result: TranscriptResult) -> [String] {
+        guard !result.passed else { return [] }
+        if result.isError { return ["ERROR \(result.failures.first ?? result.path)"] }
+        return ["FAIL \(result.path)"] + result.failures
+    }
+}

@@ -1,0 +1,246 @@
+import Foundation
+import GRDB
+import Synchronization
+import Testing
+
+@testable import Workbench
+
+/// A JWT-shaped string (header.payload.signature, base64url).
+let sampleJWT = "eyJhbGciOiJIUzI1NiJ9.eyJleHRlcm5hbF9pZCI6ImJvYiIsImV4cCI6MTc2NzIyOTIwMH0.c2lnbmF0dXJlLW9mLXRoZS1hcHA"
+
+private func session(seed: UInt64 = 1) throws -> WorkbenchSession {
+    var options = WorkbenchOptions()
+    options.seed = seed
+    return try WorkbenchSession(options: options)
+}
+
+private let demoLines = [
+    "user set alice", "watch conversations", "start conversation", "send c1 text \"hi\"",
+    "agent say c1 \"hello\"", "expect m1.state == sent", "clock advance 1h",
+]
+
+@Suite struct RecordingStoreTests {
+    @Test func schemaIsVersionedAndMarked() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.url.appendingPathComponent("sub/dir/sessions.sqlite").path
+        let store = try RecordingStore(path: path)
+        let (id, mode, migrations, tables) = try store.database.read { db in
+            (
+                try Int32.fetchOne(db, sql: "PRAGMA application_id"),
+                try String.fetchOne(db, sql: "PRAGMA journal_mode"),
+                try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations"),
+                try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+            )
+        }
+        #expect(id == RecordingStore.applicationID)
+        #expect(mode == "wal")
+        #expect(migrations == ["v1"])
+        #expect(tables == ["bundle", "event", "grdb_migrations", "session", "step", "traffic"])
+    }
+
+    @Test func eachStepIsCommittedWhenItCompletes() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.url.appendingPathComponent("s.sqlite").path
+        let workbench = try session()
+        let recorder = try Recorder(store: try RecordingStore(path: path), workbench: workbench, name: "demo", kind: "script")
+        let reader = try RecordingStore(path: path, create: false)
+        for (index, line) in demoLines.prefix(4).enumerated() {
+            _ = recorder.execute(line)
+            _ = recorder.execute("   ")  // blank lines are not recorded
+            // Another connection sees the step at once.
+            #expect(try reader.steps(of: recorder.session.id).count == index + 1)
+        }
+        let steps = try reader.steps(of: recorder.session.id)
+        #expect(steps.map(\.input) == Array(demoLines.prefix(4)))
+        #expect(steps[1].events.contains { $0.text.contains("w1 emits") })
+        #expect(steps[3].events.map(\.source).contains("m1:"))
+        let listed = try reader.session("demo")
+        #expect(listed.stepCount == 4 && listed.ended == nil && listed.seed == 1 && listed.kind == "script")
+        recorder.finish()
+        #expect(try reader.session("demo").ended != nil)
+    }
+
+    @Test func concurrentWritersNeverSeeALockedDatabase() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.url.appendingPathComponent("shared.sqlite").path
+        let writers = 6, steps = 40
+        let failures = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: writers) { writer in
+            do {
+                // Each writer opens its own connection, as separate REPLs do.
+                let store = try RecordingStore(path: path)
+                let session = try store.begin(.init(name: "w\(writer)", seed: 1, kind: "test"))
+                for number in 1...steps {
+                    try store.append(
+                        RecordedStep(number: number, input: "clock", output: "clock\n", status: "ok", virtualTime: 0,
+                                     wallTime: Date(), wallMicroseconds: 1,
+                                     events: [RecordedEvent(virtualTime: 0, source: "x", text: "x \(number)")]),
+                        to: session.id)
+                }
+            } catch {
+                failures.withLock { $0.append("\(error)") }
+            }
+        }
+        #expect(failures.withLock { $0 } == [])
+        let sessions = try RecordingStore(path: path, create: false).sessions()
+        #expect(sessions.count == writers)
+        #expect(sessions.allSatisfy { $0.stepCount == steps })
+    }
+
+    @Test func secretsNeverReachTheFile() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.url.appendingPathComponent("s.sqlite").path
+        let workbench = try session()
+        let recorder = try Recorder(store: try RecordingStore(path: path), workbench: workbench, kind: "script")
+        _ = recorder.execute("user set alice")
+        _ = recorder.execute("# pasted: \(sampleJWT)")
+        // The failure message prints the JWT: the output is redacted too.
+        let step = recorder.execute("expect client.user == \"\(sampleJWT)\"")
+        #expect(step.output.contains(sampleJWT))
+        _ = recorder.execute("login jwt bob --secret hunter2-hunter2")
+        recorder.finish()
+        let steps = try RecordingStore(path: path, create: false).steps(of: recorder.session.id)
+        #expect(steps[1].input == "# pasted: <jwt#1>")
+        #expect(steps[2].output.contains("<jwt#1>"))
+        #expect(steps[3].input.contains("--secret <secret#1>"))
+        // Search every byte of the database (and its WAL) for anything JWT-shaped.
+        let jwtShape = try NSRegularExpression(pattern: "eyJ[A-Za-z0-9_-]*\\.eyJ[A-Za-z0-9_-]*\\.")
+        for file in [path, path + "-wal"] where FileManager.default.fileExists(atPath: file) {
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: file))
+            let text = String(decoding: bytes.map { $0 < 0x20 || $0 > 0x7e ? UInt8(ascii: " ") : $0 }, as: UTF8.self)
+            #expect(jwtShape.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) == nil, "in \(file)")
+            #expect(!text.contains("hunter2"), "in \(file)")
+        }
+    }
+
+    @Test func aNewerSchemaIsRefused() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.url.appendingPathComponent("s.sqlite").path
+        _ = try RecordingStore(path: path)
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { try $0.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v2')") }
+        try queue.close()
+        #expect {
+            try RecordingStore(path: path)
+        } throws: { error in
+            let error = error as? RecordingError
+            return error?.code == .newerSchema
+                && error?.message == "\(path) was written by a newer chatbench (schema v2; this one knows up to v1): upgrade chatbench, or pass --db with another path"
+        }
+    }
+
+    @Test func missingCorruptAndForeignFilesAreClearErrors() throws {
+        let folder = try TemporaryFolder()
+        let missing = folder.url.appendingPathComponent("none.sqlite").path
+        #expect { try RecordingStore(path: missing, create: false) } throws: { ($0 as? RecordingError)?.code == .missing }
+        let corrupt = folder.url.appendingPathComponent("corrupt.sqlite").path
+        try Data(String(repeating: "not a database ", count: 200).utf8).write(to: URL(fileURLWithPath: corrupt))
+        #expect { try RecordingStore(path: corrupt) } throws: { ($0 as? RecordingError)?.code == .corrupt }
+        let foreign = folder.url.appendingPathComponent("foreign.sqlite").path
+        let queue = try DatabaseQueue(path: foreign)
+        try queue.write { try $0.execute(sql: "CREATE TABLE entry (line TEXT)") }
+        try queue.close()
+        #expect { try RecordingStore(path: foreign) } throws: { error in
+            (error as? RecordingError)?.message == "\(foreign) is a SQLite database of something else (tables: entry), not a chatbench recording: pass --db with another path"
+        }
+    }
+
+    @Test func recordingVerbsInsideTheSession() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.url.appendingPathComponent("s.sqlite").path
+        let workbench = try session()
+        let recorder = try Recorder(store: try RecordingStore(path: path), workbench: workbench, name: "here", kind: "repl")
+        _ = recorder.execute("clock")
+        let listing = recorder.execute("sessions").output
+        #expect(listing.hasPrefix("ID  NAME  STARTED"))
+        #expect(listing.contains("*1  here"))
+        #expect(listing.contains("ok, recording"))
+        #expect(recorder.execute("record stop").output == "recording of session 1 \"here\" stopped after 2 steps\n")
+        _ = recorder.execute("clock")
+        #expect(try recorder.store.steps(of: 1).map(\.input) == ["clock", "sessions"])
+        #expect(recorder.execute("record stop").output == "not recording\n")
+        let unrecorded = try session()
+        #expect(unrecorded.execute("sessions").output.hasPrefix("this session is not being recorded"))
+    }
+}
+
+@Suite struct ReplayTests {
+    private func recorded(_ lines: [String]) throws -> (RecordingStore, RecordedSession, TemporaryFolder) {
+        let folder = try TemporaryFolder()
+        let store = try RecordingStore(path: folder.url.appendingPathComponent("s.sqlite").path)
+        let recorder = try Recorder(store: store, workbench: try session(seed: 5), name: "r", kind: "script")
+        for line in lines { _ = recorder.execute(line) }
+        recorder.finish()
+        return (store, try store.session("r"), folder)
+    }
+
+    @Test func anIdenticalReplay() throws {
+        let (store, session, _folder) = try recorded(demoLines + ["sessions", "# \(sampleJWT)"])
+        _ = _folder
+        let outcome = try Replayer.replay(session, steps: try store.steps(of: session.id))
+        #expect(outcome.identical)
+        #expect(outcome.stepsRun == demoLines.count + 2)
+        #expect(outcome.virtualMilliseconds >= 3_600_000)
+        #expect(outcome.seconds < 5)
+    }
+
+    @Test func aTamperedOutputDiverges() throws {
+        let (store, session, _folder) = try recorded(demoLines)
+        _ = _folder
+        try store.write { db in
+            try db.execute(sql: "UPDATE step SET output = replace(output, 'm1: sent', 'm1: failed') WHERE number = 4")
+        }
+        let outcome = try Replayer.replay(session, steps: try store.steps(of: session.id))
+        let divergence = try #require(outcome.divergence)
+        #expect(divergence.step == 4)
+        #expect(divergence.input == "send c1 text \"hi\"")
+        let changed = divergence.diff.filter { !$0.hasPrefix("  ") }
+        #expect(changed.count == 2)
+        #expect(changed.first?.hasPrefix("-   [") == true && changed.first?.hasSuffix("] m1: failed") == true)
+        #expect(changed.last?.hasPrefix("+   [") == true && changed.last?.hasSuffix("] m1: sent") == true)
+        #expect(outcome.stepsRun == 4)
+
+        let updated = try Replayer.replay(session, steps: try store.steps(of: session.id), update: true)
+        #expect(updated.changedSteps == 1 && updated.stepsRun == demoLines.count)
+        try store.replaceSteps(of: session.id, with: updated.steps)
+        #expect(try Replayer.replay(session, steps: try store.steps(of: session.id)).identical)
+    }
+
+    @Test func aVerbThisVersionLacksIsNamed() throws {
+        let (store, session, _folder) = try recorded(["clock"])
+        _ = _folder
+        try store.write { db in try db.execute(sql: "UPDATE step SET input = 'teleport c1' WHERE number = 1") }
+        let outcome = try Replayer.replay(session, steps: try store.steps(of: session.id))
+        #expect(outcome.divergence?.hint?.contains("does not know a verb the session used") == true)
+    }
+
+    @Test func aServerModeSessionNeedsTheTape() throws {
+        var session = try recorded(["clock"]).1
+        session.mode = "server"
+        #expect { try Replayer.replay(session, steps: []) } throws: { ($0 as? RecordingError)?.code == .unsupported }
+    }
+
+    @Test func aBundleIsSelfContainedAndReplays() throws {
+        let (store, session, folder) = try recorded(demoLines)
+        let bundlePath = folder.url.appendingPathComponent("bug.sqlite").path
+        try store.exportBundle(session.id, to: bundlePath)
+        #expect(!FileManager.default.fileExists(atPath: bundlePath + "-wal"))
+        let bundle = try RecordingStore(path: bundlePath, create: false, bundle: true)
+        let bundled = try bundle.bundledSession()
+        #expect(bundled.uuid == session.uuid && bundled.seed == 5 && bundled.platform == RecordingStore.platform)
+        #expect(try Replayer.replay(bundled, steps: try bundle.steps(of: bundled.id)).identical)
+        #expect(throws: RecordingError.self) { try store.exportBundle(session.id, to: bundlePath) }
+    }
+
+    @Test func anExportedTranscriptPasses() throws {
+        let (store, session, folder) = try recorded(demoLines + ["sessions", "> odd", "# \(sampleJWT)"])
+        let text = Transcript.export(session, steps: try store.steps(of: session.id))
+        #expect(text.contains("# seed: 5\n"))
+        #expect(!text.contains("> sessions"))
+        #expect(text.contains("<jwt#1>"))
+        let path = folder.url.appendingPathComponent("exported.chat").path
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        let result = TranscriptRunner.run(path: path)
+        #expect(result.passed, "\(result.failures)")
+    }
+}

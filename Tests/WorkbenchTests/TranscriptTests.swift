@@ -1,0 +1,229 @@
+import Foundation
+import Testing
+
+@testable import Workbench
+
+@Suite struct TranscriptParsingTests {
+    @Test func aFileWithoutInputsIsAPlainScript() throws {
+        let parsed = try Transcript.parse("# a comment\nuser set alice\n\nclock\n", path: "s.chat")
+        #expect(parsed.kind == .script)
+        #expect(parsed.blocks.map(\.input) == ["# a comment", "user set alice", "", "clock"])
+        #expect(parsed.seed == nil)
+    }
+
+    @Test func inputsAndExpectedOutput() throws {
+        let text = "# seed: 7\n# about it\n\n> user set alice\nuser alice set\n  [..] userSet(alice)\n\n> clock\nclock [..]\n"
+        let parsed = try Transcript.parse(text, path: "t.chat")
+        #expect(parsed.kind == .transcript)
+        #expect(parsed.seed == 7)
+        #expect(parsed.header == ["# seed: 7", "# about it", ""])
+        #expect(parsed.blocks.map(\.input) == ["user set alice", "clock"])
+        #expect(parsed.blocks[0].expected == ["user alice set", "  [..] userSet(alice)"])
+        #expect(parsed.blocks[0].trailingBlankLines == 1)
+        #expect(parsed.blocks[0].line == 4)
+        #expect(parsed.rendered() == text)
+    }
+
+    @Test func textBeforeTheFirstInputIsMalformed() {
+        #expect {
+            try Transcript.parse("user set alice\n> clock\n", path: "bad.chat")
+        } throws: { error in
+            (error as? TranscriptError)?.message
+                == "bad.chat:1: \"user set alice\" comes before the first `> ` input: in a transcript, only comments (# …) and blank lines may come first"
+        }
+    }
+
+    @Test func anInputWithNoCommandIsMalformed() {
+        #expect {
+            try Transcript.parse("> clock\nclock [..]\n>\n", path: "bad.chat")
+        } throws: { error in
+            (error as? TranscriptError)?.message == "bad.chat:3: `>` with no command: write `> COMMAND`, or remove the line"
+        }
+    }
+
+    @Test func aBadRegularExpressionIsMalformed() {
+        #expect {
+            try Transcript.parse("> clock\nclock ([a-z (re)\n", path: "bad.chat")
+        } throws: { error in
+            (error as? TranscriptError)?.message.hasPrefix("bad.chat:2: bad regular expression before ` (re)`") == true
+        }
+    }
+
+    @Test func aBadSeedIsMalformed() {
+        #expect {
+            try Transcript.parse("# seed: many\n> clock\n", path: "bad.chat")
+        } throws: { error in
+            (error as? TranscriptError)?.message == "bad.chat:1: `# seed:` needs a whole number, got \"many\""
+        }
+    }
+
+    @Test func anUnreadableFileIsAnError() {
+        #expect(throws: TranscriptError.self) { try Transcript.load(path: "/nonexistent/x.chat") }
+    }
+}
+
+@Suite struct TranscriptMatcherTests {
+    @Test func exactLines() {
+        let matcher = TranscriptMatcher()
+        #expect(matcher.matches(expected: ["a", "b"], actual: ["a", "b"]))
+        #expect(!matcher.matches(expected: ["a", "b"], actual: ["a", "c"]))
+        #expect(!matcher.matches(expected: ["a"], actual: ["a", "b"]))
+    }
+
+    @Test func anyTextWithinALine() {
+        let matcher = TranscriptMatcher()
+        #expect(matcher.lineMatches("clock [..] since start)", "clock 2026-01-01T01:00:00.117Z (1h since start)"))
+        #expect(matcher.lineMatches("[..]", ""))
+        #expect(matcher.lineMatches("a[..]b[..]c", "a-b-b-c"))
+        #expect(!matcher.lineMatches("a[..]b[..]c", "a-c-b"))
+        #expect(!matcher.lineMatches("ab[..]ba", "aba"))
+    }
+
+    @Test func anyLines() {
+        let matcher = TranscriptMatcher()
+        #expect(matcher.matches(expected: ["a", "...", "z"], actual: ["a", "z"]))
+        #expect(matcher.matches(expected: ["a", "...", "z"], actual: ["a", "b", "c", "z"]))
+        #expect(matcher.matches(expected: ["..."], actual: []))
+        #expect(!matcher.matches(expected: ["a", "...", "z"], actual: ["a", "b"]))
+        #expect(matcher.matches(expected: ["...", "x", "..."], actual: ["a", "x", "b"]))
+    }
+
+    @Test func regularExpressions() {
+        let matcher = TranscriptMatcher()
+        #expect(matcher.lineMatches("m[0-9]+ = text message (re)", "m12 = text message"))
+        #expect(!matcher.lineMatches("m[0-9]+ (re)", "m12 = text message"))  // the whole line
+        #expect(!matcher.lineMatches("m[0-9]+ (re)", "xm1"))
+    }
+
+    @Test(arguments: ["> quoted run line", "...", "literally (re)", "a [..] b", ">"])
+    func outputThatLooksLikeSyntaxIsWrittenAsAnExactPattern(line: String) throws {
+        let written = Transcript.expectedLine(for: line)
+        #expect(!written.hasPrefix("> "))
+        let matcher = TranscriptMatcher()
+        #expect(matcher.lineMatches(written, line))
+        #expect(!matcher.lineMatches(written, line + "x"))
+        let parsed = try Transcript.parse("> clock\n\(written)\n", path: "t.chat")
+        #expect(parsed.blocks.count == 1)
+    }
+}
+
+@Suite struct TranscriptRunnerTests {
+    private func file(_ text: String, name: String = "t.chat", in folder: TemporaryFolder) throws -> String {
+        let path = folder.url.appendingPathComponent(name).path
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @Test func aMatchingTranscriptPasses() throws {
+        let folder = try TemporaryFolder()
+        let path = try file("""
+            # seed: 3
+            > user set alice
+            user alice set on client (no request)
+              [..] client.session → userSet(alice)
+            > clock
+            2026-01-01T00:00:00\\.000Z \\([0-9a-z]+ since start\\) (re)
+            > expect client.user == alice
+            ok: [..]
+
+            """, in: folder)
+        let result = TranscriptRunner.run(path: path)
+        #expect(result.passed, "\(result.failures)")
+        #expect(result.kind == .transcript)
+        #expect(result.output.hasPrefix("> user set alice\nuser alice set on client (no request)\n"))
+    }
+
+    @Test func aDifferenceIsADiffAnnotatedWithTheInput() throws {
+        let folder = try TemporaryFolder()
+        let path = try file("> user set alice\nuser bob set on client (no request)\n  [..]\n> clock\n[..]\n", in: folder)
+        let result = TranscriptRunner.run(path: path)
+        #expect(!result.passed)
+        #expect(TranscriptRunner.report(result) == [
+            "FAIL \(path)",
+            "  line 1: > user set alice",
+            "    - user bob set on client (no request)",
+            "    + user alice set on client (no request)",
+            "        [00:00:00.000] client.session → userSet(alice)",
+        ])
+        #expect(result.updatedText == "> user set alice\nuser alice set on client (no request)\n  [00:00:00.000] client.session → userSet(alice)\n> clock\n[..]\n")
+    }
+
+    @Test func aFailingExpectFailsATranscriptEvenWhenTheOutputMatches() throws {
+        let folder = try TemporaryFolder()
+        let path = try file("> expect client.user == alice\n...\n", in: folder)
+        let result = TranscriptRunner.run(path: path)
+        #expect(!result.passed)
+        #expect(result.failures.first == "  line 1: > expect client.user == alice")
+    }
+
+    @Test func aScriptPassesWhenItsExpectsHold() throws {
+        let folder = try TemporaryFolder()
+        let good = try file("user set alice\nexpect client.user == alice\n", name: "good.chat", in: folder)
+        let bad = try file("user set alice\nexpect client.user == bob\nsned c1\n", name: "bad.chat", in: folder)
+        #expect(TranscriptRunner.run(path: good).passed)
+        let result = TranscriptRunner.run(path: bad)
+        #expect(!result.passed)
+        #expect(result.failures.filter { $0.hasPrefix("  line ") } == ["  line 2: > expect client.user == bob", "  line 3: > sned c1"])
+    }
+
+    @Test func foldersAreSearchedRecursivelyAndSorted() throws {
+        let folder = try TemporaryFolder()
+        try FileManager.default.createDirectory(at: folder.url.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        _ = try file("clock\n", name: "b.chat", in: folder)
+        _ = try file("clock\n", name: "sub/a.chat", in: folder)
+        _ = try file("not a test\n", name: "notes.txt", in: folder)
+        let files = try TranscriptRunner.files(in: [folder.url.path])
+        #expect(files.map { $0.replacingOccurrences(of: folder.url.path + "/", with: "") } == ["b.chat", "sub/a.chat"])
+    }
+
+    @Test func filesRunInParallelInOrder() throws {
+        let folder = try TemporaryFolder()
+        var paths: [String] = []
+        for index in 0..<6 {
+            paths.append(try file(index == 4 ? "> clock\nwrong\n" : "user set u\(index)\nexpect client.user == u\(index)\n", name: "f\(index).chat", in: folder))
+        }
+        let results = TranscriptRunner.runAll(paths, jobs: 3)
+        #expect(results.map(\.path) == paths)
+        #expect(results.map(\.passed) == [true, true, true, true, false, true])
+        #expect(TranscriptRunner.summary(results) == "5 passed, 1 failed")
+    }
+
+    @Test func junitShape() throws {
+        let results = [
+            TranscriptResult(path: "examples/01-a.chat", kind: .transcript, passed: true, failures: [], isError: false, output: "", updatedText: nil, seconds: 0.0125),
+            TranscriptResult(path: "examples/02-b.chat", kind: .transcript, passed: false, failures: ["  line 3: > send c1 text \"<hi>\"", "    - a & b"], isError: false, output: "", updatedText: nil, seconds: 1.5),
+            .error(TranscriptError(path: "examples/03-c.chat", line: 2, "bad")),
+        ]
+        #expect(JUnitWriter.xml(results) == """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <testsuites tests="3" failures="1" errors="1" time="1.513">
+              <testsuite name="chatbench" tests="3" failures="1" errors="1" time="1.513">
+                <testcase name="01-a.chat" classname="examples" file="examples/01-a.chat" time="0.013"/>
+                <testcase name="02-b.chat" classname="examples" file="examples/02-b.chat" time="1.500">
+                  <failure message="output differs or an expect failed at line 3: &gt; send c1 text &quot;&lt;hi&gt;&quot;">  line 3: &gt; send c1 text &quot;&lt;hi&gt;&quot;
+                - a &amp; b</failure>
+                </testcase>
+                <testcase name="03-c.chat" classname="examples" file="examples/03-c.chat" time="0.000">
+                  <error message="examples/03-c.chat:2: bad">examples/03-c.chat:2: bad</error>
+                </testcase>
+              </testsuite>
+            </testsuites>
+
+            """)
+    }
+}
+
+/// A temporary folder, removed when the value goes away.
+final class TemporaryFolder {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("workbench-tests-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: url)
+    }
+}

@@ -1,0 +1,234 @@
+import Foundation
+import GRDB
+import Testing
+import Workbench
+
+/// Recording, replay, sessions, export and test through the built binary
+/// (SPEC W5–W10). Every run names its own database: nothing touches the home.
+@Suite struct RecordingCommandTests {
+    static let script = """
+        user set alice
+        watch conversations
+        start conversation
+        send c1 text "hi"
+        agent say c1 "hello"
+        expect m1.state == sent
+        clock advance 1h
+
+        """
+
+    /// Records `script` into a fresh database; returns the folder and the database's path.
+    private func record(name: String = "demo") throws -> (TemporaryFolder, String) {
+        let folder = try TemporaryFolder()
+        let db = folder.url.appendingPathComponent("sessions.sqlite").path
+        let run = try ChatbenchBinary.run(["--db", db, "--name", name], input: Self.script)
+        #expect(run.status == 0, "\(run.stderr)")
+        return (folder, db)
+    }
+
+    @Test func aScriptIsRecordedListedAndShown() throws {
+        let (_folder, db) = try record()
+        _ = _folder
+        let list = try ChatbenchBinary.run(["sessions", "--db", db])
+        #expect(list.status == 0)
+        let lines = list.stdout.split(separator: "\n")
+        #expect(lines.first == "ID  NAME  STARTED                  STEPS  KIND    STATUS")
+        #expect(lines.count == 2 && lines[1].hasPrefix(" 1  demo  ") && lines[1].hasSuffix("      7  script  ok"))
+        let show = try ChatbenchBinary.run(["sessions", "show", "demo", "--db", db])
+        #expect(show.status == 0)
+        #expect(show.stdout.contains("#4 [00:00:00.049] > send c1 text \"hi\"\nm1 = text message in c1\n"))
+        let timeline = try ChatbenchBinary.run(["sessions", "show", "1", "--timeline", "--db", db])
+        #expect(timeline.stdout.contains("│────────── sendMessage ──────────▶│ ok"))
+        #expect(timeline.stdout.contains("◆ w1 emits (fresh, refreshed) 0 conversations"))
+    }
+
+    @Test func noRecordWritesNothing() throws {
+        let folder = try TemporaryFolder()
+        let db = folder.url.appendingPathComponent("sessions.sqlite").path
+        let run = try ChatbenchBinary.run(["--db", db, "--no-record"], input: Self.script)
+        #expect(run.status == 0)
+        #expect(!FileManager.default.fileExists(atPath: db))
+    }
+
+    @Test func theDefaultDatabaseIsUnderXDGDataHome() throws {
+        let folder = try TemporaryFolder()
+        let data = folder.url.appendingPathComponent("data").path
+        let run = try ChatbenchBinary.run(["run", "-"], input: "clock\n", environment: ["XDG_DATA_HOME": data])
+        #expect(run.status == 0)
+        #expect(FileManager.default.fileExists(atPath: data + "/chatbench/sessions.sqlite"))
+    }
+
+    @Test func replayIsIdenticalThenDivergesAfterTampering() throws {
+        let (_folder, db) = try record()
+        _ = _folder
+        let same = try ChatbenchBinary.run(["replay", "demo", "--db", db])
+        #expect(same.status == 0, "\(same.stdout)\(same.stderr)")
+        #expect(same.stdout.hasPrefix("session 1 \"demo\": 7 steps replayed, identical (1h0m0s117ms of virtual time in "))
+
+        let store = try RecordingStore(path: db, create: false)
+        try store.replaceSteps(of: 1, with: try store.steps(of: 1).map { step in
+            var step = step
+            if step.number == 4 { step.output = step.output.replacingOccurrences(of: "m1: sent", with: "m1: failed") }
+            return step
+        })
+        let diverged = try ChatbenchBinary.run(["replay", "1", "--db", db])
+        #expect(diverged.status == 1)
+        #expect(diverged.stdout.hasPrefix("session 1 \"demo\" diverged at step 4: > send c1 text \"hi\"\n--- recorded\n+++ replayed\n"))
+        #expect(diverged.stdout.contains("\n-   [00:00:00.093] m1: failed\n+   [00:00:00.093] m1: sent\n"))
+
+        let updated = try ChatbenchBinary.run(["replay", "demo", "--update", "--db", db])
+        #expect(updated.status == 0)
+        #expect(updated.stdout.hasPrefix("session 1 \"demo\": re-recorded, 1 of 7 steps changed"))
+        #expect(try ChatbenchBinary.run(["replay", "demo", "--db", db]).status == 0)
+    }
+
+    @Test func exportRunsAsATestAndABundleReplaysAnywhere() throws {
+        let (folder, db) = try record()
+        let transcript = folder.url.appendingPathComponent("demo.chat").path
+        #expect(try ChatbenchBinary.run(["export", "demo", transcript, "--db", db]).status == 0)
+        let test = try ChatbenchBinary.run(["test", transcript])
+        #expect(test.status == 0)
+        #expect(test.stdout == "1 passed, 0 failed\n")
+        let run = try ChatbenchBinary.run(["run", transcript, "--no-record"])
+        #expect(run.status == 0, "\(run.stderr)")
+
+        let bundle = folder.url.appendingPathComponent("bug.sqlite").path
+        #expect(try ChatbenchBinary.run(["export", "demo", "--bundle", bundle, "--db", db]).status == 0)
+        try FileManager.default.removeItem(atPath: db)
+        let replay = try ChatbenchBinary.run(["replay", bundle])
+        #expect(replay.status == 0, "\(replay.stderr)")
+        #expect(replay.stdout.contains("identical"))
+    }
+
+    @Test func testCommandReportsDiffsJUnitAndRefusesUpdateUnderCI() throws {
+        let folder = try TemporaryFolder()
+        let good = folder.url.appendingPathComponent("a-good.chat")
+        let bad = folder.url.appendingPathComponent("b-bad.chat")
+        try Data("> user set alice\nuser alice set on client (no request)\n...\n".utf8).write(to: good)
+        try Data("> user set alice\nuser bob set on client (no request)\n...\n".utf8).write(to: bad)
+        let junit = folder.url.appendingPathComponent("junit.xml").path
+        let run = try ChatbenchBinary.run(["test", folder.url.path, "--jobs", "2", "--junit", junit])
+        #expect(run.status == 1)
+        #expect(run.stdout == """
+            FAIL \(bad.path)
+              line 1: > user set alice
+                - user bob set on client (no request)
+                  user alice set on client (no request)
+                    [00:00:00.000] client.session → userSet(alice)
+            1 passed, 1 failed
+
+            """)
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        #expect(xml.contains("<testsuite name=\"chatbench\" tests=\"2\" failures=\"1\" errors=\"0\""))
+
+        let refused = try ChatbenchBinary.run(["test", folder.url.path, "--update"], environment: ["CI": "true"])
+        #expect(refused.status == 2)
+        #expect(refused.stderr == "chatbench: test --update rewrites expected output and is refused when CI is set: run it locally and commit the result\n")
+        let updated = try ChatbenchBinary.run(["test", folder.url.path, "--update"], environment: ["CI": ""])
+        #expect(updated.stdout.hasSuffix("updated 1 file\n1 passed, 1 failed\n"))
+        #expect(try ChatbenchBinary.run(["test", folder.url.path]).status == 0)
+    }
+
+    @Test func malformedTranscriptIsAnErrorWithItsLine() throws {
+        let folder = try TemporaryFolder()
+        let file = folder.url.appendingPathComponent("bad.chat")
+        try Data("clock\n> clock\n".utf8).write(to: file)
+        let run = try ChatbenchBinary.run(["test", file.path])
+        #expect(run.status == 1)
+        #expect(run.stdout.hasPrefix("ERROR \(file.path):1: \"clock\" comes before the first `> ` input"))
+        let direct = try ChatbenchBinary.run(["run", file.path, "--no-record"])
+        #expect(direct.status == 2)
+        #expect(direct.stderr.hasPrefix("chatbench: \(file.path):1: "))
+    }
+
+    @Test func badDatabasesAreClearErrors() throws {
+        let folder = try TemporaryFolder()
+        let corrupt = folder.url.appendingPathComponent("corrupt.sqlite").path
+        try Data(String(repeating: "garbage ", count: 500).utf8).write(to: URL(fileURLWithPath: corrupt))
+        let run = try ChatbenchBinary.run(["--db", corrupt], input: "clock\n")
+        #expect(run.status == 2)
+        #expect(run.stderr == "chatbench: \(corrupt) is not a usable SQLite database (damaged, or not a database at all): move it away, or pass --db with another path (or --no-record to run without recording)\n")
+
+        let (_folder, db) = try record()
+        _ = _folder
+        let queue = try DatabaseQueue(path: db)
+        try queue.write { try $0.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v2')") }
+        try queue.close()
+        let newer = try ChatbenchBinary.run(["sessions", "--db", db])
+        #expect(newer.status == 2)
+        #expect(newer.stderr.contains("was written by a newer chatbench (schema v2; this one knows up to v1): upgrade chatbench"))
+
+        let missing = try ChatbenchBinary.run(["replay", "3", "--db", folder.url.appendingPathComponent("none.sqlite").path])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("no recording database at"))
+    }
+
+    @Test func severalProcessesRecordIntoOneDatabaseAtOnce() throws {
+        let folder = try TemporaryFolder()
+        let db = folder.url.appendingPathComponent("shared.sqlite").path
+        let lines = String(repeating: "clock\nnet latency 10ms\n", count: 40)
+        let processes = try (0..<4).map { index -> (Process, URL) in
+            let process = Process()
+            process.executableURL = try ChatbenchBinary.url()
+            process.arguments = ["--db", db, "--name", "p\(index)"]
+            let input = folder.url.appendingPathComponent("in\(index)")
+            let errors = folder.url.appendingPathComponent("err\(index)")
+            try Data(lines.utf8).write(to: input)
+            _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+            process.standardInput = try FileHandle(forReadingFrom: input)
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = try FileHandle(forWritingTo: errors)
+            process.environment = ["XDG_STATE_HOME": folder.url.path, "XDG_DATA_HOME": folder.url.path]
+            return (process, errors)
+        }
+        for (process, _) in processes { try process.run() }
+        for (process, errors) in processes {
+            process.waitUntilExit()
+            let stderr = try String(contentsOf: errors, encoding: .utf8)
+            #expect(process.terminationStatus == 0, "\(stderr)")
+            #expect(!stderr.contains("locked"))
+        }
+        let sessions = try RecordingStore(path: db, create: false).sessions()
+        #expect(sessions.count == 4)
+        #expect(sessions.allSatisfy { $0.stepCount == 80 && $0.ended != nil })
+    }
+
+    @Test func aKilledProcessKeepsEveryCompletedStep() throws {
+        let folder = try TemporaryFolder()
+        let db = folder.url.appendingPathComponent("sessions.sqlite").path
+        let process = Process()
+        process.executableURL = try ChatbenchBinary.url()
+        process.arguments = ["--db", db, "--name", "killed"]
+        process.environment = ["XDG_STATE_HOME": folder.url.path, "XDG_DATA_HOME": folder.url.path]
+        let input = Pipe()
+        process.standardInput = input
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let lines = ["user set alice", "watch conversations", "start conversation"]
+        input.fileHandleForWriting.write(Data(lines.map { $0 + "\n" }.joined().utf8))
+        // Wait until the three steps are committed, then kill -9 mid-session.
+        let deadline = Date().addingTimeInterval(30)
+        var committed = 0
+        while Date() < deadline {
+            if FileManager.default.fileExists(atPath: db),
+               let store = try? RecordingStore(path: db, create: false),
+               let session = try? store.session("killed") {
+                committed = session.stepCount
+                if committed == lines.count { break }
+            }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        #expect(committed == lines.count)
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal)
+
+        let show = try ChatbenchBinary.run(["sessions", "show", "killed", "--db", db])
+        #expect(show.status == 0)
+        for line in lines { #expect(show.stdout.contains("> \(line)\n")) }
+        #expect(show.stdout.hasPrefix("session 1 \"killed\": "))
+        #expect(show.stdout.contains("3 steps, ok, unfinished"))
+        #expect(try ChatbenchBinary.run(["replay", "killed", "--db", db]).status == 0)
+    }
+}

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Speed figures for recording, replay and `chatbench test` (issue 5), with
+# the release binary. Prints medians of RUNS runs (default 5).
+#
+#   scripts/bench-recording.sh            # builds the release binary first
+#   RUNS=9 STEPS=10000 scripts/bench-recording.sh
+#
+# 1. Recording cost per step: the same STEPS-line script run with --db and
+#    with --no-record; (recorded - unrecorded) / STEPS.
+# 2. Replay rate: `chatbench replay` of that STEPS-step session, steps/s.
+# 3. `chatbench test examples/` (all files, in parallel) vs one `chatbench run`
+#    of the first example.
+# Everything is written under a temporary folder (XDG_* point there too).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+RUNS=${RUNS:-5}
+STEPS=${STEPS:-10000}
+swift build -c release --product chatbench >/dev/null
+bin="$(swift build -c release --show-bin-path)/chatbench"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+export XDG_DATA_HOME="$work/data" XDG_STATE_HOME="$work/state"
+
+# A script of STEPS steps: a conversation, then messages, agent replies,
+# inspections and clock moves (an hour of virtual time and more).
+{
+    echo 'user set alice'
+    echo 'watch conversations'
+    echo 'start conversation'
+    n=3
+    while [ "$n" -lt "$STEPS" ]; do
+        echo "send c1 text \"message $n\""; n=$((n + 1))
+        echo 'agent say c1 "ok"'; n=$((n + 1))
+        echo 'clock advance 1s'; n=$((n + 1))
+        echo 'expect client.user == alice'; n=$((n + 1))
+    done
+} | head -n "$STEPS" > "$work/script.chat"
+
+now() { date +%s.%N; }
+median() { sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+elapsed() { local start end; start=$(now); "$@" >/dev/null 2>&1 || true; end=$(now); echo "$end - $start" | bc -l; }
+
+plain=(); recorded=(); replay=()
+for run in $(seq "$RUNS"); do
+    plain+=("$(elapsed "$bin" run "$work/script.chat" --no-record)")
+    recorded+=("$(elapsed "$bin" run "$work/script.chat" --db "$work/bench.sqlite" --name "bench$run")")
+    replay+=("$(elapsed "$bin" replay "bench$run" --db "$work/bench.sqlite")")
+done
+p=$(printf '%s\n' "${plain[@]}" | median)
+r=$(printf '%s\n' "${recorded[@]}" | median)
+y=$(printf '%s\n' "${replay[@]}" | median)
+"$bin" replay bench1 --db "$work/bench.sqlite" | tail -1
+printf 'script of %d steps, --no-record: %.3f s (%.1f µs/step)\n' "$STEPS" "$p" "$(echo "$p * 1000000 / $STEPS" | bc -l)"
+printf 'script of %d steps, recorded:    %.3f s (%.1f µs/step)\n' "$STEPS" "$r" "$(echo "$r * 1000000 / $STEPS" | bc -l)"
+printf 'recording cost: %.1f µs per step (one commit each)\n' "$(echo "($r - $p) * 1000000 / $STEPS" | bc -l)"
+printf 'replay of %d steps: %.3f s = %.0f steps/s\n' "$STEPS" "$y" "$(echo "$STEPS / $y" | bc -l)"
+
+if compgen -G "examples/*.chat" >/dev/null; then
+    first=$(ls examples/*.chat | head -1)
+    count=$(ls examples/*.chat | wc -l)
+    one=(); all=()
+    for run in $(seq "$RUNS"); do
+        one+=("$(elapsed "$bin" run "$first" --no-record)")
+        all+=("$(elapsed "$bin" test examples/)")
+    done
+    printf 'one chatbench run (%s): %.1f ms\n' "$first" "$(echo "$(printf '%s\n' "${one[@]}" | median) * 1000" | bc -l)"
+    printf 'chatbench test examples/ (%d files): %.1f ms\n' "$count" "$(echo "$(printf '%s\n' "${all[@]}" | median) * 1000" | bc -l)"
+fi
