@@ -15,6 +15,14 @@ extension ClientCore {
         try await start(.anonymous, user: nil, request: .loginAnonymous, carrying: nil)
     }
 
+    /// The signed-in user; an anonymous client with nobody yet (after an
+    /// anonymous logout) creates a new anonymous user now (A9).
+    func ensureUser() async throws -> String {
+        if let userId = machine.userId { return userId }
+        if machine.credential == .anonymous { return try await loginAnonymous().id }
+        throw ChatError.notAuthenticated()
+    }
+
     /// `connect(userId:)` with no credential, an access token or a session token (A10).
     func connect(userId: String, credential: Credential) async throws -> ChatUser {
         try Self.checkUserId(userId)
@@ -39,6 +47,16 @@ extension ClientCore {
         if fromAnonymous { clearLocally(reason: nil) }
         identify(user, credential)
         let expected = generation
+        do {
+            return try await signInLoop(credential, user: user, request: request, carrying: token, generation: expected)
+        } catch {
+            // A login that did not succeed leaves nobody signed in.
+            if generation == expected, machine.credential != nil { clearLocally(reason: nil, keepingStore: true) }
+            throw error
+        }
+    }
+
+    private func signInLoop(_ credential: Credential, user: String?, request: WireRequest, carrying token: String?, generation expected: Int) async throws -> ChatUser {
         for _ in 0..<3 {
             let next = (try await signIn(signInRequest(fallback: request), generation: expected, carrying: token)) != nil
             try checkGeneration(expected)

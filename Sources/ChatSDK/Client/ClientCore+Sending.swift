@@ -1,8 +1,8 @@
 extension ClientCore {
     /// A conversation that exists only on this device until its first
     /// message creates it on the server (D4).
-    func startConversation(title: String?) throws -> Conversation {
-        _ = try requireUser()
+    func startConversation(title: String?) async throws -> Conversation {
+        _ = try await ensureUser()
         let row = ConversationRow(
             id: runtime.makeID(prefix: "c-"), title: title, isLocal: true,
             createdAt: now.milliseconds, updatedAt: now.milliseconds, lastSeq: 0, preview: nil, providerTypingUntil: nil)

@@ -12,8 +12,8 @@ extension ClientCore {
     /// server's.
     func startWatcher(_ id: Int) async {
         guard let entry = watchers[id] else { return }
-        guard userId != nil else {
-            entry.finish(ChatError.notAuthenticated())
+        do { _ = try await ensureUser() } catch {
+            entry.finish(error as? ChatError ?? ChatError.notAuthenticated())
             watchers[id] = nil
             return
         }

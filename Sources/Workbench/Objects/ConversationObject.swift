@@ -14,7 +14,7 @@ final class ConversationObject: Inspectable, @unchecked Sendable {
         self.client = client
     }
 
-    let fieldNames = ["id", "local", "title", "providerTyping", "count", "preview"]
+    let fieldNames = ["id", "local", "title", "providerTyping", "count", "preview", "draft"]
 
     func refresh(in interpreter: Interpreter) {
         let client = self.client.client
@@ -33,6 +33,7 @@ final class ConversationObject: Inspectable, @unchecked Sendable {
         case "providerTyping": return .value(.bool(latest?.providerTyping ?? false))
         case "count": return .value(.int(Int64(latest?.messageCount ?? 0)))
         case "preview": return .value(latest?.lastMessagePreview.map(Value.string) ?? .none)
+        case "draft": return .value(latest?.draft.map(Value.string) ?? .none)
         default: return nil
         }
     }

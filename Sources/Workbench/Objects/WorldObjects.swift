@@ -28,7 +28,7 @@ final class ServerObject: Inspectable {
     let world: World
     init(world: World) { self.world = world }
     var handle: String { "server" }
-    let fieldNames = ["users", "requests", "messages(C)", "sessions(ID)", "pushes(ID)", "pushlog(ID)", "conversations(ID)", "settings"]
+    let fieldNames = ["users", "requests", "messages(C)", "sessions(ID)", "pushes(ID)", "pushlog(ID)", "attributes(ID)", "conversations(ID)", "settings"]
 
     func field(_ name: String, argument: String?, in interpreter: Interpreter) throws(ScriptError) -> Resolved? {
         func needs(_ what: String) throws(ScriptError) -> String {
@@ -60,6 +60,10 @@ final class ServerObject: Inspectable {
         case "pushlog":
             let user = try needs("a user id")
             return .list(world.backend.pushes(userId: user).map { .value(.string("\($0.deviceId): \($0.preview)")) })
+        case "attributes":
+            let user = try needs("a user id")
+            let attributes = world.backend.users().first { $0.id == user }?.attributes ?? [:]
+            return .list(attributes.sorted { $0.key < $1.key }.map { .value(.string("\($0.key)=\($0.value)")) })
         case "settings":
             return .list(world.backend.settingsDescription(apiKey: World.apiKey).map { .value(.string("\($0.0)=\($0.1)")) })
         case "conversations":
