@@ -20,7 +20,7 @@ final class Redactor {
 
     func redact(_ line: String) -> String {
         // Most text holds no secret: skip the regular expressions then.
-        guard line.contains("eyJ") || line.contains("--") || line.contains("_") else { return line }
+        guard Self.mayHoldSecret(line) else { return line }
         var result = line
         result = replace(jwt, in: result, kind: "jwt")
         let matches = option.matches(in: result, range: NSRange(result.startIndex..., in: result)).reversed()
@@ -32,6 +32,20 @@ final class Redactor {
         }
         result = replace(token, in: result, kind: "token")
         return result
+    }
+
+    /// Whether `line` has `eyJ`, `--` or `_`, without which no pattern
+    /// below can match (a byte scan: Foundation's `contains` is slow).
+    private static func mayHoldSecret(_ line: String) -> Bool {
+        var previous: UInt8 = 0, beforePrevious: UInt8 = 0
+        for byte in line.utf8 {
+            if byte == UInt8(ascii: "_") { return true }
+            if byte == UInt8(ascii: "-"), previous == UInt8(ascii: "-") { return true }
+            if byte == UInt8(ascii: "J"), previous == UInt8(ascii: "y"), beforePrevious == UInt8(ascii: "e") { return true }
+            beforePrevious = previous
+            previous = byte
+        }
+        return false
     }
 
     /// Puts back the secrets behind the placeholders this redactor handed

@@ -212,7 +212,7 @@ public final class RecordingStore: Sendable {
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             """)
         try insertStep.execute(arguments: [
-            sessionID, step.number, step.input, step.output, step.status, step.virtualTime, step.wallTime, step.wallMicroseconds,
+            sessionID, step.number, step.input, step.output, step.status, step.virtualTime, SQLiteTime.string(from: step.wallTime), step.wallMicroseconds,
         ])
         guard !step.events.isEmpty else { return }
         let insertEvent = try db.cachedStatement(sql: """
