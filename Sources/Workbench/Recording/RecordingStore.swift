@@ -62,7 +62,19 @@ public final class RecordingStore: Sendable {
         }
         do {
             database = try DatabaseQueue(path: path, configuration: configuration)
-            try Self.checkAndMigrate(database, path: path)
+            // Several processes creating the file at once can meet a busy
+            // error that SQLite does not wait out (a stale read snapshot
+            // upgrading to a write): try again shortly.
+            var attempt = 0
+            while true {
+                do {
+                    try Self.checkAndMigrate(database, path: path)
+                    break
+                } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && attempt < 40 {
+                    attempt += 1
+                    usleep(useconds_t(5_000 * attempt))
+                }
+            }
         } catch let error as RecordingError {
             throw error
         } catch {
@@ -80,7 +92,10 @@ public final class RecordingStore: Sendable {
             let ours = id == Self.applicationID
             return (id, tables, ours ? try migrator.hasBeenSuperseded(db) : false, ours ? try migrator.hasCompletedMigrations(db) : false)
         }
-        if fileID != Self.applicationID {
+        // Another process creating the file at this moment leaves, for an
+        // instant, only the migrator's own table: that file is ours too.
+        let beingCreated = fileID == 0 && tables == ["grdb_migrations"]
+        if fileID != Self.applicationID, !beingCreated {
             if fileID != 0 || !tables.isEmpty {
                 let what = tables.isEmpty ? "" : " (tables: \(tables.prefix(5).joined(separator: ", ")))"
                 throw RecordingError(.foreign, "\(path) is a SQLite database of something else\(what), not a chatbench recording: pass --db with another path")
