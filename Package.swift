@@ -46,7 +46,7 @@ let package = Package(
         ], swiftSettings: strict),
         .testTarget(name: "ChatCoreTests", dependencies: ["ChatCore"], swiftSettings: strict),
         .testTarget(name: "ChatBackendTests", dependencies: ["ChatBackend", .product(name: "JWTKit", package: "jwt-kit")], swiftSettings: strict),
-        .testTarget(name: "ChatSDKTests", dependencies: ["ChatSDK", "ChatSimulation"], swiftSettings: strict),
+        .testTarget(name: "ChatSDKTests", dependencies: ["ChatSDK", "ChatSimulation", "ChatBackend"], swiftSettings: strict),
         .testTarget(name: "ChatSimulationTests", dependencies: ["ChatSimulation"], swiftSettings: strict),
         .testTarget(name: "WorkbenchTests", dependencies: ["Workbench"], swiftSettings: strict),
         .testTarget(name: "chatbenchTests", dependencies: ["chatbench"], swiftSettings: strict),

@@ -1,0 +1,141 @@
+@testable import ChatSDK
+import Testing
+
+/// The session's decisions without I/O (A1–A15).
+@Suite struct SessionStateMachineTests {
+    let t0 = Instant(milliseconds: 1_000_000)
+    let margin = Duration.seconds(30)
+
+    func pair(accessFor access: Duration, refreshFor refresh: Duration, from now: Instant) -> TokenPair {
+        TokenPair(accessToken: "at_access_\(access)", accessExpiresAt: now + access, refreshToken: "rt_refresh_\(refresh)", refreshExpiresAt: now + refresh)
+    }
+
+    @Test func nobodyMeansNotAuthenticated() {
+        let machine = SessionStateMachine()
+        #expect(machine.nextStep(now: t0, margin: margin) == .fail(ChatError.notAuthenticated()))
+        #expect(machine.state == .signedOut)
+    }
+
+    @Test func aProviderUserIsAskedForTokensThenUsesThem() {
+        var machine = SessionStateMachine()
+        let identified = machine.handle(.identify(userId: "alice", credential: .provider))
+        #expect(identified == .userSet(userId: "alice"))
+        #expect(machine.nextStep(now: t0, margin: margin) == .askProvider(userId: "alice"))
+        let tokens = pair(accessFor: .seconds(3600), refreshFor: .seconds(86_400), from: t0)
+        let signedIn = machine.handle(.signedIn(userId: "alice", tokens: tokens))
+        #expect(signedIn == .authenticated(userId: "alice", via: .tokens))
+        #expect(machine.nextStep(now: t0, margin: margin) == .use(accessToken: tokens.accessToken))
+    }
+
+    @Test func aLittleBeforeExpiryItRefreshes() {
+        var machine = SessionStateMachine()
+        machine.handle(.identify(userId: "alice", credential: .provider))
+        let tokens = pair(accessFor: .seconds(3600), refreshFor: .seconds(86_400), from: t0)
+        machine.handle(.signedIn(userId: "alice", tokens: tokens))
+        #expect(machine.nextStep(now: t0 + .seconds(3569), margin: margin) == .use(accessToken: tokens.accessToken))
+        #expect(machine.nextStep(now: t0 + .seconds(3571), margin: margin) == .refresh(refreshToken: tokens.refreshToken))
+        machine.handle(.refreshRefused)
+        #expect(machine.nextStep(now: t0 + .seconds(3571), margin: margin) == .askProvider(userId: "alice"))
+    }
+
+    @Test func anExpiredTokenReplyForcesARefresh() {
+        var machine = SessionStateMachine()
+        machine.handle(.identify(userId: "alice", credential: .provider))
+        let tokens = pair(accessFor: .seconds(3600), refreshFor: .seconds(86_400), from: t0)
+        machine.handle(.signedIn(userId: "alice", tokens: tokens))
+        machine.handle(.accessTokenExpired("another token"))
+        #expect(machine.nextStep(now: t0, margin: margin) == .use(accessToken: tokens.accessToken), "only the token that was refused")
+        machine.handle(.accessTokenExpired(tokens.accessToken))
+        #expect(machine.nextStep(now: t0, margin: margin) == .refresh(refreshToken: tokens.refreshToken))
+    }
+
+    @Test func eachCredentialSignsInItsOwnWay() {
+        let cases: [(Credential, String?, SessionStateMachine.Step)] = [
+            (.jwt("eyJ.a.b"), "alice", .signIn(.loginJWT(jwt: "eyJ.a.b"))),
+            (.anonymous, nil, .signIn(.loginAnonymous)),
+            (.userId, "carol", .signIn(.connectUserId(userId: "carol"))),
+            (.accessToken("ak"), "carol", .signIn(.connectAccessToken(userId: "carol", accessToken: "ak"))),
+            (.sessionToken("st"), "dave", .signIn(.connectSessionToken(userId: "dave", sessionToken: "st"))),
+            (.authorized(token: nil), "u-1", .signIn(.connectUserId(userId: "u-1"))),
+            (.authorized(token: "t"), "u-1", .signIn(.connectAccessToken(userId: "u-1", accessToken: "t"))),
+        ]
+        for (credential, user, step) in cases {
+            var machine = SessionStateMachine()
+            machine.handle(.identify(userId: user, credential: credential))
+            #expect(machine.nextStep(now: t0, margin: margin) == step, "\(credential)")
+        }
+    }
+
+    @Test func aJWTSessionSignsInAgainInsteadOfRefreshing() {
+        var machine = SessionStateMachine()
+        machine.handle(.identify(userId: "alice", credential: .jwt("j1")))
+        machine.handle(.signedIn(userId: "alice", tokens: pair(accessFor: .seconds(3600), refreshFor: .seconds(86_400), from: t0)))
+        #expect(machine.nextStep(now: t0 + .seconds(3600), margin: margin) == .signIn(.loginJWT(jwt: "j1")))
+        machine.handle(.credentialRenewed(.jwt("j2")))
+        #expect(machine.nextStep(now: t0 + .seconds(3600), margin: margin) == .signIn(.loginJWT(jwt: "j2")))
+    }
+
+    @Test func refreshedTokensThatDoNotLastLongerAreUsedToTheEnd() {
+        var machine = SessionStateMachine()
+        machine.handle(.identify(userId: "dave", credential: .sessionToken("st")))
+        let first = pair(accessFor: .seconds(600), refreshFor: .seconds(600), from: t0)
+        machine.handle(.signedIn(userId: "dave", tokens: first))
+        let same = TokenPair(accessToken: "at_second", accessExpiresAt: first.accessExpiresAt, refreshToken: "rt_second", refreshExpiresAt: first.refreshExpiresAt)
+        machine.handle(.refreshed(same))
+        // Inside the margin, but the refresh gained nothing: no new refresh.
+        #expect(machine.nextStep(now: t0 + .seconds(590), margin: margin) == .use(accessToken: "at_second"))
+    }
+
+    @Test func tooManyRefreshesInAMinuteIsALoop() {
+        var machine = SessionStateMachine()
+        for i in 0..<5 {
+            let loop = machine.noteRefresh(at: t0 + .seconds(Int64(i)))
+            #expect(!loop)
+        }
+        let sixth = machine.noteRefresh(at: t0 + .seconds(5))
+        #expect(sixth)
+        var calm = SessionStateMachine()
+        for i in 0..<10 {
+            let loop = calm.noteRefresh(at: t0 + .seconds(Int64(i * 61)))
+            #expect(!loop)
+        }
+    }
+
+    @Test func switchingRules() {
+        var machine = SessionStateMachine()
+        #expect(machine.admits(userId: "alice", credential: .provider) == .allowed)
+        machine.handle(.identify(userId: "alice", credential: .provider))
+        #expect(machine.admits(userId: "alice", credential: .provider) == .noChange)
+        if case .refused(let error) = machine.admits(userId: "bob", credential: .provider) {
+            #expect(error.code == .currentUserAlreadySet)
+        } else { Issue.record("bob must be refused") }
+        machine.handle(.cleared)
+        #expect(machine.state == .signedOut)
+        #expect(machine.admits(userId: "bob", credential: .provider) == .allowed)
+    }
+
+    @Test func anAnonymousUserMayLogInAsSomeone() {
+        var machine = SessionStateMachine()
+        machine.handle(.identify(userId: nil, credential: .anonymous))
+        machine.handle(.signedIn(userId: "anon-1", tokens: pair(accessFor: .seconds(3600), refreshFor: .seconds(86_400), from: t0)))
+        #expect(machine.state == .authenticated(userId: "anon-1", via: .anonymous))
+        #expect(machine.admits(userId: "alice", credential: .jwt("j")) == .allowed)
+    }
+
+    @Test func authorizingAnotherUserReconfigures() {
+        var machine = SessionStateMachine()
+        machine.handle(.identify(userId: "u-1", credential: .authorized(token: nil)))
+        #expect(machine.admits(userId: "u-1", credential: .authorized(token: nil)) == .noChange)
+        #expect(machine.admits(userId: "u-2", credential: .authorized(token: nil)) == .reconfigure(previous: "u-1"))
+    }
+
+    @Test func closingAndNeedingCredentialsKeepTheReason() {
+        var machine = SessionStateMachine()
+        machine.handle(.identify(userId: "alice", credential: .provider))
+        let needs = machine.handle(.needsCredentials(reason: "providerFailed"))
+        #expect(needs == .needsCredentials(userId: "alice", reason: "providerFailed"))
+        let closed = machine.handle(.closed(reason: "invalidToken"))
+        #expect(closed == .closed(reason: "invalidToken"))
+        #expect(machine.tokens == nil)
+    }
+}
