@@ -72,8 +72,13 @@ extension CommandTable {
                 defer { interpreter.runDepth -= 1 }
                 let outer = interpreter.lines
                 var collected: [String] = []
-                for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-                    let step = interpreter.execute(String(line))
+                // A transcript's inputs run; its expected output is ignored here
+                // (`chatbench test` checks it).
+                let inputs: [String]
+                do { inputs = try Transcript.parse(text, path: path).blocks.map(\.input) }
+                catch let error as TranscriptError { throw ScriptError(error.message) }
+                for line in inputs {
+                    let step = interpreter.execute(line)
                     if line.trimmingCharacters(in: .whitespaces).isEmpty { continue }
                     collected.append("> \(line)")
                     collected += step.output.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
