@@ -1,4 +1,5 @@
 import GRDB
+import Synchronization
 
 /// The client's SQLite store: conversations, messages (with their send
 /// state) and small facts. Synchronous on purpose: the client's actor calls
@@ -52,84 +53,159 @@ final class LocalStore: Sendable {
         return migrator
     }
 
+    // MARK: Access
+
+    /// Runs `body` on the connection without opening a transaction: each
+    /// statement is its own (autocommit), which is all a single read or a
+    /// single write needs. Statements come from the connection's statement
+    /// cache, so the hot queries are prepared once.
+    private func access<T>(_ body: (Database) throws -> T) -> T? {
+        try? db.inDatabase(body)
+    }
+
     // MARK: Conversations
 
     func upsert(_ row: ConversationRow) {
-        try? db.write { db in try row.upsert(db) }
+        access { db in
+            try db.cachedStatement(sql: """
+                INSERT OR REPLACE INTO conversation (id, title, isLocal, createdAt, updatedAt, lastSeq, preview, providerTypingUntil)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """).execute(arguments: [row.id, row.title, row.isLocal, row.createdAt, row.updatedAt, row.lastSeq, row.preview, row.providerTypingUntil])
+        }
     }
 
     func conversation(id: String) -> ConversationRow? {
-        try? db.read { db in try ConversationRow.fetchOne(db, key: id) }
+        access { db in
+            try ConversationRow.fetchOne(db.cachedStatement(sql: "SELECT * FROM conversation WHERE id = ?"), arguments: [id])
+        } ?? nil
     }
 
     /// Most recently updated first.
     func conversations(limit: Int) -> [ConversationRow] {
-        (try? db.read { db in
-            try ConversationRow.order(Column("updatedAt").desc, Column("id")).limit(limit).fetchAll(db)
-        }) ?? []
+        access { db in
+            try ConversationRow.fetchAll(
+                db.cachedStatement(sql: "SELECT * FROM conversation ORDER BY updatedAt DESC, id LIMIT ?"), arguments: [limit])
+        } ?? []
     }
 
     func conversationCount() -> Int {
-        (try? db.read { db in try ConversationRow.fetchCount(db) }) ?? 0
+        access { db in try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM conversation")) ?? 0 } ?? 0
     }
 
     // MARK: Messages
 
     func upsert(_ row: MessageRow) {
-        try? db.write { db in try row.upsert(db) }
-    }
-
-    func message(id: String) -> MessageRow? {
-        try? db.read { db in try MessageRow.fetchOne(db, key: id) }
-    }
-
-    /// Newest first: messages still on their way (no seq yet) by local
-    /// order, then the server's by seq.
-    func messages(conversationId: String, limit: Int) -> [MessageRow] {
-        (try? db.read { db in
-            try MessageRow.fetchAll(db, sql: """
-                SELECT * FROM message WHERE conversationId = ?
-                ORDER BY seq IS NULL DESC, seq DESC, localOrder DESC LIMIT ?
-                """, arguments: [conversationId, limit])
-        }) ?? []
-    }
-
-    func messageCount(conversationId: String) -> Int {
-        (try? db.read { db in
-            try MessageRow.filter(Column("conversationId") == conversationId).fetchCount(db)
-        }) ?? 0
-    }
-
-    func unsentCount(conversationId: String) -> Int {
-        (try? db.read { db in
-            try MessageRow.filter(Column("conversationId") == conversationId && Column("seq") == nil).fetchCount(db)
-        }) ?? 0
-    }
-
-    func newestSeq(conversationId: String) -> Int64? {
-        try? db.read { db in
-            try Int64.fetchOne(db, sql: "SELECT MAX(seq) FROM message WHERE conversationId = ?", arguments: [conversationId])
+        var authorKind = "system"
+        var authorName: String?
+        switch row.author {
+        case .user(let id): (authorKind, authorName) = ("user", id)
+        case .provider(let name): (authorKind, authorName) = ("provider", name)
+        case .system: break
+        }
+        var contentKind = "text"
+        var text: String?
+        var mimeType: String?
+        var size: Int64?
+        var fileName: String?
+        switch row.content {
+        case .text(let value): text = value
+        case .attachment(let kind, let mime, let bytes, let name):
+            (contentKind, mimeType, size, fileName) = (kind.rawValue, mime, bytes, name)
+        }
+        let arguments: StatementArguments = [
+            row.id, row.conversationId, row.seq, row.localOrder, authorKind, authorName, contentKind, text, mimeType, size, fileName,
+            row.replyTo, row.createdAt, row.state, row.errorCode, row.errorMessage,
+        ]
+        access { db in
+            try db.cachedStatement(sql: """
+                INSERT OR REPLACE INTO message (id, conversationId, seq, localOrder, authorKind, authorName, contentKind, text,
+                    mimeType, size, fileName, replyTo, createdAt, state, errorCode, errorMessage)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """).execute(arguments: arguments)
+        }
+        lastLocalOrder.withLock { last in
+            if let known = last, row.localOrder > known { last = row.localOrder }
         }
     }
 
+    func message(id: String) -> MessageRow? {
+        access { db in
+            try MessageRow.fetchOne(db.cachedStatement(sql: "SELECT * FROM message WHERE id = ?"), arguments: [id])
+        } ?? nil
+    }
+
+    /// Newest first: messages still on their way (no seq yet) by local
+    /// order, then the server's by seq. Two queries that each walk the
+    /// `message_order` index backwards, so that a page costs the same in a
+    /// conversation of any length (one `ORDER BY seq IS NULL DESC, …` would
+    /// sort the whole conversation).
+    func messages(conversationId: String, limit: Int) -> [MessageRow] {
+        access { db in
+            var rows = try MessageRow.fetchAll(db.cachedStatement(sql: """
+                SELECT * FROM message WHERE conversationId = ? AND seq IS NULL ORDER BY localOrder DESC LIMIT ?
+                """), arguments: [conversationId, limit])
+            if rows.count < limit {
+                rows += try MessageRow.fetchAll(db.cachedStatement(sql: """
+                    SELECT * FROM message WHERE conversationId = ? AND seq IS NOT NULL ORDER BY seq DESC, localOrder DESC LIMIT ?
+                    """), arguments: [conversationId, limit - rows.count])
+            }
+            return rows
+        } ?? []
+    }
+
+    func messageCount(conversationId: String) -> Int {
+        access { db in
+            try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM message WHERE conversationId = ?"), arguments: [conversationId]) ?? 0
+        } ?? 0
+    }
+
+    /// Whether the conversation has more than `count` messages here; costs
+    /// `count` steps, not the length of the conversation.
+    func hasMessages(conversationId: String, moreThan count: Int) -> Bool {
+        access { db in
+            try Bool.fetchOne(db.cachedStatement(sql: """
+                SELECT EXISTS (SELECT 1 FROM message WHERE conversationId = ? LIMIT 1 OFFSET ?)
+                """), arguments: [conversationId, count]) ?? false
+        } ?? false
+    }
+
+    func unsentCount(conversationId: String) -> Int {
+        access { db in
+            try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM message WHERE conversationId = ? AND seq IS NULL"),
+                             arguments: [conversationId]) ?? 0
+        } ?? 0
+    }
+
+    func newestSeq(conversationId: String) -> Int64? {
+        access { db in
+            try Int64.fetchOne(db.cachedStatement(sql: "SELECT MAX(seq) FROM message WHERE conversationId = ?"), arguments: [conversationId])
+        } ?? nil
+    }
+
+    /// The largest local order given so far, known once read from the table
+    /// (nil: not read yet).
+    private let lastLocalOrder = Mutex<Int64?>(nil)
+
     func nextLocalOrder() -> Int64 {
-        (try? db.read { db in
-            try Int64.fetchOne(db, sql: "SELECT MAX(localOrder) FROM message")
-        }).flatMap { $0 }.map { $0 + 1 } ?? 1
+        let last = lastLocalOrder.withLock { $0 } ?? access { db in
+            try Int64.fetchOne(db.cachedStatement(sql: "SELECT MAX(localOrder) FROM message"))
+        }.flatMap { $0 } ?? 0
+        lastLocalOrder.withLock { $0 = last }
+        return last + 1
     }
 
     // MARK: Facts
 
     func meta(_ key: String) -> String? {
-        try? db.read { db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key]) }
+        access { db in try String.fetchOne(db.cachedStatement(sql: "SELECT value FROM meta WHERE key = ?"), arguments: [key]) } ?? nil
     }
 
     func setMeta(_ key: String, _ value: String?) {
-        try? db.write { db in
+        access { db in
             if let value {
-                try db.execute(sql: "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", arguments: [key, value])
+                try db.cachedStatement(sql: "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)").execute(arguments: [key, value])
             } else {
-                try db.execute(sql: "DELETE FROM meta WHERE key = ?", arguments: [key])
+                try db.cachedStatement(sql: "DELETE FROM meta WHERE key = ?").execute(arguments: [key])
             }
         }
     }
@@ -139,6 +215,7 @@ final class LocalStore: Sendable {
         try? db.write { db in
             try db.execute(sql: "DELETE FROM message; DELETE FROM conversation; DELETE FROM meta;")
         }
+        lastLocalOrder.withLock { $0 = nil }
     }
 }
 
