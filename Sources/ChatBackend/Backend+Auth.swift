@@ -19,15 +19,15 @@ extension Backend {
     func refresh(apiKey: String, refreshToken: String) throws(WireError) -> TokenPair {
         try write { db in
             let settings = try Self.appSettings(db, apiKey: apiKey)
-            guard let row = try Row.fetchOne(db, sql: """
+            guard let row = try Row.fetchOne(db.cachedStatement(sql: """
                 SELECT userId, apiKey, expiresAt, revokedAt FROM token WHERE token = ? AND kind = 'refresh'
-                """, arguments: [refreshToken]),
+                """), arguments: [refreshToken]),
                   row["revokedAt"] as Int64? == nil,
                   row["apiKey"] as String == apiKey
             else { throw WireError(.invalidRefreshToken) }
             let now = environment.now()
             guard now.milliseconds < row["expiresAt"] as Int64 else { throw WireError(.expiredRefreshToken) }
-            try db.execute(sql: "UPDATE token SET revokedAt = ? WHERE token = ?", arguments: [now.milliseconds, refreshToken])
+            try db.cachedStatement(sql: "UPDATE token SET revokedAt = ? WHERE token = ?").execute(arguments: [now.milliseconds, refreshToken])
             return try mintPair(db, userId: row["userId"], apiKey: apiKey, settings: settings)
         }
     }
@@ -38,9 +38,9 @@ extension Backend {
         try read { db in
             let settings = try Self.appSettings(db, apiKey: apiKey)
             guard let accessToken,
-                  let row = try Row.fetchOne(db, sql: """
+                  let row = try Row.fetchOne(db.cachedStatement(sql: """
                     SELECT userId, apiKey, expiresAt, revokedAt FROM token WHERE token = ? AND kind = 'access'
-                    """, arguments: [accessToken]),
+                    """), arguments: [accessToken]),
                   row["revokedAt"] as Int64? == nil,
                   row["apiKey"] as String == apiKey
             else { throw WireError(.invalidToken) }
@@ -53,9 +53,9 @@ extension Backend {
     public func expireAccessTokens(userId: String) {
         let now = environment.now().milliseconds
         _ = try? write { db in
-            try db.execute(sql: """
+            try db.cachedStatement(sql: """
                 UPDATE token SET expiresAt = ? WHERE userId = ? AND kind = 'access' AND revokedAt IS NULL AND expiresAt > ?
-                """, arguments: [now, userId, now])
+                """).execute(arguments: [now, userId, now])
         }
     }
 
@@ -63,7 +63,7 @@ extension Backend {
     public func revokeTokens(userId: String) {
         let now = environment.now().milliseconds
         _ = try? write { db in
-            try db.execute(sql: "UPDATE token SET revokedAt = ? WHERE userId = ? AND revokedAt IS NULL", arguments: [now, userId])
+            try db.cachedStatement(sql: "UPDATE token SET revokedAt = ? WHERE userId = ? AND revokedAt IS NULL").execute(arguments: [now, userId])
         }
     }
 
@@ -71,9 +71,9 @@ extension Backend {
     public func sessionCount(userId: String) -> Int {
         let now = environment.now().milliseconds
         return (try? read { db in
-            try Int.fetchOne(db, sql: """
+            try Int.fetchOne(db.cachedStatement(sql: """
                 SELECT COUNT(*) FROM token WHERE userId = ? AND kind = 'refresh' AND revokedAt IS NULL AND expiresAt > ?
-                """, arguments: [userId, now]) ?? 0
+                """), arguments: [userId, now]) ?? 0
         }) ?? 0
     }
 
@@ -81,7 +81,7 @@ extension Backend {
 
     /// Creates the user if unknown; a user of another app is `forbidden`.
     func ensureUser(_ db: Database, id: String, apiKey: String, isAnonymous: Bool) throws {
-        if let owner = try String.fetchOne(db, sql: "SELECT apiKey FROM user WHERE id = ?", arguments: [id]) {
+        if let owner = try String.fetchOne(db.cachedStatement(sql: "SELECT apiKey FROM user WHERE id = ?"), arguments: [id]) {
             guard owner == apiKey else { throw WireError(.forbidden, "The user belongs to another app") }
             return
         }
@@ -102,10 +102,10 @@ extension Backend {
         // makeID is random in the simulation; guard against the odd collision.
         for _ in 0..<16 {
             let token = environment.makeID(prefix)
-            if try Bool.fetchOne(db, sql: "SELECT 1 FROM token WHERE token = ?", arguments: [token]) == true { continue }
-            try db.execute(sql: """
+            if try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM token WHERE token = ?"), arguments: [token]) == true { continue }
+            try db.cachedStatement(sql: """
                 INSERT INTO token (token, kind, userId, apiKey, issuedAt, expiresAt) VALUES (?, ?, ?, ?, ?, ?)
-                """, arguments: [token, kind, userId, apiKey, now.milliseconds, expiresAt.milliseconds])
+                """).execute(arguments: [token, kind, userId, apiKey, now.milliseconds, expiresAt.milliseconds])
             return token
         }
         throw WireError(.internalError, "Could not generate a unique token")
