@@ -55,6 +55,12 @@ final class LocalStore: Sendable {
 
     // MARK: Access
 
+    /// Bumped by every write to conversations or messages: what was read
+    /// from them at the same version is still what they hold.
+    private let writeCount = Mutex<UInt64>(0)
+    var version: UInt64 { writeCount.withLock { $0 } }
+    private func wrote() { writeCount.withLock { $0 &+= 1 } }
+
     /// Runs `body` on the connection without opening a transaction: each
     /// statement is its own (autocommit), which is all a single read or a
     /// single write needs. Statements come from the connection's statement
@@ -72,11 +78,12 @@ final class LocalStore: Sendable {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """).execute(arguments: [row.id, row.title, row.isLocal, row.createdAt, row.updatedAt, row.lastSeq, row.preview, row.providerTypingUntil])
         }
+        wrote()
     }
 
     func conversation(id: String) -> ConversationRow? {
         access { db in
-            try ConversationRow.fetchOne(db.cachedStatement(sql: "SELECT * FROM conversation WHERE id = ?"), arguments: [id])
+            try ConversationRow.fetchOne(db.cachedStatement(sql: "SELECT \(ConversationRow.columns) FROM conversation WHERE id = ?"), arguments: [id])
         } ?? nil
     }
 
@@ -84,7 +91,7 @@ final class LocalStore: Sendable {
     func conversations(limit: Int) -> [ConversationRow] {
         access { db in
             try ConversationRow.fetchAll(
-                db.cachedStatement(sql: "SELECT * FROM conversation ORDER BY updatedAt DESC, id LIMIT ?"), arguments: [limit])
+                db.cachedStatement(sql: "SELECT \(ConversationRow.columns) FROM conversation ORDER BY updatedAt DESC, id LIMIT ?"), arguments: [limit])
         } ?? []
     }
 
@@ -123,6 +130,7 @@ final class LocalStore: Sendable {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """).execute(arguments: arguments)
         }
+        wrote()
         lastLocalOrder.withLock { last in
             if let known = last, row.localOrder > known { last = row.localOrder }
         }
@@ -130,7 +138,7 @@ final class LocalStore: Sendable {
 
     func message(id: String) -> MessageRow? {
         access { db in
-            try MessageRow.fetchOne(db.cachedStatement(sql: "SELECT * FROM message WHERE id = ?"), arguments: [id])
+            try MessageRow.fetchOne(db.cachedStatement(sql: "SELECT \(MessageRow.columns) FROM message WHERE id = ?"), arguments: [id])
         } ?? nil
     }
 
@@ -142,11 +150,11 @@ final class LocalStore: Sendable {
     func messages(conversationId: String, limit: Int) -> [MessageRow] {
         access { db in
             var rows = try MessageRow.fetchAll(db.cachedStatement(sql: """
-                SELECT * FROM message WHERE conversationId = ? AND seq IS NULL ORDER BY localOrder DESC LIMIT ?
+                SELECT \(MessageRow.columns) FROM message WHERE conversationId = ? AND seq IS NULL ORDER BY localOrder DESC LIMIT ?
                 """), arguments: [conversationId, limit])
             if rows.count < limit {
                 rows += try MessageRow.fetchAll(db.cachedStatement(sql: """
-                    SELECT * FROM message WHERE conversationId = ? AND seq IS NOT NULL ORDER BY seq DESC, localOrder DESC LIMIT ?
+                    SELECT \(MessageRow.columns) FROM message WHERE conversationId = ? AND seq IS NOT NULL ORDER BY seq DESC, localOrder DESC LIMIT ?
                     """), arguments: [conversationId, limit - rows.count])
             }
             return rows
@@ -216,6 +224,7 @@ final class LocalStore: Sendable {
             try db.execute(sql: "DELETE FROM message; DELETE FROM conversation; DELETE FROM meta;")
         }
         lastLocalOrder.withLock { $0 = nil }
+        wrote()
     }
 }
 
@@ -241,15 +250,20 @@ struct ConversationRow: FetchableRecord, PersistableRecord, Hashable {
         self.providerTypingUntil = providerTypingUntil
     }
 
+    /// What the store selects, in the order `init(row:)` reads.
+    static let columns = "id, title, isLocal, createdAt, updatedAt, lastSeq, preview, providerTypingUntil"
+
+    /// Reads the columns of ``columns`` by position (by name, each lookup
+    /// hashed a lowercased column name).
     init(row: Row) {
-        id = row["id"]
-        title = row["title"]
-        isLocal = row["isLocal"]
-        createdAt = row["createdAt"]
-        updatedAt = row["updatedAt"]
-        lastSeq = row["lastSeq"]
-        preview = row["preview"]
-        providerTypingUntil = row["providerTypingUntil"]
+        id = row[0]
+        title = row[1]
+        isLocal = row[2]
+        createdAt = row[3]
+        updatedAt = row[4]
+        lastSeq = row[5]
+        preview = row[6]
+        providerTypingUntil = row[7]
     }
 
     func encode(to container: inout PersistenceContainer) {
@@ -294,30 +308,38 @@ struct MessageRow: FetchableRecord, PersistableRecord, Hashable {
         self.errorMessage = errorMessage
     }
 
+    /// What the store selects, in the order `init(row:)` reads.
+    static let columns = """
+        id, conversationId, seq, localOrder, authorKind, authorName, contentKind, text, mimeType, size, fileName, \
+        replyTo, createdAt, state, errorCode, errorMessage
+        """
+
+    /// Reads the columns of ``columns`` by position (by name, each lookup
+    /// hashed a lowercased column name, for every row of every page).
     init(row: Row) {
-        id = row["id"]
-        conversationId = row["conversationId"]
-        seq = row["seq"]
-        localOrder = row["localOrder"]
-        let authorName: String = row["authorName"] ?? ""
-        switch row["authorKind"] as String {
+        id = row[0]
+        conversationId = row[1]
+        seq = row[2]
+        localOrder = row[3]
+        let authorName: String = row[5] ?? ""
+        switch row[4] as String {
         case "user": author = .user(id: authorName)
         case "provider": author = .provider(name: authorName)
         default: author = .system
         }
-        let kind: String = row["contentKind"]
+        let kind: String = row[6]
         if kind == "text" {
-            content = .text(row["text"] ?? "")
+            content = .text(row[7] ?? "")
         } else {
             content = .attachment(
                 kind: WireContent.AttachmentKind(rawValue: kind) ?? .document,
-                mimeType: row["mimeType"] ?? "", size: row["size"] ?? 0, fileName: row["fileName"])
+                mimeType: row[8] ?? "", size: row[9] ?? 0, fileName: row[10])
         }
-        replyTo = row["replyTo"]
-        createdAt = row["createdAt"]
-        state = row["state"]
-        errorCode = row["errorCode"]
-        errorMessage = row["errorMessage"]
+        replyTo = row[11]
+        createdAt = row[12]
+        state = row[13]
+        errorCode = row[14]
+        errorMessage = row[15]
     }
 
     func encode(to container: inout PersistenceContainer) {

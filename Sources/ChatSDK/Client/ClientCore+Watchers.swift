@@ -175,7 +175,22 @@ extension ClientCore {
         entry.yield(entry.id, snapshot, entry.fresh, entry.refreshing)
     }
 
+    /// The watcher's data now; read again from the store only when the
+    /// store, the watcher's pages or server state, or (for conversations,
+    /// whose typing state depends on it) the clock changed since last time.
     private func snapshot(for entry: WatcherEntry) -> WatcherSnapshot? {
+        let version = store.version
+        let now = self.now
+        if let cache = entry.snapshotCache, cache.version == version, cache.pages == entry.pages,
+           cache.serverExhausted == entry.serverExhausted, cache.now == now || entry.target.isItems {
+            return cache.snapshot
+        }
+        let snapshot = readSnapshot(for: entry)
+        entry.snapshotCache = (version, entry.pages, entry.serverExhausted, now, snapshot)
+        return snapshot
+    }
+
+    private func readSnapshot(for entry: WatcherEntry) -> WatcherSnapshot? {
         let shown = entry.pages * configuration.pageSize
         switch entry.target {
         case .conversations:
