@@ -72,19 +72,23 @@ final class LocalStore: Sendable {
     // MARK: Conversations
 
     func upsert(_ row: ConversationRow) {
-        access { db in
+        let written = access { db in
             try db.cachedStatement(sql: """
                 INSERT OR REPLACE INTO conversation (id, title, isLocal, createdAt, updatedAt, lastSeq, preview, providerTypingUntil)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """).execute(arguments: [row.id, row.title, row.isLocal, row.createdAt, row.updatedAt, row.lastSeq, row.preview, row.providerTypingUntil])
         }
+        mirror.withLock { $0.conversations[row.id] = written != nil ? row : nil }
         wrote()
     }
 
     func conversation(id: String) -> ConversationRow? {
-        access { db in
+        if let known = mirror.withLock({ $0.conversations[id] }) { return known }
+        let row = access { db in
             try ConversationRow.fetchOne(db.cachedStatement(sql: "SELECT \(ConversationRow.columns) FROM conversation WHERE id = ?"), arguments: [id])
         } ?? nil
+        if let row { mirror.withLock { $0.conversations[row.id] = row } }
+        return row
     }
 
     /// Most recently updated first.
@@ -123,12 +127,15 @@ final class LocalStore: Sendable {
             row.id, row.conversationId, row.seq, row.localOrder, authorKind, authorName, contentKind, text, mimeType, size, fileName,
             row.replyTo, row.createdAt, row.state, row.errorCode, row.errorMessage,
         ]
-        access { db in
+        let written = access { db in
             try db.cachedStatement(sql: """
                 INSERT OR REPLACE INTO message (id, conversationId, seq, localOrder, authorKind, authorName, contentKind, text,
                     mimeType, size, fileName, replyTo, createdAt, state, errorCode, errorMessage)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """).execute(arguments: arguments)
+        }
+        mirror.withLock { mirror in
+            if written != nil { mirror.apply(row) } else { mirror.pages[row.conversationId] = nil }
         }
         wrote()
         lastLocalOrder.withLock { last in
@@ -137,7 +144,8 @@ final class LocalStore: Sendable {
     }
 
     func message(id: String) -> MessageRow? {
-        access { db in
+        if let known = mirror.withLock({ $0.message(id: id) }) { return known }
+        return access { db in
             try MessageRow.fetchOne(db.cachedStatement(sql: "SELECT \(MessageRow.columns) FROM message WHERE id = ?"), arguments: [id])
         } ?? nil
     }
@@ -148,7 +156,10 @@ final class LocalStore: Sendable {
     /// conversation of any length (one `ORDER BY seq IS NULL DESC, …` would
     /// sort the whole conversation).
     func messages(conversationId: String, limit: Int) -> [MessageRow] {
-        access { db in
+        if let page = mirror.withLock({ $0.pages[conversationId] }), page.complete || page.rows.count >= limit {
+            return Array(page.rows.prefix(limit))
+        }
+        let rows = access { db in
             var rows = try MessageRow.fetchAll(db.cachedStatement(sql: """
                 SELECT \(MessageRow.columns) FROM message WHERE conversationId = ? AND seq IS NULL ORDER BY localOrder DESC LIMIT ?
                 """), arguments: [conversationId, limit])
@@ -158,7 +169,12 @@ final class LocalStore: Sendable {
                     """), arguments: [conversationId, limit - rows.count])
             }
             return rows
-        } ?? []
+        }
+        guard let rows else { return [] }
+        if limit <= Mirror.pageLimit {
+            mirror.withLock { $0.pages[conversationId] = Mirror.Page(rows: rows, complete: rows.count < limit) }
+        }
+        return rows
     }
 
     func messageCount(conversationId: String) -> Int {
@@ -178,7 +194,8 @@ final class LocalStore: Sendable {
     }
 
     func unsentCount(conversationId: String) -> Int {
-        access { db in
+        if let count = mirror.withLock({ $0.unsentCount(conversationId: conversationId) }) { return count }
+        return access { db in
             try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM message WHERE conversationId = ? AND seq IS NULL"),
                              arguments: [conversationId]) ?? 0
         } ?? 0
@@ -189,6 +206,8 @@ final class LocalStore: Sendable {
             try Int64.fetchOne(db.cachedStatement(sql: "SELECT MAX(seq) FROM message WHERE conversationId = ?"), arguments: [conversationId])
         } ?? nil
     }
+
+    private let mirror = Mutex(Mirror())
 
     /// The largest local order given so far, known once read from the table
     /// (nil: not read yet).
@@ -224,7 +243,75 @@ final class LocalStore: Sendable {
             try db.execute(sql: "DELETE FROM message; DELETE FROM conversation; DELETE FROM meta;")
         }
         lastLocalOrder.withLock { $0 = nil }
+        mirror.withLock { $0 = Mirror() }
         wrote()
+    }
+}
+
+extension LocalStore {
+    /// Rows the watchers read again and again, kept in memory with SQLite
+    /// as the store of record: writes go to SQLite first, then update the
+    /// mirror (write-through); reads the mirror cannot answer go to SQLite.
+    struct Mirror {
+        /// The newest rows of a conversation, in `messages(conversationId:limit:)`
+        /// order: a prefix of that order, or all of it when `complete`.
+        struct Page {
+            var rows: [MessageRow]
+            var complete: Bool
+        }
+
+        /// Longest page kept (a watcher of a few pages is served from it).
+        static let pageLimit = 128
+
+        var pages: [String: Page] = [:]
+        var conversations: [String: ConversationRow] = [:]
+
+        /// Puts a written row where the page order puts it. When a row of an
+        /// incomplete page moves past its end, which row follows is not
+        /// known here: the page is dropped and read again when needed.
+        mutating func apply(_ row: MessageRow) {
+            guard var page = pages[row.conversationId] else { return }
+            let previous = page.rows.firstIndex { $0.id == row.id }
+            if let previous { page.rows.remove(at: previous) }
+            let position = page.rows.firstIndex { Self.precedes(row, $0) } ?? page.rows.count
+            if position < page.rows.count || page.complete {
+                page.rows.insert(row, at: position)
+                if page.rows.count > Self.pageLimit {
+                    page.rows.removeLast()
+                    page.complete = false
+                }
+            } else if previous != nil {
+                pages[row.conversationId] = nil
+                return
+            }
+            pages[row.conversationId] = page
+        }
+
+        func message(id: String) -> MessageRow? {
+            for page in pages.values {
+                if let row = page.rows.first(where: { $0.id == id }) { return row }
+            }
+            return nil
+        }
+
+        /// Unsent messages come first in a page: their count is known when
+        /// the page holds all of the conversation or a sent message.
+        func unsentCount(conversationId: String) -> Int? {
+            guard let page = pages[conversationId] else { return nil }
+            let unsent = page.rows.prefix { $0.seq == nil }.count
+            return page.complete || unsent < page.rows.count ? unsent : nil
+        }
+
+        /// The page order: unsent first by local order, newest first; then
+        /// by seq, newest first (the ORDER BY of `messages`).
+        static func precedes(_ a: MessageRow, _ b: MessageRow) -> Bool {
+            switch (a.seq, b.seq) {
+            case (nil, nil): a.localOrder > b.localOrder
+            case (nil, _?): true
+            case (_?, nil): false
+            case let (x?, y?): x != y ? x > y : a.localOrder > b.localOrder
+            }
+        }
     }
 }
 
