@@ -78,7 +78,14 @@ final class LocalStore: Sendable {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """).execute(arguments: [row.id, row.title, row.isLocal, row.createdAt, row.updatedAt, row.lastSeq, row.preview, row.providerTypingUntil])
         }
-        mirror.withLock { $0.conversations[row.id] = written != nil ? row : nil }
+        mirror.withLock { mirror in
+            if written != nil {
+                mirror.conversations[row.id] = row
+            } else {
+                mirror.conversations[row.id] = nil
+                mirror.hasAllConversations = false
+            }
+        }
         wrote()
     }
 
@@ -93,10 +100,21 @@ final class LocalStore: Sendable {
 
     /// Most recently updated first.
     func conversations(limit: Int) -> [ConversationRow] {
-        access { db in
+        if let all = mirror.withLock({ $0.allConversations }) {
+            return Array(all.sorted(by: Mirror.newerConversation).prefix(limit))
+        }
+        guard let rows = access({ db in
             try ConversationRow.fetchAll(
                 db.cachedStatement(sql: "SELECT \(ConversationRow.columns) FROM conversation ORDER BY updatedAt DESC, id LIMIT ?"), arguments: [limit])
-        } ?? []
+        }) else { return [] }
+        if rows.count < limit, rows.count <= Mirror.conversationLimit {
+            // Every conversation is here: the mirror can answer from now on.
+            mirror.withLock { mirror in
+                for row in rows { mirror.conversations[row.id] = row }
+                mirror.hasAllConversations = true
+            }
+        }
+        return rows
     }
 
     func conversationCount() -> Int {
@@ -224,17 +242,23 @@ final class LocalStore: Sendable {
     // MARK: Facts
 
     func meta(_ key: String) -> String? {
-        access { db in try String.fetchOne(db.cachedStatement(sql: "SELECT value FROM meta WHERE key = ?"), arguments: [key]) } ?? nil
+        if let known = mirror.withLock({ $0.meta[key] }) { return known }
+        guard let value = access({ db in
+            try String.fetchOne(db.cachedStatement(sql: "SELECT value FROM meta WHERE key = ?"), arguments: [key])
+        }) else { return nil }
+        mirror.withLock { $0.meta[key] = .some(value) }
+        return value
     }
 
     func setMeta(_ key: String, _ value: String?) {
-        access { db in
+        let written = access { db in
             if let value {
                 try db.cachedStatement(sql: "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)").execute(arguments: [key, value])
             } else {
                 try db.cachedStatement(sql: "DELETE FROM meta WHERE key = ?").execute(arguments: [key])
             }
         }
+        mirror.withLock { $0.meta[key] = written != nil ? .some(value) : nil }
     }
 
     /// Removes everything (A4).
@@ -265,6 +289,23 @@ extension LocalStore {
 
         var pages: [String: Page] = [:]
         var conversations: [String: ConversationRow] = [:]
+        /// Whether `conversations` holds every conversation row (set once
+        /// the table was read whole; upserts keep it so).
+        var hasAllConversations = false
+        /// Facts read or written, including those known to be absent.
+        var meta: [String: String?] = [:]
+        /// Most conversations listed from memory; beyond, SQLite sorts.
+        static let conversationLimit = 256
+
+        var allConversations: Dictionary<String, ConversationRow>.Values? {
+            hasAllConversations && conversations.count <= Self.conversationLimit ? conversations.values : nil
+        }
+
+        /// `ORDER BY updatedAt DESC, id` (ids compared as SQLite's BINARY
+        /// collation does: by UTF-8 bytes).
+        static func newerConversation(_ a: ConversationRow, _ b: ConversationRow) -> Bool {
+            a.updatedAt != b.updatedAt ? a.updatedAt > b.updatedAt : a.id.utf8.lexicographicallyPrecedes(b.id.utf8)
+        }
 
         /// Puts a written row where the page order puts it. When a row of an
         /// incomplete page moves past its end, which row follows is not
