@@ -1,6 +1,7 @@
 import ChatCore
 import Foundation
 import GRDB
+import Synchronization
 
 extension Backend {
     /// Longest text message accepted, in characters.
@@ -103,7 +104,7 @@ extension Backend {
         let message = WireMessage(id: id, conversationId: conversationId, seq: seq, author: author, content: content, replyTo: replyTo, createdAt: now)
         try db.cachedStatement(sql: """
             INSERT INTO message (conversationId, id, seq, author, content, replyTo, createdAt) VALUES (?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [conversationId, id, seq, try Self.encode(author), try Self.encode(content), replyTo, now.milliseconds])
+            """).execute(arguments: [conversationId, id, seq, try Self.encodedAuthor(author), try Self.encode(content), replyTo, now.milliseconds])
         try db.cachedStatement(sql: """
             UPDATE conversation SET lastSeq = ?, updatedAt = ?, lastMessagePreview = ?,
                 providerTypingUntil = CASE WHEN ? THEN NULL ELSE providerTypingUntil END
@@ -114,6 +115,19 @@ extension Backend {
         try appendEvent(db, userId: ownerId, kind: .messageCreated(message), now: now)
         try appendEvent(db, userId: ownerId, kind: .conversationUpdated(conversation), now: now)
         return (conversation, message)
+    }
+
+    /// The JSON of an author: the same few authors write most messages.
+    private static let authorJSON = Mutex<[WireAuthor: String]>([:])
+
+    static func encodedAuthor(_ author: WireAuthor) throws -> String {
+        if let known = authorJSON.withLock({ $0[author] }) { return known }
+        let json = try encode(author)
+        authorJSON.withLock { memo in
+            if memo.count >= 256 { memo.removeAll() }
+            memo[author] = json
+        }
+        return json
     }
 
     /// Checks a message's content against the app's settings.
