@@ -10,7 +10,8 @@ let package = Package(
     name: "ChatBenchmarks",
     platforms: [.macOS(.v15)],
     dependencies: [
-        .package(path: ".."),
+        // Named, because a path dependency is otherwise known by its folder name.
+        .package(name: "chatbench", path: ".."),
         .package(url: "https://github.com/ordo-one/package-benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
