@@ -133,7 +133,8 @@ final class WatchersFixture: Sendable {
     let watchers: [Consumer<PaginatedList<Message>>]
 
     init() {
-        world = try! World(seed: 2)
+        let world = try! World(seed: 2)
+        self.world = world
         let client = makeClient(world)
         _ = world.run { try await client.setCurrentUser(userId: "alice") }
         let id = try! world.run { try await client.startConversation() }!.get().id
