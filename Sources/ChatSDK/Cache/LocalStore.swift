@@ -174,23 +174,41 @@ final class LocalStore: Sendable {
     /// conversation of any length (one `ORDER BY seq IS NULL DESC, …` would
     /// sort the whole conversation).
     func messages(conversationId: String, limit: Int) -> [MessageRow] {
-        if let page = mirror.withLock({ $0.pages[conversationId] }), page.complete || page.rows.count >= limit {
-            return Array(page.rows.prefix(limit))
+        let known = mirror.withLock { $0.pages[conversationId] }
+        if let known, known.complete || known.rows.count >= limit {
+            return Array(known.rows.prefix(limit))
         }
-        let rows = access { db in
-            var rows = try MessageRow.fetchAll(db.cachedStatement(sql: """
-                SELECT \(MessageRow.columns) FROM message WHERE conversationId = ? AND seq IS NULL ORDER BY localOrder DESC LIMIT ?
-                """), arguments: [conversationId, limit])
-            if rows.count < limit {
-                rows += try MessageRow.fetchAll(db.cachedStatement(sql: """
-                    SELECT \(MessageRow.columns) FROM message WHERE conversationId = ? AND seq IS NOT NULL ORDER BY seq DESC, localOrder DESC LIMIT ?
-                    """), arguments: [conversationId, limit - rows.count])
-            }
-            return rows
-        }
-        guard let rows else { return [] }
+        // Read only what follows the rows already here (keyset pagination).
+        let head = known?.rows ?? []
+        guard let tail = access({ db in try Self.messages(db, conversationId: conversationId, after: head.last, limit: limit - head.count) })
+        else { return [] }
+        let rows = head + tail
         if limit <= Mirror.pageLimit {
             mirror.withLock { $0.pages[conversationId] = Mirror.Page(rows: rows, complete: rows.count < limit) }
+        }
+        return rows
+    }
+
+    /// Up to `limit` messages that come after `last` in the page order (from
+    /// the newest when nil). Each query walks the `message_order` index, so
+    /// that a page costs the same in a conversation of any length (one
+    /// `ORDER BY seq IS NULL DESC, …` would sort the whole conversation).
+    private static func messages(_ db: Database, conversationId: String, after last: MessageRow?, limit: Int) throws -> [MessageRow] {
+        var rows: [MessageRow] = []
+        if last == nil || last?.seq == nil {
+            rows = try MessageRow.fetchAll(db.cachedStatement(sql: """
+                SELECT \(MessageRow.columns) FROM message WHERE conversationId = ? AND seq IS NULL AND localOrder < ?
+                ORDER BY localOrder DESC LIMIT ?
+                """), arguments: [conversationId, last?.localOrder ?? Int64.max, limit])
+        }
+        if rows.count < limit {
+            let seq = last?.seq ?? Int64.max
+            let localOrder = last?.seq == nil ? Int64.max : last!.localOrder
+            rows += try MessageRow.fetchAll(db.cachedStatement(sql: """
+                SELECT \(MessageRow.columns) FROM message WHERE conversationId = ? AND seq IS NOT NULL
+                AND (seq < ? OR (seq = ? AND localOrder < ?))
+                ORDER BY seq DESC, localOrder DESC LIMIT ?
+                """), arguments: [conversationId, seq, seq, localOrder, limit - rows.count])
         }
         return rows
     }
@@ -284,8 +302,9 @@ extension LocalStore {
             var complete: Bool
         }
 
-        /// Longest page kept (a watcher of a few pages is served from it).
-        static let pageLimit = 128
+        /// Longest page kept: a watcher that loads more pages extends it
+        /// instead of reading all its pages again.
+        static let pageLimit = 4_096
 
         var pages: [String: Page] = [:]
         var conversations: [String: ConversationRow] = [:]
