@@ -184,7 +184,7 @@ final class LocalStore: Sendable {
         else { return [] }
         let rows = head + tail
         if limit <= Mirror.pageLimit {
-            mirror.withLock { $0.pages[conversationId] = Mirror.Page(rows: rows, complete: rows.count < limit) }
+            mirror.withLock { $0.pages[conversationId] = Mirror.Page(rows: rows, complete: rows.count < limit, wanted: max(limit, known?.wanted ?? 0)) }
         }
         return rows
     }
@@ -300,6 +300,9 @@ extension LocalStore {
         struct Page {
             var rows: [MessageRow]
             var complete: Bool
+            /// The longest page asked for: new messages push older ones out
+            /// beyond it, so that a page does not grow with every send.
+            var wanted: Int
         }
 
         /// Longest page kept: a watcher that loads more pages extends it
@@ -336,8 +339,8 @@ extension LocalStore {
             let position = page.rows.firstIndex { Self.precedes(row, $0) } ?? page.rows.count
             if position < page.rows.count || page.complete {
                 page.rows.insert(row, at: position)
-                if page.rows.count > Self.pageLimit {
-                    page.rows.removeLast()
+                if page.rows.count > page.wanted {
+                    page.rows.removeLast(page.rows.count - page.wanted)
                     page.complete = false
                 }
             } else if previous != nil {
