@@ -8,6 +8,8 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "ChatSDK", targets: ["ChatSDK"]),
+        // For Benchmarks/ (a separate package): the workbench and the world it drives.
+        .library(name: "Workbench", targets: ["Workbench", "ChatSimulation"]),
         .executable(name: "chatbench", targets: ["chatbench"]),
     ],
     dependencies: [

@@ -17,7 +17,7 @@ extension Backend {
             try Self.validate(content, settings: try Self.appSettings(db, apiKey: try ownerApp(db, conversation: row)))
             var id = environment.makeID("msg-")
             var attempts = 0
-            while try Bool.fetchOne(db, sql: "SELECT 1 FROM message WHERE conversationId = ? AND id = ?", arguments: [conversationId, id]) == true {
+            while try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM message WHERE conversationId = ? AND id = ?"), arguments: [conversationId, id]) == true {
                 attempts += 1
                 guard attempts < 16 else { throw WireError(.internalError, "Could not generate a unique message id") }
                 id = environment.makeID("msg-")
@@ -42,7 +42,7 @@ extension Backend {
             guard let row = try conversationRow(db, id: conversationId) else { throw WireError(.unknownConversation) }
             let settings = try Self.appSettings(db, apiKey: try ownerApp(db, conversation: row))
             let until = isTyping ? now.adding(settings.typingTTL) : nil
-            try db.execute(sql: "UPDATE conversation SET providerTypingUntil = ? WHERE id = ?", arguments: [until?.milliseconds, conversationId])
+            try db.cachedStatement(sql: "UPDATE conversation SET providerTypingUntil = ? WHERE id = ?").execute(arguments: [until?.milliseconds, conversationId])
             let ownerId: String = row["ownerId"]
             try appendEvent(db, userId: ownerId, kind: .typing(conversationId: conversationId, providerName: agentName, until: until), now: now)
             return ownerId
@@ -57,7 +57,7 @@ extension Backend {
     public func agentRead(conversationId: String, agentName: String = "agent") throws(WireError) {
         try write { db in
             guard try conversationRow(db, id: conversationId) != nil else { throw WireError(.unknownConversation) }
-            try db.execute(sql: "UPDATE conversation SET providerReadSeq = lastSeq WHERE id = ?", arguments: [conversationId])
+            try db.cachedStatement(sql: "UPDATE conversation SET providerReadSeq = lastSeq WHERE id = ?").execute(arguments: [conversationId])
         }
     }
 
@@ -70,7 +70,7 @@ extension Backend {
     }
 
     private func ownerApp(_ db: Database, conversation row: Row) throws -> String {
-        guard let apiKey = try String.fetchOne(db, sql: "SELECT apiKey FROM user WHERE id = ?", arguments: [row["ownerId"] as String]) else {
+        guard let apiKey = try String.fetchOne(db.cachedStatement(sql: "SELECT apiKey FROM user WHERE id = ?"), arguments: [row["ownerId"] as String]) else {
             throw WireError(.internalError, "The conversation's owner is missing")
         }
         return apiKey

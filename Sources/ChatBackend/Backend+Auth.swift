@@ -26,9 +26,9 @@ extension Backend {
     func refresh(apiKey: String, refreshToken: String, deviceId: String? = nil) throws(WireError) -> TokenPair {
         try write { db in
             let settings = try Self.appSettings(db, apiKey: apiKey)
-            guard let row = try Row.fetchOne(db, sql: """
+            guard let row = try Row.fetchOne(db.cachedStatement(sql: """
                 SELECT userId, apiKey, expiresAt, revokedAt, sessionId, credential FROM token WHERE token = ? AND kind = 'refresh'
-                """, arguments: [refreshToken]),
+                """), arguments: [refreshToken]),
                   row["revokedAt"] as Int64? == nil,
                   row["apiKey"] as String == apiKey
             else { throw WireError(.invalidRefreshToken) }
@@ -44,7 +44,7 @@ extension Backend {
                 }
             }
             guard now.milliseconds < row["expiresAt"] as Int64 else { throw WireError(.expiredRefreshToken) }
-            try db.execute(sql: "UPDATE token SET revokedAt = ? WHERE token = ?", arguments: [now.milliseconds, refreshToken])
+            try db.cachedStatement(sql: "UPDATE token SET revokedAt = ? WHERE token = ?").execute(arguments: [now.milliseconds, refreshToken])
             let sessionId: String? = row["sessionId"]
             if let sessionId, let deviceId { try bindDevice(db, sessionId: sessionId, deviceId: deviceId, now: now) }
             return try mintPair(db, userId: row["userId"], apiKey: apiKey, settings: settings, sessionId: sessionId,
@@ -62,11 +62,11 @@ extension Backend {
         let (caller, needsBinding) = try read { db -> (Caller, Bool) in
             let settings = try Self.appSettings(db, apiKey: apiKey)
             guard let accessToken,
-                  let row = try Row.fetchOne(db, sql: """
+                  let row = try Row.fetchOne(db.cachedStatement(sql: """
                     SELECT t.userId, t.apiKey, t.expiresAt, t.revokedAt, t.sessionId, s.via, s.deviceId
                     FROM token t LEFT JOIN session s ON s.id = t.sessionId
                     WHERE t.token = ? AND t.kind = 'access'
-                    """, arguments: [accessToken]),
+                    """), arguments: [accessToken]),
                   row["revokedAt"] as Int64? == nil,
                   row["apiKey"] as String == apiKey
             else { throw WireError(.invalidToken) }
@@ -86,9 +86,9 @@ extension Backend {
     public func expireAccessTokens(userId: String) {
         let now = environment.now().milliseconds
         _ = try? write { db in
-            try db.execute(sql: """
+            try db.cachedStatement(sql: """
                 UPDATE token SET expiresAt = ? WHERE userId = ? AND kind = 'access' AND revokedAt IS NULL AND expiresAt > ?
-                """, arguments: [now, userId, now])
+                """).execute(arguments: [now, userId, now])
         }
     }
 
@@ -100,8 +100,8 @@ extension Backend {
     public func revokeTokens(userId: String) {
         let now = environment.now().milliseconds
         _ = try? write { db in
-            try db.execute(sql: "UPDATE token SET revokedAt = ? WHERE userId = ? AND revokedAt IS NULL", arguments: [now, userId])
-            try db.execute(sql: "UPDATE session SET closedAt = ? WHERE userId = ? AND closedAt IS NULL", arguments: [now, userId])
+            try db.cachedStatement(sql: "UPDATE token SET revokedAt = ? WHERE userId = ? AND revokedAt IS NULL").execute(arguments: [now, userId])
+            try db.cachedStatement(sql: "UPDATE session SET closedAt = ? WHERE userId = ? AND closedAt IS NULL").execute(arguments: [now, userId])
         }
         closeSubscriptions(reason: WireError(.invalidToken, "The user's tokens were revoked")) { subscription, _ in subscription.userId == userId }
     }
@@ -115,7 +115,7 @@ extension Backend {
 
     /// Creates the user if unknown; a user of another app is `forbidden`.
     func ensureUser(_ db: Database, id: String, apiKey: String, isAnonymous: Bool) throws {
-        if let row = try Row.fetchOne(db, sql: "SELECT apiKey, mergedInto FROM user WHERE id = ?", arguments: [id]) {
+        if let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT apiKey, mergedInto FROM user WHERE id = ?"), arguments: [id]) {
             guard row["apiKey"] as String == apiKey else { throw WireError(.forbidden, "The user belongs to another app") }
             guard row["mergedInto"] as String? == nil else { throw WireError(.forbidden, "The user was merged into another user") }
             return
@@ -147,10 +147,10 @@ extension Backend {
         // makeID is random in the simulation; guard against the odd collision.
         for _ in 0..<16 {
             let token = environment.makeID(prefix)
-            if try Bool.fetchOne(db, sql: "SELECT 1 FROM token WHERE token = ?", arguments: [token]) == true { continue }
-            try db.execute(sql: """
+            if try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM token WHERE token = ?"), arguments: [token]) == true { continue }
+            try db.cachedStatement(sql: """
                 INSERT INTO token (token, kind, userId, apiKey, issuedAt, expiresAt, sessionId, credential) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [token, kind, userId, apiKey, now.milliseconds, expiresAt.milliseconds, sessionId, credential])
+                """).execute(arguments: [token, kind, userId, apiKey, now.milliseconds, expiresAt.milliseconds, sessionId, credential])
             return token
         }
         throw WireError(.internalError, "Could not generate a unique token")

@@ -16,15 +16,15 @@ extension Backend {
         return try read { db in
             let rows: [Row]
             if let after {
-                rows = try Row.fetchAll(db, sql: """
+                rows = try Row.fetchAll(db.cachedStatement(sql: """
                     SELECT * FROM conversation
                     WHERE ownerId = ? AND (updatedAt < ? OR (updatedAt = ? AND id > ?))
                     ORDER BY updatedAt DESC, id ASC LIMIT ?
-                    """, arguments: [caller.userId, after.updatedAt, after.updatedAt, after.id, limit + 1])
+                    """), arguments: [caller.userId, after.updatedAt, after.updatedAt, after.id, limit + 1])
             } else {
-                rows = try Row.fetchAll(db, sql: """
+                rows = try Row.fetchAll(db.cachedStatement(sql: """
                     SELECT * FROM conversation WHERE ownerId = ? ORDER BY updatedAt DESC, id ASC LIMIT ?
-                    """, arguments: [caller.userId, limit + 1])
+                    """), arguments: [caller.userId, limit + 1])
             }
             let elements = rows.prefix(limit).map { Self.conversation(from: $0, now: now) }
             let next = rows.count > limit ? elements.last.map {
@@ -51,14 +51,14 @@ extension Backend {
     public func conversations(userId: String) -> [WireConversation] {
         let now = environment.now()
         return (try? read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM conversation WHERE ownerId = ? ORDER BY updatedAt DESC, id ASC", arguments: [userId])
+            try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM conversation WHERE ownerId = ? ORDER BY updatedAt DESC, id ASC"), arguments: [userId])
                 .map { Self.conversation(from: $0, now: now) }
         }) ?? []
     }
 
     /// The owner of a conversation, or nil if there is no such conversation.
     public func owner(ofConversation id: String) -> String? {
-        try? read { db in try String.fetchOne(db, sql: "SELECT ownerId FROM conversation WHERE id = ?", arguments: [id]) }
+        try? read { db in try String.fetchOne(db.cachedStatement(sql: "SELECT ownerId FROM conversation WHERE id = ?"), arguments: [id]) }
     }
 
     // MARK: Helpers
@@ -71,7 +71,7 @@ extension Backend {
     }
 
     func conversationRow(_ db: Database, id: String) throws -> Row? {
-        try Row.fetchOne(db, sql: "SELECT * FROM conversation WHERE id = ?", arguments: [id])
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM conversation WHERE id = ?"), arguments: [id])
     }
 
     /// Builds the wire value; a provider typing state already past is reported as nil.

@@ -1,6 +1,7 @@
 import ChatCore
 import Foundation
 import GRDB
+import Synchronization
 
 extension Backend {
     /// Longest text message accepted, in characters.
@@ -18,9 +19,9 @@ extension Backend {
         }
         return try read { db in
             _ = try ownedConversationRow(db, id: conversationId, userId: caller.userId)
-            let rows = try Row.fetchAll(db, sql: """
+            let rows = try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT * FROM message WHERE conversationId = ? AND seq < ? ORDER BY seq DESC LIMIT ?
-                """, arguments: [conversationId, beforeSeq, limit + 1])
+                """), arguments: [conversationId, beforeSeq, limit + 1])
             let elements = try rows.prefix(limit).map(Self.message(from:))
             let next = rows.count > limit ? elements.last.map { PageCursor.messages(beforeSeq: $0.seq).encoded } : nil
             return WirePage(elements: elements, nextCursor: next)
@@ -33,9 +34,9 @@ extension Backend {
         let limit = PageCursor.clamp(limit)
         return try read { db in
             _ = try ownedConversationRow(db, id: conversationId, userId: caller.userId)
-            let rows = try Row.fetchAll(db, sql: """
+            let rows = try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT * FROM message WHERE conversationId = ? AND seq > ? ORDER BY seq ASC LIMIT ?
-                """, arguments: [conversationId, afterSeq, limit + 1])
+                """), arguments: [conversationId, afterSeq, limit + 1])
             let elements = try rows.prefix(limit).map(Self.message(from:))
             let next = rows.count > limit ? elements.last.map { PageCursor.since(afterSeq: $0.seq).encoded } : nil
             return WirePage(elements: elements, nextCursor: next)
@@ -60,14 +61,14 @@ extension Backend {
                 }
                 row = existing
             } else if let create {
-                try db.execute(sql: """
+                try db.cachedStatement(sql: """
                     INSERT INTO conversation (id, ownerId, title, createdAt, updatedAt) VALUES (?, ?, ?, ?, ?)
-                    """, arguments: [conversationId, caller.userId, create.title, now.milliseconds, now.milliseconds])
+                    """).execute(arguments: [conversationId, caller.userId, create.title, now.milliseconds, now.milliseconds])
                 row = try ownedConversationRow(db, id: conversationId, userId: caller.userId)
             } else {
                 throw WireError(.unknownConversation)
             }
-            if let stored = try Row.fetchOne(db, sql: "SELECT * FROM message WHERE conversationId = ? AND id = ?",
+            if let stored = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM message WHERE conversationId = ? AND id = ?"),
                                              arguments: [conversationId, message.id]) {
                 return (Self.conversation(from: row, now: now), try Self.message(from: stored), false)
             }
@@ -85,7 +86,7 @@ extension Backend {
     public func messages(conversationId: String) throws(WireError) -> [WireMessage] {
         try read { db in
             guard try conversationRow(db, id: conversationId) != nil else { throw WireError(.unknownConversation) }
-            return try Row.fetchAll(db, sql: "SELECT * FROM message WHERE conversationId = ? ORDER BY seq", arguments: [conversationId])
+            return try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM message WHERE conversationId = ? ORDER BY seq"), arguments: [conversationId])
                 .map(Self.message(from:))
         }
     }
@@ -101,19 +102,32 @@ extension Backend {
         let ownerId: String = row["ownerId"]
         let seq = (row["lastSeq"] as Int64) + 1
         let message = WireMessage(id: id, conversationId: conversationId, seq: seq, author: author, content: content, replyTo: replyTo, createdAt: now)
-        try db.execute(sql: """
+        try db.cachedStatement(sql: """
             INSERT INTO message (conversationId, id, seq, author, content, replyTo, createdAt) VALUES (?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [conversationId, id, seq, try Self.encode(author), try Self.encode(content), replyTo, now.milliseconds])
-        try db.execute(sql: """
+            """).execute(arguments: [conversationId, id, seq, try Self.encodedAuthor(author), try Self.encode(content), replyTo, now.milliseconds])
+        try db.cachedStatement(sql: """
             UPDATE conversation SET lastSeq = ?, updatedAt = ?, lastMessagePreview = ?,
                 providerTypingUntil = CASE WHEN ? THEN NULL ELSE providerTypingUntil END
             WHERE id = ?
-            """, arguments: [seq, now.milliseconds, Self.preview(of: content), clearProviderTyping, conversationId])
+            """).execute(arguments: [seq, now.milliseconds, Self.preview(of: content), clearProviderTyping, conversationId])
         guard let updated = try conversationRow(db, id: conversationId) else { throw WireError(.internalError) }
         let conversation = Self.conversation(from: updated, now: now)
         try appendEvent(db, userId: ownerId, kind: .messageCreated(message), now: now)
         try appendEvent(db, userId: ownerId, kind: .conversationUpdated(conversation), now: now)
         return (conversation, message)
+    }
+
+    /// The JSON of an author: the same few authors write most messages.
+    private static let authorJSON = Mutex<[WireAuthor: String]>([:])
+
+    static func encodedAuthor(_ author: WireAuthor) throws -> String {
+        if let known = authorJSON.withLock({ $0[author] }) { return known }
+        let json = try encode(author)
+        authorJSON.withLock { memo in
+            if memo.count >= 256 { memo.removeAll() }
+            memo[author] = json
+        }
+        return json
     }
 
     /// Checks a message's content against the app's settings.

@@ -1,5 +1,6 @@
 import ChatCore
 import GRDB
+import Synchronization
 
 extension Backend {
     /// Realtime (D8). Authenticates with the access token; first delivers (synchronously, in order) every stored event of that user with userSeq > afterUserSeq (nil = none), then every new event as it happens, by calling `sink` synchronously inside the call that produced the event. Events of other users never reach it.
@@ -78,8 +79,13 @@ extension Backend {
     @discardableResult
     func appendEvent(_ db: Database, userId: String, kind: WireEvent.Kind, now: Instant) throws -> WireEvent {
         let event = WireEvent(userSeq: try Self.latestUserSeq(db, userId: userId) + 1, kind: kind)
-        try db.execute(sql: "INSERT INTO event (userId, userSeq, kind, createdAt) VALUES (?, ?, ?, ?)",
-                       arguments: [userId, event.userSeq, try Self.encode(kind), now.milliseconds])
+        let json = try Self.encode(kind)
+        try db.cachedStatement(sql: "INSERT INTO event (userId, userSeq, kind, createdAt) VALUES (?, ?, ?, ?)")
+            .execute(arguments: [userId, event.userSeq, json, now.milliseconds])
+        Self.recentEventKinds.withLock { recent in
+            if recent.count >= 256 { recent.removeAll() }
+            recent[json] = kind
+        }
         if case .messageCreated(let message) = kind { try logPushes(db, userId: userId, message: message, now: now) }
         return event
     }
@@ -139,12 +145,21 @@ extension Backend {
     }
 
     static func latestUserSeq(_ db: Database, userId: String) throws -> Int64 {
-        try Int64.fetchOne(db, sql: "SELECT MAX(userSeq) FROM event WHERE userId = ?", arguments: [userId]) ?? 0
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT MAX(userSeq) FROM event WHERE userId = ?"), arguments: [userId]) ?? 0
     }
 
     static func events(_ db: Database, userId: String, after: Int64) throws -> [WireEvent] {
-        try Row.fetchAll(db, sql: "SELECT userSeq, kind FROM event WHERE userId = ? AND userSeq > ? ORDER BY userSeq",
+        try Row.fetchAll(db.cachedStatement(sql: "SELECT userSeq, kind FROM event WHERE userId = ? AND userSeq > ? ORDER BY userSeq"),
                          arguments: [userId, after])
-            .map { WireEvent(userSeq: $0["userSeq"], kind: try decode(WireEvent.Kind.self, from: $0["kind"])) }
+            .map { WireEvent(userSeq: $0["userSeq"], kind: try decodedEventKind($0["kind"])) }
+    }
+
+    /// Kinds of the events appended lately, by their JSON text: delivery reads
+    /// back the events just written, and need not decode what it encoded.
+    private static let recentEventKinds = Mutex<[String: WireEvent.Kind]>([:])
+
+    static func decodedEventKind(_ json: String) throws -> WireEvent.Kind {
+        if let known = recentEventKinds.withLock({ $0[json] }) { return known }
+        return try decode(WireEvent.Kind.self, from: json)
     }
 }

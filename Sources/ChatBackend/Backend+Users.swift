@@ -5,7 +5,7 @@ extension Backend {
     /// Every user the backend knows, in creation order (then by id).
     public func users() -> [BackendUser] {
         (try? read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM user ORDER BY createdAt, id").map { row in
+            try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM user ORDER BY createdAt, id")).map { row in
                 BackendUser(
                     id: row["id"],
                     apiKey: row["apiKey"],

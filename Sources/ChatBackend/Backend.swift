@@ -64,10 +64,10 @@ public final class Backend: Sendable {
         guard !apiKey.isEmpty else { throw WireError(.badRequest, "The API key is empty") }
         let json = try Self.encode(settings)
         try write { db in
-            if try Bool.fetchOne(db, sql: "SELECT 1 FROM app WHERE apiKey = ?", arguments: [apiKey]) == true {
+            if try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM app WHERE apiKey = ?"), arguments: [apiKey]) == true {
                 throw WireError(.badRequest, "An app with this API key already exists")
             }
-            try db.execute(sql: "INSERT INTO app (apiKey, jwtSecret, settings) VALUES (?, ?, ?)", arguments: [apiKey, jwtSecret, json])
+            try db.cachedStatement(sql: "INSERT INTO app (apiKey, jwtSecret, settings) VALUES (?, ?, ?)").execute(arguments: [apiKey, jwtSecret, json])
         }
     }
 
@@ -86,14 +86,14 @@ public final class Backend: Sendable {
         try write { db in
             var settings = try Self.appSettings(db, apiKey: apiKey)
             change(&settings)
-            try db.execute(sql: "UPDATE app SET settings = ? WHERE apiKey = ?", arguments: [try Self.encode(settings), apiKey])
+            try db.cachedStatement(sql: "UPDATE app SET settings = ? WHERE apiKey = ?").execute(arguments: [try Self.encode(settings), apiKey])
         }
     }
 
     /// The JWT secret of an app (for the workbench's `login jwt`). Throws `invalidApiKey` for an unknown key.
     public func jwtSecret(apiKey: String) throws(WireError) -> String {
         try read { db in
-            guard let secret = try String.fetchOne(db, sql: "SELECT jwtSecret FROM app WHERE apiKey = ?", arguments: [apiKey]) else {
+            guard let secret = try String.fetchOne(db.cachedStatement(sql: "SELECT jwtSecret FROM app WHERE apiKey = ?"), arguments: [apiKey]) else {
                 throw WireError(.invalidApiKey)
             }
             return secret
@@ -101,10 +101,24 @@ public final class Backend: Sendable {
     }
 
     static func appSettings(_ db: Database, apiKey: String) throws -> AppSettings {
-        guard let json = try String.fetchOne(db, sql: "SELECT settings FROM app WHERE apiKey = ?", arguments: [apiKey]) else {
+        guard let json = try String.fetchOne(db.cachedStatement(sql: "SELECT settings FROM app WHERE apiKey = ?"), arguments: [apiKey]) else {
             throw WireError(.invalidApiKey)
         }
-        return try decode(AppSettings.self, from: json)
+        return try decodedSettings(json)
+    }
+
+    /// Decoded settings by their JSON text: every request reads its app's
+    /// settings, and decoding JSON each time cost more than the query.
+    private static let settingsByJSON = Mutex<[String: AppSettings]>([:])
+
+    static func decodedSettings(_ json: String) throws -> AppSettings {
+        if let known = settingsByJSON.withLock({ $0[json] }) { return known }
+        let settings = try decode(AppSettings.self, from: json)
+        settingsByJSON.withLock { memo in
+            if memo.count >= 64 { memo.removeAll() }
+            memo[json] = settings
+        }
+        return settings
     }
 
     // MARK: Requests
@@ -180,10 +194,13 @@ public final class Backend: Sendable {
         }
     }
 
-    /// Runs `body` in a read-only access; errors are mapped as in ``write(_:)``.
+    /// Runs `body` with the connection to itself; errors are mapped as in
+    /// ``write(_:)``. No transaction: the queue serializes every access, so
+    /// the statements of `body` see one state of the database, and a
+    /// BEGIN/COMMIT around each read was most of the cost of small reads.
     func read<T>(_ body: (Database) throws -> T) throws(WireError) -> T {
         do {
-            return try dbQueue.read(body)
+            return try dbQueue.inDatabase(body)
         } catch let error as WireError {
             throw error
         } catch {

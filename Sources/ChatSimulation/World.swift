@@ -16,7 +16,15 @@ public final class World: ChatRuntime, Sendable {
     public let network: SimulatedNetwork
     public let backend: Backend
     public let random: RandomSource
-    private let traceSink: Mutex<(@Sendable (Instant, String, String) -> Void)?>
+    private let traceSink: Mutex<TraceSink?>
+
+    /// The trace closure in a box. Kept in the `Mutex` as a bare closure, it
+    /// came back wrapped in one more reabstraction thunk each time it was
+    /// read, so a trace cost grew with the number of traces before it.
+    private final class TraceSink: Sendable {
+        let call: @Sendable (Instant, String, String) -> Void
+        init(_ call: @escaping @Sendable (Instant, String, String) -> Void) { self.call = call }
+    }
 
     /// The embedded app every client of the world uses by default.
     public static let apiKey = "demo-key"
@@ -76,12 +84,13 @@ public final class World: ChatRuntime, Sendable {
 
     public func trace(_ source: String, _ message: String) {
         let sink = traceSink.withLock { $0 }
-        sink?(now, source, message)
+        sink?.call(now, source, message)
     }
 
     /// Where `trace` lines go (the workbench's event log).
     public func onTrace(_ sink: @escaping @Sendable (Instant, String, String) -> Void) {
-        traceSink.withLock { $0 = sink }
+        let box = TraceSink(sink)
+        traceSink.withLock { $0 = box }
     }
 
     // MARK: Running

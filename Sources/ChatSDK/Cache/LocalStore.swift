@@ -1,4 +1,5 @@
 import GRDB
+import Synchronization
 
 /// The client's SQLite store: conversations, messages (with their send
 /// state) and small facts. Synchronous on purpose: the client's actor calls
@@ -52,7 +53,7 @@ final class LocalStore: Sendable {
     /// Messages not yet on the server (toBeSent or sending), oldest first.
     func unsentMessages() -> [MessageRow] {
         (try? db.read { db in
-            try MessageRow.fetchAll(db, sql: "SELECT * FROM message WHERE state IN ('toBeSent', 'sending') ORDER BY localOrder")
+            try MessageRow.fetchAll(db, sql: "SELECT \(MessageRow.columns) FROM message WHERE state IN ('toBeSent', 'sending') ORDER BY localOrder")
         }) ?? []
     }
 
@@ -118,92 +119,327 @@ final class LocalStore: Sendable {
         try? db.write { db in try db.execute(sql: "DELETE FROM pendingLogout WHERE accessToken = ?", arguments: [accessToken]) }
     }
 
+    // MARK: Access
+
+    /// Bumped by every write to conversations or messages: what was read
+    /// from them at the same version is still what they hold.
+    private let writeCount = Mutex<UInt64>(0)
+    var version: UInt64 { writeCount.withLock { $0 } }
+    private func wrote() { writeCount.withLock { $0 &+= 1 } }
+
+    /// Runs `body` on the connection without opening a transaction: each
+    /// statement is its own (autocommit), which is all a single read or a
+    /// single write needs. Statements come from the connection's statement
+    /// cache, so the hot queries are prepared once.
+    private func access<T>(_ body: (Database) throws -> T) -> T? {
+        try? db.inDatabase(body)
+    }
+
     // MARK: Conversations
 
     func upsert(_ row: ConversationRow) {
-        try? db.write { db in try row.upsert(db) }
+        let written: Void? = access { db in
+            try db.cachedStatement(sql: """
+                INSERT OR REPLACE INTO conversation (id, title, isLocal, createdAt, updatedAt, lastSeq, preview, providerTypingUntil)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """).execute(arguments: [row.id, row.title, row.isLocal, row.createdAt, row.updatedAt, row.lastSeq, row.preview, row.providerTypingUntil])
+        }
+        mirror.withLock { mirror in
+            if written != nil {
+                mirror.conversations[row.id] = row
+            } else {
+                mirror.conversations[row.id] = nil
+                mirror.hasAllConversations = false
+            }
+        }
+        wrote()
     }
 
     func conversation(id: String) -> ConversationRow? {
-        try? db.read { db in try ConversationRow.fetchOne(db, key: id) }
+        if let known = mirror.withLock({ $0.conversations[id] }) { return known }
+        let row = access { db in
+            try ConversationRow.fetchOne(db.cachedStatement(sql: "SELECT \(ConversationRow.columns) FROM conversation WHERE id = ?"), arguments: [id])
+        } ?? nil
+        if let row { mirror.withLock { $0.conversations[row.id] = row } }
+        return row
     }
 
     /// Most recently updated first.
     func conversations(limit: Int) -> [ConversationRow] {
-        (try? db.read { db in
-            try ConversationRow.order(Column("updatedAt").desc, Column("id")).limit(limit).fetchAll(db)
-        }) ?? []
+        if let all = mirror.withLock({ $0.allConversations }) {
+            return Array(all.sorted(by: Mirror.newerConversation).prefix(limit))
+        }
+        guard let rows = access({ db in
+            try ConversationRow.fetchAll(
+                db.cachedStatement(sql: "SELECT \(ConversationRow.columns) FROM conversation ORDER BY updatedAt DESC, id LIMIT ?"), arguments: [limit])
+        }) else { return [] }
+        if rows.count < limit, rows.count <= Mirror.conversationLimit {
+            // Every conversation is here: the mirror can answer from now on.
+            mirror.withLock { mirror in
+                for row in rows { mirror.conversations[row.id] = row }
+                mirror.hasAllConversations = true
+            }
+        }
+        return rows
     }
 
     func conversationCount() -> Int {
-        (try? db.read { db in try ConversationRow.fetchCount(db) }) ?? 0
+        access { db in try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM conversation")) ?? 0 } ?? 0
     }
 
     // MARK: Messages
 
     func upsert(_ row: MessageRow) {
-        try? db.write { db in try row.upsert(db) }
-    }
-
-    func message(id: String) -> MessageRow? {
-        try? db.read { db in try MessageRow.fetchOne(db, key: id) }
-    }
-
-    /// Newest first: messages still on their way (no seq yet) by local
-    /// order, then the server's by seq.
-    func messages(conversationId: String, limit: Int) -> [MessageRow] {
-        (try? db.read { db in
-            try MessageRow.fetchAll(db, sql: """
-                SELECT * FROM message WHERE conversationId = ?
-                ORDER BY seq IS NULL DESC, seq DESC, localOrder DESC LIMIT ?
-                """, arguments: [conversationId, limit])
-        }) ?? []
-    }
-
-    func messageCount(conversationId: String) -> Int {
-        (try? db.read { db in
-            try MessageRow.filter(Column("conversationId") == conversationId).fetchCount(db)
-        }) ?? 0
-    }
-
-    func unsentCount(conversationId: String) -> Int {
-        (try? db.read { db in
-            try MessageRow.filter(Column("conversationId") == conversationId && Column("seq") == nil).fetchCount(db)
-        }) ?? 0
-    }
-
-    func newestSeq(conversationId: String) -> Int64? {
-        try? db.read { db in
-            try Int64.fetchOne(db, sql: "SELECT MAX(seq) FROM message WHERE conversationId = ?", arguments: [conversationId])
+        var authorKind = "system"
+        var authorName: String?
+        switch row.author {
+        case .user(let id): (authorKind, authorName) = ("user", id)
+        case .provider(let name): (authorKind, authorName) = ("provider", name)
+        case .system: break
+        }
+        var contentKind = "text"
+        var text: String?
+        var mimeType: String?
+        var size: Int64?
+        var fileName: String?
+        switch row.content {
+        case .text(let value): text = value
+        case .attachment(let kind, let mime, let bytes, let name):
+            (contentKind, mimeType, size, fileName) = (kind.rawValue, mime, bytes, name)
+        }
+        let arguments: StatementArguments = [
+            row.id, row.conversationId, row.seq, row.localOrder, authorKind, authorName, contentKind, text, mimeType, size, fileName,
+            row.replyTo, row.createdAt, row.state, row.errorCode, row.errorMessage,
+        ]
+        let written: Void? = access { db in
+            try db.cachedStatement(sql: """
+                INSERT OR REPLACE INTO message (id, conversationId, seq, localOrder, authorKind, authorName, contentKind, text,
+                    mimeType, size, fileName, replyTo, createdAt, state, errorCode, errorMessage)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """).execute(arguments: arguments)
+        }
+        mirror.withLock { mirror in
+            if written != nil { mirror.apply(row) } else { mirror.pages[row.conversationId] = nil }
+        }
+        wrote()
+        lastLocalOrder.withLock { last in
+            if let known = last, row.localOrder > known { last = row.localOrder }
         }
     }
 
+    func message(id: String) -> MessageRow? {
+        if let known = mirror.withLock({ $0.message(id: id) }) { return known }
+        return access { db in
+            try MessageRow.fetchOne(db.cachedStatement(sql: "SELECT \(MessageRow.columns) FROM message WHERE id = ?"), arguments: [id])
+        } ?? nil
+    }
+
+    /// Newest first: messages still on their way (no seq yet) by local
+    /// order, then the server's by seq. Two queries that each walk the
+    /// `message_order` index backwards, so that a page costs the same in a
+    /// conversation of any length (one `ORDER BY seq IS NULL DESC, …` would
+    /// sort the whole conversation).
+    func messages(conversationId: String, limit: Int) -> [MessageRow] {
+        let known = mirror.withLock { $0.pages[conversationId] }
+        if let known, known.complete || known.rows.count >= limit {
+            return Array(known.rows.prefix(limit))
+        }
+        // Read only what follows the rows already here (keyset pagination).
+        let head = known?.rows ?? []
+        guard let tail = access({ db in try Self.messages(db, conversationId: conversationId, after: head.last, limit: limit - head.count) })
+        else { return [] }
+        let rows = head + tail
+        if limit <= Mirror.pageLimit {
+            mirror.withLock { $0.pages[conversationId] = Mirror.Page(rows: rows, complete: rows.count < limit, wanted: max(limit, known?.wanted ?? 0)) }
+        }
+        return rows
+    }
+
+    /// Up to `limit` messages that come after `last` in the page order (from
+    /// the newest when nil). Each query walks the `message_order` index, so
+    /// that a page costs the same in a conversation of any length (one
+    /// `ORDER BY seq IS NULL DESC, …` would sort the whole conversation).
+    private static func messages(_ db: Database, conversationId: String, after last: MessageRow?, limit: Int) throws -> [MessageRow] {
+        var rows: [MessageRow] = []
+        if last == nil || last?.seq == nil {
+            rows = try MessageRow.fetchAll(db.cachedStatement(sql: """
+                SELECT \(MessageRow.columns) FROM message WHERE conversationId = ? AND seq IS NULL AND localOrder < ?
+                ORDER BY localOrder DESC LIMIT ?
+                """), arguments: [conversationId, last?.localOrder ?? Int64.max, limit])
+        }
+        if rows.count < limit {
+            let seq = last?.seq ?? Int64.max
+            let localOrder = last?.seq == nil ? Int64.max : last!.localOrder
+            rows += try MessageRow.fetchAll(db.cachedStatement(sql: """
+                SELECT \(MessageRow.columns) FROM message WHERE conversationId = ? AND seq IS NOT NULL
+                AND (seq < ? OR (seq = ? AND localOrder < ?))
+                ORDER BY seq DESC, localOrder DESC LIMIT ?
+                """), arguments: [conversationId, seq, seq, localOrder, limit - rows.count])
+        }
+        return rows
+    }
+
+    func messageCount(conversationId: String) -> Int {
+        access { db in
+            try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM message WHERE conversationId = ?"), arguments: [conversationId]) ?? 0
+        } ?? 0
+    }
+
+    /// Whether the conversation has more than `count` messages here; costs
+    /// `count` steps, not the length of the conversation.
+    func hasMessages(conversationId: String, moreThan count: Int) -> Bool {
+        access { db in
+            try Bool.fetchOne(db.cachedStatement(sql: """
+                SELECT EXISTS (SELECT 1 FROM message WHERE conversationId = ? LIMIT 1 OFFSET ?)
+                """), arguments: [conversationId, count]) ?? false
+        } ?? false
+    }
+
+    func unsentCount(conversationId: String) -> Int {
+        if let count = mirror.withLock({ $0.unsentCount(conversationId: conversationId) }) { return count }
+        return access { db in
+            try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM message WHERE conversationId = ? AND seq IS NULL"),
+                             arguments: [conversationId]) ?? 0
+        } ?? 0
+    }
+
+    func newestSeq(conversationId: String) -> Int64? {
+        access { db in
+            try Int64.fetchOne(db.cachedStatement(sql: "SELECT MAX(seq) FROM message WHERE conversationId = ?"), arguments: [conversationId])
+        } ?? nil
+    }
+
+    private let mirror = Mutex(Mirror())
+
+    /// The largest local order given so far, known once read from the table
+    /// (nil: not read yet).
+    private let lastLocalOrder = Mutex<Int64?>(nil)
+
     func nextLocalOrder() -> Int64 {
-        (try? db.read { db in
-            try Int64.fetchOne(db, sql: "SELECT MAX(localOrder) FROM message")
-        }).flatMap { $0 }.map { $0 + 1 } ?? 1
+        let last = lastLocalOrder.withLock { $0 } ?? access { db in
+            try Int64.fetchOne(db.cachedStatement(sql: "SELECT MAX(localOrder) FROM message"))
+        }.flatMap { $0 } ?? 0
+        lastLocalOrder.withLock { $0 = last }
+        return last + 1
     }
 
     // MARK: Facts
 
     func meta(_ key: String) -> String? {
-        try? db.read { db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key]) }
+        if let known = mirror.withLock({ $0.meta[key] }) { return known }
+        guard let value = access({ db in
+            try String.fetchOne(db.cachedStatement(sql: "SELECT value FROM meta WHERE key = ?"), arguments: [key])
+        }) else { return nil }
+        mirror.withLock { $0.meta[key] = .some(value) }
+        return value
     }
 
     func setMeta(_ key: String, _ value: String?) {
-        try? db.write { db in
+        let written: Void? = access { db in
             if let value {
-                try db.execute(sql: "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", arguments: [key, value])
+                try db.cachedStatement(sql: "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)").execute(arguments: [key, value])
             } else {
-                try db.execute(sql: "DELETE FROM meta WHERE key = ?", arguments: [key])
+                try db.cachedStatement(sql: "DELETE FROM meta WHERE key = ?").execute(arguments: [key])
             }
         }
+        mirror.withLock { $0.meta[key] = written != nil ? .some(value) : nil }
     }
 
     /// Removes everything (A4).
     func wipe() {
         try? db.write { db in
             try db.execute(sql: "DELETE FROM message; DELETE FROM conversation; DELETE FROM meta;")
+        }
+        lastLocalOrder.withLock { $0 = nil }
+        mirror.withLock { $0 = Mirror() }
+        wrote()
+    }
+}
+
+extension LocalStore {
+    /// Rows the watchers read again and again, kept in memory with SQLite
+    /// as the store of record: writes go to SQLite first, then update the
+    /// mirror (write-through); reads the mirror cannot answer go to SQLite.
+    struct Mirror {
+        /// The newest rows of a conversation, in `messages(conversationId:limit:)`
+        /// order: a prefix of that order, or all of it when `complete`.
+        struct Page {
+            var rows: [MessageRow]
+            var complete: Bool
+            /// The longest page asked for: new messages push older ones out
+            /// beyond it, so that a page does not grow with every send.
+            var wanted: Int
+        }
+
+        /// Longest page kept: a watcher that loads more pages extends it
+        /// instead of reading all its pages again.
+        static let pageLimit = 4_096
+
+        var pages: [String: Page] = [:]
+        var conversations: [String: ConversationRow] = [:]
+        /// Whether `conversations` holds every conversation row (set once
+        /// the table was read whole; upserts keep it so).
+        var hasAllConversations = false
+        /// Facts read or written, including those known to be absent.
+        var meta: [String: String?] = [:]
+        /// Most conversations listed from memory; beyond, SQLite sorts.
+        static let conversationLimit = 256
+
+        var allConversations: Dictionary<String, ConversationRow>.Values? {
+            hasAllConversations && conversations.count <= Self.conversationLimit ? conversations.values : nil
+        }
+
+        /// `ORDER BY updatedAt DESC, id` (ids compared as SQLite's BINARY
+        /// collation does: by UTF-8 bytes).
+        static func newerConversation(_ a: ConversationRow, _ b: ConversationRow) -> Bool {
+            a.updatedAt != b.updatedAt ? a.updatedAt > b.updatedAt : a.id.utf8.lexicographicallyPrecedes(b.id.utf8)
+        }
+
+        /// Puts a written row where the page order puts it. When a row of an
+        /// incomplete page moves past its end, which row follows is not
+        /// known here: the page is dropped and read again when needed.
+        mutating func apply(_ row: MessageRow) {
+            guard var page = pages[row.conversationId] else { return }
+            let previous = page.rows.firstIndex { $0.id == row.id }
+            if let previous { page.rows.remove(at: previous) }
+            let position = page.rows.firstIndex { Self.precedes(row, $0) } ?? page.rows.count
+            if position < page.rows.count || page.complete {
+                page.rows.insert(row, at: position)
+                if page.rows.count > page.wanted {
+                    page.rows.removeLast(page.rows.count - page.wanted)
+                    page.complete = false
+                }
+            } else if previous != nil {
+                pages[row.conversationId] = nil
+                return
+            }
+            pages[row.conversationId] = page
+        }
+
+        func message(id: String) -> MessageRow? {
+            for page in pages.values {
+                if let row = page.rows.first(where: { $0.id == id }) { return row }
+            }
+            return nil
+        }
+
+        /// Unsent messages come first in a page: their count is known when
+        /// the page holds all of the conversation or a sent message.
+        func unsentCount(conversationId: String) -> Int? {
+            guard let page = pages[conversationId] else { return nil }
+            let unsent = page.rows.prefix { $0.seq == nil }.count
+            return page.complete || unsent < page.rows.count ? unsent : nil
+        }
+
+        /// The page order: unsent first by local order, newest first; then
+        /// by seq, newest first (the ORDER BY of `messages`).
+        static func precedes(_ a: MessageRow, _ b: MessageRow) -> Bool {
+            switch (a.seq, b.seq) {
+            case (nil, nil): a.localOrder > b.localOrder
+            case (nil, _?): true
+            case (_?, nil): false
+            case let (x?, y?): x != y ? x > y : a.localOrder > b.localOrder
+            }
         }
     }
 }
@@ -230,15 +466,20 @@ struct ConversationRow: FetchableRecord, PersistableRecord, Hashable {
         self.providerTypingUntil = providerTypingUntil
     }
 
+    /// What the store selects, in the order `init(row:)` reads.
+    static let columns = "id, title, isLocal, createdAt, updatedAt, lastSeq, preview, providerTypingUntil"
+
+    /// Reads the columns of ``columns`` by position (by name, each lookup
+    /// hashed a lowercased column name).
     init(row: Row) {
-        id = row["id"]
-        title = row["title"]
-        isLocal = row["isLocal"]
-        createdAt = row["createdAt"]
-        updatedAt = row["updatedAt"]
-        lastSeq = row["lastSeq"]
-        preview = row["preview"]
-        providerTypingUntil = row["providerTypingUntil"]
+        id = row[0]
+        title = row[1]
+        isLocal = row[2]
+        createdAt = row[3]
+        updatedAt = row[4]
+        lastSeq = row[5]
+        preview = row[6]
+        providerTypingUntil = row[7]
     }
 
     func encode(to container: inout PersistenceContainer) {
@@ -283,30 +524,38 @@ struct MessageRow: FetchableRecord, PersistableRecord, Hashable {
         self.errorMessage = errorMessage
     }
 
+    /// What the store selects, in the order `init(row:)` reads.
+    static let columns = """
+        id, conversationId, seq, localOrder, authorKind, authorName, contentKind, text, mimeType, size, fileName, \
+        replyTo, createdAt, state, errorCode, errorMessage
+        """
+
+    /// Reads the columns of ``columns`` by position (by name, each lookup
+    /// hashed a lowercased column name, for every row of every page).
     init(row: Row) {
-        id = row["id"]
-        conversationId = row["conversationId"]
-        seq = row["seq"]
-        localOrder = row["localOrder"]
-        let authorName: String = row["authorName"] ?? ""
-        switch row["authorKind"] as String {
+        id = row[0]
+        conversationId = row[1]
+        seq = row[2]
+        localOrder = row[3]
+        let authorName: String = row[5] ?? ""
+        switch row[4] as String {
         case "user": author = .user(id: authorName)
         case "provider": author = .provider(name: authorName)
         default: author = .system
         }
-        let kind: String = row["contentKind"]
+        let kind: String = row[6]
         if kind == "text" {
-            content = .text(row["text"] ?? "")
+            content = .text(row[7] ?? "")
         } else {
             content = .attachment(
                 kind: WireContent.AttachmentKind(rawValue: kind) ?? .document,
-                mimeType: row["mimeType"] ?? "", size: row["size"] ?? 0, fileName: row["fileName"])
+                mimeType: row[8] ?? "", size: row[9] ?? 0, fileName: row[10])
         }
-        replyTo = row["replyTo"]
-        createdAt = row["createdAt"]
-        state = row["state"]
-        errorCode = row["errorCode"]
-        errorMessage = row["errorMessage"]
+        replyTo = row[11]
+        createdAt = row[12]
+        state = row[13]
+        errorCode = row[14]
+        errorMessage = row[15]
     }
 
     func encode(to container: inout PersistenceContainer) {

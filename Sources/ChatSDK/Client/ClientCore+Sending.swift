@@ -142,6 +142,9 @@ extension ClientCore {
 
     /// Stores the server's view of a conversation; it is no longer local.
     func storeServerConversation(_ wire: WireConversation) {
-        store.upsert(conversationRow(from: wire))
+        let row = conversationRow(from: wire)
+        // The realtime echo of what the send reply already stored.
+        guard store.conversation(id: row.id) != row else { return }
+        store.upsert(row)
     }
 }

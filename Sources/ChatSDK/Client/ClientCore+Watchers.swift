@@ -38,7 +38,7 @@ extension ClientCore {
         switch target {
         case .conversations: store.meta("fetched:conversations") != nil || store.conversationCount() > 0
         case .conversation(let id): store.conversation(id: id) != nil
-        case .items(let id): store.meta("fetched:items:\(id)") != nil || store.messageCount(conversationId: id) > 0
+        case .items(let id): store.meta("fetched:items:\(id)") != nil || store.hasMessages(conversationId: id, moreThan: 0)
                 || store.conversation(id: id)?.isLocal == true
         }
     }
@@ -122,10 +122,15 @@ extension ClientCore {
             }
         case .items(let conversationId):
             if !entry.serverExhausted, store.conversation(id: conversationId)?.isLocal != true {
-                guard case .messages(let page) = try await request(.listMessages(conversationId: conversationId, cursor: entry.serverCursor, limit: limit)) else { return }
-                for message in page.elements { storeServerMessage(message) }
-                entry.serverCursor = page.nextCursor
-                entry.serverExhausted = page.nextCursor == nil
+                do {
+                    guard case .messages(let page) = try await request(.listMessages(conversationId: conversationId, cursor: entry.serverCursor, limit: limit)) else { return }
+                    for message in page.elements { storeServerMessage(message) }
+                    entry.serverCursor = page.nextCursor
+                    entry.serverExhausted = page.nextCursor == nil
+                } catch let error as ChatError where [.offline, .networkFailure].contains(error.code) {
+                    // Offline, the cache serves what it holds; without more, the failure shows.
+                    guard store.hasMessages(conversationId: conversationId, moreThan: entry.pages * limit) else { throw error }
+                }
             }
         }
         guard watchers[id] != nil else { return }
@@ -133,8 +138,11 @@ extension ClientCore {
         emit(entry)
     }
 
-    /// Re-emits every watcher that shows `target`'s data.
+    /// Re-emits every watcher that shows `target`'s data. Watchers that show
+    /// the same thing (same target, pages and server state) share one
+    /// snapshot: the store is read once per distinct view, not per watcher.
     func notifyWatchers(of target: WatchTarget) {
+        var snapshots: [SnapshotKey: WatcherSnapshot?] = [:]
         for id in watchers.keys.sorted() {
             guard let entry = watchers[id] else { continue }
             let concerned: Bool = switch (target, entry.target) {
@@ -143,19 +151,58 @@ extension ClientCore {
             case (.conversation(let a), .conversation(let b)), (.conversation(let a), .items(let b)),
                  (.items(let a), .conversation(let b)), (.items(let a), .items(let b)): a == b
             }
-            if concerned, entry.lastEmitted != nil { emit(entry) }
+            if concerned, entry.lastEmitted != nil { emit(entry, sharing: &snapshots) }
         }
+    }
+
+    /// What a snapshot depends on besides the store and the clock.
+    struct SnapshotKey: Hashable {
+        var target: WatchTarget
+        var pages: Int
+        var serverExhausted: Bool
+    }
+
+    /// `emit(_:)`, reusing a snapshot already read for an identical view.
+    private func emit(_ entry: WatcherEntry, sharing snapshots: inout [SnapshotKey: WatcherSnapshot?]) {
+        let key = SnapshotKey(target: entry.target, pages: entry.pages, serverExhausted: entry.serverExhausted)
+        let snapshot: WatcherSnapshot?
+        if let known = snapshots[key] {
+            snapshot = known
+        } else {
+            snapshot = self.snapshot(for: entry)
+            snapshots[key] = snapshot
+        }
+        emit(entry, snapshot: snapshot)
     }
 
     /// Emits the watcher's current data unless it is what it emitted last.
     func emit(_ entry: WatcherEntry) {
-        guard let snapshot = snapshot(for: entry) else { return }
+        emit(entry, snapshot: snapshot(for: entry))
+    }
+
+    private func emit(_ entry: WatcherEntry, snapshot: WatcherSnapshot?) {
+        guard let snapshot else { return }
         if let last = entry.lastEmitted, last.0 == snapshot, last.1 == entry.fresh, last.2 == entry.refreshing { return }
         entry.lastEmitted = (snapshot, entry.fresh, entry.refreshing)
         entry.yield(entry.id, snapshot, entry.fresh, entry.refreshing)
     }
 
+    /// The watcher's data now; read again from the store only when the
+    /// store, the watcher's pages or server state, or (for conversations,
+    /// whose typing state depends on it) the clock changed since last time.
     private func snapshot(for entry: WatcherEntry) -> WatcherSnapshot? {
+        let version = store.version
+        let now = self.now
+        if let cache = entry.snapshotCache, cache.version == version, cache.pages == entry.pages,
+           cache.serverExhausted == entry.serverExhausted, cache.now == now || entry.target.isItems {
+            return cache.snapshot
+        }
+        let snapshot = readSnapshot(for: entry)
+        entry.snapshotCache = (version, entry.pages, entry.serverExhausted, now, snapshot)
+        return snapshot
+    }
+
+    private func readSnapshot(for entry: WatcherEntry) -> WatcherSnapshot? {
         let shown = entry.pages * configuration.pageSize
         switch entry.target {
         case .conversations:
@@ -217,10 +264,13 @@ extension ClientCore {
     /// Stores a message the server has, keeping the local order of our own.
     func storeServerMessage(_ wire: WireMessage) {
         let existing = store.message(id: wire.id)
-        store.upsert(MessageRow(
+        let row = MessageRow(
             id: wire.id, conversationId: wire.conversationId, seq: wire.seq,
             localOrder: existing?.localOrder ?? 0, author: wire.author, content: wire.content,
             replyTo: wire.replyTo, createdAt: existing?.createdAt ?? wire.createdAt.milliseconds,
-            state: "sent", errorCode: nil, errorMessage: nil))
+            state: "sent", errorCode: nil, errorMessage: nil)
+        // The realtime echo of a message the send reply already stored.
+        guard row != existing else { return }
+        store.upsert(row)
     }
 }

@@ -1,8 +1,14 @@
+import ChatCore
+
 /// What a watcher looks at.
 enum WatchTarget: Hashable, Sendable {
     case conversations
     case conversation(String)
     case items(String)
+
+    var isItems: Bool {
+        if case .items = self { true } else { false }
+    }
 
     var conversationId: String? {
         switch self {
@@ -32,6 +38,10 @@ final class WatcherEntry {
     var serverCursor: String?
     var serverExhausted = false
     var lastEmitted: (WatcherSnapshot, Bool, RefreshingState)?
+    /// The last snapshot read for this watcher and what it depended on
+    /// (store version, pages, server state, clock), to skip re-reading the
+    /// store when nothing it shows has changed.
+    var snapshotCache: (version: UInt64, pages: Int, serverExhausted: Bool, now: Instant, snapshot: WatcherSnapshot?)?
     let yield: @Sendable (Int, WatcherSnapshot, Bool, RefreshingState) -> Void
     let finish: @Sendable ((any Error)?) -> Void
 

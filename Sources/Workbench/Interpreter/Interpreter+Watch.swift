@@ -16,7 +16,7 @@ extension Interpreter {
                     object.elements = conversations.map(\.handle)
                     object.hasMore = response.data.loadMore != nil
                     object.loadMore = response.data.loadMore
-                    return Self.describe(count: conversations.count, noun: "conversation", labels: conversations.map(\.label))
+                    return Self.describe(count: conversations.count, noun: "conversation", labels: conversations.prefix(4).map(\.label))
                 }
             }
         case .conversation(let conversation):
@@ -37,7 +37,7 @@ extension Interpreter {
                     object.elements = messages.map(\.handle)
                     object.hasMore = response.data.loadMore != nil
                     object.loadMore = response.data.loadMore
-                    return Self.describe(count: messages.count, noun: "item", labels: messages.map(\.label))
+                    return Self.describe(count: messages.count, noun: "item", labels: messages.prefix(4).map(\.label))
                 }
             }
         }
@@ -70,6 +70,7 @@ extension Interpreter {
         }
     }
 
+    /// `labels` needs no more than four: three are shown, a fourth adds " · …".
     static func describe(count: Int, noun: String, labels: [String]) -> String {
         var text = "\(count) \(noun)\(count == 1 ? "" : "s")"
         guard !labels.isEmpty else { return text }

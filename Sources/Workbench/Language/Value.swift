@@ -20,6 +20,8 @@ enum Value: Hashable, Sendable, CustomStringConvertible {
     /// Strings quoted when they would not read back as one word.
     var quotedDescription: String {
         if case .string(let s) = self, s.isEmpty || s.contains(where: { $0.isWhitespace || $0 == "\"" || $0 == "," }) {
+            // Foundation's replacingOccurrences is slow; most texts need none.
+            guard s.unicodeScalars.contains(where: { $0 == "\\" || $0 == "\"" }) else { return "\"" + s + "\"" }
             return "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
         }
         return description
