@@ -8,11 +8,17 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "ChatSDK", targets: ["ChatSDK"]),
+        .library(name: "ChatSDKNetwork", targets: ["ChatSDKNetwork"]),
         .executable(name: "chatbench", targets: ["chatbench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", exact: "2.8.1"),
+        .package(url: "https://github.com/swift-server/async-http-client", exact: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
     ],
     targets: [
         // Wire format and runtime abstractions shared by the SDK and the backend,
@@ -20,19 +26,41 @@ let package = Package(
         .target(name: "ChatCore", swiftSettings: strict),
         .target(name: "ChatBackend", dependencies: ["ChatCore", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: strict),
         .target(name: "ChatSDK", dependencies: ["ChatCore", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: strict),
+        // The SDK's network transport and real-time runtime: an app that talks
+        // to a server imports it; ChatSDK itself stays free of NIO.
+        .target(name: "ChatSDKNetwork", dependencies: [
+            "ChatSDK", "ChatCore",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+            .product(name: "Logging", package: "swift-log"),
+        ], swiftSettings: strict),
+        // ChatBackend over HTTP + WebSocket (SPEC S3).
+        .target(name: "ChatServer", dependencies: [
+            "ChatBackend", "ChatCore",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ], swiftSettings: strict),
         .target(name: "ChatSimulation", dependencies: ["ChatCore", "ChatSDK", "ChatBackend"], swiftSettings: strict),
         .target(name: "Workbench", dependencies: ["ChatSimulation", "ChatSDK", "ChatBackend", "ChatCore", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: strict),
         .systemLibrary(name: "CLibEdit", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
         .executableTarget(name: "chatbench", dependencies: [
-            "Workbench", "CLibEdit",
+            "Workbench", "CLibEdit", "ChatServer",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strict),
         .testTarget(name: "ChatCoreTests", dependencies: ["ChatCore"], swiftSettings: strict),
         .testTarget(name: "ChatBackendTests", dependencies: ["ChatBackend"], swiftSettings: strict),
         .testTarget(name: "ChatSDKTests", dependencies: ["ChatSDK", "ChatSimulation"], swiftSettings: strict),
         .testTarget(name: "ChatSimulationTests", dependencies: ["ChatSimulation"], swiftSettings: strict),
         .testTarget(name: "WorkbenchTests", dependencies: ["Workbench"], swiftSettings: strict),
+        .testTarget(name: "ChatServerTests", dependencies: [
+            "ChatServer", "ChatSDKNetwork", "ChatSDK", "ChatBackend",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+        ], swiftSettings: strict),
         .testTarget(name: "chatbenchTests", dependencies: ["chatbench"], swiftSettings: strict),
     ]
 )
