@@ -36,7 +36,7 @@ let package = Package(
         ], swiftSettings: strict),
         // ChatBackend over HTTP + WebSocket (SPEC S3).
         .target(name: "ChatServer", dependencies: [
-            "ChatBackend", "ChatCore",
+            "ChatBackend", "ChatCore", .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
             .product(name: "Logging", package: "swift-log"),
