@@ -101,7 +101,7 @@ async def send_one(session, base, client, n):
                 client.acked.add(mid)
             else:
                 client.errors += 1
-    except aiohttp.ClientError:
+    except (aiohttp.ClientError, asyncio.TimeoutError):
         client.errors += 1
 
 
@@ -127,7 +127,7 @@ async def main():
                 await setup(session, args.base, c)
         await asyncio.gather(*(guarded(c) for c in clients))
         stop = asyncio.Event()
-        ws_session = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=None))
+        ws_session = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0), timeout=aiohttp.ClientTimeout(total=None))
         listeners = [asyncio.create_task(listen(ws_session, args.base, c, stop)) for c in clients]
         await asyncio.wait_for(asyncio.gather(*(c.ready.wait() for c in clients)), timeout=60)
         print(f"setup: {args.clients} users, conversations and open event streams in {time.monotonic() - t0:.1f} s", flush=True)
