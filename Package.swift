@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "ChatSDK", targets: ["ChatSDK"]),
         // For Benchmarks/ (a separate package): the workbench and the world it drives.
         .library(name: "Workbench", targets: ["Workbench", "ChatSimulation"]),
+        .library(name: "ChatSDKNetwork", targets: ["ChatSDKNetwork"]),
         .executable(name: "chatbench", targets: ["chatbench"]),
     ],
     dependencies: [
@@ -22,6 +23,11 @@ let package = Package(
         // verification is async; the backend is synchronous). jwt-kit needs
         // 4.x and resolves it; this line adds no new version constraint.
         .package(url: "https://github.com/apple/swift-crypto.git", "4.1.0"..<"5.0.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", exact: "2.8.1"),
+        .package(url: "https://github.com/swift-server/async-http-client", exact: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
     ],
     targets: [
         // Wire format and runtime abstractions shared by the SDK and the backend,
@@ -34,6 +40,22 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: strict),
         .target(name: "ChatSDK", dependencies: ["ChatCore", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: strict),
+        // The SDK's network transport and real-time runtime: an app that talks
+        // to a server imports it; ChatSDK itself stays free of NIO.
+        .target(name: "ChatSDKNetwork", dependencies: [
+            "ChatSDK", "ChatCore",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+            .product(name: "Logging", package: "swift-log"),
+        ], swiftSettings: strict),
+        // ChatBackend over HTTP + WebSocket (SPEC S3).
+        .target(name: "ChatServer", dependencies: [
+            "ChatBackend", "ChatCore", .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ], swiftSettings: strict),
         .target(name: "ChatSimulation", dependencies: ["ChatCore", "ChatSDK", "ChatBackend"], swiftSettings: strict),
         .target(name: "Workbench", dependencies: [
             "ChatSimulation", "ChatSDK", "ChatBackend", "ChatCore",
@@ -42,15 +64,21 @@ let package = Package(
         ], swiftSettings: strict),
         .systemLibrary(name: "CLibEdit", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
         .executableTarget(name: "chatbench", dependencies: [
-            "Workbench", "CLibEdit",
+            "Workbench", "CLibEdit", "ChatServer",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strict),
         .testTarget(name: "ChatCoreTests", dependencies: ["ChatCore"], swiftSettings: strict),
         .testTarget(name: "ChatBackendTests", dependencies: ["ChatBackend", .product(name: "JWTKit", package: "jwt-kit")], swiftSettings: strict),
         .testTarget(name: "ChatSDKTests", dependencies: ["ChatSDK", "ChatSimulation", "ChatBackend"], swiftSettings: strict),
         .testTarget(name: "ChatSimulationTests", dependencies: ["ChatSimulation"], swiftSettings: strict),
         .testTarget(name: "WorkbenchTests", dependencies: ["Workbench"], swiftSettings: strict),
+        .testTarget(name: "ChatServerTests", dependencies: [
+            "ChatServer", "ChatSDKNetwork", "ChatSDK", "ChatBackend",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+        ], swiftSettings: strict),
         .testTarget(name: "chatbenchTests", dependencies: ["chatbench"], swiftSettings: strict),
     ]
 )

@@ -394,16 +394,25 @@ _chatbench_serve() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
     repeating_options=()
-    non_repeating_options=(--port --db)
+    non_repeating_options=(--host --port --db --seed --log-level)
     __chatbench_offer_flags_options 0
 
     # Offer option value completions
     case "${prev}" in
+    '--host')
+        return
+        ;;
     '--port')
         return
         ;;
     '--db')
         __chatbench_add_completions -f
+        return
+        ;;
+    '--seed')
+        return
+        ;;
+    '--log-level')
         return
         ;;
     esac

@@ -41,7 +41,7 @@ function __chatbench_parse_tokens -S
         case 'export'
             __chatbench_parse_subcommand 2 'bundle=' 'force' 'db=' 'version' 'h/help'
         case 'serve'
-            __chatbench_parse_subcommand 0 'port=' 'db=' 'version' 'h/help'
+            __chatbench_parse_subcommand 0 'host=' 'port=' 'db=' 'seed=' 'log-level=' 'version' 'h/help'
         case 'help'
             __chatbench_parse_subcommand -r 1 'version'
         end
@@ -105,7 +105,7 @@ complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_positional 
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_positional "chatbench" -eq 1' -fa 'replay' -d 'Replay a recorded session and compare its output.'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_positional "chatbench" -eq 1' -fa 'sessions' -d 'List or show recorded sessions.'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_positional "chatbench" -eq 1' -fa 'export' -d 'Export a recorded session as a transcript, or as a self-contained bundle.'
-complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_positional "chatbench" -eq 1' -fa 'serve' -d 'Run the backend as an HTTP + WebSocket server (not implemented yet).'
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_positional "chatbench" -eq 1' -fa 'serve' -d 'Run the backend as an HTTP + WebSocket server.'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_positional "chatbench" -eq 1' -fa 'help' -d 'Show subcommand help information.'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench repl" seed' -l 'seed' -d 'Seed of the embedded world\'s random choices.' -rfka ''
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench repl" db' -l 'db' -d 'Record into this SQLite database instead of the default one.' -rF
@@ -167,8 +167,11 @@ complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_op
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench export" db' -l 'db' -d 'The recording database.' -rF
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench export" version' -l 'version' -d 'Show the version.'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench export" h help' -s 'h' -l 'help' -d 'Show help information.'
-complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench serve" port' -l 'port' -d 'The TCP port to listen on.' -rfka ''
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench serve" host' -l 'host' -d 'The address to listen on.' -rfka ''
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench serve" port' -l 'port' -d 'The TCP port to listen on (0 picks a free one).' -rfka ''
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench serve" db' -l 'db' -d 'The server\'s SQLite database.' -rF
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench serve" seed' -l 'seed' -d 'Seed of the identifiers and tokens the server makes (reproducible runs; tokens become guessable).' -rfka ''
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench serve" log-level' -l 'log-level' -d 'Log level: trace, debug, info, notice, warning, error, critical.' -rfka ''
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench serve" version' -l 'version' -d 'Show the version.'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench serve" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench help" version' -l 'version' -d 'Show the version.'

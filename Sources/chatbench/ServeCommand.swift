@@ -1,18 +1,80 @@
 import ArgumentParser
+import ChatServer
+import Dispatch
+import Foundation
+import Logging
+import Synchronization
 
-/// `chatbench serve` (SPEC S3). Not implemented yet.
+/// `chatbench serve` (SPEC S3): the backend as an HTTP + WebSocket server.
 struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Run the backend as an HTTP + WebSocket server (not implemented yet).",
-        discussion: "Not implemented yet: exits with status 2."
+        abstract: "Run the backend as an HTTP + WebSocket server.",
+        discussion: """
+            Serves the JSON API documented in docs/openapi.json and the event stream \
+            (WebSocket, GET /v1/events), persisting to a SQLite file. Prints one line \
+            `chatbench serve: listening on http://HOST:PORT (db FILE)` when it accepts \
+            connections; SIGINT or SIGTERM stop it gracefully. The demo app (API key \
+            demo-key) is created when the database has none. Requests are logged to \
+            standard error.
+            """
     )
 
-    @Option(help: "The TCP port to listen on.")
+    @Option(help: "The address to listen on.")
+    var host: String = "127.0.0.1"
+
+    @Option(help: "The TCP port to listen on (0 picks a free one).")
     var port: Int = 8080
 
     @Option(help: ArgumentHelp("The server's SQLite database.", valueName: "path"), completion: .file())
-    var db: String?
+    var db: String = "chatbench-server.sqlite"
 
-    func run() throws { try NotImplemented.exit("serve") }
+    @Option(help: "Seed of the identifiers and tokens the server makes (reproducible runs; tokens become guessable).")
+    var seed: UInt64?
+
+    @Option(help: ArgumentHelp("Log level: trace, debug, info, notice, warning, error, critical.", valueName: "level"))
+    var logLevel: String = "info"
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535, got \(port)") }
+        guard Logger.Level(rawValue: logLevel) != nil else {
+            throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical; got \(logLevel)")
+        }
+    }
+
+    func run() throws {
+        let level = Logger.Level(rawValue: logLevel) ?? .info
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        var configuration = ChatServer.Configuration(host: host, port: port, databasePath: db, seed: seed)
+        configuration.logger = Logger(label: "chatbench.server")
+        let server: ChatServer
+        do {
+            server = try ChatServer(configuration: configuration)
+        } catch {
+            Terminal.error("chatbench serve: cannot open the database \(db): \(error)")
+            throw ExitCode(1)
+        }
+        let host = self.host, db = self.db
+        let failure = Mutex<(any Error)?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            do {
+                try await server.run(handleSignals: true) { port in
+                    FileHandle.standardOutput.write(Data("chatbench serve: listening on http://\(host):\(port) (db \(db))\n".utf8))
+                }
+            } catch {
+                failure.withLock { $0 = error }
+            }
+            done.signal()
+        }
+        done.wait()
+        if let error = failure.withLock({ $0 }) {
+            Terminal.error("chatbench serve: \(error)")
+            throw ExitCode(1)
+        }
+    }
 }

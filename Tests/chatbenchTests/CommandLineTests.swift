@@ -68,19 +68,4 @@ import Testing
         #expect(run.stdout.contains("USAGE: chatbench"))
         #expect(run.stderr == "")
     }
-
-    @Test(arguments: [
-        (["serve"], "serve"),
-    ])
-    func placeholdersSayNotImplementedAndExit2(arguments: [String], name: String) throws {
-        let run = try ChatbenchBinary.run(arguments)
-        #expect(run.status == 2)
-        #expect(run.stderr == "chatbench: `\(name)` is not implemented yet\n")
-        #expect(run.stdout == "")
-    }
-
-    @Test func placeholderHelpSaysNotImplemented() throws {
-        let run = try ChatbenchBinary.run(["serve", "--help"])
-        #expect(run.stdout.contains("not implemented yet"))
-    }
 }

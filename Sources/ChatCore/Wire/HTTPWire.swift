@@ -1,0 +1,205 @@
+import Foundation
+
+/// The wire format of server mode (SPEC S3): how each ``WireRequest`` travels
+/// as an HTTP request, the JSON bodies of the routes, and the header names.
+///
+/// Both sides use these definitions: the SDK's network transport builds its
+/// requests with ``HTTPWire/route(for:)`` and the server decodes the same
+/// bodies, so the two cannot drift apart. `docs/openapi.json` documents the
+/// same routes for everyone else.
+///
+/// Values are the plain `Codable` encodings of the wire types (times are
+/// ``Instant``s, i.e. `{"milliseconds": …}`; enums use Swift's synthesized
+/// keyed form, e.g. `{"text": {"_0": "hello"}}`).
+public enum HTTPWire {
+    /// Header names.
+    public enum Header {
+        /// The app's API key; on every route but `/health`.
+        public static let apiKey = "X-Api-Key"
+        /// `Bearer <access token>` on user routes.
+        public static let authorization = "Authorization"
+        /// The device the request comes from (optional).
+        public static let deviceId = "X-Device-Id"
+        /// The app's secret, on the app-backend and agent routes (what the
+        /// app's own backend and the workbench's "other side" hold).
+        public static let appSecret = "X-App-Secret"
+    }
+
+    /// The query parameter that may carry the access token of the event
+    /// stream, for WebSocket clients that cannot set headers.
+    public static let accessTokenQuery = "access_token"
+    /// The query parameter that may carry the API key of the event stream.
+    public static let apiKeyQuery = "api_key"
+
+    /// Limit of a page when the request gives none.
+    public static let defaultLimit = 20
+
+    // MARK: Bodies
+
+    /// `POST /v1/auth/refresh`.
+    public struct RefreshBody: Codable, Sendable, Hashable {
+        public var refreshToken: String
+        public init(refreshToken: String) { self.refreshToken = refreshToken }
+    }
+
+    /// `POST /v1/conversations/{id}/messages`.
+    public struct SendMessageBody: Codable, Sendable, Hashable {
+        /// Set when the conversation may not exist yet (local-first, D4).
+        public var createConversation: NewConversation?
+        public var message: NewMessage
+        public init(createConversation: NewConversation?, message: NewMessage) {
+            self.createConversation = createConversation
+            self.message = message
+        }
+    }
+
+    /// The answer to `POST /v1/conversations/{id}/messages`.
+    public struct SentBody: Codable, Sendable, Hashable {
+        public var conversation: WireConversation
+        public var message: WireMessage
+        public init(conversation: WireConversation, message: WireMessage) {
+            self.conversation = conversation
+            self.message = message
+        }
+    }
+
+    /// `POST /v1/conversations/{id}/typing` and `POST /v1/agent/conversations/{id}/typing`.
+    public struct TypingBody: Codable, Sendable, Hashable {
+        public var isTyping: Bool
+        /// Agent routes only: who types (default "agent").
+        public var agentName: String?
+        public init(isTyping: Bool, agentName: String? = nil) {
+            self.isTyping = isTyping
+            self.agentName = agentName
+        }
+    }
+
+    /// `POST /v1/app/tokens`: the app's backend asks tokens for a user.
+    public struct IssueTokensBody: Codable, Sendable, Hashable {
+        public var userId: String
+        public init(userId: String) { self.userId = userId }
+    }
+
+    /// `POST /v1/agent/conversations/{id}/say`.
+    public struct AgentSayBody: Codable, Sendable, Hashable {
+        public var text: String
+        public var agentName: String?
+        public init(text: String, agentName: String? = nil) {
+            self.text = text
+            self.agentName = agentName
+        }
+    }
+
+    /// `POST /v1/agent/conversations/{id}/read` (the body is optional).
+    public struct AgentReadBody: Codable, Sendable, Hashable {
+        public var agentName: String?
+        public init(agentName: String? = nil) { self.agentName = agentName }
+    }
+
+    /// The answer to `POST /v1/app/connections/drop`.
+    public struct DroppedBody: Codable, Sendable, Hashable {
+        public var dropped: Int
+        public init(dropped: Int) { self.dropped = dropped }
+    }
+
+    /// The first frame of the event stream, sent once the server has
+    /// subscribed the connection: every event after it is delivered.
+    public struct ReadyFrame: Codable, Sendable, Hashable {
+        public var ready: Bool
+        public init(ready: Bool = true) { self.ready = ready }
+    }
+
+    /// The answer to `GET /health`.
+    public struct HealthBody: Codable, Sendable, Hashable {
+        public var status: String
+        public init(status: String) { self.status = status }
+    }
+
+    // MARK: Routes of SDK requests
+
+    /// One SDK request as HTTP: method, path (percent-encoded), query items
+    /// and JSON body.
+    public struct Route: Sendable, Hashable {
+        public var method: String
+        public var path: String
+        public var query: [String: String]
+        public var body: Data?
+    }
+
+    /// The HTTP form of an SDK request. The answer's JSON is the payload of
+    /// the matching ``WireResponse`` case (see ``decodeResponse(to:from:)``).
+    public static func route(for request: WireRequest) -> Route {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        func body(_ value: some Encodable) -> Data? { try? encoder.encode(value) }
+        switch request {
+        case .refresh(let refreshToken):
+            return Route(method: "POST", path: "/v1/auth/refresh", query: [:], body: body(RefreshBody(refreshToken: refreshToken)))
+        case .listConversations(let cursor, let limit):
+            var query = ["limit": String(limit)]
+            if let cursor { query["cursor"] = cursor }
+            return Route(method: "GET", path: "/v1/conversations", query: query, body: nil)
+        case .getConversation(let id):
+            return Route(method: "GET", path: "/v1/conversations/\(segment(id))", query: [:], body: nil)
+        case .listMessages(let conversationId, let cursor, let limit):
+            var query = ["limit": String(limit)]
+            if let cursor { query["cursor"] = cursor }
+            return Route(method: "GET", path: "/v1/conversations/\(segment(conversationId))/messages", query: query, body: nil)
+        case .messagesSince(let conversationId, let afterSeq, let limit):
+            return Route(method: "GET", path: "/v1/conversations/\(segment(conversationId))/messages/since/\(afterSeq)",
+                         query: ["limit": String(limit)], body: nil)
+        case .sendMessage(let conversationId, let createConversation, let message):
+            return Route(method: "POST", path: "/v1/conversations/\(segment(conversationId))/messages", query: [:],
+                         body: body(SendMessageBody(createConversation: createConversation, message: message)))
+        case .setTyping(let conversationId, let isTyping):
+            return Route(method: "POST", path: "/v1/conversations/\(segment(conversationId))/typing", query: [:],
+                         body: body(TypingBody(isTyping: isTyping)))
+        case .loginJWT, .loginAnonymous, .connectUserId, .connectAccessToken, .connectSessionToken, .logout,
+             .registerDevice, .unregisterDevice, .getCurrentUser, .updateUser, .uploadProfileImage:
+            // Identity requests travel as themselves: the body is the
+            // request's JSON, the answer the response's (A5–A14).
+            return Route(method: "POST", path: identityPath, query: [:], body: body(request))
+        }
+    }
+
+    /// The one route of identity requests (sign-ins, logout, devices, profile).
+    public static let identityPath = "/v1/identity"
+
+    /// Whether `request` travels through ``identityPath``.
+    public static func isIdentity(_ request: WireRequest) -> Bool {
+        switch request {
+        case .loginJWT, .loginAnonymous, .connectUserId, .connectAccessToken, .connectSessionToken, .logout,
+             .registerDevice, .unregisterDevice, .getCurrentUser, .updateUser, .uploadProfileImage: true
+        default: false
+        }
+    }
+
+    /// Decodes the JSON answer to `request` into a ``WireResponse``.
+    public static func decodeResponse(to request: WireRequest, from data: Data) throws -> WireResponse {
+        let decoder = JSONDecoder()
+        switch request {
+        case .refresh:
+            return .tokens(try decoder.decode(TokenPair.self, from: data))
+        case .listConversations:
+            return .conversations(try decoder.decode(WirePage<WireConversation>.self, from: data))
+        case .getConversation:
+            return .conversation(try decoder.decode(WireConversation.self, from: data))
+        case .listMessages, .messagesSince:
+            return .messages(try decoder.decode(WirePage<WireMessage>.self, from: data))
+        case .sendMessage:
+            let sent = try decoder.decode(SentBody.self, from: data)
+            return .sent(conversation: sent.conversation, message: sent.message)
+        case .setTyping:
+            return .ok
+        case .loginJWT, .loginAnonymous, .connectUserId, .connectAccessToken, .connectSessionToken, .logout,
+             .registerDevice, .unregisterDevice, .getCurrentUser, .updateUser, .uploadProfileImage:
+            return try decoder.decode(WireResponse.self, from: data)
+        }
+    }
+
+    /// A path segment, percent-encoded (ids are chosen by clients).
+    public static func segment(_ value: String) -> String {
+        let allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+        return value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value
+    }
+}

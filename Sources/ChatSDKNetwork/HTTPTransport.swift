@@ -1,0 +1,217 @@
+import AsyncHTTPClient
+import ChatCore
+import ChatSDK
+import Foundation
+import HTTPTypes
+import HummingbirdWSClient
+import Logging
+import Synchronization
+
+/// The SDK's way to a chatbench server (`chatbench serve`): requests over
+/// HTTP with AsyncHTTPClient, the event stream over a WebSocket.
+///
+/// It knows the wire format (``HTTPWire``), not the server. Reconnection,
+/// catch-up, token refresh and request replay are the SDK's, as with any
+/// transport.
+///
+/// ```swift
+/// let transport = HTTPTransport(baseURL: "http://127.0.0.1:8080")
+/// let client = ChatClient(configuration: .init(apiKey: "demo-key", transport: transport, runtime: RealTimeRuntime()),
+///                         tokenProvider: myProvider)
+/// ```
+public struct HTTPTransport: ChatTransport {
+    /// `http://host:port`, without a trailing slash.
+    public let baseURL: String
+    /// Longest wait for one request's answer. Default 30 s.
+    public var requestTimeout: Duration
+    let client: HTTPClient
+
+    /// A transport to the server at `baseURL` (`http://host:port`), using
+    /// ``defaultClient`` unless told otherwise.
+    public init(baseURL: String, client: HTTPClient = HTTPTransport.defaultClient, requestTimeout: Duration = .seconds(30)) {
+        var base = baseURL
+        while base.hasSuffix("/") { base.removeLast() }
+        self.baseURL = base
+        self.client = client
+        self.requestTimeout = requestTimeout
+    }
+
+    /// The process-wide client transports share (never shut down, like
+    /// `HTTPClient.shared`). Unlike that one, it fails a request at once
+    /// when the server cannot be reached instead of retrying the connection
+    /// until the request's deadline: the SDK has its own retry policy.
+    public static let defaultClient: HTTPClient = {
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.timeout.connect = .seconds(5)
+        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    }()
+
+    // MARK: Requests
+
+    public func perform(_ envelope: WireEnvelope) async throws -> WireResponse {
+        let route = HTTPWire.route(for: envelope.request)
+        var request = HTTPClientRequest(url: url(route.path, query: route.query))
+        request.method = .init(rawValue: route.method)
+        request.headers.add(name: HTTPWire.Header.apiKey, value: envelope.apiKey)
+        request.headers.add(name: HTTPWire.Header.deviceId, value: envelope.deviceId)
+        if let token = envelope.accessToken {
+            request.headers.add(name: HTTPWire.Header.authorization, value: "Bearer \(token)")
+        }
+        if let body = route.body {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(body)
+        }
+        let (status, data) = try await execute(request)
+        if (200..<300).contains(status) {
+            do {
+                return try HTTPWire.decodeResponse(to: envelope.request, from: data)
+            } catch {
+                throw TransportError(.failed, "The server's answer to \(envelope.request.name) could not be read: \(error)")
+            }
+        }
+        throw Self.error(status: status, body: data)
+    }
+
+    /// Sends a request; returns the status and the whole body. Failures on
+    /// the way are `TransportError`s.
+    func execute(_ request: HTTPClientRequest) async throws -> (Int, Data) {
+        do {
+            let response = try await client.execute(request, timeout: .milliseconds(requestTimeout.wholeMilliseconds))
+            let body = try await response.body.collect(upTo: 32 << 20)
+            return (Int(response.status.code), Data(body.readableBytesView))
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            throw TransportError(.failed, "The request to \(baseURL) failed: \(error)")
+        }
+    }
+
+    /// The server's error body as a `WireError`, or a `TransportError` when there is none.
+    static func error(status: Int, body: Data) -> any Error {
+        if let error = try? JSONDecoder().decode(WireError.self, from: body) { return error }
+        return TransportError(.failed, "The server answered HTTP \(status)")
+    }
+
+    func url(_ path: String, query: [String: String]) -> String {
+        guard !query.isEmpty else { return baseURL + path }
+        let items = query.keys.sorted().map { "\($0)=\(HTTPWire.segment(query[$0]!))" }
+        return baseURL + path + "?" + items.joined(separator: "&")
+    }
+
+    // MARK: Event stream
+
+    public func openRealtime(_ request: RealtimeRequest) async throws -> RealtimeConnection {
+        var query: [String: String] = [:]
+        if let after = request.afterUserSeq { query["after"] = String(after) }
+        let httpURL = url("/v1/events", query: query)
+        let wsURL = "ws" + httpURL.dropFirst(4)  // http… → ws…, https… → wss…
+        var headers = HTTPFields()
+        headers[HTTPField.Name(HTTPWire.Header.apiKey)!] = request.apiKey
+        headers[HTTPField.Name(HTTPWire.Header.authorization)!] = "Bearer \(request.accessToken)"
+        headers[HTTPField.Name(HTTPWire.Header.deviceId)!] = request.deviceId
+
+        let (signals, continuation) = AsyncStream<RealtimeSignal>.makeStream()
+        let opened = OpenLatch()
+        var logger = Logger(label: "chatbench.events")
+        logger.logLevel = .critical
+        let task = Task {
+            var reason = "closed by the server"
+            do {
+                let close = try await WebSocketClient.connect(
+                    url: wsURL,
+                    configuration: .init(maxFrameSize: 1 << 22, additionalHeaders: headers, closeTimeout: .seconds(2)),
+                    logger: logger
+                ) { inbound, _, _ in
+                    let decoder = JSONDecoder()
+                    for try await message in inbound.messages(maxSize: 1 << 22) {
+                        guard case .text(let text) = message else { continue }
+                        let data = Data(text.utf8)
+                        if let event = try? decoder.decode(WireEvent.self, from: data) {
+                            continuation.yield(.event(event))
+                        } else if (try? decoder.decode(HTTPWire.ReadyFrame.self, from: data)) != nil {
+                            opened.succeed()
+                        }
+                    }
+                }
+                if let close {
+                    reason = close.reason.flatMap { $0.isEmpty ? nil : $0 } ?? "closed by the server (\(close.closeCode))"
+                    // A refusal after the upgrade names the wire error.
+                    opened.fail(WireError.Code(rawValue: reason).map { WireError($0) } ?? TransportError(.failed, reason))
+                }
+            } catch let error as WebSocketClientError where error == .webSocketUpgradeFailed {
+                reason = "the server refused the event stream"
+                opened.fail(await refusal(of: request, url: httpURL))
+            } catch {
+                reason = Task.isCancelled ? "closed by the client" : "the event stream failed: \(error)"
+                opened.fail(TransportError(.failed, reason))
+            }
+            opened.fail(TransportError(.failed, reason))
+            continuation.yield(.closed(reason: reason))
+            continuation.finish()
+        }
+        do {
+            try await withTaskCancellationHandler {
+                try await opened.wait()
+            } onCancel: {
+                task.cancel()
+            }
+        } catch {
+            task.cancel()
+            throw error
+        }
+        return RealtimeConnection(signals: signals, close: { task.cancel() })
+    }
+
+    /// Why the server refused an upgrade: the same request without the
+    /// upgrade gets the JSON error body.
+    private func refusal(of request: RealtimeRequest, url: String) async -> any Error {
+        var probe = HTTPClientRequest(url: url)
+        probe.headers.add(name: HTTPWire.Header.apiKey, value: request.apiKey)
+        probe.headers.add(name: HTTPWire.Header.authorization, value: "Bearer \(request.accessToken)")
+        probe.headers.add(name: HTTPWire.Header.deviceId, value: request.deviceId)
+        do {
+            let (status, data) = try await execute(probe)
+            return Self.error(status: status, body: data)
+        } catch {
+            return error
+        }
+    }
+}
+
+/// Resolves once: the event stream is subscribed, or it failed first.
+final class OpenLatch: Sendable {
+    private enum State {
+        case waiting(CheckedContinuation<Void, any Error>?)
+        case done(Result<Void, any Error>)
+    }
+
+    private let state = Mutex<State>(.waiting(nil))
+
+    func succeed() { resolve(.success(())) }
+    func fail(_ error: any Error) { resolve(.failure(error)) }
+
+    private func resolve(_ result: Result<Void, any Error>) {
+        let waiter: CheckedContinuation<Void, any Error>? = state.withLock { state in
+            guard case .waiting(let waiter) = state else { return nil }
+            state = .done(result)
+            return waiter
+        }
+        waiter?.resume(with: result)
+    }
+
+    func wait() async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            let done: Result<Void, any Error>? = state.withLock { state in
+                switch state {
+                case .waiting:
+                    state = .waiting(continuation)
+                    return nil
+                case .done(let result):
+                    return result
+                }
+            }
+            if let done { continuation.resume(with: done) }
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import ChatCore
+import Dispatch
+import Foundation
+import Synchronization
+
+/// The runtime of a client talking to a real server: real time, a serial
+/// queue for the client's actors, system randomness.
+///
+/// ```swift
+/// let client = ChatClient(configuration: .init(apiKey: "demo-key",
+///                                              transport: HTTPTransport(baseURL: "http://127.0.0.1:8080"),
+///                                              runtime: RealTimeRuntime()))
+/// ```
+public final class RealTimeRuntime: ChatRuntime, Sendable {
+    private let queueExecutor: QueueExecutor
+    private let traceSink: Mutex<(@Sendable (Instant, String, String) -> Void)?>
+
+    /// A runtime whose executor is a new serial dispatch queue named `label`.
+    public init(label: String = "chatbench.client") {
+        queueExecutor = QueueExecutor(label: label)
+        traceSink = Mutex(nil)
+    }
+
+    public var executor: any SerialExecutor & TaskExecutor { queueExecutor }
+
+    /// The system clock, in milliseconds.
+    public var now: Instant {
+        Instant(milliseconds: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)))
+    }
+
+    /// Sleeps in real time until `deadline` (whatever `kind`: nothing here is virtual).
+    public func sleep(until deadline: Instant, kind: WaitKind) async throws {
+        let remaining = deadline.milliseconds - now.milliseconds
+        if remaining > 0 {
+            try await Task.sleep(for: .milliseconds(remaining))
+        } else {
+            try Task.checkCancellation()
+        }
+    }
+
+    /// `prefix` followed by 16 random hex digits.
+    public func makeID(prefix: String) -> String {
+        var generator = SystemRandomNumberGenerator()
+        let digits = String(generator.next() as UInt64, radix: 16)
+        return prefix + String(repeating: "0", count: 16 - digits.count) + digits
+    }
+
+    public func trace(_ source: String, _ message: String) {
+        let sink = traceSink.withLock { $0 }
+        sink?(now, source, message)
+    }
+
+    /// Where `trace` lines go (nowhere by default).
+    public func onTrace(_ sink: @escaping @Sendable (Instant, String, String) -> Void) {
+        traceSink.withLock { $0 = sink }
+    }
+}
+
+/// A serial executor (for actors) that is also a task executor (for the
+/// tasks the SDK spawns), running jobs one at a time on a dispatch queue.
+final class QueueExecutor: SerialExecutor, TaskExecutor, Sendable {
+    let queue: DispatchQueue
+
+    init(label: String) {
+        queue = DispatchQueue(label: label)
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        queue.async {
+            job.runSynchronously(isolatedTo: self.asUnownedSerialExecutor(), taskExecutor: self.asUnownedTaskExecutor())
+        }
+    }
+
+    func asUnownedSerialExecutor() -> UnownedSerialExecutor {
+        UnownedSerialExecutor(ordinary: self)
+    }
+
+    func asUnownedTaskExecutor() -> UnownedTaskExecutor {
+        UnownedTaskExecutor(ordinary: self)
+    }
+
+    func checkIsolated() {
+        dispatchPrecondition(condition: .onQueue(queue))
+    }
+}

@@ -1,0 +1,102 @@
+import ChatCore
+import Foundation
+import Hummingbird
+
+/// An error as the server answers it: an HTTP status and the JSON body
+/// `{"code": "...", "message": "..."}` (a ``WireError``).
+///
+/// This is the one place where errors become HTTP answers (the server's edge).
+struct APIError: Error, HTTPResponseError {
+    var status: HTTPResponse.Status
+    var error: WireError
+    var headers: HTTPFields = [:]
+
+    init(_ error: WireError) {
+        self.status = Self.status(for: error.code)
+        self.error = error
+    }
+
+    init(status: HTTPResponse.Status, _ code: WireError.Code, _ message: String) {
+        self.status = status
+        self.error = WireError(code, message)
+    }
+
+    /// The HTTP status of each wire error code.
+    static func status(for code: WireError.Code) -> HTTPResponse.Status {
+        switch code {
+        case .invalidApiKey, .invalidToken, .expiredToken, .invalidRefreshToken, .expiredRefreshToken,
+             .invalidJWT, .expiredJWT, .invalidAccessToken, .invalidSessionToken, .expiredSessionToken, .userNotAuthorized: .unauthorized
+        case .forbidden, .userIdOnlyNotAllowed, .accessTokenRequired: .forbidden
+        case .unknownUser, .unknownConversation: .notFound
+        case .badRequest: .badRequest
+        case .attachmentTooLarge: .contentTooLarge
+        case .unsupportedMediaType: .unsupportedMediaType
+        case .internalError: .internalServerError
+        }
+    }
+
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        var response = JSONBody.response(error, status: status)
+        for field in headers { response.headers.append(field) }
+        return response
+    }
+}
+
+/// Turns every error of a route, and the router's own "not found", into a
+/// JSON error body: the server never answers an empty 500 for bad input.
+struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    /// Methods of each route path, to answer 405 rather than 404 for a known path.
+    let methodsByPath: [RouteTemplate: [String]]
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as APIError {
+            return try error.response(from: request, context: context)
+        } catch let error as WireError {
+            return try APIError(error).response(from: request, context: context)
+        } catch let error as HTTPError {
+            return try translate(error, request: request).response(from: request, context: context)
+        } catch let error as DecodingError {
+            return try APIError(WireError(.badRequest, JSONBody.describe(error))).response(from: request, context: context)
+        } catch {
+            context.logger.error("unexpected error", metadata: ["error": "\(error)"])
+            return try APIError(WireError(.internalError)).response(from: request, context: context)
+        }
+    }
+
+    private func translate(_ error: HTTPError, request: Request) -> APIError {
+        if error.status == .notFound {
+            let path = request.uri.path
+            if let template = methodsByPath.keys.first(where: { $0.matches(path) }), let methods = methodsByPath[template] {
+                var answer = APIError(status: .methodNotAllowed, .badRequest,
+                                      "\(request.method) is not allowed on \(template.path); allowed: \(methods.joined(separator: ", "))")
+                answer.headers[.allow] = methods.joined(separator: ", ")
+                return answer
+            }
+            return APIError(status: .notFound, .badRequest, "No route \(request.method) \(path)")
+        }
+        let code: WireError.Code = switch error.status {
+        case .contentTooLarge: .attachmentTooLarge
+        case .unsupportedMediaType: .unsupportedMediaType
+        case .unauthorized: .invalidToken
+        case .forbidden: .forbidden
+        default: error.status.code >= 500 ? .internalError : .badRequest
+        }
+        let message = error.body ?? error.status.reasonPhrase
+        return APIError(status: error.status.code >= 500 ? .internalServerError : error.status, code,
+                        code == .attachmentTooLarge ? "The request body is too large" : message)
+    }
+}
+
+/// A route's path with `{name}` captures, to tell a known path from an unknown one.
+struct RouteTemplate: Hashable, Sendable {
+    let path: String
+
+    func matches(_ candidate: String) -> Bool {
+        let a = path.split(separator: "/", omittingEmptySubsequences: true)
+        let b = candidate.split(separator: "/", omittingEmptySubsequences: true)
+        guard a.count == b.count else { return false }
+        return zip(a, b).allSatisfy { template, actual in template.hasPrefix("{") || template == actual }
+    }
+}

@@ -1,0 +1,162 @@
+import ChatBackend
+import ChatCore
+import GRDB
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+import ServiceLifecycle
+import Synchronization
+
+/// ChatBackend served over HTTP + WebSocket (SPEC S3).
+///
+/// The JSON API maps the SDK's wire requests onto REST-ish routes (see
+/// `docs/openapi.json` and ``HTTPWire``); `GET /v1/events` upgrades to a
+/// WebSocket that streams ``WireEvent`` JSON frames. Data persists to a
+/// SQLite file.
+///
+/// ```swift
+/// let server = try ChatServer(configuration: .init(port: 0, databasePath: "/tmp/chat.sqlite"))
+/// let running = try await server.start()          // in-process (tests)
+/// print(running.port)
+/// await running.stop()
+/// // or, in a command line tool:
+/// try await server.run(handleSignals: true) { port in print("listening on \(port)") }
+/// ```
+public final class ChatServer: Sendable {
+    /// How a server is set up.
+    public struct Configuration: Sendable {
+        /// Address to listen on. Default 127.0.0.1.
+        public var host: String = "127.0.0.1"
+        /// TCP port; 0 picks a free one. Default 8080.
+        public var port: Int = 8080
+        /// SQLite file to persist to; nil keeps everything in memory.
+        public var databasePath: String?
+        /// Seed of the identifiers and tokens the server makes (reproducible
+        /// runs); nil uses the system's random generator.
+        public var seed: UInt64?
+        /// Creates the demo app (`demo-key`) when the database has none. Default true.
+        public var createDemoApp = true
+        /// The logger requests are logged to.
+        public var logger = Logger(label: "chatbench.server")
+
+        public init(host: String = "127.0.0.1", port: Int = 8080, databasePath: String? = nil, seed: UInt64? = nil) {
+            self.host = host
+            self.port = port
+            self.databasePath = databasePath
+            self.seed = seed
+        }
+    }
+
+    /// The demo app's API key (the same as the embedded world's).
+    public static let demoApiKey = "demo-key"
+    /// The demo app's secret (the same as the embedded world's).
+    public static let demoSecret = "demo-secret-0123456789abcdef"
+
+    public let configuration: Configuration
+    /// The backend behind the routes.
+    public let backend: Backend
+    let hub = RealtimeHub()
+
+    /// Opens the database (running its migrations) and creates the demo app if needed.
+    public init(configuration: Configuration) throws {
+        self.configuration = configuration
+        if let path = configuration.databasePath { try Self.useWriteAheadLog(path) }
+        backend = try Backend(environment: ServerEnvironment.make(seed: configuration.seed), path: configuration.databasePath)
+        if configuration.createDemoApp, (try? backend.settings(apiKey: Self.demoApiKey)) == nil {
+            try backend.createApp(apiKey: Self.demoApiKey, jwtSecret: Self.demoSecret)
+        }
+    }
+
+    /// Puts the database file in WAL mode (a setting the file keeps): a
+    /// commit then costs one sync of the log instead of several of a rollback
+    /// journal, and it is as durable (synchronous stays FULL).
+    static func useWriteAheadLog(_ path: String) throws {
+        let queue = try DatabaseQueue(path: path)
+        try queue.writeWithoutTransaction { db in
+            _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+        }
+        try queue.close()
+    }
+
+    /// Runs the server until the task is cancelled or, with `handleSignals`,
+    /// until SIGINT or SIGTERM, which shut it down gracefully: it stops
+    /// accepting connections, closes the event streams and finishes the
+    /// requests in flight. `onReady` gets the port once it accepts connections.
+    public func run(handleSignals: Bool, onReady: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        let group = makeServiceGroup(handleSignals: handleSignals, onReady: onReady)
+        try await group.run()
+    }
+
+    /// Starts the server in a task of its own and returns once it accepts connections.
+    public func start() async throws -> Running {
+        let (ready, readyContinuation) = AsyncStream<Int>.makeStream()
+        let group = makeServiceGroup(handleSignals: false) { port in
+            readyContinuation.yield(port)
+            readyContinuation.finish()
+        }
+        let failure = Mutex<(any Error)?>(nil)
+        let task = Task {
+            do {
+                try await group.run()
+            } catch {
+                failure.withLock { $0 = error }
+            }
+            readyContinuation.finish()
+        }
+        for await port in ready {
+            return Running(port: port, task: task, group: group, hub: hub)
+        }
+        throw failure.withLock { $0 } ?? CancellationError()
+    }
+
+    /// A server started with ``start()``.
+    public struct Running: Sendable {
+        /// The port it listens on.
+        public let port: Int
+        let task: Task<Void, Never>
+        let group: ServiceGroup
+        let hub: RealtimeHub
+
+        /// `http://127.0.0.1:PORT`.
+        public var baseURL: String { "http://127.0.0.1:\(port)" }
+
+        /// Stops the server gracefully, as SIGTERM does; returns when it is stopped.
+        public func stop() async {
+            await group.triggerGracefulShutdown()
+            await task.value
+        }
+    }
+
+    /// Closes the realtime connections of an app (or of one of its users),
+    /// as a server restart or a network cut would; returns how many closed.
+    @discardableResult
+    public func dropRealtimeConnections(apiKey: String? = nil, userId: String? = nil) -> Int {
+        hub.dropAll(apiKey: apiKey, userId: userId, reason: "dropped by the server")
+    }
+
+    /// The number of open event streams.
+    public var realtimeConnectionCount: Int { hub.count }
+
+    // MARK: Assembly
+
+    func makeServiceGroup(handleSignals: Bool, onReady: @escaping @Sendable (Int) async -> Void) -> ServiceGroup {
+        var configuration = ServiceGroupConfiguration(
+            services: [.init(service: makeApplication(onReady: onReady)), .init(service: RealtimeShutdown(hub: hub))],
+            gracefulShutdownSignals: handleSignals ? [.sigterm, .sigint] : [], logger: self.configuration.logger)
+        // Requests in flight get this long to finish; then they are cancelled.
+        configuration.maximumGracefulShutdownDuration = .seconds(10)
+        return ServiceGroup(configuration: configuration)
+    }
+
+    func makeApplication(onReady: @escaping @Sendable (Int) async -> Void) -> some ApplicationProtocol {
+        let logger = configuration.logger
+        return Application(
+            router: makeRouter(),
+            server: .http1WebSocketUpgrade(webSocketRouter: makeWebSocketRouter()),
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "chatbench"),
+            onServerRunning: { channel in
+                await onReady(channel.localAddress?.port ?? 0)
+            },
+            logger: logger)
+    }
+}

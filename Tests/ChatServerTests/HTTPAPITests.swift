@@ -1,0 +1,137 @@
+import ChatSDKNetwork
+import ChatServer
+import Foundation
+import Testing
+
+/// The JSON API as any HTTP client sees it: authentication, authorization,
+/// and 4xx JSON errors for bad input (SPEC S3).
+@Suite struct HTTPAPITests {
+    static let key = ["X-Api-Key": ChatServer.demoApiKey]
+
+    static func bearer(_ token: String) -> [String: String] {
+        key.merging(["Authorization": "Bearer \(token)"]) { $1 }
+    }
+
+    static let send = #"{"createConversation": {"title": "t"}, "message": {"id": "m1", "content": {"text": {"_0": "hello"}}}}"#
+
+    @Test func healthNeedsNothing() async throws {
+        let server = try await TestServer.start()
+        let result = try await http("GET", server.baseURL + "/health")
+        await server.stop()
+        #expect(result.status == 200)
+        #expect(result.json?["status"] as? String == "ok")
+    }
+
+    @Test func everyUserRouteNeedsAnApiKeyAndAToken() async throws {
+        let server = try await TestServer.start()
+        let base = server.baseURL
+        let noKey = try await http("GET", base + "/v1/conversations")
+        let badKey = try await http("GET", base + "/v1/conversations", headers: ["X-Api-Key": "nope", "Authorization": "Bearer x"])
+        let noToken = try await http("GET", base + "/v1/conversations", headers: Self.key)
+        let badToken = try await http("GET", base + "/v1/conversations", headers: Self.bearer("at-forged"))
+        let basic = try await http("GET", base + "/v1/conversations", headers: Self.key.merging(["Authorization": "Basic eDp5"]) { $1 })
+        let send = try await http("POST", base + "/v1/conversations/c1/messages", headers: Self.key, body: Self.send)
+        let events = try await http("GET", base + "/v1/events", headers: Self.key)
+        await server.stop()
+        #expect(noKey.status == 401 && noKey.code == "invalidApiKey")
+        #expect(badKey.status == 401 && badKey.code == "invalidApiKey")
+        #expect(noToken.status == 401 && noToken.code == "invalidToken")
+        #expect(badToken.status == 401 && badToken.code == "invalidToken")
+        #expect(basic.status == 401 && basic.code == "invalidToken")
+        #expect(send.status == 401 && send.code == "invalidToken")
+        #expect(events.status == 401 && events.code == "invalidToken")
+    }
+
+    @Test func aUserReachesOnlyTheirOwnConversations() async throws {
+        let server = try await TestServer.start()
+        let base = server.baseURL
+        let alice = try await server.app.issueTokens(userId: "alice")
+        let bob = try await server.app.issueTokens(userId: "bob")
+        let created = try await http("POST", base + "/v1/conversations/c-alice/messages", headers: Self.bearer(alice.accessToken), body: Self.send)
+        let own = try await http("GET", base + "/v1/conversations/c-alice", headers: Self.bearer(alice.accessToken))
+        let get = try await http("GET", base + "/v1/conversations/c-alice", headers: Self.bearer(bob.accessToken))
+        let list = try await http("GET", base + "/v1/conversations/c-alice/messages", headers: Self.bearer(bob.accessToken))
+        let since = try await http("GET", base + "/v1/conversations/c-alice/messages/since/0", headers: Self.bearer(bob.accessToken))
+        let post = try await http("POST", base + "/v1/conversations/c-alice/messages", headers: Self.bearer(bob.accessToken),
+                                  body: Self.send.replacingOccurrences(of: "m1", with: "m2"))
+        let typing = try await http("POST", base + "/v1/conversations/c-alice/typing", headers: Self.bearer(bob.accessToken), body: #"{"isTyping": true}"#)
+        let bobsList = try await http("GET", base + "/v1/conversations", headers: Self.bearer(bob.accessToken))
+        let unknown = try await http("GET", base + "/v1/conversations/c-nobody", headers: Self.bearer(bob.accessToken))
+        await server.stop()
+        #expect(created.status == 200)
+        #expect(own.status == 200 && own.json?["id"] as? String == "c-alice")
+        for answer in [get, list, since, post, typing] {
+            #expect(answer.status == 403 && answer.code == "forbidden")
+        }
+        #expect((bobsList.json?["elements"] as? [Any])?.isEmpty == true)
+        #expect(unknown.status == 404 && unknown.code == "unknownConversation")
+    }
+
+    @Test func badInputGets4xxWithAJSONBody() async throws {
+        let server = try await TestServer.start()
+        let base = server.baseURL
+        let tokens = try await server.app.issueTokens(userId: "alice")
+        let auth = Self.bearer(tokens.accessToken)
+        let conversation = base + "/v1/conversations/c1"
+        var answers: [(String, HTTPResult)] = []
+        func check(_ label: String, _ result: HTTPResult) { answers.append((label, result)) }
+        check("malformed JSON", try await http("POST", conversation + "/messages", headers: auth, body: "{not json"))
+        check("wrong type", try await http("POST", conversation + "/messages", headers: auth, body: #"{"message": 5}"#))
+        check("missing field", try await http("POST", conversation + "/messages", headers: auth, body: #"{"message": {"id": "m"}}"#))
+        check("no body", try await http("POST", conversation + "/messages", headers: auth))
+        check("empty id", try await http("POST", conversation + "/messages", headers: auth,
+                                        body: Self.send.replacingOccurrences(of: #""id": "m1""#, with: #""id": """#)))
+        check("array body", try await http("POST", conversation + "/typing", headers: auth, body: "[]"))
+        check("bad limit", try await http("GET", base + "/v1/conversations?limit=abc", headers: auth))
+        check("zero limit", try await http("GET", base + "/v1/conversations?limit=0", headers: auth))
+        check("bad cursor", try await http("GET", base + "/v1/conversations?cursor=zzz", headers: auth))
+        check("bad seq", try await http("GET", conversation + "/messages/since/-1", headers: auth))
+        check("huge seq", try await http("GET", conversation + "/messages/since/99999999999999999999999", headers: auth))
+        check("bad after", try await http("GET", base + "/v1/events?after=x", headers: auth))
+        check("unknown route", try await http("GET", base + "/v1/nothing", headers: auth))
+        check("wrong method", try await http("DELETE", base + "/v1/conversations", headers: auth))
+        check("refresh garbage", try await http("POST", base + "/v1/auth/refresh", headers: Self.key, body: #"{"refreshToken": "rt-nope"}"#))
+        check("too large", try await http("POST", conversation + "/messages", headers: auth, data: Data(repeating: 0x20, count: 2 << 20)))
+        check("no app secret", try await http("POST", base + "/v1/app/tokens", headers: Self.key, body: #"{"userId": "eve"}"#))
+        check("wrong app secret", try await http("POST", base + "/v1/app/tokens", headers: Self.key.merging(["X-App-Secret": "guess"]) { $1 },
+                                                 body: #"{"userId": "eve"}"#))
+        let app = Self.key.merging(["X-App-Secret": ChatServer.demoSecret]) { $1 }
+        check("agent, unknown conversation", try await http("POST", base + "/v1/agent/conversations/nope/say", headers: app, body: #"{"text": "hi"}"#))
+        check("agent, empty name", try await http("POST", base + "/v1/agent/conversations/nope/read", headers: app, body: #"{"agentName": ""}"#))
+        check("not an upgrade", try await http("GET", base + "/v1/events", headers: auth))
+        await server.stop()
+
+        for (label, result) in answers {
+            #expect((400..<500).contains(result.status), "\(label): \(result.status)")
+            #expect(result.isJSONError, "\(label): \(String(decoding: result.body, as: UTF8.self))")
+        }
+        let byLabel = Dictionary(answers, uniquingKeysWith: { a, _ in a })
+        #expect(byLabel["malformed JSON"]?.code == "badRequest")
+        #expect(byLabel["unknown route"]?.status == 404)
+        #expect(byLabel["wrong method"]?.status == 405)
+        #expect(byLabel["wrong method"]?.headers["allow"] == "GET")
+        #expect(byLabel["too large"]?.status == 413)
+        #expect(byLabel["refresh garbage"]?.code == "invalidRefreshToken")
+        #expect(byLabel["wrong app secret"]?.status == 401)
+        #expect(byLabel["agent, unknown conversation"]?.status == 404)
+        #expect(byLabel["not an upgrade"]?.status == 426)
+    }
+
+    @Test func appAndAgentRoutesWork() async throws {
+        let server = try await TestServer.start()
+        let base = server.baseURL
+        let tokens = try await server.app.issueTokens(userId: "alice")
+        _ = try await http("POST", base + "/v1/conversations/c1/messages", headers: Self.bearer(tokens.accessToken), body: Self.send)
+        let said = try await server.app.agentSay("Hello from the agent", in: "c1", agentName: "Dr. Who")
+        try await server.app.agentTyping(true, in: "c1")
+        try await server.app.agentRead(in: "c1")
+        let messages = try await http("GET", base + "/v1/conversations/c1/messages/since/0", headers: Self.bearer(tokens.accessToken))
+        let refreshed = try await http("POST", base + "/v1/auth/refresh", headers: Self.key, body: #"{"refreshToken": "\#(tokens.refreshToken)"}"#)
+        let readSeq = try server.server.backend.providerReadSeq(conversationId: "c1")
+        await server.stop()
+        #expect(said.seq == 2)
+        #expect((messages.json?["elements"] as? [Any])?.count == 2)
+        #expect(refreshed.status == 200 && refreshed.json?["accessToken"] is String)
+        #expect(readSeq == 2)
+    }
+}

@@ -1,0 +1,51 @@
+import ChatServer
+import Foundation
+import Testing
+
+/// `docs/openapi.json` documents exactly the routes the server serves.
+@Suite struct OpenAPITests {
+    static var documentPath: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("docs/openapi.json").path
+    }
+
+    static func documentedRoutes() throws -> Set<String> {
+        let data = try Data(contentsOf: URL(fileURLWithPath: documentPath))
+        let document = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let paths = try #require(document["paths"] as? [String: Any])
+        var routes: Set<String> = []
+        let methods: Set<String> = ["get", "put", "post", "delete", "options", "head", "patch", "trace"]
+        for (path, item) in paths {
+            let operations = try #require(item as? [String: Any])
+            for method in operations.keys where methods.contains(method) {
+                routes.insert("\(method.uppercased()) \(path)")
+            }
+        }
+        return routes
+    }
+
+    @Test func theDocumentAndTheRouterAgree() throws {
+        let server = try ChatServer(configuration: .init(port: 0))
+        let served = Set(server.makeRouter().routes.map { "\($0.method) \($0.path)" })
+        let documented = try Self.documentedRoutes()
+        #expect(served.subtracting(documented).sorted() == [], "served but not documented")
+        #expect(documented.subtracting(served).sorted() == [], "documented but not served")
+        #expect(Set(ChatServer.routes.map { "\($0.method) \($0.path)" }) == served)
+    }
+
+    @Test func everyOperationDocumentsItsErrorsAsJSON() throws {
+        let data = try Data(contentsOf: URL(fileURLWithPath: Self.documentPath))
+        let document = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let paths = try #require(document["paths"] as? [String: [String: Any]])
+        for (path, operations) in paths {
+            for (method, value) in operations {
+                let operation = try #require(value as? [String: Any])
+                let responses = try #require(operation["responses"] as? [String: Any], "\(method) \(path)")
+                for (status, response) in responses where status.hasPrefix("4") {
+                    let content = (response as? [String: Any])?["content"] as? [String: Any]
+                    #expect(content?["application/json"] != nil, "\(method) \(path) \(status)")
+                }
+            }
+        }
+    }
+}

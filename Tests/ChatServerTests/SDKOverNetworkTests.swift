@@ -1,0 +1,93 @@
+import ChatSDK
+import ChatSDKNetwork
+import ChatServer
+import Foundation
+import Testing
+
+/// The SDK's public API over real sockets: HTTPTransport + RealTimeRuntime
+/// against an in-process server. Real time: every wait is bounded, nothing
+/// asserts on durations.
+@Suite struct SDKOverNetworkTests {
+    @Test func sendAndReceiveThroughTheServer() async throws {
+        let server = try await TestServer.start()
+        let client = server.makeClient()
+        try await client.setCurrentUser(userId: "alice")
+        let conversations = Probe(client.watchConversations())
+        try await conversations.wait("the first fresh list") { $0.isDataFresh && $0.refreshingState == .refreshed }
+
+        let conversation = try await client.startConversation(title: "Help")
+        let sent = try await client.sendMessage(.text("hello"), in: conversation.id)
+        let items = Probe(client.watchItems(ofConversationWithId: conversation.id))
+        try await items.wait("the message to be sent") { response in
+            response.data.elements.contains { $0.id == sent.id && $0.state == .sent }
+        }
+        try await eventually("the event stream") { await client.connectionState == .connected }
+
+        try await server.app.agentSay("Hi, how can I help?", in: conversation.id)
+        let received = try await items.wait("the agent's message, pushed") { response in
+            response.data.elements.contains { $0.preview == "Hi, how can I help?" }
+        }
+        try await conversations.wait("the conversation, created on the server") { response in
+            response.data.elements.contains { $0.id == conversation.id && !$0.isLocal }
+        }
+        items.cancel()
+        conversations.cancel()
+        await client.shutdown()
+        await server.stop()
+
+        #expect(received.data.elements.map(\.preview) == ["Hi, how can I help?", "hello"])
+        #expect(received.data.elements.map(\.seq) == [2, 1])
+    }
+
+    @Test func reconnectsAndCatchesUpAfterTheServerClosesTheStream() async throws {
+        let server = try await TestServer.start()
+        let client = server.makeClient()
+        try await client.setCurrentUser(userId: "alice")
+        let conversation = try await client.startConversation()
+        try await client.sendMessage(.text("first"), in: conversation.id)
+        let items = Probe(client.watchItems(ofConversationWithId: conversation.id))
+        try await items.wait("the first message sent") { $0.data.elements.first?.state == .sent }
+        try await eventually("the event stream") { await client.connectionState == .connected }
+        try await server.app.agentSay("one", in: conversation.id)
+        try await items.wait("one") { $0.data.elements.contains { $0.preview == "one" } }
+
+        // The server hangs up; what is said meanwhile arrives by catch-up.
+        let dropped = try await server.app.dropConnections()
+        try await eventually("the client to notice") { await client.connectionState != .connected }
+        for text in ["two", "three", "four"] { try await server.app.agentSay(text, in: conversation.id) }
+        let caughtUp = try await items.wait("two, three, four") { response in
+            Set(["two", "three", "four"]).isSubset(of: response.data.elements.map(\.preview))
+        }
+        try await eventually("the event stream again") { await client.connectionState == .connected }
+        // And what is said after the reconnection is pushed as before.
+        try await server.app.agentSay("five", in: conversation.id)
+        let final = try await items.wait("five") { $0.data.elements.contains { $0.preview == "five" } }
+        items.cancel()
+        await client.shutdown()
+        await server.stop()
+
+        #expect(dropped == 1)
+        #expect(caughtUp.data.elements.count == 5)
+        let seqs = final.data.elements.compactMap(\.seq)
+        #expect(seqs == Array((1...6).reversed()), "no duplicate, no gap")
+        #expect(Set(final.data.elements.map(\.id)).count == final.data.elements.count)
+        #expect(final.data.elements.map(\.preview) == ["five", "four", "three", "two", "one", "first"])
+    }
+
+    @Test func refusedTokensSurfaceAsWireErrors() async throws {
+        let server = try await TestServer.start()
+        let transport = HTTPTransport(baseURL: server.baseURL)
+        let badRequest = WireEnvelope(apiKey: ChatServer.demoApiKey, accessToken: "at-forged", deviceId: "d",
+                                      request: .listConversations(cursor: nil, limit: 5))
+        await #expect(throws: WireError(.invalidToken)) { try await transport.perform(badRequest) }
+        let stream = RealtimeRequest(apiKey: ChatServer.demoApiKey, accessToken: "at-forged", deviceId: "d", afterUserSeq: nil)
+        await #expect(throws: WireError(.invalidToken)) { try await transport.openRealtime(stream) }
+        let tokens = try await server.app.issueTokens(userId: "alice")
+        let answer = try await transport.perform(WireEnvelope(apiKey: ChatServer.demoApiKey, accessToken: tokens.accessToken,
+                                                              deviceId: "d", request: .listConversations(cursor: nil, limit: 5)))
+        await server.stop()
+        // Nothing listens any more: a transport error, not a crash.
+        await #expect(throws: TransportError.self) { try await transport.perform(badRequest) }
+        #expect(answer == .conversations(WirePage(elements: [], nextCursor: nil)))
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+
+/// `chatbench serve` as a user runs it: one "listening" line, then a
+/// graceful stop on SIGTERM or SIGINT.
+@Suite struct ServeCommandTests {
+    @Test(arguments: [SIGTERM, SIGINT])
+    func servesUntilASignalThenExitsCleanly(signal: Int32) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let db = folder.appendingPathComponent("server.sqlite").path
+
+        let process = Process()
+        process.executableURL = try ChatbenchBinary.url()
+        process.arguments = ["serve", "--port", "0", "--db", db, "--log-level", "warning"]
+        let stdout = Pipe()
+        process.standardOutput = stdout
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+
+        // One line, once listening (bounded: the read ends if the process dies).
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = stdout.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line.append(chunk)
+        }
+        let text = String(decoding: line, as: UTF8.self)
+        kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+
+        let pattern = #/^chatbench serve: listening on http://127\.0\.0\.1:(\d+) \(db (.+)\)\n$/#
+        let match = try #require(text.wholeMatch(of: pattern), "got: \(text)")
+        #expect(Int(match.1)! > 0)
+        #expect(String(match.2) == db)
+        #expect(process.terminationStatus == 0)
+        #expect(FileManager.default.fileExists(atPath: db))
+    }
+
+    @Test func refusesABadPort() throws {
+        let run = try ChatbenchBinary.run(["serve", "--port", "70000"])
+        #expect(run.status == 64)
+        #expect(run.stderr.contains("--port must be between 0 and 65535"))
+    }
+}
