@@ -77,8 +77,7 @@ extension CommandTable {
                 let client = interpreter.current!
                 let sdk = client.client
                 let user = client.userId
-                for tracker in client.trackers.values { tracker.cancel() }
-                client.trackers = [:]
+                client.stopTracking()
                 interpreter.perform { await sdk.clearCurrentUser() }
                 interpreter.print(user.map { "user \($0) cleared from \(client.name)" } ?? "no user to clear on \(client.name)")
             }),

@@ -49,8 +49,7 @@ extension CommandTable {
                 let object = interpreter.current!
                 let client = object.client
                 let user = object.userId
-                for tracker in object.trackers.values { tracker.cancel() }
-                object.trackers = [:]
+                object.stopTracking()
                 guard interpreter.perform({ try await client.logout() }) != nil else { return }
                 interpreter.print("\(user ?? "the user") logged out of \(object.name)\(interpreter.world.network.isOnline ? "" : "; the server part waits for the network")")
             }),
@@ -99,8 +98,7 @@ extension CommandTable {
             run: { interpreter, _ in
                 let object = interpreter.current!
                 let client = object.client
-                for tracker in object.trackers.values { tracker.cancel() }
-                object.trackers = [:]
+                object.stopTracking()
                 interpreter.perform { await client.disconnect() }
                 interpreter.print("\(object.name) disconnected")
             }),
@@ -135,8 +133,7 @@ extension CommandTable {
                 let object = interpreter.current!
                 let client = object.client
                 let user = object.userId
-                for tracker in object.trackers.values { tracker.cancel() }
-                object.trackers = [:]
+                object.stopTracking()
                 interpreter.perform { await client.deauthorizeUser() }
                 interpreter.print("\(user ?? "nobody") deauthorized on \(object.name); the server session and push subscription stay")
             }),

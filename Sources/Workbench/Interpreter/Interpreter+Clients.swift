@@ -83,8 +83,7 @@ extension Interpreter {
             _ = FileManager.default.createFile(atPath: file, contents: Data(repeating: 0x5A, count: 4096))
             print("the disk cache of \(user) on \(object.name) is now garbage")
         }
-        for tracker in object.trackers.values { tracker.cancel() }
-        object.trackers = [:]
+        object.stopTracking()
         object.client = makeSDKClient(name: object.name, cacheMode: object.cacheMode, apiKey: object.apiKey, provider: object.provider)
         object.session = .signedOut
         object.connection = .disconnected

@@ -28,6 +28,12 @@ final class ClientObject: Inspectable, @unchecked Sendable {
 
     var handle: String { name }
 
+    /// Stops following message states (the user changed or the app restarts).
+    func stopTracking() {
+        for tracker in trackers.values { tracker.cancel() }
+        trackers = [:]
+    }
+
     let fieldNames = ["user", "auth", "session", "connection", "cache"]
 
     func field(_ name: String, argument: String?, in interpreter: Interpreter) throws(ScriptError) -> Resolved? {
