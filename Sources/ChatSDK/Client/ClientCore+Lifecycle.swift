@@ -100,5 +100,8 @@ extension ClientCore {
         let closed = ChatError(.clientClosed, "The client was shut down")
         for id in watchers.keys.sorted() { watchers[id]?.finish(closed) }
         watchers = [:]
+        // The app's event loops end too: nothing keeps the client alive.
+        for id in eventSubscribers.keys.sorted() { eventSubscribers[id]?.finish() }
+        eventSubscribers = [:]
     }
 }

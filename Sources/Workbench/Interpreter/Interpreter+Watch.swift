@@ -1,8 +1,11 @@
 import ChatSDK
+import ChatSimulation
 
 extension Interpreter {
     /// Starts a watcher and logs each of its emissions.
     func startWatcher(_ target: WatcherObject.Target, binding: String?) -> WatcherObject {
+        let world = self.world
+        let log = self.log
         let object = WatcherObject(handle: nextHandle("w"), target: target, client: current)
         register(object)
         bind(binding, to: object)
@@ -10,19 +13,19 @@ extension Interpreter {
         switch target {
         case .conversations:
             let watcher = client.watchConversations()
-            object.task = world.spawn { [unowned self] in
-                await self.consume(watcher, into: object) { response in
+            object.task = world.spawn { [world, log, unowned self] in
+                await Interpreter.consume(watcher, into: object, world: world, log: log) { response in
                     let conversations = self.absorb(response.data.elements, client: object.client)
                     object.elements = conversations.map(\.handle)
                     object.hasMore = response.data.loadMore != nil
                     object.loadMore = response.data.loadMore
-                    return Self.describe(count: conversations.count, noun: "conversation", labels: conversations.prefix(4).map(\.label))
+                    return Interpreter.describe(count: conversations.count, noun: "conversation", labels: conversations.prefix(4).map(\.label))
                 }
             }
         case .conversation(let conversation):
             let watcher = client.watchConversation(withId: conversation.id)
-            object.task = world.spawn { [unowned self] in
-                await self.consume(watcher, into: object) { response in
+            object.task = world.spawn { [world, log] in
+                await Interpreter.consume(watcher, into: object, world: world, log: log) { response in
                     conversation.latest = response.data
                     object.elements = [conversation.handle]
                     let c = response.data
@@ -31,20 +34,23 @@ extension Interpreter {
             }
         case .items(let conversation):
             let watcher = client.watchItems(ofConversationWithId: conversation.id)
-            object.task = world.spawn { [unowned self] in
-                await self.consume(watcher, into: object) { response in
+            object.task = world.spawn { [world, log, unowned self] in
+                await Interpreter.consume(watcher, into: object, world: world, log: log) { response in
                     let messages = self.absorb(response.data.elements, client: object.client)
                     object.elements = messages.map(\.handle)
                     object.hasMore = response.data.loadMore != nil
                     object.loadMore = response.data.loadMore
-                    return Self.describe(count: messages.count, noun: "item", labels: messages.prefix(4).map(\.label))
+                    return Interpreter.describe(count: messages.count, noun: "item", labels: messages.prefix(4).map(\.label))
                 }
             }
         }
         return object
     }
 
-    private func consume<Value: Sendable>(_ watcher: Watcher<Value>, into object: WatcherObject, describe: (Response<Value>) -> String) async {
+    /// Static, so that a watcher waiting forever holds no interpreter.
+    private static func consume<Value: Sendable>(_ watcher: Watcher<Value>, into object: WatcherObject, world: World, log: EventLog,
+                                                 describe: (Response<Value>) -> String) async {
+        func event(_ text: String) { log.append(world.now, text) }
         do {
             for try await response in watcher {
                 object.fresh = response.isDataFresh

@@ -55,6 +55,12 @@ final class Interpreter: @unchecked Sendable {
     }
 
     deinit {
+        // Shut every client down so that their tasks end and nothing of this
+        // session outlives it (a test run holds many sessions in one process).
+        let sdkClients = clients.map(\.client)
+        for client in clients { client.stopTracking() }
+        _ = world.run { for client in sdkClients { await client.shutdown() } }
+        world.runUntilIdle()
         try? FileManager.default.removeItem(atPath: cacheFolder)
     }
 
