@@ -34,7 +34,7 @@ struct WorldOptions: ParsableArguments {
     /// Fails with status 2 when an option asks for something not built yet.
     func checkSupported() throws {
         if server != nil {
-            Terminal.error("chatbench: --server needs server mode, which is not built yet")
+            Terminal.error("chatbench: --server (the workbench against a running server) is not built yet: run without it for the embedded world; `chatbench serve` runs the server")
             throw ExitCode(2)
         }
     }

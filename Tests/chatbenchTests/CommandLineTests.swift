@@ -54,7 +54,7 @@ import Testing
     @Test func serverOptionIsRefusedUntilServerModeExists() throws {
         let run = try ChatbenchBinary.run(["--server", "http://127.0.0.1:8080"])
         #expect(run.status == 2)
-        #expect(run.stderr == "chatbench: --server needs server mode, which is not built yet\n")
+        #expect(run.stderr == "chatbench: --server (the workbench against a running server) is not built yet: run without it for the embedded world; `chatbench serve` runs the server\n")
     }
 
     @Test(arguments: [
