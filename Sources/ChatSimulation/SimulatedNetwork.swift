@@ -7,7 +7,6 @@ import Synchronization
 /// offline, injected failures, and realtime connections that can be cut.
 public final class SimulatedNetwork: Sendable {
     struct Connection {
-        var userLabel: String
         var continuation: AsyncStream<RealtimeSignal>.Continuation
         var subscription: SubscriptionID?
         var lastDelivery: Instant
@@ -118,12 +117,12 @@ public final class SimulatedNetwork: Sendable {
         state.withLock { $0.requests += 1 }
     }
 
-    func open(label: String) -> (Int, AsyncStream<RealtimeSignal>) {
+    func open() -> (Int, AsyncStream<RealtimeSignal>) {
         let (stream, continuation) = AsyncStream<RealtimeSignal>.makeStream()
         let id = state.withLock { s in
             let id = s.nextConnection
             s.nextConnection += 1
-            s.connections[id] = Connection(userLabel: label, continuation: continuation, subscription: nil, lastDelivery: scheduler.now)
+            s.connections[id] = Connection(continuation: continuation, subscription: nil, lastDelivery: scheduler.now)
             return id
         }
         return (id, stream)
@@ -183,7 +182,7 @@ struct SimulatedTransport: ChatTransport {
         try await world.sleep(for: network.oneWay(), kind: .inFlight)
         try network.checkOnline()
         network.countRequest()
-        let (id, stream) = network.open(label: request.deviceId)
+        let (id, stream) = network.open()
         let network = self.network
         let result = network.backend.subscribe(
             apiKey: request.apiKey, accessToken: request.accessToken, afterUserSeq: request.afterUserSeq,

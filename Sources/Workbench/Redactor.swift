@@ -7,14 +7,16 @@ final class Redactor {
     private var placeholders: [String: String] = [:]
     private var counters: [String: Int] = [:]
 
-    /// Options whose value is a secret, whatever the verb.
-    static let secretOptions: Set<String> = ["--secret", "--token", "--password", "--access-token-value", "--jwt"]
-
     // Compiled once per session: redaction runs on every recorded step.
     // JWTs: three base64url parts, the first two starting with eyJ.
     private let jwt = try! NSRegularExpression(pattern: "eyJ[A-Za-z0-9_-]*\\.eyJ[A-Za-z0-9_-]*\\.[A-Za-z0-9_-]*")
-    // Values of secret options.
-    private let option = try! NSRegularExpression(pattern: "(--(?:secret|token|password|jwt))(\\s+|=)(\"[^\"]*\"|'[^']*'|\\S+)")
+    // Values of the options the command table marks secret (W6): the table
+    // is the one place that says which they are.
+    private let option: NSRegularExpression = {
+        let names = Set(CommandTable.standard.specs.flatMap(\.options).filter(\.secret).map { String($0.name.dropFirst(2)) })
+        let alternatives = names.sorted().map(NSRegularExpression.escapedPattern(for:)).joined(separator: "|")
+        return try! NSRegularExpression(pattern: "(--(?:\(alternatives)))(\\s+|=)(\"[^\"]*\"|'[^']*'|\\S+)")
+    }()
     // Tokens the backend mints: at_…, rt_…, st_…
     private let token = try! NSRegularExpression(pattern: "\\b(?:at|rt|st|ak)_[A-Za-z0-9]{8,}\\b")
 

@@ -86,6 +86,18 @@ import Testing
         #expect(machine.nextStep(now: t0 + .seconds(590), margin: margin) == .use(accessToken: "at_second"))
     }
 
+    @Test func aRefreshLostOnTheWayKeepsTheSessionAndItsTokens() {
+        var machine = SessionStateMachine()
+        machine.handle(.identify(userId: "alice", credential: .provider))
+        let tokens = pair(accessFor: .seconds(3600), refreshFor: .seconds(86_400), from: t0)
+        machine.handle(.signedIn(userId: "alice", tokens: tokens))
+        machine.handle(.refreshing)
+        let restored = machine.handle(.refreshAborted)
+        #expect(restored == .authenticated(userId: "alice", via: .tokens))
+        #expect(machine.tokens == tokens)
+        #expect(!machine.refreshDidNotExtend, "nothing was refreshed")
+    }
+
     @Test func tooManyRefreshesInAMinuteIsALoop() {
         var machine = SessionStateMachine()
         for i in 0..<5 {

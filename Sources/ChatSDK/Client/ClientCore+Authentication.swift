@@ -47,7 +47,6 @@ extension ClientCore {
 
     /// nil when the refresh token was refused and the credential must be used again.
     private func refresh(_ refreshToken: String, generation expected: Int) async throws -> String? {
-        let previous = machine.state
         if machine.noteRefresh(at: now) {
             endSession(reason: "refresh loop")
             throw ChatError(.sessionClosed, "The session refreshed more than 5 times in a minute; it was closed instead of looping")
@@ -71,9 +70,7 @@ extension ClientCore {
             return nil
         } catch {
             try checkGeneration(expected)
-            if let state = Optional(previous), state != machine.state, case .authenticated = state {
-                apply(.refreshed(machine.tokens!))
-            }
+            apply(.refreshAborted)
             throw error
         }
     }

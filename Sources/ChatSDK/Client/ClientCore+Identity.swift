@@ -61,7 +61,8 @@ extension ClientCore {
             let next = (try await signIn(signInRequest(fallback: request), generation: expected, carrying: token)) != nil
             try checkGeneration(expected)
             if next, let userId = machine.userId {
-                if storePath == nil, configuration.cacheMode == .disk { openStore(for: userId) }
+                // The user is known only now (anonymous, or a JWT whose
+                // subject could not be read): open their store now.
                 if user == nil { openStore(for: userId); resumeOutbox() }
                 return currentUser ?? ChatUser(id: userId, authenticationType: credential.method)
             }

@@ -33,6 +33,9 @@ struct SessionStateMachine: Sendable {
         case refreshed(TokenPair)
         /// The refresh token was refused or expired: sign in again.
         case refreshRefused
+        /// The refresh failed on the way (offline, network): the tokens held
+        /// stay, and so does the session.
+        case refreshAborted
         /// The server said the access token expired before we thought.
         case accessTokenExpired(String)
         /// A new credential of the same user (a renewed JWT or session token).
@@ -95,6 +98,10 @@ struct SessionStateMachine: Sendable {
             if let userId { state = .authenticated(userId: userId, via: credential?.method ?? .tokens) }
         case .refreshRefused:
             tokens = nil
+        case .refreshAborted:
+            if let userId, tokens != nil, case .refreshing = state {
+                state = .authenticated(userId: userId, via: credential?.method ?? .tokens)
+            }
         case .accessTokenExpired(let token):
             if tokens?.accessToken == token { tokens?.accessExpiresAt = Instant(milliseconds: 0) }
         case .credentialRenewed(let credential):

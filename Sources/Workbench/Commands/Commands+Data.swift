@@ -114,7 +114,7 @@ extension CommandTable {
 
     /// The content of `send C KIND [CONTENT] [--size N] [--type MIME]`.
     static func attachmentOrText(_ invocation: Invocation) throws(ScriptError) -> MessageContent {
-        let kind = invocation.argument(0 + 1)!
+        let kind = invocation.argument(1)!
         if kind == "text" {
             guard let text = invocation.argument(2) else { throw ScriptError("send C text needs the text, as in send c1 text \"hello\"") }
             if invocation.option("--size") != nil || invocation.option("--type") != nil {

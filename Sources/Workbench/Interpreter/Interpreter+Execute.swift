@@ -74,15 +74,14 @@ extension Interpreter {
             let candidates = table.verbWords + objects.keys.sorted() + Self.reservedRoots
             throw ScriptError("unknown verb or handle \"\(word)\"\(Suggestion.hint(for: word, in: candidates))")
         }
-        let words = tokens.prefix(2).map(\.text).joined(separator: " ")
-        if let group = table.specs.first(where: { $0.words.first == word }), tokens.count >= 1 {
+        if let group = table.specs.first(where: { $0.words.first == word }) {
             let subverbs = table.specs.filter { $0.words.first == word && $0.words.count > 1 }.map { $0.words[1] }
             if !subverbs.isEmpty {
                 let given = tokens.count > 1 ? tokens[1].text : ""
                 throw ScriptError("\(group.words[0]) needs one of \(subverbs.joined(separator: ", "))\(given.isEmpty ? "" : ", got \"\(given)\"")\(Suggestion.hint(for: given, in: subverbs))")
             }
         }
-        throw ScriptError("unknown verb \"\(word)\"\(Suggestion.hint(for: word, in: table.verbWords + table.specs.map(\.name)))\(words.isEmpty ? "" : "; type help for the list")")
+        throw ScriptError("unknown verb \"\(word)\"\(Suggestion.hint(for: word, in: table.verbWords + table.specs.map(\.name))); type help for the list")
     }
 
     /// Checks arguments and options against the spec.
