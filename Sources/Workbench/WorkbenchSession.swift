@@ -33,12 +33,17 @@ public struct StepResult: Sendable, Hashable {
     public var events: [StepEvent]
     /// The virtual clock when the step ended.
     public var virtualTime: Instant
+    /// What crossed the wire during the step (server mode only; empty in
+    /// the embedded world).
+    public var traffic: [TrafficEntry]
 
-    public init(output: String, status: StepStatus, events: [StepEvent] = [], virtualTime: Instant = .simulationEpoch) {
+    public init(output: String, status: StepStatus, events: [StepEvent] = [], virtualTime: Instant = .simulationEpoch,
+                traffic: [TrafficEntry] = []) {
         self.output = output
         self.status = status
         self.events = events
         self.virtualTime = virtualTime
+        self.traffic = traffic
     }
 }
 

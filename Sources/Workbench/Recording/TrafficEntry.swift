@@ -1,0 +1,43 @@
+import ChatCore
+import Foundation
+
+/// One thing that crossed the wire in server mode (SPEC W5): an HTTP
+/// request or its answer, the opening of an event stream, a WebSocket frame
+/// or its close. A session's entries, in order, are its traffic tape; a
+/// replay with `--tape` feeds the SDK from them with the server stopped.
+public struct TrafficEntry: Sendable, Hashable, Codable {
+    public enum Channel: String, Sendable, Hashable, Codable {
+        /// A request and its answer.
+        case http
+        /// The event stream.
+        case ws
+    }
+
+    public enum Direction: String, Sendable, Hashable, Codable {
+        /// From the SDK to the server.
+        case out
+        /// From the server to the SDK.
+        case `in`
+    }
+
+    /// When it crossed, on the session's clock.
+    public var time: Instant
+    /// The device of the client it belongs to (each workbench client has one).
+    public var deviceId: String
+    public var channel: Channel
+    public var direction: Direction
+    /// One line for people: `POST /v1/conversations/c-1/messages`, `200 sent`,
+    /// `open after=4`, `event #5 messageCreated`, `closed: …`.
+    public var summary: String
+    /// The JSON of the request, answer or event (redacted when stored).
+    public var body: Data?
+
+    public init(time: Instant, deviceId: String, channel: Channel, direction: Direction, summary: String, body: Data? = nil) {
+        self.time = time
+        self.deviceId = deviceId
+        self.channel = channel
+        self.direction = direction
+        self.summary = summary
+        self.body = body
+    }
+}
