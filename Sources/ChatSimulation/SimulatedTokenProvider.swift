@@ -4,7 +4,8 @@ import ChatSDK
 import Synchronization
 
 /// A `SessionTokenProvider` that plays the app's own backend: it asks the
-/// embedded backend to mint tokens for the user, or misbehaves on purpose.
+/// backend to mint tokens for the user (the embedded one, or a server's
+/// through `issue`), or misbehaves on purpose.
 public final class SimulatedTokenProvider: SessionTokenProvider {
     /// How the provider answers.
     public enum Mode: Sendable, Hashable, CustomStringConvertible {
@@ -33,14 +34,31 @@ public final class SimulatedTokenProvider: SessionTokenProvider {
         public var description: String { "the app's backend refused to mint tokens" }
     }
 
-    private let world: World
-    private let apiKey: String
+    /// How the app's backend mints tokens.
+    public enum Issuer: Sendable {
+        /// In the same process, at once (no suspension: the embedded world's
+        /// order of events stays what it was).
+        case immediate(@Sendable (String) throws -> TokenPair)
+        /// Over the network.
+        case remote(@Sendable (String) async throws -> TokenPair)
+    }
+
+    private let runtime: any ChatRuntime
+    private let issuer: Issuer
     private let state = Mutex<(mode: Mode, calls: Int)>((.ok, 0))
 
-    public init(world: World, apiKey: String = World.apiKey) {
-        self.world = world
-        self.apiKey = apiKey
+    /// A provider asking the embedded world's backend.
+    public convenience init(world: World, apiKey: String = World.apiKey) {
+        let backend = world.backend
+        self.init(runtime: world, issuer: .immediate { userId in try backend.issueTokens(apiKey: apiKey, userId: userId) })
     }
+
+    /// A provider whose tokens come from `issuer` (the app's backend), on `runtime`'s clock.
+    public init(runtime: any ChatRuntime, issuer: Issuer) {
+        self.runtime = runtime
+        self.issuer = issuer
+    }
+
 
     public var mode: Mode {
         get { state.withLock { $0.mode } }
@@ -50,28 +68,38 @@ public final class SimulatedTokenProvider: SessionTokenProvider {
     /// Times the SDK asked for tokens.
     public var calls: Int { state.withLock { $0.calls } }
 
+    private func issue(_ userId: String) async throws -> TokenPair {
+        switch issuer {
+        case .immediate(let issue): try issue(userId)
+        case .remote(let issue): try await issue(userId)
+        }
+    }
+
     public func provideTokens(forUserId userId: String) async throws -> TokenPair {
         let mode = state.withLock { s in
             s.calls += 1
             return s.mode
         }
-        world.trace("provider", "asked for tokens of \(userId) (\(mode))")
+        runtime.trace("provider", "asked for tokens of \(userId) (\(mode))")
         switch mode {
         case .ok:
-            return try world.backend.issueTokens(apiKey: apiKey, userId: userId)
+            switch issuer {
+            case .immediate(let issue): return try issue(userId)
+            case .remote(let issue): return try await issue(userId)
+            }
         case .fail:
             throw ProviderFailure()
         case .malformed:
-            return TokenPair(accessToken: "not a token", accessExpiresAt: world.now + .seconds(3600),
-                             refreshToken: "", refreshExpiresAt: world.now + .seconds(3600))
+            return TokenPair(accessToken: "not a token", accessExpiresAt: runtime.now + .seconds(3600),
+                             refreshToken: "", refreshExpiresAt: runtime.now + .seconds(3600))
         case .expired:
-            var pair = try world.backend.issueTokens(apiKey: apiKey, userId: userId)
-            pair.accessExpiresAt = world.now - .seconds(3600)
-            pair.refreshExpiresAt = world.now - .seconds(3600)
+            var pair = try await issue(userId)
+            pair.accessExpiresAt = runtime.now - .seconds(3600)
+            pair.refreshExpiresAt = runtime.now - .seconds(3600)
             return pair
         case .delay(let duration):
-            try await world.sleep(for: duration, kind: .inFlight)
-            return try world.backend.issueTokens(apiKey: apiKey, userId: userId)
+            try await runtime.sleep(for: duration, kind: .inFlight)
+            return try await issue(userId)
         }
     }
 }

@@ -9,6 +9,8 @@ public struct WorkbenchOptions: Sendable {
     /// True when a person types at a terminal (affects nothing printed by
     /// commands; only the banner and hints).
     public var interactive: Bool = false
+    /// The server to run against (`--server URL`); nil for the embedded world.
+    public var serverURL: String?
     public init() {}
 }
 
@@ -76,7 +78,7 @@ public final class WorkbenchSession {
 
     /// One line saying what this is, for the top of an interactive session.
     public var banner: String {
-        "chatbench \(WorkbenchVersion.current) — embedded backend, seed \(options.seed), clock \(interpreter.world.now). Type help, Tab completes, Ctrl-D quits."
+        "chatbench \(WorkbenchVersion.current) — \(options.serverURL.map { "server \($0), real time" } ?? "embedded backend, seed \(options.seed), clock \(interpreter.world.now)"). Type help, Tab completes, Ctrl-D quits."
     }
 
     /// Executes one line and returns what it printed.

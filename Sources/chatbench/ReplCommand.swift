@@ -19,9 +19,8 @@ struct ReplCommand: ParsableCommand {
     @OptionGroup var world: WorldOptions
 
     func run() throws {
-        try world.checkSupported()
         let interactive = Terminal.stdinIsTerminal
-        let session = try WorkbenchSession(options: world.workbenchOptions(interactive: interactive))
+        let session = try world.makeSession(world.workbenchOptions(interactive: interactive))
         let engine = try world.engine(for: session, kind: interactive ? "repl" : "script")
         guard interactive else {
             let status = ScriptLoop(engine: engine, bail: world.bail).run { Swift.readLine() }

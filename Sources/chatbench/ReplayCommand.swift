@@ -31,7 +31,6 @@ struct ReplayCommand: ParsableCommand {
     @OptionGroup var world: WorldOptions
 
     func run() throws {
-        try world.checkSupported()
         if tape {
             SessionSource.fail("--tape replays server-mode traffic, which this chatbench (\(WorkbenchVersion.current)) cannot record yet")
         }

@@ -24,7 +24,6 @@ struct RunCommand: ParsableCommand {
     @OptionGroup var world: WorldOptions
 
     func run() throws {
-        try world.checkSupported()
         var transcript: Transcript?
         if file != "-" {
             do {
@@ -40,7 +39,7 @@ struct RunCommand: ParsableCommand {
         }
         var options = world.workbenchOptions(interactive: false)
         if let seed = transcript?.seed { options.seed = seed }
-        let session = try WorkbenchSession(options: options)
+        let session = try world.makeSession(options)
         let engine = try world.engine(for: session, kind: "script")
         defer { (engine as? RecordedEngine)?.finish() }
         let loop = ScriptLoop(engine: engine, bail: world.bail)

@@ -19,7 +19,7 @@ struct WorldOptions: ParsableArguments {
     @Flag(help: "Stop at the first failing `expect` or line that cannot be understood.")
     var bail = false
 
-    @Option(help: ArgumentHelp("Use a running chatbench server instead of the embedded backend.", valueName: "url"))
+    @Option(help: ArgumentHelp("Run against a running `chatbench serve` (real sockets, real time) instead of the embedded backend.", valueName: "url"))
     var server: String?
 
     /// The engine's options for these flags.
@@ -28,13 +28,17 @@ struct WorldOptions: ParsableArguments {
         options.seed = seed
         options.bail = bail
         options.interactive = interactive
+        options.serverURL = server
         return options
     }
 
-    /// Fails with status 2 when an option asks for something not built yet.
-    func checkSupported() throws {
-        if server != nil {
-            Terminal.error("chatbench: --server (the workbench against a running server) is not built yet: run without it for the embedded world; `chatbench serve` runs the server")
+    /// A session with these options; when it cannot start (a server that
+    /// does not answer), one line on standard error and exit status 2.
+    func makeSession(_ options: WorkbenchOptions) throws -> WorkbenchSession {
+        do {
+            return try WorkbenchSession(options: options)
+        } catch {
+            Terminal.error("chatbench: \(error)")
             throw ExitCode(2)
         }
     }

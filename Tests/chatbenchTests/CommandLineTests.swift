@@ -51,10 +51,19 @@ import Testing
         #expect(first.status == second.status)
     }
 
-    @Test func serverOptionIsRefusedUntilServerModeExists() throws {
-        let run = try ChatbenchBinary.run(["--server", "http://127.0.0.1:8080"])
+    @Test func serverThatDoesNotAnswerIsOneLineAndStatusTwo() throws {
+        let run = try ChatbenchBinary.run(["--server", "http://127.0.0.1:9", "--no-record"], input: "clock\n")
         #expect(run.status == 2)
-        #expect(run.stderr == "chatbench: --server (the workbench against a running server) is not built yet: run without it for the embedded world; `chatbench serve` runs the server\n")
+        #expect(run.stderr.hasPrefix("chatbench: cannot use the server at http://127.0.0.1:9: "))
+        #expect(run.stderr.hasSuffix("(is `chatbench serve` running there?)\n"))
+        #expect(run.stderr.split(separator: "\n").count == 1)
+        #expect(run.stdout.isEmpty)
+    }
+
+    @Test func serverOptionNeedsAnHTTPURL() throws {
+        let run = try ChatbenchBinary.run(["--server", "localhost:8080", "--no-record"], input: "clock\n")
+        #expect(run.status == 2)
+        #expect(run.stderr == "chatbench: --server needs a URL like http://127.0.0.1:8080, got \"localhost:8080\"\n")
     }
 
     @Test(arguments: [

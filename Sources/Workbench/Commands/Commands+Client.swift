@@ -115,7 +115,7 @@ extension CommandTable {
             example: "token expire",
             run: { interpreter, _ in
                 guard let user = interpreter.current.userId else { throw ScriptError("token expire needs a signed-in user on \(interpreter.current.name)") }
-                interpreter.world.backend.expireAccessTokens(userId: user)
+                try interpreter.world.server.expireAccessTokens(userId: user)
                 interpreter.print("access tokens of \(user) expired on the server")
             }),
         CommandSpec(
@@ -124,7 +124,7 @@ extension CommandTable {
             example: "token revoke",
             run: { interpreter, _ in
                 guard let user = interpreter.current.userId else { throw ScriptError("token revoke needs a signed-in user on \(interpreter.current.name)") }
-                interpreter.world.backend.revokeTokens(userId: user)
+                try interpreter.world.server.revokeTokens(userId: user)
                 interpreter.print("tokens of \(user) revoked on the server")
             }),
     ]

@@ -144,7 +144,7 @@ extension CommandTable {
                 let times = Int(invocation.option("--times") ?? "1") ?? 1
                 for i in 0..<times {
                     let line = times == 1 ? text : "\(text) \(i + 1)"
-                    let message = try interpreter.world.backend.agentSay(conversationId: conversation.id, text: line)
+                    let message = try interpreter.world.server.agentSay(conversationId: conversation.id, text: line)
                     if times == 1 {
                         let object = interpreter.messageObject(for: message.id, conversationId: conversation.id, client: conversation.client)
                         interpreter.bind(invocation.binding, to: object)
@@ -162,7 +162,7 @@ extension CommandTable {
             run: { interpreter, invocation in
                 let conversation = try interpreter.conversation(invocation.argument(0)!)
                 let on = invocation.argument(1) == "on"
-                try interpreter.world.backend.agentTyping(conversationId: conversation.id, isTyping: on)
+                try interpreter.world.server.agentTyping(conversationId: conversation.id, isTyping: on)
                 interpreter.print("agent \(on ? "is typing" : "stopped typing") in \(conversation.handle)")
                 interpreter.world.runUntilIdle()
             }),
@@ -173,7 +173,7 @@ extension CommandTable {
             example: "agent read c1",
             run: { interpreter, invocation in
                 let conversation = try interpreter.conversation(invocation.argument(0)!)
-                try interpreter.world.backend.agentRead(conversationId: conversation.id)
+                try interpreter.world.server.agentRead(conversationId: conversation.id)
                 interpreter.print("agent read \(conversation.handle)")
                 interpreter.world.runUntilIdle()
             }),

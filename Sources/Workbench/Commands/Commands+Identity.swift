@@ -1,3 +1,4 @@
+import ChatCore
 import ChatBackend
 import ChatSDK
 import ChatSimulation
@@ -66,7 +67,7 @@ extension CommandTable {
             run: { interpreter, invocation in
                 let object = interpreter.current!
                 let id = invocation.argument(0)!
-                let backend = interpreter.world.backend
+                let server = interpreter.world.server
                 if invocation.flag("--access-token") && invocation.flag("--session-token") {
                     throw ScriptError("connect takes --access-token or --session-token, not both")
                 }
@@ -77,13 +78,13 @@ extension CommandTable {
                 let client = object.client
                 let user: ChatUser?
                 if invocation.flag("--access-token") {
-                    let token: IssuedCredential
-                    do { token = try backend.issueAccessToken(apiKey: object.apiKey, userId: id) } catch { interpreter.report(error); return }
+                    let token: HTTPWire.IssuedCredentialBody
+                    do { token = try server.issueAccessToken(userId: id) } catch { interpreter.report(error); return }
                     user = interpreter.perform { try await client.connect(userId: id, accessToken: token.token) }
                 } else if invocation.flag("--session-token") {
                     let ttl = try invocation.option("--ttl").map { try DurationParser.parse($0) }
-                    let token: IssuedCredential
-                    do { token = try backend.issueSessionToken(apiKey: object.apiKey, userId: id, ttl: ttl) } catch { interpreter.report(error); return }
+                    let token: HTTPWire.IssuedCredentialBody
+                    do { token = try server.issueSessionToken(userId: id, ttl: ttl) } catch { interpreter.report(error); return }
                     user = interpreter.perform { try await client.connect(userId: id, sessionToken: token.token) }
                 } else {
                     user = interpreter.perform { try await client.connect(userId: id) }

@@ -1,3 +1,4 @@
+import ChatCore
 import ChatSDK
 import ChatSimulation
 
@@ -39,7 +40,7 @@ extension CommandTable {
             name: "net drop", group: .world, summary: "cut the realtime connections (the SDK reconnects with back-off)", example: "net drop",
             run: { interpreter, _ in
                 let count = interpreter.world.network.openConnections
-                interpreter.world.network.dropAll()
+                interpreter.world.network.dropConnections()
                 interpreter.print("dropped \(count) realtime connection\(count == 1 ? "" : "s")")
                 interpreter.world.runUntilIdle()
             }),
@@ -62,17 +63,17 @@ extension CommandTable {
             summary: "move virtual time forward; timers due on the way fire in order (W4)", example: "clock advance 2h",
             run: { interpreter, invocation in
                 let duration = try DurationParser.parse(invocation.argument(0)!)
-                interpreter.world.advance(by: duration)
+                try interpreter.world.advance(by: duration)
                 interpreter.print("clock \(ClockObject(world: interpreter.world, start: interpreter.start).summary(in: interpreter))")
             }),
         CommandSpec(
             name: "server users", group: .world, summary: "the users the backend knows", example: "server users",
             run: { interpreter, _ in
-                let users = interpreter.world.backend.users()
+                let users = try interpreter.world.server.users()
                 if users.isEmpty { interpreter.print("no users") }
                 for user in users {
-                    let conversations = interpreter.world.backend.conversations(userId: user.id).count
-                    interpreter.print("\(user.id)\(user.isAnonymous ? " (anonymous)" : ""): \(conversations) conversation\(conversations == 1 ? "" : "s"), \(interpreter.world.backend.sessionCount(userId: user.id)) session\(interpreter.world.backend.sessionCount(userId: user.id) == 1 ? "" : "s")")
+                    let conversations = user.conversationCount, sessions = user.sessionCount
+                    interpreter.print("\(user.id)\(user.isAnonymous ? " (anonymous)" : ""): \(conversations) conversation\(conversations == 1 ? "" : "s"), \(sessions) session\(sessions == 1 ? "" : "s")")
                 }
             }),
         CommandSpec(
@@ -98,12 +99,12 @@ extension CommandTable {
             arguments: [ArgumentSpec(name: "KEY=VALUE", kind: .text, optional: true, variadic: true)],
             summary: "the app's settings (S1), or change them", example: "server settings allowUserIdOnly=false",
             run: { interpreter, invocation in
-                let backend = interpreter.world.backend
+                let server = interpreter.world.server
                 for (key, value) in try keyValues(invocation.arguments.map(\.text)).sorted(by: { $0.key < $1.key }) {
-                    do { try backend.updateSetting(apiKey: World.apiKey, key: key, value: value) }
+                    do { try server.updateSettings([HTTPWire.AppSetting(key: key, value: value)]) }
                     catch { throw ScriptError((error as? WireError)?.message ?? "\(error)") }
                 }
-                for (key, value) in backend.settingsDescription(apiKey: World.apiKey) { interpreter.print("\(key) = \(value)") }
+                for setting in try server.settings() { interpreter.print("\(setting.key) = \(setting.value)") }
             }),
         CommandSpec(
             name: "server messages", group: .world,

@@ -6,7 +6,7 @@ extension Interpreter {
     /// A new SDK client on the world's network, with its own provider, and
     /// its events logged.
     func makeClient(named name: String, cacheMode: ChatClient.CacheMode, apiKey: String) -> ClientObject {
-        let provider = SimulatedTokenProvider(world: world, apiKey: apiKey)
+        let provider = SimulatedTokenProvider(runtime: world.clientRuntime, issuer: world.tokenIssuer(apiKey: apiKey))
         let object = ClientObject(
             name: name, client: makeSDKClient(name: name, cacheMode: cacheMode, apiKey: apiKey, provider: provider),
             provider: provider, cacheMode: cacheMode, apiKey: apiKey,
@@ -19,7 +19,7 @@ extension Interpreter {
     /// An SDK client as the app would build it at launch: same device, same
     /// cache folder, same provider.
     func makeSDKClient(name: String, cacheMode: ChatClient.CacheMode, apiKey: String, provider: SimulatedTokenProvider) -> ChatClient {
-        var configuration = ChatClient.Configuration(apiKey: apiKey, transport: world.makeTransport(), runtime: world)
+        var configuration = ChatClient.Configuration(apiKey: apiKey, transport: world.makeTransport(deviceId: "device-\(name)"), runtime: world.clientRuntime)
         configuration.cacheMode = cacheMode
         configuration.cacheDirectory = cacheFolder
         configuration.deviceId = "device-\(name)"

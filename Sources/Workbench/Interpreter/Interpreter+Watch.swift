@@ -48,7 +48,7 @@ extension Interpreter {
     }
 
     /// Static, so that a watcher waiting forever holds no interpreter.
-    private static func consume<Value: Sendable>(_ watcher: Watcher<Value>, into object: WatcherObject, world: World, log: EventLog,
+    private static func consume<Value: Sendable>(_ watcher: Watcher<Value>, into object: WatcherObject, world: any Stage, log: EventLog,
                                                  describe: (Response<Value>) -> String) async {
         func event(_ text: String) { log.append(world.now, text) }
         do {

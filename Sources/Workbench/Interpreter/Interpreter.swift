@@ -11,7 +11,7 @@ import ChatSimulation
 // Safe to share with the world's tasks: the world runs them on the thread that
 // calls `execute`, one at a time, never concurrently with the interpreter.
 final class Interpreter: @unchecked Sendable {
-    let world: World
+    let world: any Stage
     let start: Instant
     let log = EventLog()
     let table: CommandTable
@@ -42,7 +42,7 @@ final class Interpreter: @unchecked Sendable {
         self.options = options
         cacheFolder = FileManager.default.temporaryDirectory.appendingPathComponent("chatbench-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: cacheFolder, withIntermediateDirectories: true)
-        world = try World(seed: options.seed)
+        world = try options.serverURL.map { try ServerStage(url: $0, seed: options.seed) } ?? EmbeddedStage(seed: options.seed)
         start = world.now
         table = CommandTable.standard
         let log = self.log

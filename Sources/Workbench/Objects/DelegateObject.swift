@@ -12,10 +12,10 @@ final class WorkbenchDelegate: AuthenticationDelegate, SessionDelegate, Inspecta
     enum Mode: String, Sendable { case renew, decline, none }
 
     private let state = Mutex<(mode: Mode, calls: Int, userId: String?)>((.none, 0, nil))
-    let world: World
+    let world: any Stage
     let apiKey: String
 
-    init(world: World, apiKey: String) {
+    init(world: any Stage, apiKey: String) {
         self.world = world
         self.apiKey = apiKey
     }
@@ -48,7 +48,7 @@ final class WorkbenchDelegate: AuthenticationDelegate, SessionDelegate, Inspecta
     func sessionTokenDidRequire(success: @escaping @Sendable (String?) -> Void, fail: @escaping @Sendable (any Error) -> Void) {
         let (mode, user) = ask("a new session token")
         guard mode == .renew, let user else { return success(nil) }
-        do { success(try world.backend.issueSessionToken(apiKey: apiKey, userId: user).token) }
+        do { success(try world.server.issueSessionToken(userId: user, ttl: nil).token) }
         catch { fail(error) }
     }
 
@@ -73,7 +73,7 @@ final class WorkbenchDelegate: AuthenticationDelegate, SessionDelegate, Inspecta
 /// Signs JWTs as the app's backend would (HS256, the app's secret).
 enum AppJWTFactory {
     static func sign(userId: String, expiresIn: Duration, name: String? = nil, email: String? = nil,
-                     secret: String = World.jwtSecret, world: World) -> String {
+                     secret: String = World.jwtSecret, world: any ChatRuntime) -> String {
         let expiry = world.now + expiresIn
         let claims = AppJWT.Claims(
             externalId: userId, name: name, email: email,

@@ -25,8 +25,8 @@ final class ErrorObject: Inspectable {
 
 /// `server`: the backend as the other side sees it.
 final class ServerObject: Inspectable {
-    let world: World
-    init(world: World) { self.world = world }
+    let world: any Stage
+    init(world: any Stage) { self.world = world }
     var handle: String { "server" }
     let fieldNames = ["users", "requests", "messages(C)", "sessions(ID)", "pushes(ID)", "pushlog(ID)", "attributes(ID)", "conversations(ID)", "settings"]
 
@@ -37,45 +37,57 @@ final class ServerObject: Inspectable {
             }
             return argument
         }
+        let server = world.server
+        do {
+            return try field(name, server: server, needs: needs, in: interpreter)
+        } catch let error as ScriptError {
+            throw error
+        } catch {
+            throw ScriptError("the server could not answer server.\(name): \(error)")
+        }
+    }
+
+    private func field(_ name: String, server: any ServerSide, needs: (String) throws(ScriptError) -> String,
+                       in interpreter: Interpreter) throws -> Resolved? {
         switch name {
         case "users":
-            return .list(world.backend.users().map { .value(.string($0.id)) })
+            return .list(try server.users().map { .value(.string($0.id)) })
         case "requests":
             return .value(.int(Int64(world.network.requestCount)))
         case "messages":
             let word = try needs("a conversation")
             let id = (try? interpreter.conversation(word).id) ?? word
             do {
-                let messages = try world.backend.messages(conversationId: id)
+                let messages = try server.messages(conversationId: id)
                 return .list(messages.map { .object(ServerMessageObject(message: $0, interpreter: interpreter)) })
             } catch {
                 throw ScriptError("the server has no conversation \(word)")
             }
         case "sessions":
             let user = try needs("a user id")
-            return .list(world.backend.sessions(userId: user).map { .value(.string("\($0.authenticationType.rawValue)@\($0.deviceId ?? "no device")")) })
+            return .list(try server.sessions(userId: user).map { .value(.string("\($0.authenticationType.rawValue)@\($0.deviceId ?? "no device")")) })
         case "pushes":
             let user = try needs("a user id")
-            return .list(world.backend.pushSubscriptions(userId: user).map { .value(.string($0.deviceId)) })
+            return .list(try server.pushSubscriptions(userId: user).map { .value(.string($0)) })
         case "pushlog":
             let user = try needs("a user id")
-            return .list(world.backend.pushes(userId: user).map { .value(.string("\($0.deviceId): \($0.preview)")) })
+            return .list(try server.pushes(userId: user).map { .value(.string("\($0.deviceId): \($0.preview)")) })
         case "attributes":
             let user = try needs("a user id")
-            let attributes = world.backend.users().first { $0.id == user }?.attributes ?? [:]
+            let attributes = try server.users().first { $0.id == user }?.attributes ?? [:]
             return .list(attributes.sorted { $0.key < $1.key }.map { .value(.string("\($0.key)=\($0.value)")) })
         case "settings":
-            return .list(world.backend.settingsDescription(apiKey: World.apiKey).map { .value(.string("\($0.0)=\($0.1)")) })
+            return .list(try server.settings().map { .value(.string("\($0.key)=\($0.value)")) })
         case "conversations":
-            return .list(world.backend.conversations(userId: try needs("a user id")).map { .value(.string(interpreter.handleForID[$0.id] ?? $0.id)) })
+            return .list(try server.conversations(userId: try needs("a user id")).map { .value(.string(interpreter.handleForID[$0.id] ?? $0.id)) })
         default:
             return nil
         }
     }
 
     func summary(in interpreter: Interpreter) -> String {
-        let users = world.backend.users()
-        return "server: embedded, \(users.count) user\(users.count == 1 ? "" : "s"), \(world.network.requestCount) request\(world.network.requestCount == 1 ? "" : "s") so far"
+        let users = (try? world.server.users()) ?? []
+        return "server: \(world.server.label), \(users.count) user\(users.count == 1 ? "" : "s"), \(world.network.requestCount) request\(world.network.requestCount == 1 ? "" : "s") so far"
     }
 }
 
@@ -139,9 +151,9 @@ final class ProviderObject: Inspectable {
 
 /// `clock`: the world's virtual time.
 final class ClockObject: Inspectable {
-    let world: World
+    let world: any Stage
     let start: Instant
-    init(world: World, start: Instant) {
+    init(world: any Stage, start: Instant) {
         self.world = world
         self.start = start
     }
@@ -152,7 +164,7 @@ final class ClockObject: Inspectable {
         switch name {
         case "now": .value(.string(world.now.description))
         case "elapsed": .value(.string(DurationParser.format(world.now - start)))
-        case "timers": .value(.int(Int64(world.scheduler.pending.count)))
+        case "timers": .value(.int(Int64(world.pendingTimers)))
         default: nil
         }
     }
@@ -164,8 +176,8 @@ final class ClockObject: Inspectable {
 
 /// `net`: the simulated network.
 final class NetObject: Inspectable {
-    let world: World
-    init(world: World) { self.world = world }
+    let world: any Stage
+    init(world: any Stage) { self.world = world }
     var handle: String { "net" }
     let fieldNames = ["online", "latency", "requests", "connections", "failing"]
 

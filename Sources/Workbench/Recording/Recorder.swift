@@ -25,7 +25,12 @@ public final class Recorder {
     public init(store: RecordingStore, workbench: WorkbenchSession, name: String? = nil, kind: String) throws(RecordingError) {
         self.store = store
         self.workbench = workbench
-        session = try store.begin(RecordingStore.NewSession(name: name, seed: workbench.options.seed, kind: kind))
+        var new = RecordingStore.NewSession(name: name, seed: workbench.options.seed, kind: kind)
+        if let url = workbench.options.serverURL {
+            new.mode = "server"
+            new.serverURL = url
+        }
+        session = try store.begin(new)
         workbench.interpreter.recording = self
     }
 

@@ -38,6 +38,9 @@ public struct Transcript: Sendable, Hashable {
     public var blocks: [Block]
     /// The seed a `# seed: N` line declares; nil when none does (seed 1).
     public var seed: UInt64?
+    /// Why the file runs only in the embedded world (`# embedded-only: REASON`,
+    /// e.g. it moves virtual time); nil when it also runs against a server.
+    public var embeddedOnly: String?
 
     /// Parses `text`; `path` names the file in errors.
     public static func parse(_ text: String, path: String) throws(TranscriptError) -> Transcript {
@@ -47,6 +50,7 @@ public struct Transcript: Sendable, Hashable {
         if lines.last == "" { lines.removeLast() }
         let isTranscript = lines.contains { $0.hasPrefix("> ") || $0 == ">" }
         var seed: UInt64?
+        var embeddedOnly: String?
         var header: [String] = []
         var index = 0
         // Leading comments and blank lines (the header), with directives.
@@ -58,12 +62,13 @@ public struct Transcript: Sendable, Hashable {
                 }
                 seed = parsed
             }
+            if let reason = directive("embedded-only", in: line) { embeddedOnly = reason.isEmpty ? "embedded only" : reason }
             header.append(line)
             index += 1
         }
         guard isTranscript else {
             let blocks = lines.enumerated().map { Block(input: $0.element, line: $0.offset + 1, expected: [], trailingBlankLines: 0) }
-            return Transcript(kind: .script, header: [], blocks: blocks, seed: seed)
+            return Transcript(kind: .script, header: [], blocks: blocks, seed: seed, embeddedOnly: embeddedOnly)
         }
         var blocks: [Block] = []
         while index < lines.count {
@@ -98,7 +103,7 @@ public struct Transcript: Sendable, Hashable {
             blocks.append(Block(input: input, line: index + 1, expected: expected, trailingBlankLines: blank))
             index = next
         }
-        return Transcript(kind: .transcript, header: header, blocks: blocks, seed: seed)
+        return Transcript(kind: .transcript, header: header, blocks: blocks, seed: seed, embeddedOnly: embeddedOnly)
     }
 
     /// Reads and parses a file.

@@ -18,6 +18,8 @@ public struct TranscriptResult: Sendable, Hashable {
     public var updatedText: String?
     /// Wall time of the run, in seconds.
     public var seconds: Double
+    /// Why the file was not run (`# embedded-only:` against a server); nil when it ran.
+    public var skipped: String?
 
     /// A result for a file that could not be run.
     public static func error(_ error: TranscriptError) -> TranscriptResult {

@@ -9,8 +9,12 @@ import Synchronization
 /// Outputs are compared as they would be written (redacted), and inputs
 /// holding placeholders get the secrets this run produced back (W6).
 public enum TranscriptRunner {
-    /// Runs one file in a fresh session.
-    public static func run(path: String) -> TranscriptResult {
+    /// A server for one file: its URL and how to stop it.
+    public typealias ServerForFile = @Sendable (_ seed: UInt64) throws -> (url: String, stop: @Sendable () -> Void)
+
+    /// Runs one file in a fresh session: in the embedded world, or against
+    /// the server `server` gives for it (checked with ``ServerConformance``).
+    public static func run(path: String, server: ServerForFile? = nil) -> TranscriptResult {
         let started = ContinuousClock.now
         let transcript: Transcript
         do {
@@ -20,13 +24,28 @@ public enum TranscriptRunner {
         }
         var options = WorkbenchOptions()
         options.seed = transcript.seed ?? 1
+        if server != nil, let reason = transcript.embeddedOnly {
+            return TranscriptResult(path: path, kind: transcript.kind, passed: true, failures: [], isError: false,
+                                    output: "", updatedText: nil, seconds: 0, skipped: reason)
+        }
+        var stopServer: (@Sendable () -> Void)?
+        defer { stopServer?() }
+        if let server {
+            do {
+                let running = try server(options.seed)
+                options.serverURL = running.url
+                stopServer = running.stop
+            } catch {
+                return .error(TranscriptError(path: path, "cannot start a server: \(error)"))
+            }
+        }
         let session: WorkbenchSession
         do {
             session = try WorkbenchSession(options: options)
         } catch {
             return .error(TranscriptError(path: path, "cannot start a world: \(error)"))
         }
-        var result = check(transcript, path: path, session: session, execute: session.execute)
+        var result = check(transcript, path: path, session: session, execute: session.execute, conformance: server != nil)
         let elapsed = ContinuousClock.now - started
         result.seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         return result
@@ -36,7 +55,7 @@ public enum TranscriptRunner {
     /// recorder's) and checks it; `onStep` sees each step as it ends.
     public static func check(
         _ transcript: Transcript, path: String, session: WorkbenchSession,
-        execute: (String) -> StepResult, onStep: (String, StepResult) -> Void = { _, _ in }
+        execute: (String) -> StepResult, onStep: (String, StepResult) -> Void = { _, _ in }, conformance: Bool = false
     ) -> TranscriptResult {
         let matcher = TranscriptMatcher()
         var failures: [String] = []
@@ -54,11 +73,13 @@ public enum TranscriptRunner {
             switch transcript.kind {
             case .transcript:
                 let compared = !session.isRecordingCommand(input)
-                if compared, !matcher.matches(expected: block.expected, actual: actual) {
-                    let diff = LineDiff.lines(expected: block.expected, actual: actual, anyLines: TranscriptMatcher.anyLines) { matcher.lineMatches($0, $1) }
+                let expected = conformance ? ServerConformance.comparable(block.expected) : block.expected
+                let got = conformance ? ServerConformance.comparable(actual) : actual
+                if compared, !matcher.matches(expected: expected, actual: got) {
+                    let diff = LineDiff.lines(expected: expected, actual: got, anyLines: TranscriptMatcher.anyLines) { matcher.lineMatches($0, $1) }
                     failures.append("  line \(block.line): > \(block.input)")
                     failures += diff.map { "    " + $0 }
-                    replacements[index] = actual.map(Transcript.expectedLine)
+                    if !conformance { replacements[index] = actual.map(Transcript.expectedLine) }
                 } else if result.status == .expectFailed {
                     failures.append("  line \(block.line): > \(block.input)")
                     failures += actual.map { "    " + $0 }
@@ -107,7 +128,7 @@ public enum TranscriptRunner {
 
     /// Runs files on `jobs` threads, each file in its own session on one
     /// thread; results in the order of `paths`.
-    public static func runAll(_ paths: [String], jobs: Int) -> [TranscriptResult] {
+    public static func runAll(_ paths: [String], jobs: Int, server: ServerForFile? = nil) -> [TranscriptResult] {
         let next = Mutex(0)
         let results = Mutex([TranscriptResult?](repeating: nil, count: paths.count))
         let group = DispatchGroup()
@@ -120,7 +141,7 @@ public enum TranscriptRunner {
                         return value
                     }
                     guard index < paths.count else { break }
-                    let result = run(path: paths[index])
+                    let result = run(path: paths[index], server: server)
                     results.withLock { $0[index] = result }
                 }
                 group.leave()
@@ -132,14 +153,16 @@ public enum TranscriptRunner {
         return results.withLock { $0.compactMap { $0 } }
     }
 
-    /// `N passed, N failed`.
+    /// `N passed, N failed` (and `, N skipped` when files were skipped).
     public static func summary(_ results: [TranscriptResult]) -> String {
-        let passed = results.filter(\.passed).count
-        return "\(passed) passed, \(results.count - passed) failed"
+        let skipped = results.filter { $0.skipped != nil }.count
+        let passed = results.filter(\.passed).count - skipped
+        return "\(passed) passed, \(results.count - passed - skipped) failed" + (skipped > 0 ? ", \(skipped) skipped" : "")
     }
 
     /// The report of a failing file: `FAIL path` then the annotated diffs.
     public static func report(_ result: TranscriptResult) -> [String] {
+        if let reason = result.skipped { return ["SKIP \(result.path) (\(reason))"] }
         guard !result.passed else { return [] }
         if result.isError { return ["ERROR \(result.failures.first ?? result.path)"] }
         return ["FAIL \(result.path)"] + result.failures

@@ -1,0 +1,47 @@
+import ChatCore
+import ChatSDK
+import ChatSimulation
+import Synchronization
+
+/// The embedded world as a stage: everything in-process, on virtual time.
+final class EmbeddedStage: Stage, @unchecked Sendable {
+    let world: World
+    let server: any ServerSide
+    var seed: UInt64 { world.seed }
+    /// The world itself: a wrapper's extra async frames would change the
+    /// order of jobs, and with it the transcripts.
+    var clientRuntime: any ChatRuntime { world }
+    var serverURL: String? { nil }
+    var network: any NetworkControl { world.network }
+
+    init(seed: UInt64) throws {
+        world = try World(seed: seed)
+        server = EmbeddedServerSide(backend: world.backend, apiKey: World.apiKey)
+    }
+
+    func makeTransport(deviceId: String) -> any ChatTransport { world.makeTransport() }
+
+    func tokenIssuer(apiKey: String) -> SimulatedTokenProvider.Issuer {
+        let backend = world.backend
+        return .immediate { userId in try backend.issueTokens(apiKey: apiKey, userId: userId) }
+    }
+    func onTrace(_ sink: @escaping @Sendable (Instant, String, String) -> Void) { world.onTrace(sink) }
+    func runUntilIdle() { world.runUntilIdle() }
+    func settle() { world.settle() }
+    func step() -> Bool { world.step() }
+    func advance(by duration: Duration) throws(ScriptError) { world.advance(by: duration) }
+    func run<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) -> Result<T, any Error>? { world.run(operation) }
+    var pendingTimers: Int { world.scheduler.pending.count }
+
+    // MARK: ChatRuntime
+
+    var executor: any SerialExecutor & TaskExecutor { world.executor }
+    var now: Instant { world.now }
+    func sleep(until deadline: Instant, kind: WaitKind) async throws { try await world.sleep(until: deadline, kind: kind) }
+    func makeID(prefix: String) -> String { world.makeID(prefix: prefix) }
+    func trace(_ source: String, _ message: String) { world.trace(source, message) }
+}
+
+extension SimulatedNetwork: NetworkControl {
+    public func dropConnections() { dropAll() }
+}

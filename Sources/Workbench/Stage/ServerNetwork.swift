@@ -1,0 +1,176 @@
+import ChatCore
+import ChatSDK
+import Synchronization
+
+/// The network of server mode as `net …` verbs change it: a fault-injecting
+/// layer in front of each client's real transport (SPEC W10). Offline, a
+/// request fails at once and the event streams are cut; `net fail N` fails
+/// the next N requests on the way; `net latency D` adds D before each
+/// request; `net drop` cuts the event streams, as if the server hung up.
+///
+/// It also counts the work in flight (requests, stream openings, in-flight
+/// waits), which tells the stage when a command has finished.
+final class ServerNetwork: NetworkControl {
+    private struct State {
+        var online = true
+        var latency: Duration = .zero
+        var failNext = 0
+        var requests = 0
+        var inFlight = 0
+        var connections: [Int: @Sendable (String) -> Void] = [:]
+        var nextConnection = 0
+        var listeners: [Int: AsyncStream<Bool>.Continuation] = [:]
+        var nextListener = 0
+    }
+
+    private let state = Mutex(State())
+
+    var isOnline: Bool { state.withLock { $0.online } }
+    var latency: Duration { state.withLock { $0.latency } }
+    var requestCount: Int { state.withLock { $0.requests } }
+    var openConnections: Int { state.withLock { $0.connections.count } }
+    var pendingFailures: Int { state.withLock { $0.failNext } }
+    /// Requests, openings and in-flight waits not finished yet.
+    var workInFlight: Int { state.withLock { $0.inFlight } }
+
+    func setOnline(_ online: Bool) {
+        let listeners = state.withLock { s -> [AsyncStream<Bool>.Continuation] in
+            guard s.online != online else { return [] }
+            s.online = online
+            return s.listeners.keys.sorted().compactMap { s.listeners[$0] }
+        }
+        if !online { cut(reason: "network offline") }
+        for listener in listeners { listener.yield(online) }
+    }
+
+    func setLatency(_ latency: Duration) { state.withLock { $0.latency = latency } }
+    func failNext(_ count: Int) { state.withLock { $0.failNext += count } }
+    func dropConnections() { cut(reason: "connection dropped") }
+
+    private func cut(reason: String) {
+        let closers = state.withLock { s -> [@Sendable (String) -> Void] in
+            defer { s.connections = [:] }
+            return s.connections.keys.sorted().compactMap { s.connections[$0] }
+        }
+        for close in closers { close(reason) }
+    }
+
+    // MARK: For the transport
+
+    func beginWork() { state.withLock { $0.inFlight += 1 } }
+    func endWork() { state.withLock { $0.inFlight -= 1 } }
+
+    func checkOnline() throws {
+        guard isOnline else { throw TransportError(.offline, "The device is offline") }
+    }
+
+    func consumeFailure() -> Bool {
+        state.withLock { s in
+            guard s.failNext > 0 else { return false }
+            s.failNext -= 1
+            return true
+        }
+    }
+
+    func countRequest() { state.withLock { $0.requests += 1 } }
+
+    func register(close: @escaping @Sendable (String) -> Void) -> Int {
+        state.withLock { s in
+            let id = s.nextConnection
+            s.nextConnection += 1
+            s.connections[id] = close
+            return id
+        }
+    }
+
+    func unregister(_ id: Int) { _ = state.withLock { $0.connections.removeValue(forKey: id) } }
+
+    func reachability() -> AsyncStream<Bool> {
+        let (stream, continuation) = AsyncStream<Bool>.makeStream()
+        let id = state.withLock { s in
+            let id = s.nextListener
+            s.nextListener += 1
+            s.listeners[id] = continuation
+            continuation.yield(s.online)
+            return id
+        }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.state.withLock { $0.listeners.removeValue(forKey: id) }
+        }
+        return stream
+    }
+}
+
+/// A client's transport in server mode: the real one behind the faults of
+/// the ``ServerNetwork``.
+struct FaultInjectingTransport: ChatTransport {
+    let inner: any ChatTransport
+    let network: ServerNetwork
+    let runtime: any ChatRuntime
+
+    func perform(_ envelope: WireEnvelope) async throws -> WireResponse {
+        network.beginWork()
+        defer { network.endWork() }
+        try network.checkOnline()
+        let latency = network.latency
+        if latency > .zero { try await runtime.sleep(for: latency, kind: .inFlight) }
+        if network.consumeFailure() { throw TransportError(.failed, "The connection was reset (net fail)") }
+        try network.checkOnline()
+        network.countRequest()
+        let result: Result<WireResponse, any Error>
+        do { result = .success(try await inner.perform(envelope)) } catch { result = .failure(error) }
+        runtime.trace("net", "\(envelope.request.name) → \(Self.describe(result))")
+        try network.checkOnline()
+        return try result.get()
+    }
+
+    func openRealtime(_ request: RealtimeRequest) async throws -> RealtimeConnection {
+        network.beginWork()
+        defer { network.endWork() }
+        try network.checkOnline()
+        let latency = network.latency
+        if latency > .zero { try await runtime.sleep(for: latency, kind: .inFlight) }
+        try network.checkOnline()
+        network.countRequest()
+        let connection = try await inner.openRealtime(request)
+        // Our own stream in front of the real one, so that a cut says what
+        // cut it (as the embedded network does) and ends at once.
+        let (signals, continuation) = AsyncStream<RealtimeSignal>.makeStream()
+        let network = self.network
+        let id = network.register { reason in
+            continuation.yield(.closed(reason: reason))
+            continuation.finish()
+            connection.close()
+        }
+        let forward = Task {
+            for await signal in connection.signals {
+                if case .closed = signal { network.unregister(id) }
+                continuation.yield(signal)
+            }
+            continuation.finish()
+        }
+        do { try network.checkOnline() } catch {
+            network.unregister(id)
+            forward.cancel()
+            connection.close()
+            throw error
+        }
+        return RealtimeConnection(signals: signals, close: {
+            network.unregister(id)
+            forward.cancel()
+            continuation.finish()
+            connection.close()
+        })
+    }
+
+    func reachability() -> AsyncStream<Bool> { network.reachability() }
+
+    static func describe(_ result: Result<WireResponse, any Error>) -> String {
+        switch result {
+        case .success: "ok"
+        case .failure(let error as WireError): error.code.rawValue
+        case .failure(let error as TransportError): error.kind == .offline ? "offline" : "failed"
+        case .failure: "failed"
+        }
+    }
+}

@@ -1,0 +1,173 @@
+import ChatCore
+import ChatSDK
+import ChatSDKNetwork
+import ChatSimulation
+import Foundation
+import Synchronization
+
+/// A running `chatbench serve` as a stage (SPEC W10, `--server URL`): the
+/// clients talk to it over real sockets, on real time.
+///
+/// The SDK's actors and tasks still run on one executor that only the
+/// workbench's thread pumps (``PumpedExecutor``): a command runs until no
+/// request or stream opening is in flight and nothing has happened for a
+/// short quiet window (answers and frames from the server arrive on other
+/// threads and wake the pump). Between commands nothing runs: what the
+/// server pushed meanwhile shows with the next command. Client-side
+/// identifiers come from the seed, as in the embedded world.
+final class ServerStage: Stage, @unchecked Sendable {
+    let seed: UInt64
+    let baseURL: String
+    let server: any ServerSide
+    private let serverNetwork = ServerNetwork()
+    private let pump = PumpedExecutor()
+    private let random: RandomSource
+    private let traceSink = Mutex<(@Sendable (Instant, String, String) -> Void)?>(nil)
+    private let timers = Mutex<(next: Int, deadlines: [Int: Instant])>((0, [:]))
+    /// How long nothing must happen for a command to be over.
+    let quietWindow: Duration
+    /// The longest a command waits for work in flight.
+    let commandTimeout: Duration = .seconds(30)
+
+    var serverURL: String? { baseURL }
+    var clientRuntime: any ChatRuntime { self }
+    var network: any NetworkControl { serverNetwork }
+
+    /// Connects to the server at `url` and checks it answers as the demo
+    /// app; throws a one-line reason when it does not.
+    init(url: String, seed: UInt64, quietWindow: Duration = .milliseconds(50)) throws {
+        var base = url
+        while base.hasSuffix("/") { base.removeLast() }
+        guard let parsed = URL(string: base), ["http", "https"].contains(parsed.scheme ?? ""), parsed.host != nil else {
+            throw ScriptError("--server needs a URL like http://127.0.0.1:8080, got \"\(url)\"")
+        }
+        self.seed = seed
+        baseURL = base
+        random = RandomSource(seed: seed)
+        self.quietWindow = quietWindow
+        server = HTTPServerSide(baseURL: base, apiKey: World.apiKey, secret: World.jwtSecret)
+        do {
+            _ = try server.settings()
+        } catch {
+            throw ScriptError("cannot use the server at \(base): \(error) (is `chatbench serve` running there?)")
+        }
+    }
+
+    func makeTransport(deviceId: String) -> any ChatTransport {
+        FaultInjectingTransport(inner: HTTPTransport(baseURL: baseURL), network: serverNetwork, runtime: self)
+    }
+
+    func tokenIssuer(apiKey: String) -> SimulatedTokenProvider.Issuer {
+        let app = AppBackendClient(baseURL: baseURL, apiKey: apiKey, secret: World.jwtSecret)
+        return .remote { userId in try await app.issueTokens(userId: userId) }
+    }
+
+    func onTrace(_ sink: @escaping @Sendable (Instant, String, String) -> Void) { traceSink.withLock { $0 = sink } }
+
+    // MARK: Running
+
+    func runUntilIdle() { pumpUntilQuiet(until: nil) }
+
+    private func pumpUntilQuiet(until done: (() -> Bool)?) {
+        let hardDeadline = Date() + commandTimeout.timeInterval
+        var quietSince = Date()
+        while true {
+            if pump.drain() > 0 { quietSince = Date() }
+            if let done, done() { return }
+            let now = Date()
+            if now >= hardDeadline { return }
+            if serverNetwork.workInFlight > 0 {
+                if pump.waitForWork(until: min(hardDeadline, now + 0.5)) { quietSince = Date() }
+                continue
+            }
+            let quietEnd = quietSince + quietWindow.timeInterval
+            if now >= quietEnd { return }
+            if !pump.waitForWork(until: quietEnd) { return }
+        }
+    }
+
+    /// Waits for the next timer when one is due within `limit`, then runs until idle.
+    func step() -> Bool { step(limit: .seconds(60)) }
+
+    private func step(limit: Duration) -> Bool {
+        runUntilIdle()
+        guard let next = nextTimer, next <= now + limit else { return false }
+        let deadline = Date(timeIntervalSince1970: Double(next.milliseconds) / 1000 + 1)
+        while pump.drain() == 0, Date() < deadline { _ = pump.waitForWork(until: deadline) }
+        runUntilIdle()
+        return true
+    }
+
+    /// Runs until no timer is due within five seconds (time is real here).
+    func settle() {
+        let limit = now + .seconds(5)
+        runUntilIdle()
+        while let next = nextTimer, next <= limit, step(limit: limit - now) {}
+    }
+
+    func advance(by duration: Duration) throws(ScriptError) {
+        throw ScriptError("clock advance needs the embedded world's virtual time; against a server time is real: use wait or settle")
+    }
+
+    func run<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) -> Result<T, any Error>? {
+        let box = ResultBox<T>()
+        spawn {
+            do { box.set(.success(try await operation())) } catch { box.set(.failure(error)) }
+        }
+        pumpUntilQuiet(until: { box.value != nil })
+        runUntilIdle()
+        return box.value
+    }
+
+    var pendingTimers: Int { timers.withLock { $0.deadlines.count } }
+    private var nextTimer: Instant? { timers.withLock { $0.deadlines.values.min() } }
+
+    // MARK: ChatRuntime
+
+    var executor: any SerialExecutor & TaskExecutor { pump }
+
+    var now: Instant { Instant(milliseconds: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))) }
+
+    func sleep(until deadline: Instant, kind: WaitKind) async throws {
+        let timer: Int? = switch kind {
+        case .inFlight:
+            { serverNetwork.beginWork(); return nil }()
+        case .timer:
+            timers.withLock { t in
+                t.next += 1
+                t.deadlines[t.next] = deadline
+                return t.next
+            }
+        }
+        defer {
+            if let timer { _ = timers.withLock { $0.deadlines.removeValue(forKey: timer) } } else { serverNetwork.endWork() }
+        }
+        let remaining = deadline.milliseconds - now.milliseconds
+        if remaining > 0 {
+            try await Task.sleep(for: .milliseconds(remaining))
+        } else {
+            try Task.checkCancellation()
+        }
+    }
+
+    func makeID(prefix: String) -> String { random.makeID(prefix: prefix) }
+
+    func trace(_ source: String, _ message: String) {
+        let sink = traceSink.withLock { $0 }
+        sink?(now, source, message)
+    }
+}
+
+/// Where an operation run on the pump leaves its result.
+private final class ResultBox<T: Sendable>: Sendable {
+    private let result = Mutex<Result<T, any Error>?>(nil)
+    var value: Result<T, any Error>? { result.withLock { $0 } }
+    func set(_ value: Result<T, any Error>) { result.withLock { $0 = value } }
+}
+
+extension Duration {
+    var timeInterval: TimeInterval {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,61 @@
+import ChatCore
+import ChatSDK
+import ChatSimulation
+
+/// Where the workbench's clients live: the embedded world (virtual time,
+/// simulated network, in-process backend) or a running `chatbench serve`
+/// (real time, real sockets). The interpreter drives both the same way.
+///
+/// Whatever the stage, every SDK actor and task runs on the stage's
+/// executor, which only the workbench's thread pumps: objects the
+/// interpreter keeps are never touched concurrently.
+protocol Stage: ChatRuntime {
+    /// The runtime SDK clients get (the stage itself, or what it wraps).
+    var clientRuntime: any ChatRuntime { get }
+    /// Seed of the stage's random choices (client-side identifiers).
+    var seed: UInt64 { get }
+    /// Nil in the embedded world; the server's URL in server mode.
+    var serverURL: String? { get }
+    /// The server as the other side sees it.
+    var server: any ServerSide { get }
+    /// The network between the clients and the server, with its faults.
+    var network: any NetworkControl { get }
+    /// A transport for a new client whose device is `deviceId`.
+    func makeTransport(deviceId: String) -> any ChatTransport
+    /// How the app's backend mints tokens for a user of app `apiKey` (what
+    /// the workbench's token provider answers with).
+    func tokenIssuer(apiKey: String) -> SimulatedTokenProvider.Issuer
+    /// Where `trace` lines go.
+    func onTrace(_ sink: @escaping @Sendable (Instant, String, String) -> Void)
+
+    /// Runs until no work is in flight.
+    func runUntilIdle()
+    /// Runs until nothing at all is pending (or a limit is reached).
+    func settle()
+    /// Fires the next pending wake-up and runs until idle; false when nothing is pending.
+    func step() -> Bool
+    /// Moves the clock forward by `duration`. Only the embedded world can.
+    func advance(by duration: Duration) throws(ScriptError)
+    /// Runs `operation` on the stage's executor until it ends or the stage
+    /// is idle; nil when it is still waiting (for a timer).
+    func run<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) -> Result<T, any Error>?
+    /// Timers waiting for their time.
+    var pendingTimers: Int { get }
+}
+
+extension Stage {
+    var isEmbedded: Bool { serverURL == nil }
+}
+
+/// The network between clients and server as `net …` verbs change it.
+protocol NetworkControl: AnyObject, Sendable {
+    var isOnline: Bool { get }
+    var latency: Duration { get }
+    var requestCount: Int { get }
+    var openConnections: Int { get }
+    var pendingFailures: Int { get }
+    func setOnline(_ online: Bool)
+    func setLatency(_ latency: Duration)
+    func failNext(_ count: Int)
+    func dropConnections()
+}
