@@ -58,7 +58,7 @@ let package = Package(
         ], swiftSettings: strict),
         .target(name: "ChatSimulation", dependencies: ["ChatCore", "ChatSDK", "ChatBackend"], swiftSettings: strict),
         .target(name: "Workbench", dependencies: [
-            "ChatSimulation", "ChatSDK", "ChatBackend", "ChatCore",
+            "ChatSimulation", "ChatSDK", "ChatSDKNetwork", "ChatBackend", "ChatCore",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "JWTKit", package: "jwt-kit"),
         ], swiftSettings: strict),
