@@ -95,9 +95,15 @@ extension Backend {
     /// key (the message lists the valid keys) or a bad value (it says what is
     /// expected).
     public func updateSetting(apiKey: String, key: String, value: String) throws(WireError) {
+        try updateSettings(apiKey: apiKey, [(key, value)])
+    }
+
+    /// Changes several settings at once, in order: all of them, or none when
+    /// one key or value is bad (it throws as ``updateSetting(apiKey:key:value:)``).
+    public func updateSettings(apiKey: String, _ changes: [(key: String, value: String)]) throws(WireError) {
         try write { db in
             var settings = try Self.appSettings(db, apiKey: apiKey)
-            try settings.set(key, to: value)
+            for change in changes { try settings.set(change.key, to: change.value) }
             try db.execute(sql: "UPDATE app SET settings = ? WHERE apiKey = ?", arguments: [try Self.encode(settings), apiKey])
         }
     }

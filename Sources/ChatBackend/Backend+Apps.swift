@@ -13,6 +13,12 @@ extension Backend {
         }
     }
 
+    /// The API key of the app a user belongs to, or nil if there is no such
+    /// user: the server keeps an app's inspection routes to its own users.
+    public func apiKey(ofUser id: String) -> String? {
+        try? read { db in try String.fetchOne(db.cachedStatement(sql: "SELECT apiKey FROM user WHERE id = ?"), arguments: [id]) }
+    }
+
     /// The user an access token was issued to, whatever its state (nil when
     /// unknown); for labelling connections, not for authentication.
     public func userId(ofAccessToken token: String) -> String? {

@@ -66,13 +66,31 @@ public struct AppBackendClient: Sendable {
         }
     }
 
-    private func post<Body: Encodable, Answer: Decodable>(_ path: String, _ body: Body, as: Answer.Type) async throws -> Answer {
-        var request = HTTPClientRequest(url: transport.baseURL + path)
+    func post<Body: Encodable, Answer: Decodable>(_ path: String, _ body: Body, as: Answer.Type) async throws -> Answer {
+        var request = request(path)
         request.method = .POST
-        request.headers.add(name: HTTPWire.Header.apiKey, value: apiKey)
-        request.headers.add(name: HTTPWire.Header.appSecret, value: secret)
         request.headers.add(name: "Content-Type", value: "application/json")
         request.body = .bytes(try JSONEncoder().encode(body))
+        return try await answer(to: request, path, as: Answer.self)
+    }
+
+    func get<Answer: Decodable>(_ path: String, as: Answer.Type) async throws -> Answer {
+        var request = request(path)
+        request.method = .GET
+        return try await answer(to: request, path, as: Answer.self)
+    }
+
+    /// A request to `path` with the app's credentials.
+    private func request(_ path: String) -> HTTPClientRequest {
+        var request = HTTPClientRequest(url: transport.baseURL + path)
+        request.headers.add(name: HTTPWire.Header.apiKey, value: apiKey)
+        request.headers.add(name: HTTPWire.Header.appSecret, value: secret)
+        return request
+    }
+
+    /// Sends `request`: a 204 or empty answer is ``Empty``, an error answer
+    /// the server's `WireError` (or a `TransportError` without one).
+    private func answer<Answer: Decodable>(to request: HTTPClientRequest, _ path: String, as: Answer.Type) async throws -> Answer {
         let (status, data) = try await transport.execute(request)
         guard (200..<300).contains(status) else { throw HTTPTransport.error(status: status, body: data) }
         if status == 204 || data.isEmpty, let empty = Empty() as? Answer { return empty }

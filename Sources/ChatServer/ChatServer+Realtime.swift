@@ -36,9 +36,14 @@ extension ChatServer {
         let credentials = try realtimeCredentials(request)
         let after = try afterUserSeq(request)
         let (frames, continuation) = AsyncStream<RealtimeHub.Frame>.makeStream()
-        let result = backend.subscribe(apiKey: credentials.apiKey, accessToken: credentials.accessToken ?? "", afterUserSeq: after) { event in
-            continuation.yield(.event(event))
-        }
+        // When the backend ends the subscription (logout, revoked tokens, a
+        // merged user), the stream closes with the reason.
+        let result = backend.subscribe(apiKey: credentials.apiKey, accessToken: credentials.accessToken ?? "", afterUserSeq: after,
+                                       sink: { event in continuation.yield(.event(event)) },
+                                       onClose: { error in
+                                           continuation.yield(.close(reason: error.message))
+                                           continuation.finish()
+                                       })
         let subscription: SubscriptionID
         switch result {
         case .failure(let error):

@@ -20,6 +20,18 @@ extension ChatServer {
         ("GET", "/v1/events"),
         ("POST", "/v1/app/tokens"),
         ("POST", "/v1/app/connections/drop"),
+        ("GET", "/v1/app/users"),
+        ("GET", "/v1/app/users/{id}/conversations"),
+        ("GET", "/v1/app/users/{id}/sessions"),
+        ("GET", "/v1/app/users/{id}/devices"),
+        ("GET", "/v1/app/users/{id}/pushes"),
+        ("POST", "/v1/app/users/{id}/tokens/expire"),
+        ("POST", "/v1/app/users/{id}/tokens/revoke"),
+        ("GET", "/v1/app/conversations/{id}/messages"),
+        ("GET", "/v1/app/settings"),
+        ("POST", "/v1/app/settings"),
+        ("POST", "/v1/app/access-tokens"),
+        ("POST", "/v1/app/session-tokens"),
         ("POST", "/v1/agent/conversations/{id}/say"),
         ("POST", "/v1/agent/conversations/{id}/typing"),
         ("POST", "/v1/agent/conversations/{id}/read"),
@@ -121,6 +133,7 @@ extension ChatServer {
             let dropped = hub.dropAll(apiKey: apiKey, userId: Self.query(request, "userId"), reason: "dropped by the server")
             return JSONBody.response(HTTPWire.DroppedBody(dropped: dropped))
         }
+        addAppRoutes(to: router)
 
         // MARK: The other side (S2)
 
@@ -216,9 +229,9 @@ extension ChatServer {
 
     /// The conversation of an agent route, which must belong to the app whose secret is given.
     static func agentConversation(_ backend: Backend, _ request: Request, _ context: BasicRequestContext) throws -> String {
-        let apiKey = try requireApp(backend, request)
+        let app = backend.scope(apiKey: try requireApp(backend, request))
         let id = try parameter(context, "id")
-        guard backend.apiKey(ofConversation: id) == apiKey else { throw WireError(.unknownConversation) }
+        try app.requireConversation(id)
         return id
     }
 

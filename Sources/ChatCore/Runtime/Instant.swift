@@ -35,9 +35,12 @@ public struct Instant: Codable, Sendable, Hashable, Comparable, CustomStringConv
 }
 
 extension Duration {
-    /// The duration rounded down to whole milliseconds.
+    /// The duration rounded down to whole milliseconds, saturating at
+    /// `Int64.min`/`.max` (a lifetime of millennia must not trap).
     public var wholeMilliseconds: Int64 {
         let (seconds, attoseconds) = components
-        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
+        let (milliseconds, overflow) = seconds.multipliedReportingOverflow(by: 1000)
+        let (sum, overflowAgain) = milliseconds.addingReportingOverflow(attoseconds / 1_000_000_000_000_000)
+        return overflow || overflowAgain ? (seconds < 0 ? .min : .max) : sum
     }
 }
