@@ -26,7 +26,7 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "The TCP port to listen on (0 picks a free one).")
     var port: Int = 8080
 
-    @Option(help: ArgumentHelp("The server's SQLite database.", valueName: "path"), completion: .file())
+    @Option(help: ArgumentHelp("The server's SQLite database (:memory: keeps everything in memory).", valueName: "path"), completion: .file())
     var db: String = "chatbench-server.sqlite"
 
     @Option(help: "Seed of the identifiers and tokens the server makes (reproducible runs; tokens become guessable).")
@@ -49,7 +49,7 @@ struct ServeCommand: ParsableCommand {
             handler.logLevel = level
             return handler
         }
-        var configuration = ChatServer.Configuration(host: host, port: port, databasePath: db, seed: seed)
+        var configuration = ChatServer.Configuration(host: host, port: port, databasePath: db == ":memory:" ? nil : db, seed: seed)
         configuration.logger = Logger(label: "chatbench.server")
         let server: ChatServer
         do {

@@ -88,7 +88,7 @@ import Testing
             log.append(event)
             // The agent answers every user message, from inside the sink.
             if case .messageCreated(let message) = event.kind, case .user = message.author {
-                try? backend.agentSay(conversationId: message.conversationId, text: "echo")
+                _ = try? backend.agentSay(conversationId: message.conversationId, text: "echo")
             }
         }
         try world.send("hi", id: "m1", in: "c1", token: pair.accessToken)

@@ -87,7 +87,7 @@ import Testing
         let app = try DiskApp()
         let file = try #require(app.client.configuration.cacheFile(forUserId: "alice"))
         if kind == "garbage" {
-            FileManager.default.createFile(atPath: file, contents: Data(repeating: 7, count: 2048))
+            _ = FileManager.default.createFile(atPath: file, contents: Data(repeating: 7, count: 2048))
         } else {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")

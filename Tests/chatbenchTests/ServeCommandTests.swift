@@ -11,23 +11,9 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let db = folder.appendingPathComponent("server.sqlite").path
 
-        let process = Process()
-        process.executableURL = try ChatbenchBinary.url()
-        process.arguments = ["serve", "--port", "0", "--db", db, "--log-level", "warning"]
-        let stdout = Pipe()
-        process.standardOutput = stdout
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        defer { if process.isRunning { process.terminate() } }
-
-        // One line, once listening (bounded: the read ends if the process dies).
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = stdout.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
-        }
-        let text = String(decoding: line, as: UTF8.self)
+        let server = try RunningServe(arguments: ["--db", db, "--log-level", "warning"])
+        let process = server.process
+        let text = server.firstLine
         kill(process.processIdentifier, signal)
         process.waitUntilExit()
 
@@ -44,4 +30,35 @@ import Testing
         #expect(run.status == 64)
         #expect(run.stderr.contains("--port must be between 0 and 65535"))
     }
+}
+
+/// A `chatbench serve --port 0` process, started and read up to its
+/// "listening" line; terminated when released.
+final class RunningServe {
+    let process = Process()
+    let firstLine: String
+
+    init(arguments: [String]) throws {
+        process.executableURL = try ChatbenchBinary.url()
+        process.arguments = ["serve", "--port", "0"] + arguments
+        let stdout = Pipe()
+        process.standardOutput = stdout
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // One line, once listening (bounded: the read ends if the process dies).
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = stdout.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line.append(chunk)
+        }
+        firstLine = String(decoding: line, as: UTF8.self)
+    }
+
+    /// `http://127.0.0.1:PORT` from the listening line.
+    var url: String? {
+        firstLine.firstMatch(of: #/http://127\.0\.0\.1:\d+/#).map { String($0.output) }
+    }
+
+    deinit { if process.isRunning { process.terminate(); process.waitUntilExit() } }
 }
