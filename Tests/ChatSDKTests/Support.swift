@@ -36,10 +36,11 @@ final class Fixture: Sendable {
     let client: ChatClient
     let events: Locked<[ChatEvent]>
 
-    init(seed: UInt64 = 1, pageSize: Int = 20, apiKey: String = World.apiKey) throws {
+    init(seed: UInt64 = 1, pageSize: Int = 20, apiKey: String = World.apiKey,
+         transport wrap: (World, any ChatTransport) -> any ChatTransport = { $1 }) throws {
         world = try World(seed: seed)
         provider = SimulatedTokenProvider(world: world)
-        var configuration = ChatClient.Configuration(apiKey: apiKey, transport: world.makeTransport(), runtime: world)
+        var configuration = ChatClient.Configuration(apiKey: apiKey, transport: wrap(world, world.makeTransport()), runtime: world)
         configuration.cacheMode = .memory
         configuration.pageSize = pageSize
         client = ChatClient(configuration: configuration, tokenProvider: provider)

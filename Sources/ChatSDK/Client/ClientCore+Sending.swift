@@ -143,8 +143,18 @@ extension ClientCore {
     /// Stores the server's view of a conversation; it is no longer local.
     func storeServerConversation(_ wire: WireConversation) {
         let row = conversationRow(from: wire)
+        let stored = store.conversation(id: row.id)
         // The realtime echo of what the send reply already stored.
-        guard store.conversation(id: row.id) != row else { return }
+        guard stored != row else { return }
+        // A snapshot older than the one held (over a real network the event
+        // of the conversation's creation can arrive after the answer to its
+        // first message) would take the conversation back in time.
+        if let stored, !stored.isLocal, Self.isOlder(row, than: stored) { return }
         store.upsert(row)
+    }
+
+    /// Whether a server snapshot of a conversation is older than another.
+    static func isOlder(_ row: ConversationRow, than other: ConversationRow) -> Bool {
+        row.lastSeq < other.lastSeq || (row.lastSeq == other.lastSeq && row.updatedAt < other.updatedAt)
     }
 }

@@ -272,5 +272,14 @@ extension ClientCore {
         // The realtime echo of a message the send reply already stored.
         guard row != existing else { return }
         store.upsert(row)
+        // A message of ours that was pending counted as unsent; now that it
+        // has its seq, the conversation counts it, even before the
+        // conversation's own update arrives (over a real network it can
+        // come second).
+        if let existing, existing.seq == nil,
+           var conversation = store.conversation(id: wire.conversationId), conversation.lastSeq < wire.seq {
+            conversation.lastSeq = wire.seq
+            store.upsert(conversation)
+        }
     }
 }
