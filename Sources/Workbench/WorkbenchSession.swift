@@ -83,7 +83,7 @@ public final class WorkbenchSession {
 
     /// Executes one line and returns what it printed.
     public func execute(_ line: String) -> StepResult {
-        interpreter.execute(line)
+        interpreter.world.exclusively { interpreter.execute(line) }
     }
 
     /// Candidates for the word that ends at `cursor` (a UTF-8 offset into
@@ -92,7 +92,7 @@ public final class WorkbenchSession {
     public func completions(for line: String, cursor: Int) -> [String] {
         let utf8 = Array(line.utf8)
         let prefix = String(decoding: utf8.prefix(max(0, min(cursor, utf8.count))), as: UTF8.self)
-        return interpreter.completions(forPrefix: prefix)
+        return interpreter.world.exclusively { interpreter.completions(forPrefix: prefix) }
     }
 
     /// The line as it may be written to history, with secrets replaced by

@@ -58,9 +58,12 @@ final class Interpreter: @unchecked Sendable {
         // Shut every client down so that their tasks end and nothing of this
         // session outlives it (a test run holds many sessions in one process).
         let sdkClients = clients.map(\.client)
-        for client in clients { client.stopTracking() }
-        _ = world.run { for client in sdkClients { await client.shutdown() } }
-        world.runUntilIdle()
+        world.exclusively {
+            for client in clients { client.stopTracking() }
+            _ = world.run { for client in sdkClients { await client.shutdown() } }
+            world.runUntilIdle()
+        }
+        world.stop()
         try? FileManager.default.removeItem(atPath: cacheFolder)
     }
 

@@ -16,7 +16,7 @@ final class PumpedExecutor: SerialExecutor, TaskExecutor, @unchecked Sendable {
         condition.lock()
         jobs.append(job)
         enqueued += 1
-        condition.signal()
+        condition.broadcast()
         condition.unlock()
     }
 

@@ -28,6 +28,9 @@ final class ServerStage: Stage, @unchecked Sendable {
     let quietWindow: Duration
     /// The longest a command waits for work in flight.
     let commandTimeout: Duration = .seconds(30)
+    /// Held by whoever pumps: a command, or the background pump between commands.
+    private let pumping = NSLock()
+    private let stopped = Mutex(false)
 
     var serverURL: String? { baseURL }
     var clientRuntime: any ChatRuntime { self }
@@ -51,7 +54,32 @@ final class ServerStage: Stage, @unchecked Sendable {
         } catch {
             throw ScriptError("cannot use the server at \(base): \(error) (is `chatbench serve` running there?)")
         }
+        startBackgroundPump()
     }
+
+    /// Between commands the clients keep running (timers fire, frames
+    /// arrive, connections come back); what they log shows with the next
+    /// command.
+    private func startBackgroundPump() {
+        let thread = Thread { [weak self] in
+            while let self, !self.stopped.withLock({ $0 }) {
+                self.pumping.lock()
+                self.pump.drain()
+                self.pumping.unlock()
+                _ = self.pump.waitForWork(until: Date() + 0.2)
+            }
+        }
+        thread.name = "chatbench.pump"
+        thread.start()
+    }
+
+    func exclusively<T>(_ body: () -> T) -> T {
+        pumping.lock()
+        defer { pumping.unlock() }
+        return body()
+    }
+
+    func stop() { stopped.withLock { $0 = true } }
 
     func makeTransport(deviceId: String) -> any ChatTransport {
         FaultInjectingTransport(inner: HTTPTransport(baseURL: baseURL), network: serverNetwork, runtime: self)

@@ -41,6 +41,17 @@ protocol Stage: ChatRuntime {
     func run<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) -> Result<T, any Error>?
     /// Timers waiting for their time.
     var pendingTimers: Int { get }
+    /// Runs `body` (a command, a completion) with the stage to itself: in
+    /// server mode the clients keep running between commands, and stop
+    /// while one runs.
+    func exclusively<T>(_ body: () -> T) -> T
+    /// Stops whatever runs in the background; the stage is not used after.
+    func stop()
+}
+
+extension EmbeddedStage {
+    func exclusively<T>(_ body: () -> T) -> T { body() }
+    func stop() {}
 }
 
 extension Stage {
