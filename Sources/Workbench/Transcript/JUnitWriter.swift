@@ -14,6 +14,12 @@ public enum JUnitWriter {
             let name = result.path.split(separator: "/").last.map(String.init) ?? result.path
             let folder = result.path.split(separator: "/").dropLast().joined(separator: ".")
             let open = "    <testcase name=\"\(escape(name))\" classname=\"\(escape(folder.isEmpty ? suite : folder))\" file=\"\(escape(result.path))\" time=\"\(format(result.seconds))\""
+            if let reason = result.skipped {
+                out.append(open + ">")
+                out.append("      <skipped message=\"\(escape(reason))\"/>")
+                out.append("    </testcase>")
+                continue
+            }
             if result.passed {
                 out.append(open + "/>")
                 continue

@@ -41,6 +41,9 @@ public struct Transcript: Sendable, Hashable {
     /// Why the file runs only in the embedded world (`# embedded-only: REASON`,
     /// e.g. it moves virtual time); nil when it also runs against a server.
     public var embeddedOnly: String?
+    /// Why the file runs only against a server (`# server-only: REASON`);
+    /// nil when it also runs in the embedded world.
+    public var serverOnly: String?
 
     /// Parses `text`; `path` names the file in errors.
     public static func parse(_ text: String, path: String) throws(TranscriptError) -> Transcript {
@@ -51,6 +54,7 @@ public struct Transcript: Sendable, Hashable {
         let isTranscript = lines.contains { $0.hasPrefix("> ") || $0 == ">" }
         var seed: UInt64?
         var embeddedOnly: String?
+        var serverOnly: String?
         var header: [String] = []
         var index = 0
         // Leading comments and blank lines (the header), with directives.
@@ -63,12 +67,13 @@ public struct Transcript: Sendable, Hashable {
                 seed = parsed
             }
             if let reason = directive("embedded-only", in: line) { embeddedOnly = reason.isEmpty ? "embedded only" : reason }
+            if let reason = directive("server-only", in: line) { serverOnly = reason.isEmpty ? "server only" : reason }
             header.append(line)
             index += 1
         }
         guard isTranscript else {
             let blocks = lines.enumerated().map { Block(input: $0.element, line: $0.offset + 1, expected: [], trailingBlankLines: 0) }
-            return Transcript(kind: .script, header: [], blocks: blocks, seed: seed, embeddedOnly: embeddedOnly)
+            return Transcript(kind: .script, header: [], blocks: blocks, seed: seed, embeddedOnly: embeddedOnly, serverOnly: serverOnly)
         }
         var blocks: [Block] = []
         while index < lines.count {
@@ -103,7 +108,7 @@ public struct Transcript: Sendable, Hashable {
             blocks.append(Block(input: input, line: index + 1, expected: expected, trailingBlankLines: blank))
             index = next
         }
-        return Transcript(kind: .transcript, header: header, blocks: blocks, seed: seed, embeddedOnly: embeddedOnly)
+        return Transcript(kind: .transcript, header: header, blocks: blocks, seed: seed, embeddedOnly: embeddedOnly, serverOnly: serverOnly)
     }
 
     /// Reads and parses a file.

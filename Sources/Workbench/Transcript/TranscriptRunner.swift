@@ -24,7 +24,7 @@ public enum TranscriptRunner {
         }
         var options = WorkbenchOptions()
         options.seed = transcript.seed ?? 1
-        if server != nil, let reason = transcript.embeddedOnly {
+        if let reason = server == nil ? transcript.serverOnly : transcript.embeddedOnly {
             return TranscriptResult(path: path, kind: transcript.kind, passed: true, failures: [], isError: false,
                                     output: "", updatedText: nil, seconds: 0, skipped: reason)
         }
