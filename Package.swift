@@ -73,7 +73,7 @@ let package = Package(
         .testTarget(name: "ChatBackendTests", dependencies: ["ChatBackend", .product(name: "JWTKit", package: "jwt-kit")], swiftSettings: strict),
         .testTarget(name: "ChatSDKTests", dependencies: ["ChatSDK", "ChatSimulation", "ChatBackend"], swiftSettings: strict),
         .testTarget(name: "ChatSimulationTests", dependencies: ["ChatSimulation"], swiftSettings: strict),
-        .testTarget(name: "WorkbenchTests", dependencies: ["Workbench", "ChatServer", "ChatSDKNetwork"], swiftSettings: strict),
+        .testTarget(name: "WorkbenchTests", dependencies: ["Workbench", "ChatServer", "ChatSDKNetwork", "ChatSimulation", "ChatSDK", "ChatCore"], swiftSettings: strict),
         .testTarget(name: "ChatServerTests", dependencies: [
             "ChatServer", "ChatSDKNetwork", "ChatSDK", "ChatBackend",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),

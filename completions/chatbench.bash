@@ -348,7 +348,7 @@ _chatbench_sessions_list() {
 
 _chatbench_sessions_show() {
     repeating_flags=()
-    non_repeating_flags=(--timeline --json --version -h --help)
+    non_repeating_flags=(--timeline --traffic --json --version -h --help)
     repeating_options=()
     non_repeating_options=(--db)
     __chatbench_offer_flags_options 1

@@ -36,7 +36,7 @@ function __chatbench_parse_tokens -S
             case 'list'
                 __chatbench_parse_subcommand 0 'db=' 'json' 'version' 'h/help'
             case 'show'
-                __chatbench_parse_subcommand 1 'timeline' 'db=' 'json' 'version' 'h/help'
+                __chatbench_parse_subcommand 1 'timeline' 'traffic' 'db=' 'json' 'version' 'h/help'
             end
         case 'export'
             __chatbench_parse_subcommand 2 'bundle=' 'force' 'db=' 'version' 'h/help'
@@ -157,6 +157,7 @@ complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_op
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench sessions list" version' -l 'version' -d 'Show the version.'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench sessions list" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench sessions show" timeline' -l 'timeline' -d 'Draw the session as client ↔ server exchanges and watcher emissions over virtual time.'
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench sessions show" traffic' -l 'traffic' -d 'Print the traffic tape of a server-mode session: each HTTP exchange and WebSocket frame, with its time, step and device.'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench sessions show" db' -l 'db' -d 'The recording database.' -rF
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench sessions show" json' -l 'json' -d 'Print as JSON.'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench sessions show" version' -l 'version' -d 'Show the version.'

@@ -17,8 +17,8 @@ final class Redactor {
         let alternatives = names.sorted().map(NSRegularExpression.escapedPattern(for:)).joined(separator: "|")
         return try! NSRegularExpression(pattern: "(--(?:\(alternatives)))(\\s+|=)(\"[^\"]*\"|'[^']*'|\\S+)")
     }()
-    // Tokens the backend mints: at_…, rt_…, st_…
-    private let token = try! NSRegularExpression(pattern: "\\b(?:at|rt|st|ak)_[A-Za-z0-9]{8,}\\b")
+    // Tokens the backend mints: at-…, rt-…, st-…, ak-… (and the same with `_`).
+    private let token = try! NSRegularExpression(pattern: "\\b(?:at|rt|st|ak)[-_][A-Za-z0-9]{8,}\\b")
 
     func redact(_ line: String) -> String {
         // Most text holds no secret: skip the regular expressions then.
@@ -36,13 +36,14 @@ final class Redactor {
         return result
     }
 
-    /// Whether `line` has `eyJ`, `--` or `_`, without which no pattern
-    /// below can match (a byte scan: Foundation's `contains` is slow).
+    /// Whether `line` has `eyJ`, `--`, `t-`, `k-` or `_`, without which no
+    /// pattern below can match (a byte scan: Foundation's `contains` is slow).
     private static func mayHoldSecret(_ line: String) -> Bool {
         var previous: UInt8 = 0, beforePrevious: UInt8 = 0
         for byte in line.utf8 {
             if byte == UInt8(ascii: "_") { return true }
-            if byte == UInt8(ascii: "-"), previous == UInt8(ascii: "-") { return true }
+            if byte == UInt8(ascii: "-"),
+               previous == UInt8(ascii: "-") || previous == UInt8(ascii: "t") || previous == UInt8(ascii: "k") { return true }
             if byte == UInt8(ascii: "J"), previous == UInt8(ascii: "y"), beforePrevious == UInt8(ascii: "e") { return true }
             beforePrevious = previous
             previous = byte

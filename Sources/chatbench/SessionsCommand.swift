@@ -57,13 +57,18 @@ struct SessionsCommand: ParsableCommand {
         @Flag(help: "Draw the session as client ↔ server exchanges and watcher emissions over virtual time.")
         var timeline = false
 
+        @Flag(help: "Print the traffic tape of a server-mode session: each HTTP exchange and WebSocket frame, with its time, step and device.")
+        var traffic = false
+
         @OptionGroup var options: Options
 
         func run() throws {
             let (store, session) = try SessionSource.open(id, db: options.db)
             let steps: [RecordedStep]
+            let tape: [RecordedTraffic]?
             do {
                 steps = try store.steps(of: session.id)
+                tape = traffic ? try store.traffic(of: session.id) : nil
             } catch {
                 SessionSource.fail(error.message)
             }
@@ -71,11 +76,18 @@ struct SessionsCommand: ParsableCommand {
                 struct Shown: Encodable {
                     var session: RecordedSession
                     var steps: [RecordedStep]
+                    var traffic: [RecordedTraffic]?
                 }
-                Terminal.write(try JSONOutput.encode(Shown(session: session, steps: steps)) + "\n")
+                Terminal.write(try JSONOutput.encode(Shown(session: session, steps: steps, traffic: tape)) + "\n")
                 return
             }
-            let lines = timeline ? Timeline.draw(session, steps: steps) : SessionListing.transcript(session, steps: steps)
+            let lines = if let tape {
+                TrafficListing.lines(session, steps: steps, traffic: tape)
+            } else if timeline {
+                Timeline.draw(session, steps: steps)
+            } else {
+                SessionListing.transcript(session, steps: steps)
+            }
             lines.forEach { Terminal.write($0 + "\n") }
         }
     }

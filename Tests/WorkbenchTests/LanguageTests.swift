@@ -99,6 +99,10 @@ import Testing
         #expect(redactor.redact("login jwt bob --secret hunter22") == "login jwt bob --secret <secret#1>")
         #expect(redactor.redact("x --secret \"two words\"") == "x --secret <secret#2>")
         #expect(redactor.redact("token at_0123456789abcdef") == "token <token#1>")
+        // As the backend mints them.
+        #expect(redactor.redact(#"{"accessToken":"at-59320dd7","refreshToken":"rt-0123456789abcdef0123456789abcdef"}"#)
+                == #"{"accessToken":"<token#3>","refreshToken":"<token#2>"}"#)
+        #expect(redactor.redact("a first-rate start-up at-home") == "a first-rate start-up at-home")
         #expect(redactor.redact("send c1 text hello") == "send c1 text hello")
     }
 }

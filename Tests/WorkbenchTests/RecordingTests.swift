@@ -34,7 +34,7 @@ private let demoLines = [
         }
         #expect(id == RecordingStore.applicationID)
         #expect(mode == "wal")
-        #expect(migrations == ["v1"])
+        #expect(migrations == ["v1", "v2"])
         #expect(tables == ["bundle", "event", "grdb_migrations", "session", "step", "traffic"])
     }
 
@@ -118,14 +118,14 @@ private let demoLines = [
         let path = folder.url.appendingPathComponent("s.sqlite").path
         _ = try RecordingStore(path: path)
         let queue = try DatabaseQueue(path: path)
-        try queue.write { try $0.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v2')") }
+        try queue.write { try $0.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v3')") }
         try queue.close()
         #expect {
             try RecordingStore(path: path)
         } throws: { error in
             let error = error as? RecordingError
             return error?.code == .newerSchema
-                && error?.message == "\(path) was written by a newer chatbench (schema v2; this one knows up to v1): upgrade chatbench, or pass --db with another path"
+                && error?.message == "\(path) was written by a newer chatbench (schema v3; this one knows up to v2): upgrade chatbench, or pass --db with another path"
         }
     }
 

@@ -40,6 +40,11 @@ import Workbench
         let timeline = try ChatbenchBinary.run(["sessions", "show", "1", "--timeline", "--db", db])
         #expect(timeline.stdout.contains("│────────── sendMessage ──────────▶│ ok"))
         #expect(timeline.stdout.contains("◆ w1 emits (fresh, refreshed) 0 conversations"))
+        let tape = try ChatbenchBinary.run(["sessions", "show", "1", "--traffic", "--db", db])
+        #expect(tape.status == 0)
+        #expect(tape.stdout.hasSuffix("\n(no traffic: only server mode records it, and this session is embedded)\n"))
+        let json = try ChatbenchBinary.run(["sessions", "show", "1", "--traffic", "--json", "--db", db])
+        #expect(json.stdout.contains("\"traffic\" : [\n\n  ]") || json.stdout.contains("\"traffic\" : []"))
     }
 
     @Test func noRecordWritesNothing() throws {
@@ -152,11 +157,11 @@ import Workbench
         let (_folder, db) = try record()
         _ = _folder
         let queue = try DatabaseQueue(path: db)
-        try queue.write { try $0.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v2')") }
+        try queue.write { try $0.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v3')") }
         try queue.close()
         let newer = try ChatbenchBinary.run(["sessions", "--db", db])
         #expect(newer.status == 2)
-        #expect(newer.stderr.contains("was written by a newer chatbench (schema v2; this one knows up to v1): upgrade chatbench"))
+        #expect(newer.stderr.contains("was written by a newer chatbench (schema v3; this one knows up to v2): upgrade chatbench"))
 
         let missing = try ChatbenchBinary.run(["replay", "3", "--db", folder.url.appendingPathComponent("none.sqlite").path])
         #expect(missing.status == 2)

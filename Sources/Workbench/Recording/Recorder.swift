@@ -2,7 +2,8 @@ import Foundation
 
 /// Records a workbench session step by step (SPEC W5): each step, with its
 /// events, is committed when it completes, so a killed process keeps every
-/// completed step. Everything written goes through the session's redaction.
+/// completed step. Everything written goes through the session's redaction,
+/// the traffic of server mode too (its tape, SPEC W5).
 ///
 /// Like the session it records, a recorder is used from one thread.
 public final class Recorder {
@@ -11,6 +12,8 @@ public final class Recorder {
     public private(set) var session: RecordedSession
     let workbench: WorkbenchSession
     private var stepNumber = 0
+    /// Traffic of blank lines (not recorded as steps), carried by the next step.
+    private var pendingTraffic: [TrafficEntry] = []
     /// False after `record stop`, `finish()` or a write failure.
     public private(set) var isRecording = true
     /// Called once when a step cannot be written; recording stops then and
@@ -46,12 +49,19 @@ public final class Recorder {
 
     /// Records a step that has run. Blank lines are not recorded.
     public func record(_ line: String, _ result: StepResult, startedAt: Date = Date(), wallMicroseconds: Int64 = 0) {
-        guard isRecording, !line.allSatisfy(\.isWhitespace) else { return }
+        guard isRecording else { return }
+        guard !line.allSatisfy(\.isWhitespace) else {
+            pendingTraffic += result.traffic
+            return
+        }
         stepNumber += 1
         let step = workbench.recordedStep(
             number: stepNumber, input: line, result: result, wallTime: startedAt, wallMicroseconds: wallMicroseconds)
+        // Redacted after the step's text: placeholders are numbered in that order.
+        let traffic = workbench.redacted(pendingTraffic + result.traffic)
+        pendingTraffic = []
         do {
-            try store.append(step, to: session.id)
+            try store.append(step, traffic: traffic, to: session.id)
         } catch {
             isRecording = false
             onFailure?(error)

@@ -5,7 +5,7 @@ import GRDB
 /// the two in step. A migration, once released, never changes: add one.
 enum RecordingSchema {
     /// The newest migration this version knows.
-    static let current = "v1"
+    static let current = "v2"
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -65,6 +65,14 @@ enum RecordingSchema {
                     exported_by  TEXT NOT NULL,
                     source       TEXT NOT NULL
                 );
+                """)
+        }
+        // The tape needs to know whose each entry is, and which answer
+        // belongs to which request (TrafficEntry.deviceId, .exchange).
+        migrator.registerMigration("v2") { db in
+            try db.execute(sql: """
+                ALTER TABLE traffic ADD COLUMN device_id TEXT NOT NULL DEFAULT '';
+                ALTER TABLE traffic ADD COLUMN exchange INTEGER;
                 """)
         }
         return migrator

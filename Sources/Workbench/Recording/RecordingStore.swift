@@ -216,9 +216,14 @@ public final class RecordingStore: Sendable {
             stepCount: 0, status: "ok")
     }
 
-    /// Appends one step and its events in one transaction (one commit).
-    public func append(_ step: RecordedStep, to sessionID: Int64) throws(RecordingError) {
-        try write { db in try Self.insert(step, sessionID: sessionID, db) }
+    /// Appends one step, its events and the traffic it carried (already
+    /// redacted: ``WorkbenchSession/redacted(_:)``) in one transaction (one
+    /// commit). The traffic continues the session's tape.
+    public func append(_ step: RecordedStep, traffic: [TrafficEntry] = [], to sessionID: Int64) throws(RecordingError) {
+        try write { db in
+            try Self.insert(step, sessionID: sessionID, db)
+            try Self.insert(traffic, step: step.number, wallTime: step.wallTime, sessionID: sessionID, db)
+        }
     }
 
     static func insert(_ step: RecordedStep, sessionID: Int64, _ db: Database) throws {

@@ -31,13 +31,23 @@ public struct TrafficEntry: Sendable, Hashable, Codable {
     public var summary: String
     /// The JSON of the request, answer or event (redacted when stored).
     public var body: Data?
+    /// Ties the entries of one exchange together: a request and its answer,
+    /// or an event stream's opening, its frames and its close share the
+    /// number (``TapeRecordingTransport`` counts them from 1). Requests in
+    /// flight at the same time are answered in any order: this, not the
+    /// order of the tape, says which answer is whose.
+    public var exchange: Int?
 
-    public init(time: Instant, deviceId: String, channel: Channel, direction: Direction, summary: String, body: Data? = nil) {
+    public init(
+        time: Instant, deviceId: String, channel: Channel, direction: Direction, summary: String, body: Data? = nil,
+        exchange: Int? = nil
+    ) {
         self.time = time
         self.deviceId = deviceId
         self.channel = channel
         self.direction = direction
         self.summary = summary
         self.body = body
+        self.exchange = exchange
     }
 }

@@ -32,6 +32,21 @@ extension WorkbenchSession {
             events: events)
     }
 
+    /// A step's traffic as it is written: each summary and body (its JSON
+    /// as UTF-8 text) redacted like the step's text, and after it, so that
+    /// a secret the step printed and sent keeps one placeholder. A body
+    /// that is not UTF-8 text is dropped rather than kept in clear.
+    public func redacted(_ traffic: [TrafficEntry]) -> [TrafficEntry] {
+        traffic.map { entry in
+            var entry = entry
+            entry.summary = redact(entry.summary)
+            entry.body = entry.body.map { body in
+                String(data: body, encoding: .utf8).map { Data(redact($0).utf8) } ?? Data("<not text: \(body.count) bytes>".utf8)
+            }
+            return entry
+        }
+    }
+
     /// Whether a line drives the recording itself (`sessions`, `record
     /// stop`): what it prints depends on the database, not on the world,
     /// so replays and transcripts do not compare it.

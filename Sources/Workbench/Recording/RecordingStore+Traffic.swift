@@ -1,0 +1,46 @@
+import ChatCore
+import Foundation
+import GRDB
+
+extension RecordingStore {
+    /// Appends entries to a session's tape, numbered after its last one.
+    static func insert(_ traffic: [TrafficEntry], step: Int?, wallTime: Date, sessionID: Int64, _ db: Database) throws {
+        guard !traffic.isEmpty else { return }
+        let last = try Int.fetchOne(db, sql: "SELECT MAX(seq) FROM traffic WHERE session_id = ?", arguments: [sessionID]) ?? 0
+        let insert = try db.cachedStatement(sql: """
+            INSERT INTO traffic (session_id, seq, step, virtual_time, wall_time, channel, direction, summary, body, device_id, exchange)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        for (index, entry) in traffic.enumerated() {
+            try insert.execute(arguments: [
+                sessionID, last + index + 1, step, entry.time.milliseconds, SQLiteTime.string(from: wallTime),
+                entry.channel.rawValue, entry.direction.rawValue, entry.summary, entry.body, entry.deviceId, entry.exchange,
+            ])
+        }
+    }
+
+    /// A session's traffic tape, in order: what a replay with `--tape`
+    /// feeds the SDK from (``TapeTransport``). Empty for an embedded session.
+    public func traffic(of sessionID: Int64) throws(RecordingError) -> [RecordedTraffic] {
+        try read { db in
+            try Row.fetchAll(
+                db, sql: """
+                    SELECT seq, step, virtual_time, wall_time, channel, direction, summary, body, device_id, exchange
+                    FROM traffic WHERE session_id = ? ORDER BY seq
+                    """,
+                arguments: [sessionID]
+            ).map { row in
+                let channel: String = row["channel"]
+                let direction: String = row["direction"]
+                guard let channel = TrafficEntry.Channel(rawValue: channel),
+                      let direction = TrafficEntry.Direction(rawValue: direction) else {
+                    throw RecordingError(.corrupt, "traffic \(row["seq"] as Int) of session \(sessionID) has channel \(channel) and direction \(direction): expected http or ws, and out or in")
+                }
+                let entry = TrafficEntry(
+                    time: Instant(milliseconds: row["virtual_time"]), deviceId: row["device_id"], channel: channel,
+                    direction: direction, summary: row["summary"], body: row["body"], exchange: row["exchange"])
+                return RecordedTraffic(seq: row["seq"], step: row["step"], wallTime: row["wall_time"], entry: entry)
+            }
+        }
+    }
+}

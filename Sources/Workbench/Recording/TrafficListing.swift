@@ -1,0 +1,47 @@
+/// `sessions show ID --traffic`: a session's tape, one line per entry.
+///
+/// ```
+/// [+00:00:00.020] step 1  alice-device  http → POST /v1/identity
+/// [+00:00:00.040] step 1  alice-device  http ← ok session
+/// [+00:00:00.060] step 2  alice-device  ws   → open after=-
+/// ```
+public enum TrafficListing {
+    public static func lines(_ session: RecordedSession, steps: [RecordedStep], traffic: [RecordedTraffic]) -> [String] {
+        var lines = [SessionListing.summary(session)]
+        guard !traffic.isEmpty else {
+            return lines + ["(no traffic: only server mode records it, and this session is \(session.mode))"]
+        }
+        let start = startTime(session, steps: steps, traffic: traffic)
+        let stepWidth = traffic.map { step($0).count }.max() ?? 0
+        let deviceWidth = traffic.map(\.entry.deviceId.count).max() ?? 0
+        for row in traffic {
+            let entry = row.entry
+            let stamp = "[+" + SessionListing.stamp(entry.time.milliseconds, since: start).dropFirst()
+            let arrow = entry.direction == .out ? "→" : "←"
+            lines.append("\(stamp) \(pad(step(row), stepWidth))  \(pad(entry.deviceId, deviceWidth))  \(pad(entry.channel.rawValue, 4)) \(arrow) \(entry.summary)")
+        }
+        return lines
+    }
+
+    /// `step 3`, or `-` for traffic outside any step.
+    private static func step(_ row: RecordedTraffic) -> String {
+        row.step.map { "step \($0)" } ?? "-"
+    }
+
+    private static func pad(_ text: String, _ width: Int) -> String {
+        text + String(repeating: " ", count: max(0, width - text.count))
+    }
+
+    /// Where the session's clock started: the embedded world's start, or,
+    /// in server mode (a real clock), the first thing recorded.
+    static func startTime(_ session: RecordedSession, steps: [RecordedStep], traffic: [RecordedTraffic]) -> Int64 {
+        let earliestTraffic = traffic.map(\.entry.time.milliseconds).min() ?? Int64.max
+        guard let first = steps.first else { return earliestTraffic }
+        let recorded = min(earliestTraffic, SessionListing.startTime(of: steps, first: first))
+        guard session.mode == "embedded" else {
+            let earliestEvent = steps.lazy.flatMap(\.events).map(\.virtualTime).min() ?? first.virtualTime
+            return min(earliestTraffic, earliestEvent, first.virtualTime)
+        }
+        return recorded
+    }
+}

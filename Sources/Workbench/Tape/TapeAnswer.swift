@@ -1,0 +1,60 @@
+import ChatCore
+import ChatSDK
+import Foundation
+
+/// How a request or an event stream's opening ended, as a tape keeps it
+/// (the body of an answer entry): exactly one field is set.
+///
+/// ```json
+/// {"response": {"sent": {...}}}
+/// {"error": {"code": "expiredToken", "message": "The access token has expired"}}
+/// {"lost": {"offline": true, "message": "The device is offline"}}
+/// {"failure": "…"}        any other error, described
+/// {"cancelled": true}     the SDK stopped waiting
+/// ```
+struct TapeAnswer: Codable, Sendable, Hashable {
+    /// A `TransportError`.
+    struct Lost: Codable, Sendable, Hashable {
+        var offline: Bool
+        var message: String
+    }
+
+    var response: WireResponse?
+    var error: WireError?
+    var lost: Lost?
+    var failure: String?
+    var cancelled: Bool?
+
+    init(_ response: WireResponse) {
+        self.response = response
+    }
+
+    init(error: any Error) {
+        switch error {
+        case let error as WireError: self.error = error
+        case let error as TransportError: lost = Lost(offline: error.kind == .offline, message: error.message)
+        case is CancellationError: cancelled = true
+        default: failure = "\(error)"
+        }
+    }
+
+    /// `ok sent`, `error expiredToken`, `error offline`, `error failed`,
+    /// `error cancelled`; an event stream that would not open says
+    /// `refused …` instead of `error …`.
+    func summary(failing word: String = "error") -> String {
+        if let response { return "ok \(response.tapeName)" }
+        if let code = error?.code { return "\(word) \(code.rawValue)" }
+        if let lost { return "\(word) \(lost.offline ? "offline" : "failed")" }
+        if cancelled == true { return "\(word) cancelled" }
+        return "\(word) failed"
+    }
+
+    /// The recorded response, or the recorded error thrown again.
+    func result() throws -> WireResponse {
+        if let response { return response }
+        if let error { throw error }
+        if let lost { throw TransportError(lost.offline ? .offline : .failed, lost.message) }
+        if cancelled == true { throw CancellationError() }
+        throw TransportError(.failed, failure ?? "the tape's answer is empty")
+    }
+}

@@ -1,0 +1,110 @@
+import ChatCore
+import ChatSDK
+import Foundation
+
+/// How tape bodies are written and read: JSON with sorted keys, so that the
+/// same value always makes the same bytes.
+enum TapeCoding {
+    static func encode(_ value: some Encodable) -> Data? {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return try? encoder.encode(value)
+    }
+
+    static func decode<T: Decodable>(_ type: T.Type, from body: Data?) -> T? {
+        guard let body else { return nil }
+        return try? JSONDecoder().decode(type, from: body)
+    }
+
+    /// `body` as text, for people (divergences).
+    static func text(_ body: Data?) -> String {
+        body.map { String(decoding: $0, as: UTF8.self) } ?? "(no body)"
+    }
+
+    /// `POST /v1/conversations/c-1/messages`, with the query sorted:
+    /// `GET /v1/conversations?limit=20`.
+    static func summary(of request: WireRequest) -> String {
+        let route = HTTPWire.route(for: request)
+        let query = route.query.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "&")
+        return "\(route.method) \(route.path)\(query.isEmpty ? "" : "?" + query)"
+    }
+
+    /// What replaces a secret when requests are compared: the tape holds
+    /// placeholders (`<token#1>`) where the SDK sends tokens now.
+    static let mask = "<masked>"
+
+    /// `envelope` without its secrets (API key, access token, and the
+    /// tokens and JWTs requests carry), for comparing a request with the tape.
+    static func masked(_ envelope: WireEnvelope) -> WireEnvelope {
+        var envelope = envelope
+        envelope.apiKey = mask
+        envelope.accessToken = envelope.accessToken.map { _ in mask }
+        switch envelope.request {
+        case .refresh: envelope.request = .refresh(refreshToken: mask)
+        case .loginJWT: envelope.request = .loginJWT(jwt: mask)
+        case .connectAccessToken(let userId, _): envelope.request = .connectAccessToken(userId: userId, accessToken: mask)
+        case .connectSessionToken(let userId, _): envelope.request = .connectSessionToken(userId: userId, sessionToken: mask)
+        default: break
+        }
+        return envelope
+    }
+}
+
+/// The body of an event stream's opening (`RealtimeRequest` as JSON).
+struct TapeOpening: Codable, Sendable, Hashable {
+    var apiKey: String
+    var accessToken: String
+    var deviceId: String
+    var afterUserSeq: Int64?
+
+    init(_ request: RealtimeRequest) {
+        apiKey = request.apiKey
+        accessToken = request.accessToken
+        deviceId = request.deviceId
+        afterUserSeq = request.afterUserSeq
+    }
+
+    /// Without its secrets, for comparing.
+    var masked: TapeOpening {
+        var opening = self
+        opening.apiKey = TapeCoding.mask
+        opening.accessToken = TapeCoding.mask
+        return opening
+    }
+
+    /// `open after=4`, `open after=-` (from the start).
+    var summary: String { "open after=\(afterUserSeq.map(String.init) ?? "-")" }
+}
+
+/// The body of a close frame.
+struct TapeClose: Codable, Sendable, Hashable {
+    var reason: String
+}
+
+extension WireResponse {
+    /// The case's name: `tokens`, `sent`, `session`…
+    var tapeName: String {
+        switch self {
+        case .tokens: "tokens"
+        case .conversations: "conversations"
+        case .conversation: "conversation"
+        case .messages: "messages"
+        case .sent: "sent"
+        case .ok: "ok"
+        case .session: "session"
+        case .user: "user"
+        }
+    }
+}
+
+extension WireEvent {
+    /// `event #5 messageCreated`.
+    var tapeSummary: String {
+        let kind = switch kind {
+        case .messageCreated: "messageCreated"
+        case .conversationUpdated: "conversationUpdated"
+        case .typing: "typing"
+        }
+        return "event #\(userSeq) \(kind)"
+    }
+}

@@ -1,0 +1,96 @@
+import ChatCore
+import ChatSDK
+import ChatSimulation
+import Foundation
+import Synchronization
+
+@testable import Workbench
+
+/// A value shared with the world's tasks.
+final class Shared<Value: Sendable>: Sendable {
+    private let mutex: Mutex<Value>
+    init(_ value: Value) { mutex = Mutex(value) }
+    var value: Value { mutex.withLock { $0 } }
+    func update<R: Sendable>(_ body: (inout sending Value) -> sending R) -> R { mutex.withLock(body) }
+    func append<Element>(_ element: Element) where Value == [Element] { mutex.withLock { $0.append(element) } }
+    /// The value, leaving `empty` in its place.
+    func take(leaving empty: Value) -> Value { mutex.withLock { value in defer { value = empty }; return value } }
+}
+
+/// A transport that answers from a script after 10 ms each way: pages for
+/// listings, `expiredToken` for sends, offline for typing; an event stream
+/// whose frames a test pushes, refused with `invalidToken` after seq 99.
+final class ScriptedTransport: ChatTransport {
+    let runtime: any ChatRuntime
+    let streams = Shared<[AsyncStream<RealtimeSignal>.Continuation]>([])
+    let closes = Shared(0)
+
+    init(runtime: any ChatRuntime) { self.runtime = runtime }
+
+    static let page = WireResponse.conversations(WirePage(elements: [], nextCursor: nil))
+
+    func perform(_ envelope: WireEnvelope) async throws -> WireResponse {
+        try await runtime.sleep(for: .milliseconds(10), kind: .inFlight)
+        try await runtime.sleep(for: .milliseconds(10), kind: .inFlight)
+        switch envelope.request {
+        case .listConversations: return Self.page
+        case .sendMessage: throw WireError(.expiredToken)
+        case .setTyping: throw TransportError(.offline, "The device is offline")
+        case .refresh: return .tokens(TokenPair(
+            accessToken: "at_freshfreshfresh", accessExpiresAt: runtime.now + .seconds(60),
+            refreshToken: "rt_freshfreshfresh", refreshExpiresAt: runtime.now + .seconds(600)))
+        default: return .ok
+        }
+    }
+
+    func openRealtime(_ request: RealtimeRequest) async throws -> RealtimeConnection {
+        try await runtime.sleep(for: .milliseconds(10), kind: .inFlight)
+        if request.afterUserSeq == 99 { throw WireError(.invalidToken) }
+        let (stream, continuation) = AsyncStream<RealtimeSignal>.makeStream()
+        streams.append(continuation)
+        let closes = self.closes
+        return RealtimeConnection(signals: stream, close: {
+            closes.update { $0 += 1 }
+            continuation.finish()
+        })
+    }
+}
+
+/// The world's executor and clock with randomness of its own, as a client
+/// of a real server has: the ids a client makes do not depend on what the
+/// backend and the network drew, which a tape replay does not draw again.
+final class ClientRuntime: ChatRuntime {
+    let world: World
+    let random: RandomSource
+
+    init(world: World, seed: UInt64) {
+        self.world = world
+        random = RandomSource(seed: seed)
+    }
+
+    var executor: any SerialExecutor & TaskExecutor { world.executor }
+    var now: Instant { world.now }
+    func sleep(until deadline: Instant, kind: WaitKind) async throws { try await world.sleep(until: deadline, kind: kind) }
+    func makeID(prefix: String) -> String { random.makeID(prefix: prefix) }
+    func trace(_ source: String, _ message: String) { world.trace(source, message) }
+}
+
+/// A message event for the tape tests.
+func event(_ seq: Int64, _ text: String) -> WireEvent {
+    WireEvent(userSeq: seq, kind: .messageCreated(WireMessage(
+        id: "m-\(seq)", conversationId: "c-1", seq: seq, author: .provider(name: "agent"), content: .text(text), replyTo: nil,
+        createdAt: .simulationEpoch)))
+}
+
+func envelope(_ request: WireRequest, token: String? = "at_secretsecret1", device: String = "alice-device") -> WireEnvelope {
+    WireEnvelope(apiKey: "demo-key", accessToken: token, deviceId: device, request: request)
+}
+
+/// `ok <response>`, or the error thrown, as text.
+func outcome(_ body: () async throws -> WireResponse) async -> String {
+    do {
+        return "ok \(try await body().tapeName)"
+    } catch {
+        return "\(error)"
+    }
+}

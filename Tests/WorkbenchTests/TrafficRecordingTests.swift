@@ -1,0 +1,108 @@
+import ChatCore
+import Foundation
+import GRDB
+import Testing
+
+@testable import Workbench
+
+@Suite struct TrafficRecordingTests {
+    private let token = "at_0123abcd4567ef89"
+    private let t0 = Instant.simulationEpoch
+
+    private func entry(_ ms: Int64, _ device: String, _ channel: TrafficEntry.Channel, _ direction: TrafficEntry.Direction,
+                       _ summary: String, _ body: String?, _ exchange: Int) -> TrafficEntry {
+        TrafficEntry(time: t0 + .milliseconds(ms), deviceId: device, channel: channel, direction: direction, summary: summary,
+                     body: body.map { Data($0.utf8) }, exchange: exchange)
+    }
+
+    /// A session of three recorded steps (and a blank line) carrying traffic.
+    private func recorded(in folder: TemporaryFolder) throws -> (RecordingStore, Recorder) {
+        let store = try RecordingStore(path: folder.url.appendingPathComponent("s.sqlite").path)
+        let recorder = try Recorder(store: store, workbench: try WorkbenchSession(options: WorkbenchOptions()), name: "tape", kind: "script")
+        recorder.record("user set alice", StepResult(output: "ok\n", status: .ok, traffic: [
+            entry(20, "alice-device", .http, .out, "POST /v1/identity", #"{"accessToken":null,"request":{"connectUserId":{"userId":"alice"}}}"#, 1),
+            entry(40, "alice-device", .http, .in, "ok session", #"{"response":{"session":{"tokens":{"accessToken":"\#(token)"}}}}"#, 1),
+        ]))
+        recorder.record("   ", StepResult(output: "", status: .ok, traffic: [
+            entry(50, "alice-device", .ws, .out, "open after=-", #"{"accessToken":"\#(token)"}"#, 2),
+        ]))
+        recorder.record("print \(token)", StepResult(output: "\(token)\n", status: .ok, traffic: [
+            entry(70, "alice-device", .ws, .in, "ready", nil, 2),
+            entry(1_070, "bob-device", .http, .out, "GET /v1/conversations?limit=20", nil, 1),
+        ]))
+        recorder.record("clock", StepResult(output: "", status: .ok))
+        recorder.finish()
+        return (store, recorder)
+    }
+
+    @Test func trafficIsStoredWithItsStepsRedactedAndReadBack() throws {
+        let folder = try TemporaryFolder()
+        let (store, recorder) = try recorded(in: folder)
+        let tape = try store.traffic(of: recorder.session.id)
+        #expect(tape.map(\.seq) == [1, 2, 3, 4, 5])
+        // The blank line's traffic goes with the next step.
+        #expect(tape.map(\.step) == [1, 1, 2, 2, 2])
+        #expect(tape.map(\.entry.deviceId) == ["alice-device", "alice-device", "alice-device", "alice-device", "bob-device"])
+        #expect(tape.map(\.entry.exchange) == [1, 1, 2, 2, 1])
+        #expect(tape.map(\.entry.time.milliseconds) == [20, 40, 50, 70, 1_070].map { t0.milliseconds + $0 })
+        #expect(tape.map(\.entry.channel) == [.http, .http, .ws, .ws, .http])
+        #expect(tape.map(\.entry.direction) == [.out, .in, .out, .in, .out])
+        // The token got the placeholder the step's output gave it.
+        let steps = try store.steps(of: recorder.session.id)
+        #expect(steps[1].output == "<token#1>\n")
+        #expect(tape[1].entry.body == Data(#"{"response":{"session":{"tokens":{"accessToken":"<token#1>"}}}}"#.utf8))
+        #expect(tape[2].entry.body == Data(#"{"accessToken":"<token#1>"}"#.utf8))
+        #expect(tape[3].entry.body == nil)
+        // Never in clear, anywhere in the file.
+        let path = store.path
+        for file in [path, path + "-wal"] where FileManager.default.fileExists(atPath: file) {
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: file))
+            #expect(bytes.range(of: Data(token.utf8)) == nil, "in \(file)")
+        }
+        // The listing `sessions show --traffic` prints.
+        let lines = TrafficListing.lines(try store.session("tape"), steps: steps, traffic: tape)
+        #expect(Array(lines.dropFirst()) == [
+            "[+00:00:00.020] step 1  alice-device  http → POST /v1/identity",
+            "[+00:00:00.040] step 1  alice-device  http ← ok session",
+            "[+00:00:00.050] step 2  alice-device  ws   → open after=-",
+            "[+00:00:00.070] step 2  alice-device  ws   ← ready",
+            "[+00:00:01.070] step 2  bob-device    http → GET /v1/conversations?limit=20",
+        ])
+    }
+
+    @Test func aBundleCarriesTheTape() throws {
+        let folder = try TemporaryFolder()
+        let (store, recorder) = try recorded(in: folder)
+        let bundlePath = folder.url.appendingPathComponent("bug.sqlite").path
+        try store.exportBundle(recorder.session.id, to: bundlePath)
+        let bundle = try RecordingStore(path: bundlePath, create: false, bundle: true)
+        let bundled = try bundle.bundledSession()
+        #expect(try bundle.traffic(of: bundled.id) == store.traffic(of: recorder.session.id))
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: bundlePath))
+        #expect(bytes.range(of: Data(token.utf8)) == nil)
+    }
+
+    @Test func aSessionWithoutTrafficSaysSo() throws {
+        let folder = try TemporaryFolder()
+        let store = try RecordingStore(path: folder.url.appendingPathComponent("s.sqlite").path)
+        let recorder = try Recorder(store: store, workbench: try WorkbenchSession(options: WorkbenchOptions()), kind: "script")
+        _ = recorder.execute("clock")
+        #expect(try store.traffic(of: recorder.session.id).isEmpty)
+        #expect(TrafficListing.lines(recorder.session, steps: [], traffic: []).last
+                == "(no traffic: only server mode records it, and this session is embedded)")
+    }
+
+    @Test func aVersion1FileGainsTheTapesColumns() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.url.appendingPathComponent("old.sqlite").path
+        let queue = try DatabaseQueue(path: path)
+        var migrator = RecordingSchema.migrator
+        try migrator.migrate(queue, upTo: "v1")
+        migrator = RecordingSchema.migrator
+        #expect(try queue.read { try migrator.appliedIdentifiers($0) } == ["v1"])
+        try queue.close()
+        let store = try RecordingStore(path: path)
+        let columns = try store.read { db in try db.columns(in: "traffic").map(\.name) }
+        #expect(columns.suffix(2) == ["device_id", "exchange"])
+    }
+}
