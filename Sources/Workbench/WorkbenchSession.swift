@@ -11,6 +11,8 @@ public struct WorkbenchOptions: Sendable {
     public var interactive: Bool = false
     /// The server to run against (`--server URL`); nil for the embedded world.
     public var serverURL: String?
+    /// A server-mode session's traffic tape to replay instead of a server.
+    public var tape: TapeSource?
     public init() {}
 }
 

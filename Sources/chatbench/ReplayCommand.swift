@@ -12,7 +12,11 @@ struct ReplayCommand: ParsableCommand {
             compares each step's output with the recording. On the first difference it \
             prints the step, its input and a diff, and exits 1. --update re-records the \
             session's output instead. SESSION is an id or a name in the recording database \
-            (--db), or a bundle file written by `export SESSION --bundle FILE`.
+            (--db), or a bundle file written by `export SESSION --bundle FILE`. A session \
+            recorded against a server (--server) replays with --tape: the server may be \
+            stopped, every request is answered from the recorded traffic on the recorded \
+            clock, outputs are compared as against a server (event lines and times aside), \
+            and requests that differ from the tape are listed.
             """
     )
 
@@ -31,14 +35,16 @@ struct ReplayCommand: ParsableCommand {
     @OptionGroup var world: WorldOptions
 
     func run() throws {
-        if tape {
-            SessionSource.fail("--tape replays server-mode traffic, which this chatbench (\(WorkbenchVersion.current)) cannot record yet")
+        if tape, update {
+            SessionSource.fail("--tape replays a server session as recorded; --update cannot re-record it (record it again against a server)")
         }
         let (store, recorded) = try SessionSource.open(session, db: world.db)
         let outcome: ReplayOutcome
         do {
             let steps = try store.steps(of: recorded.id)
-            outcome = try Replayer.replay(recorded, steps: steps, update: update)
+            outcome = tape
+                ? try Replayer.replayTape(recorded, steps: steps, traffic: try store.traffic(of: recorded.id))
+                : try Replayer.replay(recorded, steps: steps, update: update)
             if update, outcome.changedSteps > 0 {
                 try store.replaceSteps(of: recorded.id, with: outcome.steps)
             }
@@ -63,8 +69,15 @@ struct ReplayCommand: ParsableCommand {
                 : "\(label): re-recorded, \(outcome.changedSteps) of \(outcome.stepsRun) steps changed (\(timing))\n")
             return
         }
+        if !outcome.tapeDivergences.isEmpty {
+            Terminal.write("\(label): the SDK's requests diverge from the tape:\n")
+            outcome.tapeDivergences.forEach { Terminal.write("  \($0)\n") }
+        }
+        if !outcome.unusedTape.isEmpty {
+            Terminal.write("\(label): \(outcome.unusedTape.count) request\(outcome.unusedTape.count == 1 ? "" : "s") on the tape never made: \(outcome.unusedTape.prefix(3).joined(separator: "; "))\(outcome.unusedTape.count > 3 ? "; …" : "")\n")
+        }
         guard let divergence = outcome.divergence else {
-            Terminal.write("\(label): \(outcome.stepsRun) steps replayed, identical (\(timing))\n")
+            if outcome.identical { Terminal.write("\(label): \(outcome.stepsRun) steps replayed\(tape ? " from the tape" : ""), identical (\(timing))\n") }
             return
         }
         Terminal.write("\(label) diverged at step \(divergence.step): > \(divergence.input)\n")

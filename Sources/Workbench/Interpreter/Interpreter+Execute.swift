@@ -25,7 +25,8 @@ extension Interpreter {
                 output.append("  \(EventLog.stamp(entry.time, since: start)) \(entry.text)")
             }
         }
-        return StepResult(output: output.map { $0 + "\n" }.joined(), status: status, events: events, virtualTime: world.now)
+        return StepResult(output: output.map { $0 + "\n" }.joined(), status: status, events: events, virtualTime: world.now,
+                          traffic: world.takeTraffic())
     }
 
     private func run(_ line: String) throws(ScriptError) -> StepStatus {

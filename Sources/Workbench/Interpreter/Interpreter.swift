@@ -42,7 +42,7 @@ final class Interpreter: @unchecked Sendable {
         self.options = options
         cacheFolder = FileManager.default.temporaryDirectory.appendingPathComponent("chatbench-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: cacheFolder, withIntermediateDirectories: true)
-        world = try options.serverURL.map { try ServerStage(url: $0, seed: options.seed) } ?? EmbeddedStage(seed: options.seed)
+        world = try Self.makeStage(options)
         start = world.now
         table = CommandTable.standard
         let log = self.log
@@ -168,5 +168,14 @@ final class Interpreter: @unchecked Sendable {
         }
         lastError = chatError
         print("error: \(chatError.code) — \(chatError.message)")
+    }
+}
+
+extension Interpreter {
+    /// The stage the options ask for: a tape, a server, or the embedded world.
+    static func makeStage(_ options: WorkbenchOptions) throws -> any Stage {
+        if let tape = options.tape { return try TapeStage(seed: options.seed, serverURL: options.serverURL ?? "tape", source: tape) }
+        if let url = options.serverURL { return try ServerStage(url: url, seed: options.seed) }
+        return try EmbeddedStage(seed: options.seed)
     }
 }

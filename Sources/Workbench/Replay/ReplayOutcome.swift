@@ -28,6 +28,10 @@ public struct ReplayOutcome: Sendable {
     public var virtualMilliseconds: Int64
     /// Wall time the replay took, in seconds.
     public var seconds: Double
+    /// `--tape` only: where the SDK's requests (or the other side's calls)
+    /// differed from the tape, and what the tape has that was never asked.
+    public var tapeDivergences: [String] = []
+    public var unusedTape: [String] = []
 
-    public var identical: Bool { divergence == nil }
+    public var identical: Bool { divergence == nil && tapeDivergences.isEmpty }
 }

@@ -19,6 +19,10 @@ final class ServerStage: Stage, @unchecked Sendable {
     let seed: UInt64
     let baseURL: String
     let server: any ServerSide
+    private let recordingServer: RecordingServerSide
+    private let traffic = TrafficBuffer()
+    /// One tape recorder per device (an `app restart` makes a new client on the same device).
+    private let recorders = Mutex<[String: TapeRecordingTransport]>([:])
     private let serverNetwork = ServerNetwork()
     private let pump = PumpedExecutor()
     private let random: RandomSource
@@ -48,12 +52,15 @@ final class ServerStage: Stage, @unchecked Sendable {
         baseURL = base
         random = RandomSource(seed: seed)
         self.quietWindow = quietWindow
-        server = HTTPServerSide(baseURL: base, apiKey: World.apiKey, secret: World.jwtSecret)
+        let http = HTTPServerSide(baseURL: base, apiKey: World.apiKey, secret: World.jwtSecret)
         do {
-            _ = try server.settings()
+            _ = try http.settings()
         } catch {
             throw ScriptError("cannot use the server at \(base): \(error) (is `chatbench serve` running there?)")
         }
+        let traffic = self.traffic
+        recordingServer = RecordingServerSide(http, runtime: RealTimeRuntime(), sink: { traffic.append($0) })
+        server = recordingServer
         startBackgroundPump()
     }
 
@@ -81,14 +88,28 @@ final class ServerStage: Stage, @unchecked Sendable {
 
     func stop() { stopped.withLock { $0 = true } }
 
+    /// The real transport, recorded onto the tape below the faults (a
+    /// replay from the tape puts the same faults back above it).
     func makeTransport(deviceId: String) -> any ChatTransport {
-        FaultInjectingTransport(inner: HTTPTransport(baseURL: baseURL), network: serverNetwork, runtime: self)
+        let traffic = self.traffic
+        let recorder = recorders.withLock { recorders in
+            if let existing = recorders[deviceId] { return existing }
+            let recorder = TapeRecordingTransport(wrapping: HTTPTransport(baseURL: baseURL), runtime: self, sink: { traffic.append($0) })
+            recorders[deviceId] = recorder
+            return recorder
+        }
+        return FaultInjectingTransport(inner: recorder, network: serverNetwork, runtime: self)
     }
 
     func tokenIssuer(apiKey: String) -> SimulatedTokenProvider.Issuer {
         let app = AppBackendClient(baseURL: baseURL, apiKey: apiKey, secret: World.jwtSecret)
-        return .remote { userId in try await app.issueTokens(userId: userId) }
+        let recording = recordingServer
+        return .remote { userId in
+            try await recording.recordAsync("issueTokens(\(userId))") { try await app.issueTokens(userId: userId) }
+        }
     }
+
+    func takeTraffic() -> [TrafficEntry] { traffic.take() }
 
     func onTrace(_ sink: @escaping @Sendable (Instant, String, String) -> Void) { traceSink.withLock { $0 = sink } }
 
@@ -133,9 +154,10 @@ final class ServerStage: Stage, @unchecked Sendable {
         while let next = nextTimer, next <= limit, step(limit: limit - now) {}
     }
 
-    func advance(by duration: Duration) throws(ScriptError) {
-        throw ScriptError("clock advance needs the embedded world's virtual time; against a server time is real: use wait or settle")
-    }
+    func advance(by duration: Duration) throws(ScriptError) { throw Self.clockAdvanceRefusal }
+
+    static let clockAdvanceRefusal = ScriptError(
+        "clock advance needs the embedded world's virtual time; against a server time is real: use wait or settle")
 
     func run<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) -> Result<T, any Error>? {
         let box = ResultBox<T>()

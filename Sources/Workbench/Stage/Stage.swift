@@ -1,6 +1,7 @@
 import ChatCore
 import ChatSDK
 import ChatSimulation
+import Synchronization
 
 /// Where the workbench's clients live: the embedded world (virtual time,
 /// simulated network, in-process backend) or a running `chatbench serve`
@@ -47,11 +48,22 @@ protocol Stage: ChatRuntime {
     func exclusively<T>(_ body: () -> T) -> T
     /// Stops whatever runs in the background; the stage is not used after.
     func stop()
+    /// What crossed the wire since the last call (server mode's traffic
+    /// tape, SPEC W5); always empty in the embedded world.
+    func takeTraffic() -> [TrafficEntry]
 }
 
 extension EmbeddedStage {
     func exclusively<T>(_ body: () -> T) -> T { body() }
     func stop() {}
+    func takeTraffic() -> [TrafficEntry] { [] }
+}
+
+/// Where a stage collects its traffic until a step takes it.
+final class TrafficBuffer: Sendable {
+    private let entries = Mutex<[TrafficEntry]>([])
+    func append(_ entry: TrafficEntry) { entries.withLock { $0.append(entry) } }
+    func take() -> [TrafficEntry] { entries.withLock { s in defer { s = [] }; return s } }
 }
 
 extension Stage {

@@ -1,0 +1,93 @@
+import ChatCore
+import ChatSDK
+import ChatSimulation
+import Foundation
+
+/// A server-mode session replayed from its traffic tape, with the server
+/// stopped (SPEC W7, `replay --tape`): every request is answered from the
+/// tape (``TapeTransport``), every call of the other side too
+/// (``TapeServerSide``), on the recorded clock: the stage's clock is a
+/// virtual one that each step starts at the step's recorded start, and that
+/// answers and frames move to their recorded times. Client-side ids come
+/// from the seed, as they did against the server.
+final class TapeStage: Stage, @unchecked Sendable {
+    let world: World
+    let tape: TapeTransport
+    let tapeServer: TapeServerSide
+    let seed: UInt64
+    private let recordedURL: String
+    private let random: RandomSource
+    private let serverNetwork = ServerNetwork()
+
+    init(seed: UInt64, serverURL: String, source: TapeSource) throws {
+        self.seed = seed
+        recordedURL = serverURL
+        random = RandomSource(seed: seed)
+        world = try World(seed: seed, start: source.start)
+        let clientTraffic = source.traffic.filter { $0.entry.deviceId != AppBackendTape.deviceId }
+        tape = TapeTransport(tape: clientTraffic, runtime: world)
+        tapeServer = TapeServerSide(label: serverURL, entries: source.traffic.map(\.entry))
+    }
+
+    /// Step `number` starts at `time` (its recorded start): timers due
+    /// before it fire, and its frames may come.
+    func beginStep(_ number: Int, at time: Instant) {
+        if time > world.now { world.advance(by: time - world.now) }
+        tape.beginStep(number)
+        tapeServer.beginStep(number)
+    }
+
+    /// Where the SDK's requests or the other side's calls differed from the tape.
+    var divergences: [TapeDivergence] { tape.divergences + tapeServer.divergences }
+    /// What the tape has that the replay never asked for.
+    var unused: [String] {
+        tape.unusedEntries.filter { $0.entry.direction == .out }.map { "step \($0.step.map(String.init) ?? "-") \($0.entry.deviceId): \($0.entry.summary)" }
+            + tapeServer.unusedCalls.map { "\(AppBackendTape.deviceId): \($0)" }
+    }
+
+    var serverURL: String? { recordedURL }
+    var server: any ServerSide { tapeServer }
+    var network: any NetworkControl { serverNetwork }
+    var clientRuntime: any ChatRuntime { self }
+
+    func makeTransport(deviceId: String) -> any ChatTransport {
+        FaultInjectingTransport(inner: tape, network: serverNetwork, runtime: self)
+    }
+
+    func tokenIssuer(apiKey: String) -> SimulatedTokenProvider.Issuer {
+        let server = tapeServer
+        return .immediate { userId in try server.answer("issueTokens(\(userId))") }
+    }
+
+    func onTrace(_ sink: @escaping @Sendable (Instant, String, String) -> Void) { world.onTrace(sink) }
+    func runUntilIdle() { world.runUntilIdle() }
+    /// As against the server: timers due within five seconds.
+    func settle() { world.settle(limit: .seconds(5)) }
+    func step() -> Bool { world.step(limit: .seconds(60)) }
+    func advance(by duration: Duration) throws(ScriptError) { throw ServerStage.clockAdvanceRefusal }
+    func run<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) -> Result<T, any Error>? { world.run(operation) }
+    var pendingTimers: Int { world.scheduler.pending.count }
+    func exclusively<T>(_ body: () -> T) -> T { body() }
+    func stop() {}
+    func takeTraffic() -> [TrafficEntry] { [] }
+
+    // MARK: ChatRuntime
+
+    var executor: any SerialExecutor & TaskExecutor { world.executor }
+    var now: Instant { world.now }
+    func sleep(until deadline: Instant, kind: WaitKind) async throws { try await world.sleep(until: deadline, kind: kind) }
+    func makeID(prefix: String) -> String { random.makeID(prefix: prefix) }
+    func trace(_ source: String, _ message: String) { world.trace(source, message) }
+}
+
+/// A session's traffic tape, for a replay with `--tape`.
+public struct TapeSource: Sendable {
+    public var traffic: [RecordedTraffic]
+    /// When the recorded session started (its clock's zero).
+    public var start: Instant
+
+    public init(traffic: [RecordedTraffic], start: Instant) {
+        self.traffic = traffic
+        self.start = start
+    }
+}

@@ -1,0 +1,192 @@
+import ChatCore
+import ChatSDK
+import Foundation
+import Synchronization
+
+/// The other side's calls on the traffic tape: what the workbench asked the
+/// server as the app's backend and the agent (`agent say`, `server …`,
+/// `token …`, the token provider's tokens), so that a replay from the tape
+/// needs no server at all. They are entries of the pseudo-device
+/// `app-backend`: a request (`agentSay(c-1, "Hello")`) and its answer
+/// (`ok` with the JSON result, or `error CODE` with the error).
+enum AppBackendTape {
+    static let deviceId = "app-backend"
+
+    /// How a failed call is kept.
+    struct Failure: Codable {
+        var code: String
+        var message: String
+        var isTransport: Bool
+    }
+
+    /// The answer of a call with nothing to return.
+    struct Done: Codable {}
+
+    static func failure(_ error: any Error) -> Failure {
+        switch error {
+        case let error as WireError: Failure(code: error.code.rawValue, message: error.message, isTransport: false)
+        case let error as TransportError: Failure(code: error.kind == .offline ? "offline" : "failed", message: error.message, isTransport: true)
+        default: Failure(code: "failed", message: "\(error)", isTransport: true)
+        }
+    }
+
+    static func error(_ failure: Failure) -> any Error {
+        if !failure.isTransport, let code = WireError.Code(rawValue: failure.code) { return WireError(code, failure.message) }
+        return TransportError(failure.code == "offline" ? .offline : .failed, failure.message)
+    }
+
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return encoder
+    }()
+}
+
+/// Records every call of the server side it wraps onto the tape.
+final class RecordingServerSide: ServerSide {
+    let inner: any ServerSide
+    let runtime: any ChatRuntime
+    let sink: @Sendable (TrafficEntry) -> Void
+    var label: String { inner.label }
+
+    init(_ inner: any ServerSide, runtime: any ChatRuntime, sink: @escaping @Sendable (TrafficEntry) -> Void) {
+        self.inner = inner
+        self.runtime = runtime
+        self.sink = sink
+    }
+
+    func record<T: Codable>(_ call: String, _ body: () throws -> T) throws -> T {
+        sink(entry(.out, call))
+        return try answered(Result { try body() })
+    }
+
+    func recordAsync<T: Codable>(_ call: String, _ body: () async throws -> T) async throws -> T {
+        sink(entry(.out, call))
+        let result: Result<T, any Error>
+        do { result = .success(try await body()) } catch { result = .failure(error) }
+        return try answered(result)
+    }
+
+    /// Records the answer of the call just recorded, and gives it back.
+    private func answered<T: Codable>(_ result: Result<T, any Error>) throws -> T {
+        switch result {
+        case .success(let value):
+            sink(entry(.in, "ok", try? AppBackendTape.encoder.encode(value)))
+            return value
+        case .failure(let error):
+            let failure = AppBackendTape.failure(error)
+            sink(entry(.in, "error \(failure.code)", try? AppBackendTape.encoder.encode(failure)))
+            throw error
+        }
+    }
+
+    private func entry(_ direction: TrafficEntry.Direction, _ summary: String, _ body: Data? = nil) -> TrafficEntry {
+        TrafficEntry(time: runtime.now, deviceId: AppBackendTape.deviceId, channel: .http, direction: direction, summary: summary, body: body)
+    }
+
+    private func done(_ call: String, _ body: () throws -> Void) throws {
+        _ = try record(call) { () throws -> AppBackendTape.Done in try body(); return AppBackendTape.Done() }
+    }
+
+    func users() throws -> [HTTPWire.AppUser] { try record("users()") { try inner.users() } }
+    func conversations(userId: String) throws -> [WireConversation] {
+        try record("conversations(\(userId))") { try inner.conversations(userId: userId) }
+    }
+    func messages(conversationId: String) throws -> [WireMessage] {
+        try record("messages(\(conversationId))") { try inner.messages(conversationId: conversationId) }
+    }
+    func sessions(userId: String) throws -> [HTTPWire.AppSession] { try record("sessions(\(userId))") { try inner.sessions(userId: userId) } }
+    func pushSubscriptions(userId: String) throws -> [String] {
+        try record("pushSubscriptions(\(userId))") { try inner.pushSubscriptions(userId: userId) }
+    }
+    func pushes(userId: String) throws -> [HTTPWire.AppPush] { try record("pushes(\(userId))") { try inner.pushes(userId: userId) } }
+    func settings() throws -> [HTTPWire.AppSetting] { try record("settings()") { try inner.settings() } }
+    func updateSettings(_ changes: [HTTPWire.AppSetting]) throws {
+        try done("updateSettings(\(changes.map { "\($0.key)=\($0.value)" }.joined(separator: ", ")))") { try inner.updateSettings(changes) }
+    }
+    func expireAccessTokens(userId: String) throws { try done("expireAccessTokens(\(userId))") { try inner.expireAccessTokens(userId: userId) } }
+    func revokeTokens(userId: String) throws { try done("revokeTokens(\(userId))") { try inner.revokeTokens(userId: userId) } }
+    func issueAccessToken(userId: String) throws -> HTTPWire.IssuedCredentialBody {
+        try record("issueAccessToken(\(userId))") { try inner.issueAccessToken(userId: userId) }
+    }
+    func issueSessionToken(userId: String, ttl: Duration?) throws -> HTTPWire.IssuedCredentialBody {
+        try record("issueSessionToken(\(userId), \(ttl.map { "\($0.wholeMilliseconds)ms" } ?? "default"))") {
+            try inner.issueSessionToken(userId: userId, ttl: ttl)
+        }
+    }
+    func agentSay(conversationId: String, text: String) throws -> WireMessage {
+        try record("agentSay(\(conversationId), \(text.debugDescription))") { try inner.agentSay(conversationId: conversationId, text: text) }
+    }
+    func agentTyping(conversationId: String, isTyping: Bool) throws {
+        try done("agentTyping(\(conversationId), \(isTyping))") { try inner.agentTyping(conversationId: conversationId, isTyping: isTyping) }
+    }
+    func agentRead(conversationId: String) throws { try done("agentRead(\(conversationId))") { try inner.agentRead(conversationId: conversationId) } }
+}
+
+/// Answers the other side's calls from the tape, in order (the server is
+/// stopped); a call that is not the tape's next one is a divergence.
+final class TapeServerSide: ServerSide {
+    let label: String
+    private let state: Mutex<(entries: [TrafficEntry], next: Int, divergences: [TapeDivergence])>
+    private let currentStep = Mutex<Int?>(nil)
+
+    init(label: String, entries: [TrafficEntry]) {
+        self.label = label
+        state = Mutex((entries.filter { $0.deviceId == AppBackendTape.deviceId }, 0, []))
+    }
+
+    func beginStep(_ number: Int) { currentStep.withLock { $0 = number } }
+
+    var divergences: [TapeDivergence] { state.withLock { $0.divergences } }
+    /// Calls the tape has that the replay never made.
+    var unusedCalls: [String] {
+        state.withLock { s in s.entries[s.next...].filter { $0.direction == .out }.map(\.summary) }
+    }
+
+    func answer<T: Decodable>(_ call: String, as type: T.Type = T.self) throws -> T {
+        let step = currentStep.withLock { $0 }
+        let found: (request: TrafficEntry, answer: TrafficEntry)? = state.withLock { s in
+            guard let start = s.entries[s.next...].firstIndex(where: { $0.direction == .out }) else {
+                s.divergences.append(TapeDivergence(step: step, deviceId: AppBackendTape.deviceId, sent: call, tape: nil))
+                return nil
+            }
+            guard let end = s.entries[(start + 1)...].firstIndex(where: { $0.direction == .in }) else { return nil }
+            s.next = end + 1
+            if s.entries[start].summary != call {
+                s.divergences.append(TapeDivergence(step: step, deviceId: AppBackendTape.deviceId, sent: call, tape: s.entries[start].summary))
+            }
+            return (s.entries[start], s.entries[end])
+        }
+        guard let found else { throw TransportError(.failed, "\(call) is not on the tape") }
+        let body = found.answer.body ?? Data()
+        if found.answer.summary.hasPrefix("error") {
+            let failure = try JSONDecoder().decode(AppBackendTape.Failure.self, from: body)
+            throw AppBackendTape.error(failure)
+        }
+        return try JSONDecoder().decode(T.self, from: body)
+    }
+
+    func users() throws -> [HTTPWire.AppUser] { try answer("users()") }
+    func conversations(userId: String) throws -> [WireConversation] { try answer("conversations(\(userId))") }
+    func messages(conversationId: String) throws -> [WireMessage] { try answer("messages(\(conversationId))") }
+    func sessions(userId: String) throws -> [HTTPWire.AppSession] { try answer("sessions(\(userId))") }
+    func pushSubscriptions(userId: String) throws -> [String] { try answer("pushSubscriptions(\(userId))") }
+    func pushes(userId: String) throws -> [HTTPWire.AppPush] { try answer("pushes(\(userId))") }
+    func settings() throws -> [HTTPWire.AppSetting] { try answer("settings()") }
+    func updateSettings(_ changes: [HTTPWire.AppSetting]) throws {
+        _ = try answer("updateSettings(\(changes.map { "\($0.key)=\($0.value)" }.joined(separator: ", ")))", as: AppBackendTape.Done.self)
+    }
+    func expireAccessTokens(userId: String) throws { _ = try answer("expireAccessTokens(\(userId))", as: AppBackendTape.Done.self) }
+    func revokeTokens(userId: String) throws { _ = try answer("revokeTokens(\(userId))", as: AppBackendTape.Done.self) }
+    func issueAccessToken(userId: String) throws -> HTTPWire.IssuedCredentialBody { try answer("issueAccessToken(\(userId))") }
+    func issueSessionToken(userId: String, ttl: Duration?) throws -> HTTPWire.IssuedCredentialBody {
+        try answer("issueSessionToken(\(userId), \(ttl.map { "\($0.wholeMilliseconds)ms" } ?? "default"))")
+    }
+    func agentSay(conversationId: String, text: String) throws -> WireMessage {
+        try answer("agentSay(\(conversationId), \(text.debugDescription))")
+    }
+    func agentTyping(conversationId: String, isTyping: Bool) throws {
+        _ = try answer("agentTyping(\(conversationId), \(isTyping))", as: AppBackendTape.Done.self)
+    }
+    func agentRead(conversationId: String) throws { _ = try answer("agentRead(\(conversationId))", as: AppBackendTape.Done.self) }
+}

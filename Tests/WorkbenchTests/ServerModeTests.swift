@@ -1,0 +1,97 @@
+import ChatServer
+import Foundation
+import Testing
+@testable import Workbench
+
+/// The workbench against a real server (`--server URL`): the same verbs,
+/// real sockets, real time; every step's traffic recorded; a recorded
+/// session replayed from its tape with the server stopped.
+@Suite struct ServerModeTests {
+    static func startServer() async throws -> ChatServer.Running {
+        try await ChatServer(configuration: .init(port: 0, databasePath: nil, seed: 1)).start()
+    }
+
+    static func session(_ url: String) throws -> WorkbenchSession {
+        var options = WorkbenchOptions()
+        options.serverURL = url
+        return try WorkbenchSession(options: options)
+    }
+
+    static let story = [
+        "user set alice", "watch conversations", "start conversation --title Knee", "send c1 text \"Hello\"",
+        "agent say c1 \"How can I help?\"", "watch items c1", "expect w2.count == 2", "expect m1.state == sent",
+        "expect server.messages(c1).count == 2",
+    ]
+
+    @Test func theStoryRunsOverRealSocketsAndEveryStepKeepsItsTraffic() async throws {
+        let server = try await Self.startServer()
+        defer { Task { await server.stop() } }
+        let results = try await onThread { () throws -> [StepResult] in
+            let session = try Self.session(server.baseURL)
+            return Self.story.map(session.execute)
+        }.get()
+        #expect(results.allSatisfy { $0.status == .ok }, "\(results.map(\.output))")
+        #expect(results[3].output.contains("m1: sent"))
+        // The send went out over HTTP and came back on the event stream.
+        let sendTraffic = results[3].traffic.map(\.summary)
+        #expect(sendTraffic.contains("POST /v1/conversations/c-89025cc1/messages"), "\(sendTraffic)")
+        #expect(sendTraffic.contains { $0.hasPrefix("event #") && $0.hasSuffix("messageCreated") })
+        // The other side's calls are on the tape too.
+        #expect(results[4].traffic.map(\.summary).contains("agentSay(c-89025cc1, \"How can I help?\")"))
+        #expect(results[1].traffic.contains { $0.deviceId == "app-backend" && $0.summary == "issueTokens(alice)" })
+    }
+
+    @Test func faultsActInTheTransportAndVirtualTimeIsRefused() async throws {
+        let server = try await Self.startServer()
+        defer { Task { await server.stop() } }
+        let outputs = try await onThread { () throws -> [String] in
+            let session = try Self.session(server.baseURL)
+            return [
+                "user set alice", "start conversation", "net offline", "send c1 text \"later\"", "expect m1.state == toBeSent",
+                "net online", "wait m1 state sent", "expect m1.state == sent", "net fail 1", "send c1 text \"lost\"",
+                "expect m2.error == networkFailure", "clock advance 1s",
+            ].map { session.execute($0).output }
+        }.get()
+        #expect(outputs[4] == "ok: m1.state == toBeSent\n")
+        #expect(outputs[7] == "ok: m1.state == sent\n")
+        #expect(outputs[10] == "ok: m2.error == networkFailure\n")
+        #expect(outputs[11] == "script error: clock advance needs the embedded world's virtual time; against a server time is real: use wait or settle\n")
+    }
+
+    @Test func aRecordedSessionReplaysFromItsTapeWithTheServerStopped() async throws {
+        let folder = try TemporaryFolder()
+        let path = folder.url.appendingPathComponent("sessions.sqlite").path
+        let server = try await Self.startServer()
+        try await onThread { () throws in
+            let session = try Self.session(server.baseURL)
+            let recorder = try Recorder(store: try RecordingStore(path: path), workbench: session, name: "story", kind: "script")
+            for line in Self.story { _ = recorder.execute(line) }
+            recorder.finish()
+        }.get()
+        await server.stop()
+
+        let store = try RecordingStore(path: path, create: false)
+        let recorded = try store.session("story")
+        #expect(recorded.mode == "server")
+        let steps = try store.steps(of: recorded.id)
+        let traffic = try store.traffic(of: recorded.id)
+        let outcome = try await onThread { try Replayer.replayTape(recorded, steps: steps, traffic: traffic) }.get()
+        #expect(outcome.identical, "\(String(describing: outcome.divergence)) \(outcome.tapeDivergences)")
+        #expect(outcome.stepsRun == Self.story.count)
+        #expect(outcome.unusedTape.isEmpty, "\(outcome.unusedTape)")
+
+        // Another message than the recorded one: the tape says where the SDK's request differs.
+        var edited = steps
+        edited[3].input = "send c1 text \"Bonjour\""
+        let changed = edited
+        let diverged = try await onThread { try Replayer.replayTape(recorded, steps: changed, traffic: traffic) }.get()
+        #expect(!diverged.identical)
+        #expect(diverged.tapeDivergences.contains { $0.contains("POST /v1/conversations/c-89025cc1/messages") }, "\(diverged.tapeDivergences)")
+    }
+}
+
+/// Runs `body` on a thread of its own (the workbench blocks its thread
+/// while it pumps, which a task of the cooperative pool must not).
+func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async -> Result<T, any Error> {
+    await onThread { Result { try body() } }
+}
