@@ -34,6 +34,14 @@ public enum WaitKind: Sendable, Hashable {
 }
 
 extension ChatRuntime {
+    /// A number in [0, 1) from the runtime's randomness (seeded in the
+    /// embedded world): jitter for back-offs. Drawn through `makeID`, so
+    /// that every runtime has it and a seeded one stays reproducible.
+    public func randomFraction() -> Double {
+        let digits = makeID(prefix: "").suffix(8)
+        return Double(UInt32(digits, radix: 16) ?? 0) / 4_294_967_296
+    }
+
     public func sleep(for duration: Duration, kind: WaitKind) async throws {
         try await sleep(until: now + duration, kind: kind)
     }

@@ -51,9 +51,11 @@ extension ClientCore {
             }
             guard generation == expected, !Task.isCancelled, !background else { return }
             setConnection(.waitingForNetwork)
-            // Back off 1 s, 2 s, 4 s… up to 30 s; offline, wait for the
-            // network itself. Either wait ends early when it comes back.
-            let delay: Duration = reachable ? .seconds(min(30, 1 << min(attempt, 5))) : .seconds(86_400)
+            // Back off 1 s, 2 s, 4 s… up to 30 s, each with jitter (half to
+            // all of it, so that clients cut together do not all come back
+            // at once); offline, wait for the network itself. Either wait
+            // ends early when it comes back.
+            let delay: Duration = reachable ? Self.backoff(attempt: attempt, fraction: runtime.randomFraction()) : .seconds(86_400)
             attempt += 1
             let runtime = self.runtime
             let wait = Task(executorPreference: runtime.executor) { try await runtime.sleep(for: delay, kind: .timer) }
@@ -68,6 +70,13 @@ extension ClientCore {
             guard let entry = watchers[id], entry.lastEmitted != nil else { continue }
             if all || !entry.fresh { await refresh(id) }
         }
+    }
+
+    /// The wait before reconnection attempt `attempt` (from 0): 2^attempt
+    /// seconds up to 30 s, scaled by 0.5 + fraction / 2.
+    static func backoff(attempt: Int, fraction: Double) -> Duration {
+        let base = Double(min(30, 1 << min(attempt, 5))) * 1000
+        return .milliseconds(Int64(base * (0.5 + min(max(fraction, 0), 1) / 2)))
     }
 
     /// Applies one pushed event; events already seen are ignored.
