@@ -29,7 +29,7 @@ public final class Backend: Sendable {
     struct State {
         var requestCount = 0
         var nextSubscription: Int64 = 1
-        var subscriptions: [SubscriptionID: Subscription] = [:]
+        var subscriptions = SubscriptionTable()
     }
 
     /// Opens a backend.
