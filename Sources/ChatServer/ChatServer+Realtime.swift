@@ -36,8 +36,10 @@ extension ChatServer {
         let credentials = try realtimeCredentials(request)
         let after = try afterUserSeq(request)
         let (frames, continuation) = AsyncStream<RealtimeHub.Frame>.makeStream()
-        let result = backend.subscribe(apiKey: credentials.apiKey, accessToken: credentials.accessToken ?? "", afterUserSeq: after) { event in
-            continuation.yield(.event(event))
+        let result = await BackendThread.run {
+            backend.subscribe(apiKey: credentials.apiKey, accessToken: credentials.accessToken ?? "", afterUserSeq: after) { event in
+                continuation.yield(.event(event))
+            }
         }
         let subscription: SubscriptionID
         switch result {
