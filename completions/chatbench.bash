@@ -394,7 +394,7 @@ _chatbench_serve() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
     repeating_options=()
-    non_repeating_options=(--host --port --db --seed --log-level)
+    non_repeating_options=(--host --port --db --sync --seed --log-level)
     __chatbench_offer_flags_options 0
 
     # Offer option value completions
@@ -407,6 +407,9 @@ _chatbench_serve() {
         ;;
     '--db')
         __chatbench_add_completions -f
+        return
+        ;;
+    '--sync')
         return
         ;;
     '--seed')

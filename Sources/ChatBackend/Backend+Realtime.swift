@@ -50,7 +50,7 @@ extension Backend {
     /// the reason, outside the lock (an `onClose` may call the backend).
     func closeSubscriptions(reason: WireError, where matches: (Subscription, SubscriptionID) -> Bool) {
         let closed = state.withLock { state -> [Subscription] in
-            let ids = state.subscriptions.filter { matches($0.value, $0.key) }.keys.sorted { $0.rawValue < $1.rawValue }
+            let ids = state.subscriptions.ids(where: matches)
             return ids.compactMap { state.subscriptions.removeValue(forKey: $0) }
         }
         for subscription in closed { subscription.onClose?(reason) }
@@ -68,7 +68,7 @@ extension Backend {
 
     /// The number of live subscriptions of a user (the workbench's view of realtime connections).
     public func subscriptionCount(userId: String) -> Int {
-        state.withLock { $0.subscriptions.values.filter { $0.userId == userId }.count }
+        state.withLock { $0.subscriptions.ids(ofUser: userId).count }
     }
 
     // MARK: Storing and delivering
@@ -92,9 +92,7 @@ extension Backend {
 
     /// Gives every subscription of `userId` the events it has not seen yet.
     func deliverEvents(userId: String) {
-        let ids = state.withLock { state in
-            state.subscriptions.filter { $0.value.userId == userId }.keys.sorted { $0.rawValue < $1.rawValue }
-        }
+        let ids = state.withLock { $0.subscriptions.ids(ofUser: userId) }
         for id in ids { deliver(to: id) }
     }
 

@@ -29,7 +29,7 @@ public final class Backend: Sendable {
     struct State {
         var requestCount = 0
         var nextSubscription: Int64 = 1
-        var subscriptions: [SubscriptionID: Subscription] = [:]
+        var subscriptions = SubscriptionTable()
     }
 
     /// Opens a backend.
@@ -38,10 +38,14 @@ public final class Backend: Sendable {
     ///   - environment: the clock and identifier source.
     ///   - path: a SQLite file to persist to (server mode); `nil` keeps
     ///     everything in memory (embedded mode).
-    public init(environment: BackendEnvironment, path: String? = nil) throws {
+    ///   - commitSync: how each commit to the file is synced (see
+    ///     ``CommitSync``); unused in memory. Default `.full`.
+    public init(environment: BackendEnvironment, path: String? = nil, commitSync: CommitSync = .full) throws {
         self.environment = environment
         if let path {
-            dbQueue = try DatabaseQueue(path: path)
+            var configuration = Configuration()
+            configuration.prepareDatabase { db in try db.execute(sql: commitSync.pragma) }
+            dbQueue = try DatabaseQueue(path: path, configuration: configuration)
         } else {
             dbQueue = try DatabaseQueue()
         }

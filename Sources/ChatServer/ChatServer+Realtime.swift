@@ -38,12 +38,14 @@ extension ChatServer {
         let (frames, continuation) = AsyncStream<RealtimeHub.Frame>.makeStream()
         // When the backend ends the subscription (logout, revoked tokens, a
         // merged user), the stream closes with the reason.
-        let result = backend.subscribe(apiKey: credentials.apiKey, accessToken: credentials.accessToken ?? "", afterUserSeq: after,
-                                       sink: { event in continuation.yield(.event(event)) },
-                                       onClose: { error in
-                                           continuation.yield(.close(reason: error.message))
-                                           continuation.finish()
-                                       })
+        let result = await BackendThread.run {
+            backend.subscribe(apiKey: credentials.apiKey, accessToken: credentials.accessToken ?? "", afterUserSeq: after,
+                              sink: { event in continuation.yield(.event(event)) },
+                              onClose: { error in
+                                  continuation.yield(.close(reason: error.message))
+                                  continuation.finish()
+                              })
+        }
         let subscription: SubscriptionID
         switch result {
         case .failure(let error):

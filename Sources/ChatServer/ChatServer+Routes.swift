@@ -56,29 +56,29 @@ extension ChatServer {
             guard let wire = try await JSONBody.decode(WireRequest.self, from: request), HTTPWire.isIdentity(wire) else {
                 throw WireError(.badRequest, "The body must be an identity request (loginJWT, loginAnonymous, connect…, logout, …)")
             }
-            return JSONBody.response(try Self.perform(backend, request, wire))
+            return JSONBody.response(try await Self.perform(backend, request, wire))
         }
         router.post("/v1/auth/refresh") { request, _ in
             let body = try await JSONBody.decode(HTTPWire.RefreshBody.self, from: request)!
-            guard case .tokens(let pair) = try Self.perform(backend, request, .refresh(refreshToken: body.refreshToken)) else {
+            guard case .tokens(let pair) = try await Self.perform(backend, request, .refresh(refreshToken: body.refreshToken)) else {
                 throw WireError(.internalError)
             }
             return JSONBody.response(pair)
         }
         router.get("/v1/conversations") { request, _ in
             let wire = WireRequest.listConversations(cursor: Self.query(request, "cursor"), limit: try Self.limit(request))
-            guard case .conversations(let page) = try Self.perform(backend, request, wire) else { throw WireError(.internalError) }
+            guard case .conversations(let page) = try await Self.perform(backend, request, wire) else { throw WireError(.internalError) }
             return JSONBody.response(page)
         }
         router.get("/v1/conversations/{id}") { request, context in
             let wire = WireRequest.getConversation(id: try Self.parameter(context, "id"))
-            guard case .conversation(let conversation) = try Self.perform(backend, request, wire) else { throw WireError(.internalError) }
+            guard case .conversation(let conversation) = try await Self.perform(backend, request, wire) else { throw WireError(.internalError) }
             return JSONBody.response(conversation)
         }
         router.get("/v1/conversations/{id}/messages") { request, context in
             let wire = WireRequest.listMessages(conversationId: try Self.parameter(context, "id"),
                                                 cursor: Self.query(request, "cursor"), limit: try Self.limit(request))
-            guard case .messages(let page) = try Self.perform(backend, request, wire) else { throw WireError(.internalError) }
+            guard case .messages(let page) = try await Self.perform(backend, request, wire) else { throw WireError(.internalError) }
             return JSONBody.response(page)
         }
         router.get("/v1/conversations/{id}/messages/since/{seq}") { request, context in
@@ -88,14 +88,14 @@ extension ChatServer {
             }
             let wire = WireRequest.messagesSince(conversationId: try Self.parameter(context, "id"), afterSeq: seq,
                                                  limit: try Self.limit(request))
-            guard case .messages(let page) = try Self.perform(backend, request, wire) else { throw WireError(.internalError) }
+            guard case .messages(let page) = try await Self.perform(backend, request, wire) else { throw WireError(.internalError) }
             return JSONBody.response(page)
         }
         router.post("/v1/conversations/{id}/messages") { request, context in
             let id = try Self.parameter(context, "id")
             let body = try await JSONBody.decode(HTTPWire.SendMessageBody.self, from: request)!
             let wire = WireRequest.sendMessage(conversationId: id, createConversation: body.createConversation, message: body.message)
-            guard case .sent(let conversation, let message) = try Self.perform(backend, request, wire) else {
+            guard case .sent(let conversation, let message) = try await Self.perform(backend, request, wire) else {
                 throw WireError(.internalError)
             }
             return JSONBody.response(HTTPWire.SentBody(conversation: conversation, message: message), status: .ok)
@@ -103,7 +103,7 @@ extension ChatServer {
         router.post("/v1/conversations/{id}/typing") { request, context in
             let id = try Self.parameter(context, "id")
             let body = try await JSONBody.decode(HTTPWire.TypingBody.self, from: request)!
-            _ = try Self.perform(backend, request, .setTyping(conversationId: id, isTyping: body.isTyping))
+            _ = try await Self.perform(backend, request, .setTyping(conversationId: id, isTyping: body.isTyping))
             return JSONBody.noContent()
         }
         // Reached only when the request is not a WebSocket upgrade, or its
@@ -125,7 +125,7 @@ extension ChatServer {
         router.post("/v1/app/tokens") { request, _ in
             let apiKey = try Self.requireApp(backend, request)
             let body = try await JSONBody.decode(HTTPWire.IssueTokensBody.self, from: request)!
-            return JSONBody.response(try backend.issueTokens(apiKey: apiKey, userId: body.userId))
+            return JSONBody.response(try await BackendThread.run { try backend.issueTokens(apiKey: apiKey, userId: body.userId) })
         }
         let hub = self.hub
         router.post("/v1/app/connections/drop") { request, _ in
@@ -140,19 +140,22 @@ extension ChatServer {
         router.post("/v1/agent/conversations/{id}/say") { request, context in
             let id = try Self.agentConversation(backend, request, context)
             let body = try await JSONBody.decode(HTTPWire.AgentSayBody.self, from: request)!
-            let message = try backend.agentSay(conversationId: id, text: body.text, agentName: try Self.agentName(body.agentName))
+            let agentName = try Self.agentName(body.agentName)
+            let message = try await BackendThread.run { try backend.agentSay(conversationId: id, text: body.text, agentName: agentName) }
             return JSONBody.response(message)
         }
         router.post("/v1/agent/conversations/{id}/typing") { request, context in
             let id = try Self.agentConversation(backend, request, context)
             let body = try await JSONBody.decode(HTTPWire.TypingBody.self, from: request)!
-            try backend.agentTyping(conversationId: id, isTyping: body.isTyping, agentName: try Self.agentName(body.agentName))
+            let agentName = try Self.agentName(body.agentName)
+            try await BackendThread.run { try backend.agentTyping(conversationId: id, isTyping: body.isTyping, agentName: agentName) }
             return JSONBody.noContent()
         }
         router.post("/v1/agent/conversations/{id}/read") { request, context in
             let id = try Self.agentConversation(backend, request, context)
             let body = try await JSONBody.decode(HTTPWire.AgentReadBody.self, from: request, optional: true)
-            try backend.agentRead(conversationId: id, agentName: try Self.agentName(body?.agentName))
+            let agentName = try Self.agentName(body?.agentName)
+            try await BackendThread.run { try backend.agentRead(conversationId: id, agentName: agentName) }
             return JSONBody.noContent()
         }
         return router
@@ -204,12 +207,12 @@ extension ChatServer {
         return after
     }
 
-    /// Answers one SDK request through the backend.
-    static func perform(_ backend: Backend, _ request: Request, _ wire: WireRequest) throws -> WireResponse {
+    /// Answers one SDK request through the backend, on the backend's thread.
+    static func perform(_ backend: Backend, _ request: Request, _ wire: WireRequest) async throws -> WireResponse {
         let credentials = try credentials(request)
         let envelope = WireEnvelope(apiKey: credentials.apiKey, accessToken: credentials.accessToken,
                                     deviceId: credentials.deviceId, request: wire)
-        return try backend.handle(envelope).get()
+        return try await BackendThread.run { backend.handle(envelope) }.get()
     }
 
     /// Checks the API key and the app secret; returns the API key.

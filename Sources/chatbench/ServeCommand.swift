@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChatBackend
 import ChatServer
 import Dispatch
 import Foundation
@@ -29,6 +30,13 @@ struct ServeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The server's SQLite database (:memory: keeps everything in memory).", valueName: "path"), completion: .file())
     var db: String = "chatbench-server.sqlite"
 
+    @Option(help: ArgumentHelp("""
+        How each commit is synced to disk: normal (a commit survives a crash or kill of the \
+        server, the last ones may be lost on power loss) or full (a sync per commit, survives \
+        power loss, about 1.6 ms each).
+        """, valueName: "mode"))
+    var sync: String = CommitSync.normal.rawValue
+
     @Option(help: "Seed of the identifiers and tokens the server makes (reproducible runs; tokens become guessable).")
     var seed: UInt64?
 
@@ -37,6 +45,9 @@ struct ServeCommand: ParsableCommand {
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535, got \(port)") }
+        guard CommitSync(rawValue: sync) != nil else {
+            throw ValidationError("--sync must be normal or full; got \(sync)")
+        }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical; got \(logLevel)")
         }
@@ -51,6 +62,7 @@ struct ServeCommand: ParsableCommand {
         }
         var configuration = ChatServer.Configuration(host: host, port: port, databasePath: db == ":memory:" ? nil : db, seed: seed)
         configuration.logger = Logger(label: "chatbench.server")
+        configuration.commitSync = CommitSync(rawValue: sync) ?? .normal
         let server: ChatServer
         do {
             server = try ChatServer(configuration: configuration)
