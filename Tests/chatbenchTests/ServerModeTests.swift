@@ -32,4 +32,27 @@ import Testing
             """)
         #expect(run.status == 0)
     }
+
+    @Test func aSessionRecordedAgainstAServerReplaysFromItsTapeOnceTheServerIsGone() throws {
+        let folder = try TemporaryFolder()
+        let db = folder.url.appendingPathComponent("sessions.sqlite").path
+        var server: RunningServe? = try RunningServe(arguments: ["--db", ":memory:", "--seed", "1"])
+        let url = try #require(server?.url)
+        let input = "user set alice\nwatch conversations\nstart conversation\nsend c1 text \"hi\"\nagent say c1 \"hello\"\nexpect w1[0].count == 2\n"
+        let recorded = try ChatbenchBinary.run(["--server", url, "--db", db, "--name", "bug"], input: input)
+        #expect(recorded.status == 0, "\(recorded.stdout)\(recorded.stderr)")
+        server = nil  // stopped: the replay must not need it
+
+        let plain = try ChatbenchBinary.run(["replay", "bug", "--db", db])
+        #expect(plain.status == 2)
+        #expect(plain.stderr.hasPrefix("chatbench: session 1 \"bug\" was recorded against a server (\(url)): replay it from its traffic tape with --tape"))
+
+        let tape = try ChatbenchBinary.run(["replay", "bug", "--tape", "--db", db])
+        #expect(tape.status == 0, "\(tape.stdout)\(tape.stderr)")
+        #expect(tape.stdout.hasPrefix("session 1 \"bug\": 6 steps replayed from the tape, identical ("), "\(tape.stdout)")
+
+        let listing = try ChatbenchBinary.run(["sessions", "show", "bug", "--traffic", "--db", db])
+        #expect(listing.stdout.contains("app-backend    http → agentSay(c-89025cc1, \"hello\")"), "\(listing.stdout)")
+        #expect(listing.stdout.contains("device-client  http → POST /v1/conversations/c-89025cc1/messages"))
+    }
 }

@@ -14,7 +14,7 @@ public enum Replayer {
         guard session.mode == "embedded" else {
             throw RecordingError(
                 .unsupported,
-                "session \(session.label) was recorded against a server\(session.serverURL.map { " (\($0))" } ?? ""): replay it from its traffic tape with --tape, or against a server with --server URL")
+                "session \(session.label) was recorded against a server\(session.serverURL.map { " (\($0))" } ?? ""): replay it from its traffic tape with --tape")
         }
         let started = ContinuousClock.now
         var options = WorkbenchOptions()

@@ -59,7 +59,7 @@ final class ServerStage: Stage, @unchecked Sendable {
             throw ScriptError("cannot use the server at \(base): \(error) (is `chatbench serve` running there?)")
         }
         let traffic = self.traffic
-        recordingServer = RecordingServerSide(http, runtime: RealTimeRuntime(), sink: { traffic.append($0) })
+        recordingServer = RecordingServerSide(http, now: { ServerStage.wallClock }, sink: { traffic.append($0) })
         server = recordingServer
         startBackgroundPump()
     }
@@ -176,7 +176,9 @@ final class ServerStage: Stage, @unchecked Sendable {
 
     var executor: any SerialExecutor & TaskExecutor { pump }
 
-    var now: Instant { Instant(milliseconds: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))) }
+    var now: Instant { Self.wallClock }
+
+    static var wallClock: Instant { Instant(milliseconds: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))) }
 
     func sleep(until deadline: Instant, kind: WaitKind) async throws {
         let timer: Int? = switch kind {

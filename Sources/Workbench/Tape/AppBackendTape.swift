@@ -45,13 +45,14 @@ enum AppBackendTape {
 /// Records every call of the server side it wraps onto the tape.
 final class RecordingServerSide: ServerSide {
     let inner: any ServerSide
-    let runtime: any ChatRuntime
+    /// The clock the entries are stamped with.
+    let now: @Sendable () -> Instant
     let sink: @Sendable (TrafficEntry) -> Void
     var label: String { inner.label }
 
-    init(_ inner: any ServerSide, runtime: any ChatRuntime, sink: @escaping @Sendable (TrafficEntry) -> Void) {
+    init(_ inner: any ServerSide, now: @escaping @Sendable () -> Instant, sink: @escaping @Sendable (TrafficEntry) -> Void) {
         self.inner = inner
-        self.runtime = runtime
+        self.now = now
         self.sink = sink
     }
 
@@ -81,7 +82,7 @@ final class RecordingServerSide: ServerSide {
     }
 
     private func entry(_ direction: TrafficEntry.Direction, _ summary: String, _ body: Data? = nil) -> TrafficEntry {
-        TrafficEntry(time: runtime.now, deviceId: AppBackendTape.deviceId, channel: .http, direction: direction, summary: summary, body: body)
+        TrafficEntry(time: now(), deviceId: AppBackendTape.deviceId, channel: .http, direction: direction, summary: summary, body: body)
     }
 
     private func done(_ call: String, _ body: () throws -> Void) throws {
