@@ -97,6 +97,9 @@ struct ReplayReport: Encodable {
     var changedSteps: Int
     var divergence: Divergence?
     var notes: [String]
+    /// `--tape`: requests that differ from the tape, and what it has that was never asked.
+    var tapeDivergences: [String]
+    var unusedTape: [String]
 
     struct Divergence: Encodable {
         var step: Int
@@ -114,6 +117,8 @@ struct ReplayReport: Encodable {
         changedSteps = outcome.changedSteps
         divergence = outcome.divergence.map { Divergence(step: $0.step, input: $0.input, diff: $0.diff, hint: $0.hint) }
         notes = outcome.notes
+        tapeDivergences = outcome.tapeDivergences
+        unusedTape = outcome.unusedTape
     }
 }
 
