@@ -149,6 +149,22 @@ public final class SimulatedNetwork: Sendable {
         }
     }
 
+    /// The server ends a connection (logout, revoked tokens, a merged
+    /// user): after the events already on their way, the client is told why.
+    func closeFromServer(_ id: Int, reason: String) {
+        let delay = oneWay()
+        let time: Instant? = state.withLock { s in
+            guard let connection = s.connections[id] else { return nil }
+            return max(scheduler.now + delay, connection.lastDelivery)
+        }
+        guard let time else { return }
+        scheduler.schedule(at: time, kind: .inFlight) { [self] in
+            guard let connection = state.withLock({ $0.connections.removeValue(forKey: id) }) else { return }
+            connection.continuation.yield(.closed(reason: reason))
+            connection.continuation.finish()
+        }
+    }
+
     /// Closes a connection from the client's side.
     func close(_ id: Int) {
         let connection = state.withLock { $0.connections.removeValue(forKey: id) }
@@ -186,7 +202,8 @@ struct SimulatedTransport: ChatTransport {
         let network = self.network
         let result = network.backend.subscribe(
             apiKey: request.apiKey, accessToken: request.accessToken, afterUserSeq: request.afterUserSeq,
-            sink: { event in network.deliver(event, to: id) })
+            sink: { event in network.deliver(event, to: id) },
+            onClose: { error in network.closeFromServer(id, reason: error.message) })
         switch result {
         case .failure(let error):
             network.close(id)

@@ -117,6 +117,7 @@ extension CommandTable {
                 guard let user = interpreter.current.userId else { throw ScriptError("token expire needs a signed-in user on \(interpreter.current.name)") }
                 try interpreter.world.server.expireAccessTokens(userId: user)
                 interpreter.print("access tokens of \(user) expired on the server")
+                interpreter.world.runUntilIdle()
             }),
         CommandSpec(
             name: "token revoke", group: .credentials,
@@ -126,6 +127,7 @@ extension CommandTable {
                 guard let user = interpreter.current.userId else { throw ScriptError("token revoke needs a signed-in user on \(interpreter.current.name)") }
                 try interpreter.world.server.revokeTokens(userId: user)
                 interpreter.print("tokens of \(user) revoked on the server")
+                interpreter.world.runUntilIdle()
             }),
     ]
 }
