@@ -98,8 +98,14 @@ import Testing
         }
         try await server.app.revokeTokens(userId: "alice")
         try await eventually("the server to close the stream") { server.server.realtimeConnectionCount == 0 }
-        connection.close()
+        // The close reaches the client by itself (closing from here before it
+        // does would end the stream "by the client": a race seen under load).
+        let watchdog = Task {
+            try await Task.sleep(for: .seconds(15))
+            connection.close()
+        }
         let signals = await received.value
+        watchdog.cancel()
         let sessions = try await server.app.sessions(userId: "alice")
         let refused = try await http("GET", server.baseURL + "/v1/conversations",
                                      headers: [HTTPWire.Header.apiKey: ChatServer.demoApiKey, "Authorization": "Bearer \(tokens.accessToken)"])

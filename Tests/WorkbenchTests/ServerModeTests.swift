@@ -79,6 +79,11 @@ import Testing
         #expect(outcome.identical, "\(String(describing: outcome.divergence)) \(outcome.tapeDivergences)")
         #expect(outcome.stepsRun == Self.story.count)
         #expect(outcome.unusedTape.isEmpty, "\(outcome.unusedTape)")
+        // A replay from the tape is deterministic: the same bytes every time.
+        for _ in 0..<3 {
+            let again = try await onThread { try Replayer.replayTape(recorded, steps: steps, traffic: traffic) }.get()
+            #expect(again.steps.map(\.output) == outcome.steps.map(\.output))
+        }
 
         // Another message than the recorded one: the tape says where the SDK's request differs.
         var edited = steps

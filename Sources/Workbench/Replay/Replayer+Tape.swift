@@ -19,7 +19,8 @@ extension Replayer {
         var options = WorkbenchOptions()
         options.seed = session.seed
         options.serverURL = session.serverURL
-        options.tape = TapeSource(traffic: traffic, start: start)
+        options.tape = TapeSource(traffic: traffic, start: start,
+                                  stepStarts: Dictionary(recorded.map { ($0.number, instant($0.wallTime)) }, uniquingKeysWith: { a, _ in a }))
         let workbench: WorkbenchSession
         do {
             workbench = try WorkbenchSession(options: options)

@@ -142,7 +142,9 @@ struct FaultInjectingTransport: ChatTransport {
             continuation.finish()
             connection.close()
         }
-        let forward = Task {
+        // On the stage's executor: against a tape it is the virtual world's,
+        // and the hop must be part of the work the world runs.
+        let forward = runtime.spawn {
             for await signal in connection.signals {
                 if case .closed = signal { network.unregister(id) }
                 continuation.yield(signal)

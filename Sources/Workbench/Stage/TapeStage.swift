@@ -25,8 +25,21 @@ final class TapeStage: Stage, @unchecked Sendable {
         random = RandomSource(seed: seed)
         world = try World(seed: seed, start: source.start)
         let clientTraffic = source.traffic.filter { $0.entry.deviceId != AppBackendTape.deviceId }
-        tape = TapeTransport(tape: clientTraffic, runtime: world)
+        tape = TapeTransport(tape: Self.betweenCommandsFirst(clientTraffic, stepStarts: source.stepStarts), runtime: world)
         tapeServer = TapeServerSide(label: serverURL, entries: source.traffic.map(\.entry))
+    }
+
+    /// Against a server the clients run between commands too, and what
+    /// crossed then was recorded with the next step. It happened before that
+    /// step's command, so the replay gives it the step before: it is
+    /// delivered, at its recorded time, before the command runs.
+    static func betweenCommandsFirst(_ traffic: [RecordedTraffic], stepStarts: [Int: Instant]) -> [RecordedTraffic] {
+        traffic.map { row in
+            guard let step = row.step, step > 1, let start = stepStarts[step], row.entry.time < start else { return row }
+            var row = row
+            row.step = step - 1
+            return row
+        }
     }
 
     /// Step `number` starts at `time` (its recorded start): timers due
@@ -85,9 +98,12 @@ public struct TapeSource: Sendable {
     public var traffic: [RecordedTraffic]
     /// When the recorded session started (its clock's zero).
     public var start: Instant
+    /// When each recorded step started.
+    public var stepStarts: [Int: Instant]
 
-    public init(traffic: [RecordedTraffic], start: Instant) {
+    public init(traffic: [RecordedTraffic], start: Instant, stepStarts: [Int: Instant] = [:]) {
         self.traffic = traffic
         self.start = start
+        self.stepStarts = stepStarts
     }
 }
