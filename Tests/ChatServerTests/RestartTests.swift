@@ -27,10 +27,12 @@ import Testing
         let second = try await TestServer.start(databasePath: first.databasePath, port: first.port)
         let stored = try second.server.backend.messages(conversationId: conversation.id)
         try await second.app.agentSay("after the restart", in: conversation.id)
-        let final = try await items.wait("the message said after the restart") { response in
+        // The client comes back at its next back-off attempt: up to 30 s
+        // after a long restart (a loaded CI machine took more than 15).
+        let final = try await items.wait("the message said after the restart", timeout: .seconds(45)) { response in
             response.data.elements.contains { $0.preview == "after the restart" }
         }
-        try await eventually("the event stream again") { await client.connectionState == .connected }
+        try await eventually("the event stream again", timeout: .seconds(45)) { await client.connectionState == .connected }
         items.cancel()
         await client.shutdown()
         await second.stop()
