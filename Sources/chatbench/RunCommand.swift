@@ -50,9 +50,9 @@ struct RunCommand: ParsableCommand {
             var iterator = transcript.blocks.map(\.input).makeIterator()
             throw ExitCode(loop.run { iterator.next() })
         }
-        let result = TranscriptRunner.check(transcript, path: file, session: session, execute: engine.execute) { _, step in
+        let result = TranscriptRunner.check(transcript, path: file, session: session, execute: engine.execute, onStep: { _, step in
             Terminal.write(step.output)
-        }
+        }, conformance: options.serverURL != nil)
         Terminal.flush()
         TranscriptRunner.report(result).forEach(Terminal.error)
         throw ExitCode(result.passed ? 0 : 1)

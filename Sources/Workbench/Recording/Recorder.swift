@@ -32,6 +32,8 @@ public final class Recorder {
         if let url = workbench.options.serverURL {
             new.mode = "server"
             new.serverURL = url
+            // The clock is real: the session starts when its clock's zero is.
+            new.created = Date(timeIntervalSince1970: Double(workbench.startTime.milliseconds) / 1000)
         }
         session = try store.begin(new)
         workbench.interpreter.recording = self

@@ -59,7 +59,7 @@ public enum SessionListing {
     public static func transcript(_ session: RecordedSession, steps: [RecordedStep]) -> [String] {
         var lines = [summary(session), "platform: \(session.platform)"]
         guard let first = steps.first else { return lines + ["(no steps)"] }
-        let start = startTime(of: steps, first: first)
+        let start = startTime(of: steps, first: first, session: session)
         var stepStart = start
         for step in steps {
             // A step starts where the one before it ended.
@@ -71,11 +71,14 @@ public enum SessionListing {
         return lines
     }
 
-    /// The world's start: the simulation epoch, or the first event if earlier.
-    static func startTime(of steps: [RecordedStep], first: RecordedStep) -> Int64 {
-        let epoch = Instant.simulationEpochMilliseconds
+    /// The world's start: the simulation epoch, or the first event if
+    /// earlier; against a server (real time), when the session began.
+    static func startTime(of steps: [RecordedStep], first: RecordedStep, session: RecordedSession) -> Int64 {
+        let origin = session.mode == "server"
+            ? Int64((session.created.timeIntervalSince1970 * 1000).rounded(.down))
+            : Instant.simulationEpochMilliseconds
         let earliest = steps.lazy.flatMap(\.events).map(\.virtualTime).min() ?? first.virtualTime
-        return min(epoch, earliest, first.virtualTime)
+        return min(origin, earliest, first.virtualTime)
     }
 
     /// `[00:00:01.250]`.

@@ -7,7 +7,7 @@ public enum Timeline {
     public static func draw(_ session: RecordedSession, steps: [RecordedStep]) -> [String] {
         var lines = [SessionListing.summary(session)]
         guard let first = steps.first else { return lines + ["(no steps)"] }
-        let start = SessionListing.startTime(of: steps, first: first)
+        let start = SessionListing.startTime(of: steps, first: first, session: session)
         let blank = String(repeating: " ", count: 14)
         lines.append("\(blank)  client\(String(repeating: " ", count: lane - 2))server")
         var stepStart = start

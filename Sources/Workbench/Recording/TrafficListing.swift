@@ -37,7 +37,7 @@ public enum TrafficListing {
     static func startTime(_ session: RecordedSession, steps: [RecordedStep], traffic: [RecordedTraffic]) -> Int64 {
         let earliestTraffic = traffic.map(\.entry.time.milliseconds).min() ?? Int64.max
         guard let first = steps.first else { return earliestTraffic }
-        let recorded = min(earliestTraffic, SessionListing.startTime(of: steps, first: first))
+        let recorded = min(earliestTraffic, SessionListing.startTime(of: steps, first: first, session: session))
         guard session.mode == "embedded" else {
             let earliestEvent = steps.lazy.flatMap(\.events).map(\.virtualTime).min() ?? first.virtualTime
             return min(earliestTraffic, earliestEvent, first.virtualTime)
