@@ -13,17 +13,13 @@ public final class SimulatedNetwork: Sendable {
     }
 
     struct State {
-        var online = true
-        var latency: Duration = .milliseconds(20)
-        var failNext = 0
-        var requests = 0
         var connections: [Int: Connection] = [:]
         var nextConnection = 0
-        var listeners: [Int: AsyncStream<Bool>.Continuation] = [:]
-        var nextListener = 0
     }
 
     private let state = Mutex(State())
+    /// Online, latency, failures to come, requests so far.
+    public let conditions = NetworkConditions(latency: .milliseconds(20))
     private let scheduler: Scheduler
     private let random: RandomSource
     let backend: Backend
@@ -36,48 +32,25 @@ public final class SimulatedNetwork: Sendable {
 
     // MARK: Faults
 
-    public var isOnline: Bool { state.withLock { $0.online } }
-    public var latency: Duration { state.withLock { $0.latency } }
+    public var isOnline: Bool { conditions.isOnline }
+    public var latency: Duration { conditions.latency }
     /// Requests that reached the backend so far.
-    public var requestCount: Int { state.withLock { $0.requests } }
+    public var requestCount: Int { conditions.requestCount }
     public var openConnections: Int { state.withLock { $0.connections.count } }
-    public var pendingFailures: Int { state.withLock { $0.failNext } }
+    public var pendingFailures: Int { conditions.pendingFailures }
 
     /// Going offline cuts every realtime connection; requests fail at once.
     public func setOnline(_ online: Bool) {
-        let listeners = state.withLock { s -> [AsyncStream<Bool>.Continuation] in
-            guard s.online != online else { return [] }
-            s.online = online
-            return s.listeners.keys.sorted().compactMap { s.listeners[$0] }
-        }
-        if !online { dropAll(reason: "network offline") }
-        for listener in listeners { listener.yield(online) }
+        conditions.setOnline(online) { if !online { dropAll(reason: "network offline") } }
     }
 
     /// Reachability as a device sees it: the current value, then changes.
-    func reachability() -> AsyncStream<Bool> {
-        let (stream, continuation) = AsyncStream<Bool>.makeStream()
-        let id = state.withLock { s in
-            let id = s.nextListener
-            s.nextListener += 1
-            s.listeners[id] = continuation
-            continuation.yield(s.online)
-            return id
-        }
-        continuation.onTermination = { [weak self] _ in
-            _ = self?.state.withLock { $0.listeners.removeValue(forKey: id) }
-        }
-        return stream
-    }
+    func reachability() -> AsyncStream<Bool> { conditions.reachability() }
 
-    public func setLatency(_ latency: Duration) {
-        state.withLock { $0.latency = latency }
-    }
+    public func setLatency(_ latency: Duration) { conditions.setLatency(latency) }
 
     /// The next `count` requests fail on the way.
-    public func failNext(_ count: Int) {
-        state.withLock { $0.failNext += count }
-    }
+    public func failNext(_ count: Int) { conditions.failNext(count) }
 
     /// Cuts every realtime connection (the server side hangs up).
     public func dropAll(reason: String = "connection dropped") {
@@ -101,21 +74,9 @@ public final class SimulatedNetwork: Sendable {
         return .milliseconds(base + jitter)
     }
 
-    func checkOnline() throws {
-        guard isOnline else { throw TransportError(.offline, "The device is offline") }
-    }
-
-    func consumeFailure() -> Bool {
-        state.withLock { s in
-            guard s.failNext > 0 else { return false }
-            s.failNext -= 1
-            return true
-        }
-    }
-
-    func countRequest() {
-        state.withLock { $0.requests += 1 }
-    }
+    func checkOnline() throws { try conditions.checkOnline() }
+    func consumeFailure() -> Bool { conditions.consumeFailure() }
+    func countRequest() { conditions.countRequest() }
 
     func open() -> (Int, AsyncStream<RealtimeSignal>) {
         let (stream, continuation) = AsyncStream<RealtimeSignal>.makeStream()

@@ -1,5 +1,6 @@
 import ChatCore
 import ChatSDK
+import ChatSimulation
 import Synchronization
 
 /// The network of server mode as `net …` verbs change it: a fault-injecting
@@ -12,39 +13,29 @@ import Synchronization
 /// waits), which tells the stage when a command has finished.
 final class ServerNetwork: NetworkControl {
     private struct State {
-        var online = true
-        var latency: Duration = .zero
-        var failNext = 0
-        var requests = 0
         var inFlight = 0
         var connections: [Int: @Sendable (String) -> Void] = [:]
         var nextConnection = 0
-        var listeners: [Int: AsyncStream<Bool>.Continuation] = [:]
-        var nextListener = 0
     }
 
     private let state = Mutex(State())
+    /// Online, added latency, failures to come, requests so far.
+    let conditions = NetworkConditions(latency: .zero)
 
-    var isOnline: Bool { state.withLock { $0.online } }
-    var latency: Duration { state.withLock { $0.latency } }
-    var requestCount: Int { state.withLock { $0.requests } }
+    var isOnline: Bool { conditions.isOnline }
+    var latency: Duration { conditions.latency }
+    var requestCount: Int { conditions.requestCount }
     var openConnections: Int { state.withLock { $0.connections.count } }
-    var pendingFailures: Int { state.withLock { $0.failNext } }
+    var pendingFailures: Int { conditions.pendingFailures }
     /// Requests, openings and in-flight waits not finished yet.
     var workInFlight: Int { state.withLock { $0.inFlight } }
 
     func setOnline(_ online: Bool) {
-        let listeners = state.withLock { s -> [AsyncStream<Bool>.Continuation] in
-            guard s.online != online else { return [] }
-            s.online = online
-            return s.listeners.keys.sorted().compactMap { s.listeners[$0] }
-        }
-        if !online { cut(reason: "network offline") }
-        for listener in listeners { listener.yield(online) }
+        conditions.setOnline(online) { if !online { cut(reason: "network offline") } }
     }
 
-    func setLatency(_ latency: Duration) { state.withLock { $0.latency = latency } }
-    func failNext(_ count: Int) { state.withLock { $0.failNext += count } }
+    func setLatency(_ latency: Duration) { conditions.setLatency(latency) }
+    func failNext(_ count: Int) { conditions.failNext(count) }
     func dropConnections() { cut(reason: "connection dropped") }
 
     private func cut(reason: String) {
@@ -59,20 +50,9 @@ final class ServerNetwork: NetworkControl {
 
     func beginWork() { state.withLock { $0.inFlight += 1 } }
     func endWork() { state.withLock { $0.inFlight -= 1 } }
-
-    func checkOnline() throws {
-        guard isOnline else { throw TransportError(.offline, "The device is offline") }
-    }
-
-    func consumeFailure() -> Bool {
-        state.withLock { s in
-            guard s.failNext > 0 else { return false }
-            s.failNext -= 1
-            return true
-        }
-    }
-
-    func countRequest() { state.withLock { $0.requests += 1 } }
+    func checkOnline() throws { try conditions.checkOnline() }
+    func consumeFailure() -> Bool { conditions.consumeFailure() }
+    func countRequest() { conditions.countRequest() }
 
     func register(close: @escaping @Sendable (String) -> Void) -> Int {
         state.withLock { s in
@@ -85,20 +65,7 @@ final class ServerNetwork: NetworkControl {
 
     func unregister(_ id: Int) { _ = state.withLock { $0.connections.removeValue(forKey: id) } }
 
-    func reachability() -> AsyncStream<Bool> {
-        let (stream, continuation) = AsyncStream<Bool>.makeStream()
-        let id = state.withLock { s in
-            let id = s.nextListener
-            s.nextListener += 1
-            s.listeners[id] = continuation
-            continuation.yield(s.online)
-            return id
-        }
-        continuation.onTermination = { [weak self] _ in
-            _ = self?.state.withLock { $0.listeners.removeValue(forKey: id) }
-        }
-        return stream
-    }
+    func reachability() -> AsyncStream<Bool> { conditions.reachability() }
 }
 
 /// A client's transport in server mode: the real one behind the faults of

@@ -1,0 +1,78 @@
+import ChatSDK
+import Synchronization
+
+/// The conditions of a network as `net …` verbs set them: online or not,
+/// latency, the next requests to fail, how many requests went through, and
+/// who listens to reachability (what NWPathMonitor tells an app). The
+/// embedded world's network and the fault layer in front of a real server
+/// both keep theirs in one of these.
+public final class NetworkConditions: Sendable {
+    private struct State {
+        var online = true
+        var latency: Duration
+        var failNext = 0
+        var requests = 0
+        var listeners: [Int: AsyncStream<Bool>.Continuation] = [:]
+        var nextListener = 0
+    }
+
+    private let state: Mutex<State>
+
+    public init(latency: Duration) {
+        state = Mutex(State(latency: latency))
+    }
+
+    public var isOnline: Bool { state.withLock { $0.online } }
+    public var latency: Duration { state.withLock { $0.latency } }
+    /// Requests that went through so far.
+    public var requestCount: Int { state.withLock { $0.requests } }
+    public var pendingFailures: Int { state.withLock { $0.failNext } }
+
+    /// Sets the network on or off; `cut` runs after the change and before
+    /// the listeners hear of it (to end the connections going offline).
+    public func setOnline(_ online: Bool, cut: () -> Void = {}) {
+        let listeners = state.withLock { s -> [AsyncStream<Bool>.Continuation] in
+            guard s.online != online else { return [] }
+            s.online = online
+            return s.listeners.keys.sorted().compactMap { s.listeners[$0] }
+        }
+        cut()
+        for listener in listeners { listener.yield(online) }
+    }
+
+    public func setLatency(_ latency: Duration) { state.withLock { $0.latency = latency } }
+
+    /// The next `count` requests fail on the way.
+    public func failNext(_ count: Int) { state.withLock { $0.failNext += count } }
+
+    /// Whether this request is one to fail (and counts it off).
+    public func consumeFailure() -> Bool {
+        state.withLock { s in
+            guard s.failNext > 0 else { return false }
+            s.failNext -= 1
+            return true
+        }
+    }
+
+    public func countRequest() { state.withLock { $0.requests += 1 } }
+
+    public func checkOnline() throws {
+        guard isOnline else { throw TransportError(.offline, "The device is offline") }
+    }
+
+    /// Reachability as a device sees it: the current value, then changes.
+    public func reachability() -> AsyncStream<Bool> {
+        let (stream, continuation) = AsyncStream<Bool>.makeStream()
+        let id = state.withLock { s in
+            let id = s.nextListener
+            s.nextListener += 1
+            s.listeners[id] = continuation
+            continuation.yield(s.online)
+            return id
+        }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.state.withLock { $0.listeners.removeValue(forKey: id) }
+        }
+        return stream
+    }
+}
