@@ -36,6 +36,8 @@ let package = Package(
         .target(name: "ChatBackend", dependencies: [
             "ChatCore",
             .product(name: "GRDB", package: "GRDB.swift"),
+            // The C API, for the write-ahead log's hook (WALCheckpointer).
+            .product(name: "GRDBSQLite", package: "GRDB.swift"),
             .product(name: "JWTKit", package: "jwt-kit"),
             .product(name: "Crypto", package: "swift-crypto"),
         ], swiftSettings: strict),

@@ -1,6 +1,5 @@
 import ChatBackend
 import ChatCore
-import GRDB
 import Hummingbird
 import HummingbirdWebSocket
 import Logging
@@ -66,23 +65,11 @@ public final class ChatServer: Sendable {
     /// Opens the database (running its migrations) and creates the demo app if needed.
     public init(configuration: Configuration) throws {
         self.configuration = configuration
-        if let path = configuration.databasePath { try Self.useWriteAheadLog(path) }
         backend = try Backend(environment: ServerEnvironment.make(seed: configuration.seed), path: configuration.databasePath,
                               commitSync: configuration.commitSync)
         if configuration.createDemoApp, (try? backend.settings(apiKey: Self.demoApiKey)) == nil {
             try backend.createApp(apiKey: Self.demoApiKey, jwtSecret: Self.demoSecret)
         }
-    }
-
-    /// Puts the database file in WAL mode (a setting the file keeps): a
-    /// commit then costs at most one sync of the log instead of several of a
-    /// rollback journal (none with ``Configuration/commitSync`` `.normal`).
-    static func useWriteAheadLog(_ path: String) throws {
-        let queue = try DatabaseQueue(path: path)
-        try queue.writeWithoutTransaction { db in
-            _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
-        }
-        try queue.close()
     }
 
     /// Runs the server until the task is cancelled or, with `handleSignals`,
