@@ -28,6 +28,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", exact: "1.37.0"),
         .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
+        // Named only for a test's TCP proxy (ChatServerTests/SilentProxy);
+        // Hummingbird resolves it already.
+        .package(url: "https://github.com/apple/swift-nio.git", "2.81.0"..<"3.0.0"),
     ],
     targets: [
         // Wire format and runtime abstractions shared by the SDK and the backend,
@@ -80,6 +83,7 @@ let package = Package(
             "ChatServer", "ChatSDKNetwork", "ChatSDK", "ChatBackend",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+            .product(name: "NIOPosix", package: "swift-nio"),
         ], swiftSettings: strict),
         .testTarget(name: "chatbenchTests", dependencies: ["chatbench"], swiftSettings: strict),
     ]

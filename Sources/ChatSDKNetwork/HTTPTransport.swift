@@ -24,16 +24,23 @@ public struct HTTPTransport: ChatTransport {
     public let baseURL: String
     /// Longest wait for one request's answer. Default 30 s.
     public var requestTimeout: Duration
+    /// How often the event stream is pinged. A ping not answered by the next
+    /// one means the connection is dead even though nothing closed it (a
+    /// NAT's timeout, a server gone without a word): the stream then closes,
+    /// and the SDK reconnects and catches up as after any cut. Default 30 s.
+    public var keepAlive: Duration
     let client: HTTPClient
 
     /// A transport to the server at `baseURL` (`http://host:port`), using
     /// ``defaultClient`` unless told otherwise.
-    public init(baseURL: String, client: HTTPClient = HTTPTransport.defaultClient, requestTimeout: Duration = .seconds(30)) {
+    public init(baseURL: String, client: HTTPClient = HTTPTransport.defaultClient, requestTimeout: Duration = .seconds(30),
+                keepAlive: Duration = .seconds(30)) {
         var base = baseURL
         while base.hasSuffix("/") { base.removeLast() }
         self.baseURL = base
         self.client = client
         self.requestTimeout = requestTimeout
+        self.keepAlive = keepAlive
     }
 
     /// The process-wide client transports share (never shut down, like
@@ -115,12 +122,14 @@ public struct HTTPTransport: ChatTransport {
         let opened = OpenLatch()
         var logger = Logger(label: "chatbench.events")
         logger.logLevel = .critical
+        let keepAlive = self.keepAlive
         let task = Task {
             var reason = "closed by the server"
             do {
                 let close = try await WebSocketClient.connect(
                     url: wsURL,
-                    configuration: .init(maxFrameSize: 1 << 22, additionalHeaders: headers, closeTimeout: .seconds(2)),
+                    configuration: .init(maxFrameSize: 1 << 22, additionalHeaders: headers, closeTimeout: .seconds(2),
+                                         autoPing: .enabled(timePeriod: keepAlive)),
                     logger: logger
                 ) { inbound, _, _ in
                     let decoder = JSONDecoder()

@@ -41,15 +41,7 @@ import Testing
 
     @Test func reconnectsAndCatchesUpAfterTheServerClosesTheStream() async throws {
         let server = try await TestServer.start()
-        let client = server.makeClient()
-        try await client.setCurrentUser(userId: "alice")
-        let conversation = try await client.startConversation()
-        try await client.sendMessage(.text("first"), in: conversation.id)
-        let items = Probe(client.watchItems(ofConversationWithId: conversation.id))
-        try await items.wait("the first message sent") { $0.data.elements.first?.state == .sent }
-        try await eventually("the event stream") { await client.connectionState == .connected }
-        try await server.app.agentSay("one", in: conversation.id)
-        try await items.wait("one") { $0.data.elements.contains { $0.preview == "one" } }
+        let (client, conversation, items) = try await connectedWithAPlaceInTheStream(server.makeClient(), server)
 
         // The server hangs up; what is said meanwhile arrives by catch-up.
         let dropped = try await server.app.dropConnections()
@@ -74,6 +66,32 @@ import Testing
         #expect(final.data.elements.map(\.preview) == ["five", "four", "three", "two", "one", "first"])
     }
 
+    @Test func aSilentlyDeadEventStreamIsNoticedByItsKeepAliveAndCaughtUp() async throws {
+        let server = try await TestServer.start()
+        let proxy = try await SilentProxy.start(upstreamPort: server.port)
+        let transport = HTTPTransport(baseURL: proxy.baseURL, requestTimeout: .seconds(3), keepAlive: .milliseconds(300))
+        let (client, conversation, items) = try await connectedWithAPlaceInTheStream(server.makeClient(transport: transport), server)
+
+        // The path dies without a word: no close, no reset, no more bytes.
+        // Only the stream's unanswered ping can tell the client.
+        proxy.silenceOpenConnections()
+        try await server.app.agentSay("said while the path was dead", in: conversation.id)
+        let caughtUp = try await items.wait("the message, by the catch-up of a new stream") { response in
+            response.data.elements.contains { $0.preview == "said while the path was dead" }
+        }
+        try await eventually("the event stream again") { await client.connectionState == .connected }
+        try await server.app.agentSay("and after", in: conversation.id)
+        let final = try await items.wait("a message pushed on the new stream") { $0.data.elements.contains { $0.preview == "and after" } }
+        items.cancel()
+        await client.shutdown()
+        await proxy.stop()
+        await server.stop()
+
+        #expect(caughtUp.data.elements.count == 3)
+        #expect(final.data.elements.map(\.preview) == ["and after", "said while the path was dead", "one", "first"])
+        #expect(final.data.elements.compactMap(\.seq) == [4, 3, 2, 1], "no duplicate, no gap")
+    }
+
     @Test func refusedTokensSurfaceAsWireErrors() async throws {
         let server = try await TestServer.start()
         let transport = HTTPTransport(baseURL: server.baseURL)
@@ -89,5 +107,21 @@ import Testing
         // Nothing listens any more: a transport error, not a crash.
         await #expect(throws: TransportError.self) { try await transport.perform(badRequest) }
         #expect(answer == .conversations(WirePage(elements: [], nextCursor: nil)))
+    }
+
+    /// Alice with a conversation holding her "first" message and the
+    /// agent's "one", pushed on the event stream: the client has its place in
+    /// the stream, from which a new connection catches up.
+    private func connectedWithAPlaceInTheStream(_ client: ChatClient, _ server: TestServer) async throws
+        -> (ChatClient, Conversation, Probe<PaginatedList<Message>>) {
+        try await client.setCurrentUser(userId: "alice")
+        let conversation = try await client.startConversation()
+        try await client.sendMessage(.text("first"), in: conversation.id)
+        let items = Probe(client.watchItems(ofConversationWithId: conversation.id))
+        try await items.wait("the first message sent") { $0.data.elements.first?.state == .sent }
+        try await eventually("the event stream") { await client.connectionState == .connected }
+        try await server.app.agentSay("one", in: conversation.id)
+        try await items.wait("one, pushed") { $0.data.elements.contains { $0.preview == "one" } }
+        return (client, conversation, items)
     }
 }

@@ -30,9 +30,9 @@ struct TestServer {
         AppBackendClient(baseURL: baseURL, apiKey: ChatServer.demoApiKey, secret: ChatServer.demoSecret)
     }
 
-    /// A client of the demo app on this server, with an in-memory cache.
-    func makeClient(deviceId: String = "device-1") -> ChatClient {
-        var configuration = ChatClient.Configuration(apiKey: ChatServer.demoApiKey, transport: HTTPTransport(baseURL: baseURL),
+    /// A client of the demo app on this server (or through `transport`), with an in-memory cache.
+    func makeClient(deviceId: String = "device-1", transport: HTTPTransport? = nil) -> ChatClient {
+        var configuration = ChatClient.Configuration(apiKey: ChatServer.demoApiKey, transport: transport ?? HTTPTransport(baseURL: baseURL),
                                                      runtime: RealTimeRuntime())
         configuration.cacheMode = .memory
         configuration.deviceId = deviceId
