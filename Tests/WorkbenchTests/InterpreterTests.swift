@@ -149,6 +149,10 @@ func run(_ lines: [String], seed: UInt64 = 1) throws -> (session: WorkbenchSessi
     @Test func verbs() throws {
         #expect(try completions([], "wa") == ["wait", "watch"])
         #expect(try completions([], "net o") == ["offline", "online"])
+        // help's argument is a verb, completed word by word.
+        #expect(try completions([], "help wa") == ["wait", "watch"])
+        #expect(try completions([], "help clock a") == ["advance"])
+        #expect(try completions([], "help net o") == ["offline", "online"])
     }
 
     @Test func optionsAndChoices() throws {

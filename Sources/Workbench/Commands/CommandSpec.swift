@@ -19,6 +19,8 @@ enum ArgumentKind: Hashable, Sendable {
     case count
     /// A file path.
     case file
+    /// A verb of the command table, word by word (`help clock advance`).
+    case verb
 }
 
 /// The kinds of objects handles name.

@@ -90,7 +90,7 @@ extension CommandTable {
     static let metaCommands: [CommandSpec] = [
         CommandSpec(
             name: "help", group: .meta,
-            arguments: [ArgumentSpec(name: "VERB", kind: .text, optional: true, variadic: true)],
+            arguments: [ArgumentSpec(name: "VERB", kind: .verb, optional: true, variadic: true)],
             summary: "list verbs by group, or show one verb's usage and an example",
             example: "help send",
             keepsError: true,

@@ -24,7 +24,10 @@ extension Interpreter {
                 candidates = values(for: kind)
             } else {
                 let positional = words.dropFirst(used).filter { !$0.hasPrefix("--") }.count
-                if positional < spec.arguments.count {
+                if spec.arguments.first?.kind == .verb {
+                    // `help clock a` → advance: the verb named so far, word by word.
+                    candidates = verbWords(after: Array(words.dropFirst(used)))
+                } else if positional < spec.arguments.count {
                     candidates = values(for: spec.arguments[positional].kind)
                 } else if let last = spec.arguments.last, last.variadic {
                     candidates = values(for: last.kind)
@@ -34,12 +37,7 @@ extension Interpreter {
             }
         } else {
             // A sub-verb: `net o` → online, offline.
-            let typed = words.joined(separator: " ")
-            candidates = table.specs.compactMap { spec in
-                let name = spec.words
-                guard name.count > words.count, name.prefix(words.count).joined(separator: " ") == typed else { return nil }
-                return name[words.count]
-            }
+            candidates = verbWords(after: words)
         }
         return Array(Set(candidates.filter { $0.hasPrefix(current) })).sorted()
     }
@@ -50,7 +48,18 @@ extension Interpreter {
         case .handle(let kind):
             if kind == .client { return clients.map(\.name) }
             return objects.filter { kind == .any || Self.kind(of: $0.value) == kind }.map(\.key).sorted()
-        case .text, .file, .duration, .count: return []
+        case .text, .file, .duration, .count, .verb: return []
+        }
+    }
+
+    /// The words that can follow `typed` in a verb's name: every verb's first
+    /// word when nothing is typed, `online`, `offline`… after `net`.
+    private func verbWords(after typed: [String]) -> [String] {
+        let joined = typed.joined(separator: " ")
+        return table.specs.compactMap { spec in
+            let name = spec.words
+            guard name.count > typed.count, name.prefix(typed.count).joined(separator: " ") == joined else { return nil }
+            return name[typed.count]
         }
     }
 

@@ -133,7 +133,7 @@ extension Interpreter {
 
     private func check(_ token: Token, as kind: ArgumentKind, name: String) throws(ScriptError) {
         switch kind {
-        case .text, .file: break
+        case .text, .file, .verb: break
         case .duration: _ = try DurationParser.parse(token.text)
         case .count:
             guard let n = Int(token.text), n >= 0 else {
