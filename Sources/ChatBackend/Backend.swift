@@ -48,7 +48,7 @@ public final class Backend: Sendable {
         if let path {
             try Self.useWriteAheadLog(path)
             let checkpointer = try WALCheckpointer(path: path)
-            var configuration = Configuration()
+            var configuration = Self.fileConfiguration
             configuration.prepareDatabase { db in
                 try db.execute(sql: commitSync.pragma)
                 checkpointer.install(on: db)
@@ -62,12 +62,21 @@ public final class Backend: Sendable {
         try BackendSchema.migrator.migrate(dbQueue)
     }
 
+    /// How every connection to a backend's file opens: a lock held for a
+    /// moment elsewhere (another process, a connection closing) is waited
+    /// for, up to 5 s, instead of failing the request at once.
+    static var fileConfiguration: Configuration {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(5)
+        return configuration
+    }
+
     /// Puts the database file in WAL mode (a setting the file keeps): a
     /// commit then costs at most one sync of the log instead of several of a
     /// rollback journal (none with ``CommitSync/normal``), and readers of
     /// other processes (`sqlite3`) never block the writer.
     static func useWriteAheadLog(_ path: String) throws {
-        let queue = try DatabaseQueue(path: path)
+        let queue = try DatabaseQueue(path: path, configuration: fileConfiguration)
         try queue.writeWithoutTransaction { db in
             _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
         }
@@ -75,7 +84,9 @@ public final class Backend: Sendable {
     }
 
     deinit {
-        if checkpointer != nil { dbQueue.inDatabase { WALCheckpointer.uninstall(on: $0) } }
+        guard let checkpointer else { return }
+        dbQueue.inDatabase { WALCheckpointer.uninstall(on: $0) }
+        checkpointer.close()
     }
 
     /// The number of SDK requests answered by ``handle(_:)`` so far, whatever

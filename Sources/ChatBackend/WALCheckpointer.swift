@@ -28,7 +28,7 @@ final class WALCheckpointer: Sendable {
 
     /// Opens the checkpointing connection to the database at `path`.
     init(path: String) throws {
-        var configuration = Configuration()
+        var configuration = Backend.fileConfiguration
         configuration.label = "checkpointer"
         connection = try DatabaseQueue(path: path, configuration: configuration)
     }
@@ -84,5 +84,13 @@ final class WALCheckpointer: Sendable {
     /// Waits for the checkpoint in progress, if any (tests, shutdown).
     func waitUntilIdle() {
         queue.sync {}
+    }
+
+    /// Waits for the checkpoint in progress, then closes the connection, so
+    /// that the file is free once the backend is gone (closing the last
+    /// connection checkpoints under an exclusive lock: done later, on this
+    /// queue, it made a backend reopened at once find the file locked).
+    func close() {
+        queue.sync { try? connection.close() }
     }
 }

@@ -55,6 +55,29 @@ import Testing
         #expect(try reader.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") } == "wal")
     }
 
+    @Test func aBackendReopenedAtOnceFindsTheFileFree() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("checkpoint-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("backend.sqlite").path
+        // Each backend goes away with a checkpoint likely in flight: it must
+        // be finished, and the file closed, by the time the next one opens.
+        for round in 0..<10 {
+            let clock = TestClock(), ids = CounterIDs()
+            let backend = try Backend(environment: BackendEnvironment(now: { clock.now }, makeID: { ids.make($0) }), path: path,
+                                      commitSync: .normal)
+            if round == 0 { try backend.createApp(apiKey: "k", jwtSecret: "s") }
+            let token = try backend.issueTokens(apiKey: "k", userId: "alice").accessToken
+            for n in 0..<200 {
+                _ = try backend.handle(WireEnvelope(apiKey: "k", accessToken: token, deviceId: "d", request: .sendMessage(
+                    conversationId: "c1", createConversation: NewConversation(title: nil),
+                    message: NewMessage(id: "m\(round)-\(n)", content: .text("message"), replyTo: nil)))).get()
+            }
+        }
+        let reader = try DatabaseQueue(path: path)
+        #expect(try reader.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM message") } == 2_000)
+    }
+
     @Test func anInMemoryBackendHasNoCheckpointer() throws {
         let world = try TestWorld()
         #expect(world.backend.checkpointer == nil)
