@@ -81,7 +81,7 @@ final class WALCheckpointer: Sendable {
         }
     }
 
-    /// Waits for the checkpoint in progress, if any (tests, shutdown).
+    /// Waits for the checkpoint in progress, if any (tests; shutdown uses ``close()``).
     func waitUntilIdle() {
         queue.sync {}
     }
