@@ -69,7 +69,7 @@ let package = Package(
         ], swiftSettings: strict),
         .systemLibrary(name: "CLibEdit", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
         .executableTarget(name: "chatbench", dependencies: [
-            "Workbench", "CLibEdit", "ChatServer",
+            "Workbench", "ChatSimulation", "CLibEdit", "ChatServer",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Logging", package: "swift-log"),

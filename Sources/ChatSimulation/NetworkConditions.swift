@@ -36,8 +36,10 @@ public final class NetworkConditions: Sendable {
             s.online = online
             return s.listeners.keys.sorted().compactMap { s.listeners[$0] }
         }
-        cut()
+        // The device learns it is offline before its connections notice:
+        // a connection that dies with the network is down for that reason.
         for listener in listeners { listener.yield(online) }
+        cut()
     }
 
     public func setLatency(_ latency: Duration) { state.withLock { $0.latency = latency } }

@@ -41,7 +41,7 @@ public final class Scheduler: Sendable {
             let entry = Entry(time: max(time, s.now), seq: seq, kind: kind, fire: fire)
             let index = s.entries.partitioningIndex { ($0.time, $0.seq) > (entry.time, entry.seq) }
             s.entries.insert(entry, at: index)
-            if kind == .inFlight { s.inFlightCount += 1 }
+            if kind.category == .inFlight { s.inFlightCount += 1 }
             return TimerID(seq: seq)
         }
     }
@@ -51,7 +51,7 @@ public final class Scheduler: Sendable {
     public func cancel(_ id: TimerID) -> Bool {
         state.withLock { s in
             guard let index = s.entries.firstIndex(where: { $0.seq == id.seq }) else { return false }
-            if s.entries[index].kind == .inFlight { s.inFlightCount -= 1 }
+            if s.entries[index].kind.category == .inFlight { s.inFlightCount -= 1 }
             s.entries.remove(at: index)
             return true
         }
@@ -64,18 +64,29 @@ public final class Scheduler: Sendable {
 
     /// Time of the earliest pending in-flight wake-up.
     var earliestInFlight: Instant? {
-        state.withLock { s in s.entries.first(where: { $0.kind == .inFlight })?.time }
+        earliest(in: [.inFlight])
+    }
+
+    /// Time of the earliest pending wake-up of one of `categories`.
+    func earliest(in categories: Set<WaitKind.Category>) -> Instant? {
+        state.withLock { s in s.entries.first(where: { categories.contains($0.kind.category) })?.time }
     }
 
     /// Pops the earliest wake-up due at or before `limit`, moving the clock to
     /// its time, and returns its action.
     func popDue(upTo limit: Instant) -> (@Sendable () -> Void)? {
+        popDueEntry(upTo: limit)?.fire
+    }
+
+    /// `popDue(upTo:)` with the wake-up's kind, for who wants to say why
+    /// the clock moved.
+    func popDueEntry(upTo limit: Instant) -> (kind: WaitKind, fire: @Sendable () -> Void)? {
         state.withLock { s in
             guard let first = s.entries.first, first.time <= limit else { return nil }
             s.entries.removeFirst()
-            if first.kind == .inFlight { s.inFlightCount -= 1 }
+            if first.kind.category == .inFlight { s.inFlightCount -= 1 }
             s.now = max(s.now, first.time)
-            return first.fire
+            return (first.kind, first.fire)
         }
     }
 
@@ -84,7 +95,7 @@ public final class Scheduler: Sendable {
         state.withLock { $0.now = max($0.now, time) }
     }
 
-    /// Pending wake-ups (time and kind), for inspection.
+    /// Pending wake-ups (time and kind, earliest first), for inspection.
     public var pending: [(time: Instant, kind: WaitKind)] {
         state.withLock { $0.entries.map { ($0.time, $0.kind) } }
     }

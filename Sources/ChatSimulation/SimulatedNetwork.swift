@@ -39,9 +39,10 @@ public final class SimulatedNetwork: Sendable {
     public var openConnections: Int { state.withLock { $0.connections.count } }
     public var pendingFailures: Int { conditions.pendingFailures }
 
-    /// Going offline cuts every realtime connection; requests fail at once.
+    /// Going offline cuts every realtime connection (no word from the
+    /// server reaches the client: it just ends); requests fail at once.
     public func setOnline(_ online: Bool) {
-        conditions.setOnline(online) { if !online { dropAll(reason: "network offline") } }
+        conditions.setOnline(online) { if !online { dropAll(reason: nil) } }
     }
 
     /// Reachability as a device sees it: the current value, then changes.
@@ -52,15 +53,16 @@ public final class SimulatedNetwork: Sendable {
     /// The next `count` requests fail on the way.
     public func failNext(_ count: Int) { conditions.failNext(count) }
 
-    /// Cuts every realtime connection (the server side hangs up).
-    public func dropAll(reason: String = "connection dropped") {
+    /// Cuts every realtime connection: the server side hangs up saying
+    /// `reason`, or (nil) the connection just dies with the network.
+    public func dropAll(reason: String? = "connection dropped") {
         let dropped = state.withLock { s -> [Connection] in
             defer { s.connections = [:] }
             return s.connections.keys.sorted().compactMap { s.connections[$0] }
         }
         for connection in dropped {
             if let subscription = connection.subscription { backend.unsubscribe(subscription) }
-            connection.continuation.yield(.closed(reason: reason))
+            if let reason { connection.continuation.yield(.closed(reason: reason)) }
             connection.continuation.finish()
         }
     }
@@ -179,6 +181,8 @@ struct SimulatedTransport: ChatTransport {
     func reachability() -> AsyncStream<Bool> {
         network.reachability()
     }
+
+    var isReachable: Bool? { network.isOnline }
 
     static func describe(_ result: Result<WireResponse, WireError>) -> String {
         switch result {

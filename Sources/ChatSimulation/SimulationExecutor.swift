@@ -8,8 +8,11 @@ import Synchronization
 /// alone, never by the Swift thread pool.
 public final class SimulationExecutor: SerialExecutor, TaskExecutor, Sendable {
     private let queue = Mutex<[UnownedJob]>([])
+    private let interruption: Interruption
 
-    public init() {}
+    public init(interruption: Interruption = .shared) {
+        self.interruption = interruption
+    }
 
     public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
@@ -32,7 +35,7 @@ public final class SimulationExecutor: SerialExecutor, TaskExecutor, Sendable {
     public func drain() -> Int {
         var count = 0
         var batch: [UnownedJob] = []
-        while true {
+        while !interruption.isRequested {
             queue.withLock { swap(&batch, &$0) }
             if batch.isEmpty { return count }
             for job in batch {
@@ -41,5 +44,6 @@ public final class SimulationExecutor: SerialExecutor, TaskExecutor, Sendable {
             count += batch.count
             batch.removeAll(keepingCapacity: true)
         }
+        return count
     }
 }

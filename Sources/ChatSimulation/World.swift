@@ -16,6 +16,8 @@ public final class World: ChatRuntime, Sendable {
     public let network: SimulatedNetwork
     public let backend: Backend
     public let random: RandomSource
+    /// What stops the world mid-command (Ctrl-C).
+    public let interruption: Interruption
     private let traceSink: Mutex<TraceSink?>
 
     /// The trace closure in a box. Kept in the `Mutex` as a bare closure, it
@@ -31,13 +33,14 @@ public final class World: ChatRuntime, Sendable {
     /// The embedded app's JWT secret (the workbench plays the app's backend).
     public static let jwtSecret = "demo-secret-0123456789abcdef"
 
-    public init(seed: UInt64 = 1, start: Instant = .simulationEpoch) throws {
+    public init(seed: UInt64 = 1, start: Instant = .simulationEpoch, interruption: Interruption = .shared) throws {
         self.seed = seed
+        self.interruption = interruption
         let scheduler = Scheduler(start: start)
         let random = RandomSource(seed: seed)
         self.scheduler = scheduler
         self.random = random
-        simulationExecutor = SimulationExecutor()
+        simulationExecutor = SimulationExecutor(interruption: interruption)
         traceSink = Mutex(nil)
         backend = try Backend(environment: BackendEnvironment(
             now: { scheduler.now },
@@ -98,9 +101,9 @@ public final class World: ChatRuntime, Sendable {
     /// Runs every job and wake-up until no work is in flight: virtual time
     /// moves through network latencies as far as that work needs, and timers
     /// due on the way fire in order. Timers beyond the last in-flight work
-    /// stay pending.
+    /// stay pending. Returns early when an interruption is requested.
     public func runUntilIdle() {
-        while true {
+        while !interruption.isRequested {
             simulationExecutor.drain()
             if let fire = scheduler.popDue(upTo: scheduler.now) {
                 fire()
@@ -115,35 +118,45 @@ public final class World: ChatRuntime, Sendable {
     /// way in order, then runs until idle.
     public func advance(by duration: Duration) {
         let target = now + duration
-        while true {
+        while !interruption.isRequested {
             simulationExecutor.drain()
             guard let fire = scheduler.popDue(upTo: target) else { break }
             fire()
         }
+        guard !interruption.isRequested else { return }
         scheduler.move(to: target)
         runUntilIdle()
     }
 
     /// Fires the next pending wake-up, whatever its kind, then runs until
-    /// idle; false when nothing is pending within `limit` of now.
-    public func step(limit: Duration = .seconds(3600)) -> Bool {
+    /// idle; false when nothing is pending at or before `deadline`.
+    public func step(until deadline: Instant) -> Bool {
         simulationExecutor.drain()
-        guard let next = scheduler.earliest, next <= now + limit, let fire = scheduler.popDue(upTo: next) else { return false }
+        guard !interruption.isRequested, let next = scheduler.earliest, next <= deadline,
+              let fire = scheduler.popDue(upTo: next) else { return false }
         fire()
         runUntilIdle()
         return true
     }
 
-    /// Runs until nothing at all is pending, timers included, or `limit` of
-    /// virtual time has passed (periodic timers would otherwise never end).
-    public func settle(limit: Duration = .seconds(3600)) {
+    /// Runs until no work is in flight and no recovery is pending (the SDK
+    /// reconnecting after a back-off, retrying its outbox), or `limit` of
+    /// virtual time has passed. The clock moves only as far as that work
+    /// needs: lifecycle timers (token refresh, expiry, typing) fire only
+    /// if the clock passes them on the way. Returns what the recovery
+    /// wake-ups that fired were for, in order, without repeats.
+    @discardableResult
+    public func settle(limit: Duration = .seconds(3600)) -> [String] {
         let deadline = now + limit
-        while true {
+        var reasons: [String] = []
+        while !interruption.isRequested {
             simulationExecutor.drain()
-            guard let fire = scheduler.popDue(upTo: deadline) else { break }
+            let next = scheduler.earliest(in: [.inFlight, .recovery]).map { min($0, deadline) } ?? now
+            guard let (kind, fire) = scheduler.popDueEntry(upTo: max(next, now)) else { break }
+            if kind.category == .recovery, !reasons.contains(kind.purpose) { reasons.append(kind.purpose) }
             fire()
         }
-        runUntilIdle()
+        return reasons
     }
 
     /// Runs `operation` on the world's executor and the world until idle;

@@ -25,6 +25,8 @@ public enum StepStatus: Sendable, Hashable {
     case scriptError
     /// The user asked to leave.
     case quit
+    /// Ctrl-C stopped the command: the world stays as it was then.
+    case interrupted
 }
 
 public struct StepResult: Sendable, Hashable {

@@ -30,8 +30,10 @@ struct InteractiveLoop {
                 Terminal.write("\n")  // Ctrl-D: leave the shell's prompt on a line of its own
                 break
             }
-            let step = engine.execute(line)
+            // Remembered first: a command that had to be stopped is the one
+            // a user wants to find again.
             history.remember(line)
+            let step = engine.execute(line)
             Terminal.write(step.output)
             if step.status == .quit { break }
         }

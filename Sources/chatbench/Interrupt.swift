@@ -1,16 +1,27 @@
+import ChatSimulation
 import Foundation
 import Synchronization
 
-/// Ctrl-C at the prompt: cancels the line being typed instead of killing the
-/// REPL. A SIGINT handler without SA_RESTART makes libedit's read fail, so
-/// `readline()` returns; the flag tells that apart from end of input.
-/// While a command runs, Ctrl-C keeps its default meaning and ends the process.
+/// Ctrl-C in the REPL, as in IPython or psql.
+///
+/// At the prompt it cancels the line being typed: a SIGINT handler without
+/// SA_RESTART makes libedit's read fail, so `readline()` returns, and the
+/// flag tells that apart from end of input. While a command runs it stops
+/// the command: the world stops running where it is (`Interruption`),
+/// every object and handle stays, and the step ends as `interrupted`. A
+/// second Ctrl-C within a second of the first, while the command has not
+/// yet stopped, ends the process.
 enum Interrupt {
     private static let flag = Atomic<Bool>(false)
     private static let atPrompt = Atomic<Bool>(false)
+    /// When the last Ctrl-C during a command came (monotonic milliseconds).
+    private static let lastPress = Atomic<Int64>(0)
 
     /// Installs the handler (interactive sessions only).
     static func install() {
+        // Initialised here, not lazily inside the handler (swift_once is
+        // not async-signal-safe).
+        _ = Interruption.shared.isRequested
         var action = sigaction()
         #if os(Linux)
         action.__sigaction_handler.sa_handler = handle
@@ -29,16 +40,36 @@ enum Interrupt {
         atPrompt.store(true, ordering: .relaxed)
         let result = read()
         atPrompt.store(false, ordering: .relaxed)
+        // libedit's readline returns with SIGINT blocked in this thread
+        // (seen in /proc: SigBlk had it): the command that follows could
+        // not be interrupted. Unblock it.
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGINT)
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
         return (result, flag.exchange(false, ordering: .relaxed))
     }
 
-    // Only async-signal-safe calls in here.
+    /// Monotonic milliseconds; `clock_gettime` is async-signal-safe.
+    private static func monotonicMilliseconds() -> Int64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Int64(time.tv_sec) * 1000 + Int64(time.tv_nsec) / 1_000_000
+    }
+
+    // Only async-signal-safe calls in here: atomics, clock_gettime, signal, raise.
     private static let handle: @convention(c) (Int32) -> Void = { number in
         if Interrupt.atPrompt.load(ordering: .relaxed) {
             Interrupt.flag.store(true, ordering: .relaxed)
-        } else {
+            return
+        }
+        let now = Interrupt.monotonicMilliseconds()
+        let previous = Interrupt.lastPress.exchange(now, ordering: .relaxed)
+        if Interruption.shared.isRequested, now - previous < 1000 {
             _ = signal(number, SIG_DFL)
             _ = raise(number)
+        } else {
+            Interruption.shared.request()
         }
     }
 }

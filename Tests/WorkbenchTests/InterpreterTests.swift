@@ -50,7 +50,7 @@ func run(_ lines: [String], seed: UInt64 = 1) throws -> (session: WorkbenchSessi
 
     @Test(arguments: [
         ("w9", "script error: unknown verb or handle \"w9\"\n"),
-        ("client.sesion", "script error: client has no field \"sesion\" (did you mean session?); fields: user, auth, session, connection, cache\n"),
+        ("client.sesion", "script error: client has no field \"sesion\" (did you mean session?); fields: user, auth, session, connection, connectionReason, cache\n"),
         ("watch conversations --fast", "script error: unknown option --fast for watch; watch takes no options\n"),
         ("start conversation --titel x", "script error: unknown option --titel for start conversation (did you mean --title?)\n"),
         ("clock advance 10x", "script error: invalid duration \"10x\": write a number and a unit, e.g. 500ms, 30s, 10m, 2h\n"),

@@ -16,8 +16,9 @@ public protocol ChatRuntime: AnyObject, Sendable {
     /// Suspends until `deadline`. Throws `CancellationError` when cancelled.
     /// `kind` tells the simulation whether the wait is work in flight (a
     /// network round trip, a provider that takes time) that a command must
-    /// wait for, or a timer (expiry, back-off, heartbeat) that fires only when
-    /// the clock reaches it.
+    /// wait for, recovery (back-off) that `settle` runs, or a lifecycle
+    /// timer (expiry, refresh, typing) that fires only when the clock is
+    /// moved on purpose.
     func sleep(until deadline: Instant, kind: WaitKind) async throws
 
     /// A fresh random identifier, `prefix` followed by hex digits.
@@ -28,9 +29,37 @@ public protocol ChatRuntime: AnyObject, Sendable {
     func trace(_ source: String, _ message: String)
 }
 
-public enum WaitKind: Sendable, Hashable {
-    case inFlight
-    case timer
+/// Why a wake-up is scheduled, which decides who may move the clock to it
+/// in the embedded world:
+///
+/// - `inFlight`: work on its way (a request or frame on the network, a
+///   provider or delegate answering). Every command runs these to the end.
+/// - `recovery`: the SDK getting back on its feet (reconnection back-off,
+///   an outbox retry, a deferred logout). `settle` runs these too.
+/// - `lifecycle`: time passing in the life of a session (token refresh and
+///   expiry, typing that lapses, keep-alive). Only moving the clock on
+///   purpose (`clock advance`, a bounded `wait`) fires them.
+public struct WaitKind: Sendable, Hashable, CustomStringConvertible {
+    public enum Category: String, Sendable, Hashable, CaseIterable {
+        case inFlight, recovery, lifecycle
+    }
+
+    public var category: Category
+    /// What the wake-up is for, in a few words ("refresh alice's tokens").
+    public var purpose: String
+
+    public init(_ category: Category, _ purpose: String) {
+        self.category = category
+        self.purpose = purpose
+    }
+
+    /// Work in flight, with no more precise purpose.
+    public static let inFlight = WaitKind(.inFlight, "work in flight")
+    public static func inFlight(_ purpose: String) -> WaitKind { WaitKind(.inFlight, purpose) }
+    public static func recovery(_ purpose: String) -> WaitKind { WaitKind(.recovery, purpose) }
+    public static func lifecycle(_ purpose: String) -> WaitKind { WaitKind(.lifecycle, purpose) }
+
+    public var description: String { "\(category.rawValue): \(purpose)" }
 }
 
 extension ChatRuntime {

@@ -30,6 +30,12 @@ extension ChatClient {
         public var providerTimeout: Duration = .seconds(30)
         /// Elements per page of paginated watchers (D3). Default 20.
         public var pageSize: Int = 20
+        /// Called with every event at the moment it happens, on the
+        /// client's executor, before any `events()` stream delivers it:
+        /// for whoever must see events in the exact order they happened
+        /// (a recorder, a test). It runs inside the client: keep it short,
+        /// and do not call the client from it. Default none.
+        public var onEvent: (@Sendable (ChatEvent) -> Void)?
 
         /// The file of the disk cache of `userId` on this device, if the
         /// configuration has a disk cache.

@@ -155,26 +155,19 @@ public final class ChatClient: Sendable {
 
     /// The user's conversations, most recently updated first (D3).
     public func watchConversations() -> Watcher<PaginatedList<Conversation>> {
-        makeWatcher(.conversations) { core, id, snapshot in
-            guard case .conversations(let list, let hasMore) = snapshot else { return nil }
-            return PaginatedList(elements: list, loadMore: hasMore ? core.loadMoreAction(id) : nil)
-        }
+        makeWatcher(.conversations, Self.conversationsValue)
     }
 
-    /// One conversation's details, including whether a provider is typing (D5).
+    /// One conversation's details, including whether a provider is typing
+    /// (D5). A conversation this device has never seen is asked of the server.
     public func watchConversation(withId id: String) -> Watcher<Conversation> {
-        makeWatcher(.conversation(id)) { _, _, snapshot in
-            guard case .conversation(let conversation) = snapshot else { return nil }
-            return conversation
-        }
+        makeWatcher(.conversation(id), Self.conversationValue)
     }
 
-    /// A conversation's messages, newest first, paginated (D5).
+    /// A conversation's messages, newest first, paginated (D5). A
+    /// conversation this device has never seen is asked of the server.
     public func watchItems(ofConversationWithId id: String) -> Watcher<PaginatedList<Message>> {
-        makeWatcher(.items(id)) { core, watcherID, snapshot in
-            guard case .items(let list, let hasMore) = snapshot else { return nil }
-            return PaginatedList(elements: list, loadMore: hasMore ? core.loadMoreAction(watcherID) : nil)
-        }
+        makeWatcher(.items(id), Self.itemsValue)
     }
 
     /// A new conversation, on this device only until its first message (D4).
@@ -242,20 +235,38 @@ public final class ChatClient: Sendable {
         _ transform: @escaping @Sendable (ClientCore, Int, WatcherSnapshot) -> Value?
     ) -> Watcher<Value> {
         let (stream, continuation) = AsyncThrowingStream<Response<Value>, any Error>.makeStream()
+        let observation = startWatching(target, transform, onResponse: { continuation.yield($0) },
+                                        onEnd: { continuation.finish(throwing: $0) })
+        continuation.onTermination = { _ in observation.cancel() }
+        return Watcher(stream: stream)
+    }
+
+    /// Starts a watcher of `target` whose responses go to `onResponse` the
+    /// moment the client produces them; `onEnd` gets its end.
+    func startWatching<Value: Sendable>(
+        _ target: WatchTarget,
+        _ transform: @escaping @Sendable (ClientCore, Int, WatcherSnapshot) -> Value?,
+        onResponse: @escaping @Sendable (Response<Value>) -> Void,
+        onEnd: @escaping @Sendable ((any Error)?) -> Void
+    ) -> WatchObservation {
         let core = self.core
         let runtime = self.runtime
+        let observation = WatchObservation(core: core, runtime: runtime)
         runtime.spawn {
             let id = await core.addWatcher(
                 target: target,
                 yield: { id, snapshot, fresh, state in
                     guard let value = transform(core, id, snapshot) else { return }
-                    continuation.yield(Response(data: value, isDataFresh: fresh, refreshingState: state))
+                    onResponse(Response(data: value, isDataFresh: fresh, refreshingState: state))
                 },
-                finish: { error in continuation.finish(throwing: error) })
-            continuation.onTermination = { _ in runtime.spawn { await core.removeWatcher(id) } }
+                finish: onEnd)
+            guard observation.started(id) else {
+                await core.removeWatcher(id)
+                return
+            }
             await core.startWatcher(id)
         }
-        return Watcher(stream: stream)
+        return observation
     }
 }
 

@@ -193,7 +193,7 @@ extension ClientCore {
         return try await withThrowingTaskGroup(of: TokenPair.self) { group in
             group.addTask { try await provider.provideTokens(forUserId: user) }
             group.addTask {
-                try await runtime.sleep(for: timeout, kind: .timer)
+                try await runtime.sleep(for: timeout, kind: .lifecycle("token provider timeout for \(user)"))
                 throw ChatError(.providerTimeout, "The token provider did not answer within \(timeout)")
             }
             defer { group.cancelAll() }
@@ -225,8 +225,9 @@ extension ClientCore {
         let deadline = early > now && !machine.refreshDidNotExtend ? early : tokens.accessExpiresAt
         let expected = generation
         let runtime = self.runtime
+        let kind = WaitKind.lifecycle("refresh \(userId ?? "the user")'s tokens")
         refreshTimer = Task(executorPreference: runtime.executor) {
-            do { try await runtime.sleep(until: deadline, kind: .timer) } catch { return }
+            do { try await runtime.sleep(until: deadline, kind: kind) } catch { return }
             guard await self.generation == expected else { return }
             _ = try? await self.accessToken(forceRefresh: true)
         }

@@ -104,6 +104,9 @@ extension ClientCore {
         runtime.spawn {
             do { _ = try await self.accessToken() } catch {
                 guard await self.generation == expected else { return }
+                // A refusal was already published as the session closed;
+                // what is left to say is why nothing could be asked.
+                if case .closed = await self.session { return }
                 let chatError = error as? ChatError ?? ChatError(.networkFailure, "\(error)")
                 await self.publish(.authenticationFailed(chatError))
             }

@@ -38,7 +38,7 @@ extension ClientCore {
         for var row in store.unsentMessages() {
             if row.state == "sending" {
                 row.state = "toBeSent"
-                store.upsert(row)
+                save(row)
             }
             enqueueSend(row.id, in: row.conversationId)
         }
@@ -59,10 +59,24 @@ extension ClientCore {
     func reachabilityChanged(_ reachable: Bool) {
         guard reachable != self.reachable else { return }
         self.reachable = reachable
-        guard reachable else { return }
+        guard reachable else {
+            // Down and waiting: now it is for the network; the back-off
+            // ends, and the realtime loop waits for the network instead.
+            if case .waitingForNetwork = connection {
+                setConnection(.waitingForNetwork(.offline))
+                backoff?.cancel()
+            }
+            return
+        }
         flushPendingLogouts()
         guard userId != nil else { return }
         for conversationId in pausedQueues.sorted() { startSender(conversationId) }
+        // Watchers whose last refresh failed try again now (D1): their
+        // state says so while the outbox goes out.
+        let failed = watchers.keys.sorted().filter { id in
+            if case .failed = watchers[id]?.refreshing { true } else { false }
+        }
+        for id in failed { runtime.spawn { await self.refresh(id) } }
         // Reconnect now rather than at the end of the back-off.
         backoff?.cancel()
     }
@@ -73,6 +87,7 @@ extension ClientCore {
     func enterBackground() {
         background = true
         closeRealtime()
+        markWatchersStale()
     }
 
     /// The app came back: reconnect, and refetch what active watchers show

@@ -22,6 +22,7 @@ extension ClientCore {
         var attempt = 0
         var connectedBefore = false
         while generation == expected, !Task.isCancelled {
+            var closedByServer: String?
             setConnection(.connecting)
             do {
                 let token = try await accessToken()
@@ -41,7 +42,11 @@ extension ClientCore {
                 connectedBefore = true
                 for await signal in connection.signals {
                     guard generation == expected else { break }
-                    if case .event(let event) = signal { handle(event) } else { break }
+                    switch signal {
+                    case .event(let event): handle(event)
+                    case .closed(let reason): closedByServer = reason
+                    }
+                    if closedByServer != nil { break }
                 }
                 realtime = nil
             } catch let error as ChatError where [.sessionClosed, .notAuthenticated, .userCleared].contains(error.code) {
@@ -50,24 +55,54 @@ extension ClientCore {
                 // Offline or failed: wait and try again.
             }
             guard generation == expected, !Task.isCancelled, !background else { return }
-            setConnection(.waitingForNetwork)
+            if configuration.transport.isReachable == false { reachable = false }
+            setConnection(.waitingForNetwork(
+                !reachable ? .offline : closedByServer.map { .closedByServer($0) } ?? .backoff(attempt: attempt + 1)))
+            // What watchers show no longer follows the server (D1).
+            markWatchersStale()
             // Back off 1 s, 2 s, 4 s… up to 30 s, each with jitter (half to
             // all of it, so that clients cut together do not all come back
-            // at once); offline, wait for the network itself. Either wait
-            // ends early when it comes back.
-            let delay: Duration = reachable ? Self.backoff(attempt: attempt, fraction: runtime.randomFraction()) : .seconds(86_400)
+            // at once); offline, wait for the network itself. A change of
+            // network ends either wait early (`reachabilityChanged`).
+            let online = reachable
+            let delay: Duration = online ? Self.backoff(attempt: attempt, fraction: runtime.randomFraction()) : .seconds(86_400)
             attempt += 1
             let runtime = self.runtime
-            let wait = Task(executorPreference: runtime.executor) { try await runtime.sleep(for: delay, kind: .timer) }
+            // Back-off is recovery (settle runs it); waiting for the network
+            // to come back is not: only the network can end it.
+            let kind: WaitKind = online ? .recovery("reconnect after back-off") : .lifecycle("wait for the network")
+            let wait = Task(executorPreference: runtime.executor) { try await runtime.sleep(for: delay, kind: kind) }
             backoff = wait
             _ = try? await wait.value
             backoff = nil
+            // The network went while backing off: wait for it instead of
+            // trying a connection that cannot open.
+            while generation == expected, !Task.isCancelled, !reachable {
+                let wait = Task(executorPreference: runtime.executor) {
+                    try await runtime.sleep(for: .seconds(86_400), kind: .lifecycle("wait for the network"))
+                }
+                backoff = wait
+                _ = try? await wait.value
+                backoff = nil
+            }
+        }
+    }
+
+    /// The realtime connection is down: every watcher that said fresh
+    /// emits the same data, no longer fresh (D1).
+    func markWatchersStale() {
+        for id in watchers.keys.sorted() {
+            guard let entry = watchers[id], entry.fresh, entry.lastEmitted != nil else { continue }
+            entry.fresh = false
+            emit(entry)
         }
     }
 
     private func refreshStaleWatchers(all: Bool) async {
         for id in watchers.keys.sorted() {
             guard let entry = watchers[id], entry.lastEmitted != nil else { continue }
+            // One refresh at a time: one may have started when the network came back.
+            if entry.refreshing == .refreshing, !all { continue }
             if all || !entry.fresh { await refresh(id) }
         }
     }
@@ -100,7 +135,7 @@ extension ClientCore {
             if let until {
                 let runtime = self.runtime
                 typingTimers[conversationId] = runtime.spawn {
-                    do { try await runtime.sleep(until: until, kind: .timer) } catch { return }
+                    do { try await runtime.sleep(until: until, kind: .lifecycle("provider typing in \(conversationId) lapses")) } catch { return }
                     await self.notifyWatchers(of: .conversation(conversationId))
                 }
             }

@@ -32,7 +32,7 @@ extension ClientCore {
             id: runtime.makeID(prefix: "m-"), conversationId: conversationId, seq: nil,
             localOrder: store.nextLocalOrder(), author: .user(id: user), content: content,
             replyTo: replyingTo, createdAt: now.milliseconds, state: "toBeSent", errorCode: nil, errorMessage: nil)
-        store.upsert(row)
+        save(row)
         conversation.updatedAt = now.milliseconds
         store.upsert(conversation)
         let message = message(from: row)
@@ -53,7 +53,7 @@ extension ClientCore {
         row.state = "toBeSent"
         row.errorCode = nil
         row.errorMessage = nil
-        store.upsert(row)
+        save(row)
         notifyWatchers(of: .items(row.conversationId))
         enqueueSend(itemId, in: row.conversationId)
     }
@@ -98,7 +98,7 @@ extension ClientCore {
             return true
         }
         row.state = "sending"
-        store.upsert(row)
+        save(row)
         notifyWatchers(of: .items(row.conversationId))
         let conversation = store.conversation(id: row.conversationId)
         let create = conversation?.isLocal == true ? NewConversation(title: conversation?.title) : nil
@@ -114,7 +114,7 @@ extension ClientCore {
         } catch let error as ChatError where error.code == .offline && configuration.autoResend {
             guard generation == expected else { return true }
             row.state = "toBeSent"
-            store.upsert(row)
+            save(row)
             notifyWatchers(of: .items(row.conversationId))
             return false
         } catch {
@@ -137,7 +137,7 @@ extension ClientCore {
         row.state = "failed"
         row.errorCode = error.code.rawValue
         row.errorMessage = error.message
-        store.upsert(row)
+        save(row)
     }
 
     /// Stores the server's view of a conversation; it is no longer local.

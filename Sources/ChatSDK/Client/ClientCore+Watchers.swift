@@ -18,9 +18,24 @@ extension ClientCore {
             return
         }
         if let conversationId = entry.target.conversationId, store.conversation(id: conversationId) == nil {
-            entry.finish(ChatError(.unknownConversation, "No conversation \(conversationId) on this device"))
-            watchers[id] = nil
-            return
+            // Not on this device (opened from a push, or on a second
+            // device): the server may know it (D5).
+            do {
+                guard case .conversation(let conversation) = try await request(.getConversation(id: conversationId)) else {
+                    throw ChatError(.unknownConversation, "No conversation \(conversationId) on this device or the server")
+                }
+                guard watchers[id] != nil else { return }
+                storeServerConversation(conversation)
+            } catch {
+                guard watchers[id] != nil else { return }
+                var chatError = error as? ChatError ?? ChatError(.networkFailure, "\(error)")
+                if chatError.code == .unknownConversation {
+                    chatError = ChatError(.unknownConversation, "No conversation \(conversationId) on this device or the server")
+                }
+                entry.finish(chatError)
+                watchers[id] = nil
+                return
+            }
         }
         if let conversationId = entry.target.conversationId, let text = prefillText {
             // The next opened conversation receives the prefill, once (A13).
@@ -54,11 +69,14 @@ extension ClientCore {
             emit(entry)
             return
         }
+        // After a failure, the watcher says a new refresh is under way.
+        let retrying = if case .failed = entry.refreshing { true } else { false }
         entry.refreshing = .refreshing
+        if retrying { emit(entry) }
         do {
             try await fetchFirstPage(for: entry)
             guard generation == expected, watchers[id] != nil else { return }
-            entry.fresh = true
+            entry.fresh = realtimeCanBeLive
             entry.refreshing = .refreshed
             notifyWatchers(of: entry.target)
             emit(entry)
@@ -74,6 +92,15 @@ extension ClientCore {
                 emit(entry)
             }
         }
+    }
+
+    /// Whether data fetched now stays the server's: the realtime
+    /// connection is up or on its way (catch-up covers the gap), not down
+    /// nor closed by the app being in the background (D1).
+    var realtimeCanBeLive: Bool {
+        if background { return false }
+        if case .waitingForNetwork = connection { return false }
+        return true
     }
 
     private func fetchFirstPage(for entry: WatcherEntry) async throws {
@@ -271,7 +298,7 @@ extension ClientCore {
             state: "sent", errorCode: nil, errorMessage: nil)
         // The realtime echo of a message the send reply already stored.
         guard row != existing else { return }
-        store.upsert(row)
+        save(row)
         // A message of ours that was pending counted as unsent; now that it
         // has its seq, the conversation counts it, even before the
         // conversation's own update arrives (over a real network it can

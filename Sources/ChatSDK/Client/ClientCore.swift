@@ -88,6 +88,7 @@ actor ClientCore {
     func unsubscribe(_ id: Int) { eventSubscribers[id] = nil }
 
     func publish(_ event: ChatEvent) {
+        configuration.onEvent?(event)
         for id in eventSubscribers.keys.sorted() { eventSubscribers[id]?.yield(event) }
     }
 

@@ -13,4 +13,8 @@ public enum ChatEvent: Sendable, Hashable {
     case sessionWasClosed
     /// The `SessionDelegate` failed to give a session token (A10).
     case sessionDidHaveError(ChatError)
+    /// One of the user's messages on this device entered a new send state
+    /// (`toBeSent`, `sending`, `sent`, `failed`): every state it enters,
+    /// once, in order. The message is as it is now.
+    case messageStateChanged(Message)
 }

@@ -13,6 +13,12 @@ public protocol ChatTransport: Sendable {
     /// NWPathMonitor tells an app). The outbox and the realtime connection
     /// resume when it turns true (D7, D8).
     func reachability() -> AsyncStream<Bool>
+
+    /// Whether the network is reachable right now, for a transport that
+    /// can tell at once (what NWPathMonitor's current path says); nil when
+    /// only `reachability()` can. Lets the SDK say a connection that died
+    /// is down because the device is offline.
+    var isReachable: Bool? { get }
 }
 
 extension ChatTransport {
@@ -20,6 +26,8 @@ extension ChatTransport {
     public func reachability() -> AsyncStream<Bool> {
         AsyncStream { $0.yield(true) }
     }
+
+    public var isReachable: Bool? { nil }
 }
 
 public struct RealtimeRequest: Sendable, Hashable {

@@ -17,6 +17,13 @@ public enum RefreshingState: Sendable, Hashable {
 /// fresh, and where its refresh stands.
 public struct Response<Data: Sendable>: Sendable {
     public var data: Data
+    /// True only while `data` is the server's as of the last successful
+    /// fetch *and* the realtime connection has stayed up since, so that
+    /// nothing can have changed unseen. When that stops being true (the
+    /// connection is lost, the app goes to the background) the watcher
+    /// emits the same data with `false`; once it has reconnected and
+    /// refetched it emits `true` again. A watcher that has ended emits
+    /// nothing more and is not fresh.
     public var isDataFresh: Bool
     public var refreshingState: RefreshingState
 

@@ -8,7 +8,7 @@ extension CommandTable {
                 ArgumentSpec(name: "WHAT", kind: .choice(["conversations", "conversation", "items"])),
                 ArgumentSpec(name: "C", kind: .handle(.conversation), optional: true),
             ],
-            summary: "start a watcher: cached data first, then the server's (D1)",
+            summary: "start a watcher: cached data first, then the server's; it says fresh only while its data is the server's as of its last fetch and the realtime connection has stayed up since",
             example: "w1 = watch items c1",
             run: { interpreter, invocation in
                 let target: WatcherObject.Target
@@ -47,7 +47,7 @@ extension CommandTable {
             example: "stop w1",
             run: { interpreter, invocation in
                 let watcher = try interpreter.watcher(invocation.argument(0)!)
-                watcher.task?.cancel()
+                watcher.observation?.cancel()
                 interpreter.world.runUntilIdle()
                 watcher.state = "ended"
                 interpreter.print("\(watcher.handle) stopped")

@@ -17,46 +17,16 @@ extension CommandTable {
                 ArgumentSpec(name: "emits|state", kind: .choice(["emits", "state"])),
                 ArgumentSpec(name: "VALUE", kind: .text),
             ],
-            summary: "run the world (timers included) until a watcher has emitted N times or a message reaches a state",
-            example: "wait m1 state sent",
-            run: { interpreter, invocation in
-                let handle = invocation.argument(0)!
-                let value = invocation.argument(2)!
-                let condition: () -> Bool
-                let what: String
-                if invocation.argument(1) == "emits" {
-                    let watcher = try interpreter.watcher(handle)
-                    guard let count = Int(value) else { throw ScriptError("wait \(handle) emits needs a number, got \"\(value)\"") }
-                    condition = { watcher.emissions.count >= count }
-                    what = "\(watcher.handle) to emit \(count) time\(count == 1 ? "" : "s")"
-                } else {
-                    let message = try interpreter.message(handle)
-                    let states = ["toBeSent", "sending", "sent", "failed"]
-                    guard states.contains(value) else {
-                        throw ScriptError("a message state is one of \(states.joined(separator: ", ")), got \"\(value)\"\(Suggestion.hint(for: value, in: states))")
-                    }
-                    condition = { message.latest?.state.name == value }
-                    what = "\(message.handle) to be \(value)"
-                }
-                let started = interpreter.world.now
-                interpreter.world.runUntilIdle()
-                while !condition() {
-                    guard interpreter.world.step() else {
-                        interpreter.report(ChatError(ChatError.Code(rawValue: "waitTimedOut"), "gave up waiting for \(what): nothing left to happen within an hour"))
-                        return
-                    }
-                }
-                interpreter.print("waited \(DurationParser.format(interpreter.world.now - started)) for \(what)")
-            }),
+            options: [OptionSpec(name: "--within", value: .duration, valueName: "DURATION",
+                                 summary: "give up after this much virtual time (default 1h); giving up fails the step like an expect")],
+            summary: "move the clock, firing every wake-up on the way, until a watcher has emitted N times or a message reaches a state",
+            example: "wait m1 state sent --within 5m",
+            run: { interpreter, invocation in try interpreter.wait(invocation) }),
         CommandSpec(
             name: "settle", group: .flow,
-            summary: "run until nothing at all is pending (timers included, at most an hour ahead)",
+            summary: "run until nothing is in flight and no recovery (back-off, retry) is pending; lifecycle timers (token expiry, typing) are left for clock advance",
             example: "settle",
-            run: { interpreter, _ in
-                let started = interpreter.world.now
-                interpreter.world.settle()
-                interpreter.print("settled after \(DurationParser.format(interpreter.world.now - started))")
-            }),
+            run: { interpreter, _ in interpreter.settle() }),
         CommandSpec(
             name: "run", group: .flow,
             arguments: [ArgumentSpec(name: "FILE", kind: .file)],

@@ -24,16 +24,18 @@ final class EventLog: Sendable {
         }
     }
 
-    /// `[00:00:01.250]`: time since the world started, hours unbounded.
+    /// `[00:00:01.250]`: time since the world started; from a day on,
+    /// with the days first: `[1d 02:03:04.005]`.
     static func stamp(_ time: Instant, since start: Instant) -> String {
         let ms = max(0, time.milliseconds - start.milliseconds)
-        let hours = ms / 3_600_000
+        let days = ms / 86_400_000
+        let hours = ms / 3_600_000 % 24
         let minutes = ms / 60_000 % 60
         let seconds = ms / 1000 % 60
         func pad(_ value: Int64, _ width: Int) -> String {
             let text = String(value)
             return String(repeating: "0", count: max(0, width - text.count)) + text
         }
-        return "[\(pad(hours, 2)):\(pad(minutes, 2)):\(pad(seconds, 2)).\(pad(ms % 1000, 3))]"
+        return "[\(days > 0 ? "\(days)d " : "")\(pad(hours, 2)):\(pad(minutes, 2)):\(pad(seconds, 2)).\(pad(ms % 1000, 3))]"
     }
 }

@@ -7,10 +7,11 @@ extension Interpreter {
     /// its events logged.
     func makeClient(named name: String, cacheMode: ChatClient.CacheMode, apiKey: String) -> ClientObject {
         let provider = SimulatedTokenProvider(runtime: world.clientRuntime, issuer: world.tokenIssuer(apiKey: apiKey))
+        let relay = EventRelay()
         let object = ClientObject(
-            name: name, client: makeSDKClient(name: name, cacheMode: cacheMode, apiKey: apiKey, provider: provider),
+            name: name, client: makeSDKClient(name: name, cacheMode: cacheMode, apiKey: apiKey, provider: provider, relay: relay),
             provider: provider, cacheMode: cacheMode, apiKey: apiKey,
-            delegate: WorkbenchDelegate(world: world, apiKey: apiKey))
+            delegate: WorkbenchDelegate(world: world, apiKey: apiKey), relay: relay)
         clients.append(object)
         observe(object)
         return object
@@ -18,11 +19,13 @@ extension Interpreter {
 
     /// An SDK client as the app would build it at launch: same device, same
     /// cache folder, same provider.
-    func makeSDKClient(name: String, cacheMode: ChatClient.CacheMode, apiKey: String, provider: SimulatedTokenProvider) -> ChatClient {
+    func makeSDKClient(name: String, cacheMode: ChatClient.CacheMode, apiKey: String, provider: SimulatedTokenProvider,
+                       relay: EventRelay) -> ChatClient {
         var configuration = ChatClient.Configuration(apiKey: apiKey, transport: world.makeTransport(deviceId: "device-\(name)"), runtime: world.clientRuntime)
         configuration.cacheMode = cacheMode
         configuration.cacheDirectory = cacheFolder
         configuration.deviceId = "device-\(name)"
+        configuration.onEvent = { relay.handle($0) }
         return ChatClient(configuration: configuration, tokenProvider: provider)
     }
 
@@ -37,38 +40,42 @@ extension Interpreter {
         world.runUntilIdle()
     }
 
-    /// Logs the client's session and connection changes and warnings.
+    /// Logs the client's session and connection changes, warnings and
+    /// message states, at the moment the SDK publishes them.
     func observe(_ object: ClientObject) {
-        let events = object.client.events()
         let log = self.log
         let world = self.world
         let name = object.name
-        world.spawn {
-            for await event in events {
-                switch event {
-                case .sessionChanged(let state):
-                    object.session = state
-                    if case .signedOut = state { object.userId = nil; object.auth = nil }
-                    if case .authenticated(let user, let via) = state {
-                        object.userId = user
-                        object.auth = via
-                        object.delegate.userId = user
-                    }
-                    log.append(world.now, "\(name).session → \(state)")
-                case .connectionChanged(let state):
-                    object.connection = state
-                    log.append(world.now, "\(name).connection → \(state.rawValue)")
-                case .warning(let text):
-                    log.append(world.now, "\(name) warning: \(text)")
-                case .authenticationFailed(let error):
-                    log.append(world.now, "\(name) authenticationFailed: \(error.code) — \(error.message)")
-                case .sessionWasRefreshed:
-                    log.append(world.now, "\(name) sessionWasRefreshed")
-                case .sessionWasClosed:
-                    log.append(world.now, "\(name) sessionWasClosed")
-                case .sessionDidHaveError(let error):
-                    log.append(world.now, "\(name) sessionDidHaveError: \(error.code) — \(error.message)")
+        object.relay.handler = { [unowned self] event in
+            switch event {
+            case .sessionChanged(let state):
+                object.session = state
+                // The user the SDK acts for: set from the first state that
+                // names one, kept through `closed` (the SDK keeps it until
+                // it is cleared), gone when signed out.
+                if let user = state.userId, user != object.userId { object.userId = user; object.auth = nil }
+                if case .signedOut = state { object.userId = nil; object.auth = nil }
+                if case .authenticated(let user, let via) = state {
+                    object.userId = user
+                    object.auth = via
+                    object.delegate.userId = user
                 }
+                log.append(world.now, "\(name).session → \(state)")
+            case .connectionChanged(let state):
+                object.connection = state
+                log.append(world.now, "\(name).connection → \(state)")
+            case .warning(let text):
+                log.append(world.now, "\(name) warning: \(text)")
+            case .authenticationFailed(let error):
+                log.append(world.now, "\(name) authenticationFailed: \(error.code) — \(error.message)")
+            case .sessionWasRefreshed:
+                log.append(world.now, "\(name) sessionWasRefreshed")
+            case .sessionWasClosed:
+                log.append(world.now, "\(name) sessionWasClosed")
+            case .sessionDidHaveError(let error):
+                log.append(world.now, "\(name) sessionDidHaveError: \(error.code) — \(error.message)")
+            case .messageStateChanged(let message):
+                self.recordState(of: message, client: object)
             }
         }
     }
@@ -84,7 +91,8 @@ extension Interpreter {
             print("the disk cache of \(user) on \(object.name) is now garbage")
         }
         object.stopTracking()
-        object.client = makeSDKClient(name: object.name, cacheMode: object.cacheMode, apiKey: object.apiKey, provider: object.provider)
+        object.client = makeSDKClient(name: object.name, cacheMode: object.cacheMode, apiKey: object.apiKey, provider: object.provider,
+                                      relay: object.relay)
         object.session = .signedOut
         object.connection = .disconnected
         observe(object)
@@ -103,36 +111,47 @@ extension Interpreter {
         world.runUntilIdle()
     }
 
-    /// Follows the messages of a conversation so that their states show
-    /// (an internal `watchItems`, as an app's chat screen would hold).
+    /// Follows the messages of a conversation so that every message has a
+    /// handle and its latest content (an internal watcher, as an app's chat
+    /// screen would hold).
     func track(_ conversation: ConversationObject) {
         let client = conversation.client
         guard client.trackers[conversation.id] == nil else { return }
-        let watcher = client.client.watchItems(ofConversationWithId: conversation.id)
-        client.trackers[conversation.id] = world.spawn { [unowned self] in
-            do {
-                for try await response in watcher {
-                    self.absorb(response.data.elements, client: client)
-                }
-            } catch {}
+        client.trackers[conversation.id] = client.client.observeItems(
+            ofConversationWithId: conversation.id,
+            onResponse: { [unowned self] response in self.absorb(response.data.elements, client: client) },
+            onEnd: { _ in })
+    }
+
+    /// Updates message objects from what a watcher shows. States are not
+    /// taken from here: a watcher's emission can be older than the SDK's
+    /// last word on a message; `messageStateChanged` alone says them.
+    @discardableResult
+    func absorb(_ messages: [Message], client: ClientObject) -> [MessageObject] {
+        // Messages come newest first; new ones get handles oldest first,
+        // in the order they were written.
+        for message in messages.reversed() where handleForID[message.id] == nil {
+            _ = messageObject(for: message.id, conversationId: message.conversationId, client: client)
+        }
+        return messages.map { message in
+            let object = messageObject(for: message.id, conversationId: message.conversationId, client: client)
+            var message = message
+            if let state = object.reportedState { message.state = state }
+            object.latest = message
+            return object
         }
     }
 
-    /// Updates message objects from what a watcher shows; logs state changes.
-    @discardableResult
-    func absorb(_ messages: [Message], client: ClientObject) -> [MessageObject] {
-        messages.map { message in
-            let object = messageObject(for: message.id, conversationId: message.conversationId, client: client)
-            let previous = object.latest?.state
-            object.latest = message
-            if case .user = message.author, previous != message.state {
-                object.history.append((world.now, message.state.description))
-                var text = "\(object.handle): \(message.state.name)"
-                if case .failed(let error) = message.state { text += " (\(error.code) — \(error.message))" }
-                event(text)
-            }
-            return object
-        }
+    /// A state the SDK says one of the user's messages entered: its
+    /// history and the step's event.
+    func recordState(of message: Message, client: ClientObject) {
+        let object = messageObject(for: message.id, conversationId: message.conversationId, client: client)
+        object.latest = message
+        object.reportedState = message.state
+        object.history.append((world.now, message.state.description))
+        var text = "\(object.handle): \(message.state.name)"
+        if case .failed(let error) = message.state { text += " (\(error.code) — \(error.message))" }
+        event(text)
     }
 
     func absorb(_ conversations: [Conversation], client: ClientObject) -> [ConversationObject] {

@@ -1,11 +1,16 @@
+import ChatCore
+import ChatSimulation
 extension Interpreter {
     /// Runs one line; returns its output and status.
     func execute(_ rawLine: String) -> StepResult {
         lines = []
+        trailer = []
+        Interruption.shared.clear()
         // Against a server, what happened since the last command shows with this one.
         if world.isEmbedded { _ = log.take() }
         let line = rawLine.trimmingCharacters(in: .whitespaces)
         var status = StepStatus.ok
+        let stepStart = world.now
         if !line.isEmpty, !line.hasPrefix("#") {
             do {
                 status = try run(line)
@@ -14,17 +19,30 @@ extension Interpreter {
                 status = .scriptError
             }
         }
+        if Interruption.shared.clear() {
+            status = .interrupted
+            trailer.append("interrupted after \(DurationParser.format(world.now - stepStart)) of virtual time")
+        }
         if status == .scriptError { sawScriptError = true }
         if status == .expectFailed { sawExpectFailure = true }
         var output = lines
         var events: [StepEvent] = []
+        var shown: [EventLog.Entry] = []
         for entry in log.take() {
             let source = String(entry.text.prefix { $0 != " " })
             events.append(StepEvent(time: entry.time, source: source, text: entry.text))
-            if showNetwork || !entry.text.hasPrefix("net: ") {
-                output.append("  \(EventLog.stamp(entry.time, since: start)) \(entry.text)")
+            if showNetwork || !entry.text.hasPrefix("net: ") { shown.append(entry) }
+        }
+        for line in EventRuns.fold(shown.map(\.text)) {
+            switch line {
+            case .event(let index):
+                output.append("  \(EventLog.stamp(shown[index].time, since: start)) \(shown[index].text)")
+            case .repeated(let count, let block, let last):
+                let what = block.map { shown[$0].text }.joined(separator: " · ")
+                output.append("  \(EventLog.stamp(shown[last].time, since: start)) … \(EventRuns.grouped(count)) more time\(count == 1 ? "" : "s"): \(what)")
             }
         }
+        output += trailer
         return StepResult(output: output.map { $0 + "\n" }.joined(), status: status, events: events, virtualTime: world.now,
                           traffic: world.takeTraffic())
     }
@@ -143,6 +161,8 @@ extension Interpreter {
             guard choices.contains(token.text) else {
                 throw ScriptError("\(name) must be one of \(choices.joined(separator: ", ")), got \"\(token.text)\"\(Suggestion.hint(for: token.text, in: choices))")
             }
+        case .handle(.conversation) where Self.looksLikeConversationID(token.text):
+            break
         case .handle(let kind):
             _ = try resolve(token.text, as: kind)
         }

@@ -87,7 +87,7 @@ extension Interpreter {
         }
         let history = object.history(in: self)
         if !history.isEmpty {
-            print("  history:")
+            print("  \(object.historyTitle):")
             for line in history { print("    \(line)") }
         }
     }

@@ -2,78 +2,75 @@ import ChatSDK
 import ChatSimulation
 
 extension Interpreter {
-    /// Starts a watcher and logs each of its emissions.
+    /// Starts a watcher and logs each of its emissions the moment the SDK
+    /// produces it, in order with everything else that happens.
     func startWatcher(_ target: WatcherObject.Target, binding: String?) -> WatcherObject {
-        let world = self.world
-        let log = self.log
         let object = WatcherObject(handle: nextHandle("w"), target: target, client: current)
         register(object)
         bind(binding, to: object)
         let client = current.client
+        let log = self.log
+        let world = self.world
+        let onEnd: @Sendable ((any Error)?) -> Void = { error in Interpreter.ended(object, error: error, world: world, log: log) }
         switch target {
         case .conversations:
-            let watcher = client.watchConversations()
-            object.task = world.spawn { [world, log, unowned self] in
-                await Interpreter.consume(watcher, into: object, world: world, log: log) { response in
-                    let conversations = self.absorb(response.data.elements, client: object.client)
-                    object.elements = conversations.map(\.handle)
-                    object.hasMore = response.data.loadMore != nil
-                    object.loadMore = response.data.loadMore
-                    return Interpreter.describe(count: conversations.count, noun: "conversation", labels: conversations.prefix(4).map(\.label))
-                }
-            }
+            object.observation = client.observeConversations(onResponse: { [unowned self] response in
+                let conversations = self.absorb(response.data.elements, client: object.client)
+                Interpreter.page(response, handles: conversations.map(\.handle), labels: conversations.prefix(4).map(\.label),
+                                 noun: "conversation", of: object, world: world, log: log)
+            }, onEnd: onEnd)
         case .conversation(let conversation):
-            let watcher = client.watchConversation(withId: conversation.id)
-            object.task = world.spawn { [world, log] in
-                await Interpreter.consume(watcher, into: object, world: world, log: log) { response in
-                    conversation.latest = response.data
-                    object.elements = [conversation.handle]
-                    let c = response.data
-                    return "\(conversation.label) \(c.isLocal ? "local" : "on server")\(c.providerTyping ? ", provider typing" : "")"
-                }
-            }
+            object.observation = client.observeConversation(withId: conversation.id, onResponse: { response in
+                conversation.latest = response.data
+                object.elements = [conversation.handle]
+                let c = response.data
+                let text = "\(conversation.label) \(c.isLocal ? "local" : "on server")"
+                Interpreter.emitted(response, text, by: object, world: world, log: log)
+            }, onEnd: onEnd)
         case .items(let conversation):
-            let watcher = client.watchItems(ofConversationWithId: conversation.id)
-            object.task = world.spawn { [world, log, unowned self] in
-                await Interpreter.consume(watcher, into: object, world: world, log: log) { response in
-                    let messages = self.absorb(response.data.elements, client: object.client)
-                    object.elements = messages.map(\.handle)
-                    object.hasMore = response.data.loadMore != nil
-                    object.loadMore = response.data.loadMore
-                    return Interpreter.describe(count: messages.count, noun: "item", labels: messages.prefix(4).map(\.label))
-                }
-            }
+            object.observation = client.observeItems(ofConversationWithId: conversation.id, onResponse: { [unowned self] response in
+                let messages = self.absorb(response.data.elements, client: object.client)
+                Interpreter.page(response, handles: messages.map(\.handle), labels: messages.prefix(4).map(\.label),
+                                 noun: "item", of: object, world: world, log: log)
+            }, onEnd: onEnd)
         }
         return object
     }
 
-    /// Static, so that a watcher waiting forever holds no interpreter.
-    private static func consume<Value: Sendable>(_ watcher: Watcher<Value>, into object: WatcherObject, world: any Stage, log: EventLog,
-                                                 describe: (Response<Value>) -> String) async {
-        func event(_ text: String) { log.append(world.now, text) }
-        do {
-            for try await response in watcher {
-                object.fresh = response.isDataFresh
-                object.state = response.refreshingState.name
-                if case .failed(let error) = response.refreshingState { object.error = error } else { object.error = nil }
-                var text = describe(response)
-                let freshness = "\(response.isDataFresh ? "fresh" : "cached"), \(response.refreshingState.name)"
-                if case .failed(let error) = response.refreshingState { text += " — \(error.code)" }
-                text = "\(object.handle) emits (\(freshness)) \(text)"
-                object.emissions.append(.init(time: world.now, text: text))
-                event(text)
-            }
-            object.state = "ended"
-        } catch is CancellationError {
-            object.state = "ended"
-        } catch {
-            let chatError = error as? ChatError ?? ChatError(ChatError.Code(rawValue: "error"), "\(error)")
-            object.state = "ended"
-            object.error = chatError
-            let text = "\(object.handle) ended: \(chatError.code) — \(chatError.message)"
-            object.emissions.append(.init(time: world.now, text: text))
-            event(text)
-        }
+    /// One emission of a paginated watcher: what it holds, then the emission.
+    private static func page<Element>(_ response: Response<PaginatedList<Element>>, handles: [String], labels: [String], noun: String,
+                                      of object: WatcherObject, world: any Stage, log: EventLog) {
+        object.elements = handles
+        object.hasMore = response.data.loadMore != nil
+        object.loadMore = response.data.loadMore
+        emitted(response, describe(count: handles.count, noun: noun, labels: labels), by: object, world: world, log: log)
+    }
+
+    /// One emission of a watcher: its state, its history and the event.
+    private static func emitted<Value>(_ response: Response<Value>, _ description: String, by object: WatcherObject,
+                                       world: any Stage, log: EventLog) {
+        guard object.state != "ended" else { return }
+        object.fresh = response.isDataFresh
+        object.state = response.refreshingState.name
+        if case .failed(let error) = response.refreshingState { object.error = error } else { object.error = nil }
+        var text = description
+        let freshness = "\(response.isDataFresh ? "fresh" : "cached"), \(response.refreshingState.name)"
+        if case .failed(let error) = response.refreshingState { text += " — \(error.code)" }
+        text = "\(object.handle) emits (\(freshness)) \(text)"
+        object.emissions.append(.init(time: world.now, text: text))
+        log.append(world.now, text)
+    }
+
+    /// The watcher ended by itself (an error, the user cleared).
+    private static func ended(_ object: WatcherObject, error: (any Error)?, world: any Stage, log: EventLog) {
+        guard object.state != "ended" else { return }
+        object.state = "ended"
+        guard let error, !(error is CancellationError) else { return }
+        let chatError = error as? ChatError ?? ChatError(ChatError.Code(rawValue: "error"), "\(error)")
+        object.error = chatError
+        let text = "\(object.handle) ended: \(chatError.code) — \(chatError.message)"
+        object.emissions.append(.init(time: world.now, text: text))
+        log.append(world.now, text)
     }
 
     /// `labels` needs no more than four: three are shown, a fourth adds " · …".

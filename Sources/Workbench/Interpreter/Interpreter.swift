@@ -35,6 +35,9 @@ final class Interpreter: @unchecked Sendable {
 
     /// Lines printed by the current step.
     var lines: [String] = []
+    /// Lines printed by the current step after its events (how a wait or
+    /// settle ended).
+    var trailer: [String] = []
     var sawExpectFailure = false
     var sawScriptError = false
 
@@ -71,6 +74,9 @@ final class Interpreter: @unchecked Sendable {
 
     func print(_ line: String) { lines.append(line) }
 
+    /// Prints `line` after the events of the step.
+    func printAfterEvents(_ line: String) { trailer.append(line) }
+
     /// Logs an event at the world's current time.
     func event(_ text: String) { log.append(world.now, text) }
 
@@ -102,7 +108,17 @@ final class Interpreter: @unchecked Sendable {
     }
 
     func conversation(_ word: String) throws(ScriptError) -> ConversationObject {
-        try resolve(word, as: .conversation) as! ConversationObject
+        if handleForID[word] == nil, objects[word] == nil, Self.looksLikeConversationID(word) {
+            // An id learned elsewhere (a push, another device): it gets a
+            // handle on the current client, and the SDK asks the server.
+            return conversationObject(for: word, client: current)
+        }
+        return try resolve(word, as: .conversation) as! ConversationObject
+    }
+
+    /// `c-` and hex digits, as the SDK mints conversation ids.
+    static func looksLikeConversationID(_ word: String) -> Bool {
+        word.hasPrefix("c-") && word.count > 2 && word.dropFirst(2).allSatisfy(\.isHexDigit)
     }
 
     func message(_ word: String) throws(ScriptError) -> MessageObject {

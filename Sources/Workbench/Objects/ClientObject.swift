@@ -14,11 +14,15 @@ final class ClientObject: Inspectable, @unchecked Sendable {
     var auth: AuthenticationMethod?
     var session: SessionState = .signedOut
     var connection: ConnectionState = .disconnected
-    /// Internal watchers that follow messages' states, by conversation id.
-    var trackers: [String: Task<Void, Never>] = [:]
+    /// Internal watchers that follow messages, by conversation id.
+    var trackers: [String: WatchObservation] = [:]
+    /// Where the SDK client's events arrive, the moment they happen.
+    let relay: EventRelay
 
-    init(name: String, client: ChatClient, provider: SimulatedTokenProvider, cacheMode: ChatClient.CacheMode, apiKey: String, delegate: WorkbenchDelegate) {
+    init(name: String, client: ChatClient, provider: SimulatedTokenProvider, cacheMode: ChatClient.CacheMode, apiKey: String,
+         delegate: WorkbenchDelegate, relay: EventRelay) {
         self.delegate = delegate
+        self.relay = relay
         self.name = name
         self.client = client
         self.provider = provider
@@ -34,20 +38,22 @@ final class ClientObject: Inspectable, @unchecked Sendable {
         trackers = [:]
     }
 
-    let fieldNames = ["user", "auth", "session", "connection", "cache"]
+    let fieldNames = ["user", "auth", "session", "connection", "connectionReason", "cache"]
 
     func field(_ name: String, argument: String?, in interpreter: Interpreter) throws(ScriptError) -> Resolved? {
         switch name {
         case "user": .value(userId.map(Value.string) ?? .string("none"))
         case "auth": .value(.string(auth?.rawValue ?? "none"))
         case "session": .value(.string(session.name))
-        case "connection": .value(.string(connection.rawValue))
+        case "connection": .value(.string(connection.name))
+        case "connectionReason":
+            if case .waitingForNetwork(let reason) = connection { .value(.string(reason.description)) } else { .value(.none) }
         case "cache": .value(.string(cacheMode.rawValue))
         default: nil
         }
     }
 
     func summary(in interpreter: Interpreter) -> String {
-        "\(name): user \(userId ?? "none"), session \(session), connection \(connection.rawValue), cache \(cacheMode.rawValue)"
+        "\(name): user \(userId ?? "none"), session \(session), connection \(connection), cache \(cacheMode.rawValue)"
     }
 }

@@ -52,7 +52,8 @@ final class ConversationObject: Inspectable, @unchecked Sendable {
     /// `c1 "Title" (2 messages)` for emission lines.
     var label: String {
         guard let latest else { return handle }
-        let count = "(\(latest.messageCount) message\(latest.messageCount == 1 ? "" : "s"))"
+        let typing = latest.providerTyping ? ", provider typing" : ""
+        let count = "(\(latest.messageCount) message\(latest.messageCount == 1 ? "" : "s")\(typing))"
         guard let title = latest.title else { return "\(handle) \(count)" }
         return "\(handle) \(Value.quoted(title)) \(count)"
     }

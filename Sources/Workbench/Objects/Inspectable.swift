@@ -28,6 +28,8 @@ protocol Inspectable: AnyObject {
     var comparable: Value { get }
     /// Further lines for `inspect` after the fields (its history).
     func history(in interpreter: Interpreter) -> [String]
+    /// The title of those lines: `history` unless the object says otherwise.
+    var historyTitle: String { get }
 }
 
 extension Inspectable {
@@ -35,4 +37,6 @@ extension Inspectable {
     var comparable: Value { .string(handle) }
 
     func history(in interpreter: Interpreter) -> [String] { [] }
+
+    var historyTitle: String { "history" }
 }

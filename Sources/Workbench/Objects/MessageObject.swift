@@ -7,7 +7,10 @@ final class MessageObject: Inspectable, @unchecked Sendable {
     let id: String
     let conversationId: String
     let client: ClientObject
+    /// The message as last seen, its state always the SDK's last word.
     var latest: Message?
+    /// The last state `messageStateChanged` reported.
+    var reportedState: SendState?
     var history: [(time: Instant, state: String)] = []
 
     init(handle: String, id: String, conversationId: String, client: ClientObject) {

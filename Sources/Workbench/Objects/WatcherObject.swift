@@ -17,9 +17,13 @@ final class WatcherObject: Inspectable, @unchecked Sendable {
     let handle: String
     let target: Target
     let client: ClientObject
-    var task: Task<Void, Never>?
+    /// The SDK's watcher, delivering to this object as it emits.
+    var observation: WatchObservation?
     var emissions: [Emission] = []
-    var state = "refreshing"
+    var state = "refreshing" {
+        // An ended watcher follows nothing: it is not fresh (D1).
+        didSet { if state == "ended" { fresh = false } }
+    }
     var fresh = false
     var elements: [String] = []
     var hasMore = false

@@ -158,13 +158,16 @@ final class ClockObject: Inspectable {
         self.start = start
     }
     var handle: String { "clock" }
-    let fieldNames = ["now", "elapsed", "timers"]
+    /// `timers` (every pending wake-up) is listed by `inspect clock` after
+    /// the fields, one a line.
+    let fieldNames = ["now", "elapsed", "pending"]
 
     func field(_ name: String, argument: String?, in interpreter: Interpreter) throws(ScriptError) -> Resolved? {
         switch name {
         case "now": .value(.string(world.now.description))
         case "elapsed": .value(.string(DurationParser.format(world.now - start)))
-        case "timers": .value(.int(Int64(world.pendingTimers)))
+        case "timers": .list(interpreter.describeWakeUps().map { .value(.string($0)) })
+        case "pending": .value(.int(Int64(world.pendingWakeUps.count)))
         default: nil
         }
     }
@@ -172,6 +175,13 @@ final class ClockObject: Inspectable {
     func summary(in interpreter: Interpreter) -> String {
         "\(world.now) (\(DurationParser.format(world.now - start)) since start)"
     }
+
+    func history(in interpreter: Interpreter) -> [String] {
+        let wakeUps = interpreter.describeWakeUps()
+        return wakeUps.isEmpty ? ["none pending"] : wakeUps
+    }
+
+    var historyTitle: String { "timers" }
 }
 
 /// `net`: the simulated network.

@@ -70,6 +70,7 @@ extension StepStatus {
         case .expectFailed: "expectFailed"
         case .scriptError: "scriptError"
         case .quit: "quit"
+        case .interrupted: "interrupted"
         }
     }
 
@@ -77,8 +78,9 @@ extension StepStatus {
     var rank: Int {
         switch self {
         case .ok, .quit: 0
-        case .expectFailed: 1
-        case .scriptError: 2
+        case .interrupted: 1
+        case .expectFailed: 2
+        case .scriptError: 3
         }
     }
 }

@@ -264,7 +264,7 @@ public final class RecordingStore: Sendable {
     private static let sessionColumns = """
         s.id, s.uuid, s.name, s.created, s.ended, s.tool_version, s.seed, s.mode, s.server_url, s.kind, s.platform,
         (SELECT COUNT(*) FROM step WHERE session_id = s.id) AS steps,
-        COALESCE((SELECT MAX(CASE status WHEN 'scriptError' THEN 2 WHEN 'expectFailed' THEN 1 ELSE 0 END)
+        COALESCE((SELECT MAX(CASE status WHEN 'scriptError' THEN 3 WHEN 'expectFailed' THEN 2 WHEN 'interrupted' THEN 1 ELSE 0 END)
                   FROM step WHERE session_id = s.id), 0) AS worst
         """
 
@@ -274,7 +274,7 @@ public final class RecordingStore: Sendable {
             id: row["id"], uuid: row["uuid"], name: row["name"], created: row["created"], ended: row["ended"],
             toolVersion: row["tool_version"], seed: UInt64(bitPattern: row["seed"]), mode: row["mode"],
             serverURL: row["server_url"], kind: row["kind"], platform: row["platform"], stepCount: row["steps"],
-            status: worst == 2 ? "scriptError" : worst == 1 ? "expectFailed" : "ok")
+            status: ["ok", "interrupted", "expectFailed", "scriptError"][max(0, min(3, worst))])
     }
 
     /// Every session, oldest first.

@@ -17,6 +17,7 @@ public enum SessionListing {
         let worst = switch session.status {
         case "scriptError": "script error"
         case "expectFailed": "expect failed"
+        case "interrupted": "interrupted"
         default: "ok"
         }
         if current { return worst + ", recording" }

@@ -27,11 +27,11 @@ final class EmbeddedStage: Stage, @unchecked Sendable {
     }
     func onTrace(_ sink: @escaping @Sendable (Instant, String, String) -> Void) { world.onTrace(sink) }
     func runUntilIdle() { world.runUntilIdle() }
-    func settle() { world.settle() }
-    func step() -> Bool { world.step() }
+    func settle() -> [String] { world.settle() }
+    func step(until deadline: Instant) -> Bool { world.step(until: deadline) }
     func advance(by duration: Duration) throws(ScriptError) { world.advance(by: duration) }
     func run<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) -> Result<T, any Error>? { world.run(operation) }
-    var pendingTimers: Int { world.scheduler.pending.count }
+    var pendingWakeUps: [(time: Instant, kind: WaitKind)] { world.scheduler.pending }
 
     // MARK: ChatRuntime
 

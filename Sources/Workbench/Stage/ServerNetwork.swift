@@ -14,7 +14,7 @@ import Synchronization
 final class ServerNetwork: NetworkControl {
     private struct State {
         var inFlight = 0
-        var connections: [Int: @Sendable (String) -> Void] = [:]
+        var connections: [Int: @Sendable (String?) -> Void] = [:]
         var nextConnection = 0
     }
 
@@ -31,15 +31,17 @@ final class ServerNetwork: NetworkControl {
     var workInFlight: Int { state.withLock { $0.inFlight } }
 
     func setOnline(_ online: Bool) {
-        conditions.setOnline(online) { if !online { cut(reason: "network offline") } }
+        conditions.setOnline(online) { if !online { cut(reason: nil) } }
     }
 
     func setLatency(_ latency: Duration) { conditions.setLatency(latency) }
     func failNext(_ count: Int) { conditions.failNext(count) }
     func dropConnections() { cut(reason: "connection dropped") }
 
-    private func cut(reason: String) {
-        let closers = state.withLock { s -> [@Sendable (String) -> Void] in
+    /// Cuts every connection: with a reason, as the server hanging up;
+    /// with none, as a connection dying with the network.
+    private func cut(reason: String?) {
+        let closers = state.withLock { s -> [@Sendable (String?) -> Void] in
             defer { s.connections = [:] }
             return s.connections.keys.sorted().compactMap { s.connections[$0] }
         }
@@ -54,7 +56,7 @@ final class ServerNetwork: NetworkControl {
     func consumeFailure() -> Bool { conditions.consumeFailure() }
     func countRequest() { conditions.countRequest() }
 
-    func register(close: @escaping @Sendable (String) -> Void) -> Int {
+    func register(close: @escaping @Sendable (String?) -> Void) -> Int {
         state.withLock { s in
             let id = s.nextConnection
             s.nextConnection += 1
@@ -105,7 +107,7 @@ struct FaultInjectingTransport: ChatTransport {
         let (signals, continuation) = AsyncStream<RealtimeSignal>.makeStream()
         let network = self.network
         let id = network.register { reason in
-            continuation.yield(.closed(reason: reason))
+            if let reason { continuation.yield(.closed(reason: reason)) }
             continuation.finish()
             connection.close()
         }
@@ -133,6 +135,8 @@ struct FaultInjectingTransport: ChatTransport {
     }
 
     func reachability() -> AsyncStream<Bool> { network.reachability() }
+
+    var isReachable: Bool? { network.isOnline }
 
     static func describe(_ result: Result<WireResponse, any Error>) -> String {
         switch result {

@@ -27,7 +27,7 @@ final class ServerStage: Stage, @unchecked Sendable {
     private let pump = PumpedExecutor()
     private let random: RandomSource
     private let traceSink = Mutex<(@Sendable (Instant, String, String) -> Void)?>(nil)
-    private let timers = Mutex<(next: Int, deadlines: [Int: Instant])>((0, [:]))
+    private let timers = Mutex<(next: Int, deadlines: [Int: (time: Instant, kind: WaitKind)])>((0, [:]))
     /// How long nothing must happen for a command to be over.
     let quietWindow: Duration
     /// The longest a command waits for work in flight.
@@ -120,7 +120,7 @@ final class ServerStage: Stage, @unchecked Sendable {
     private func pumpUntilQuiet(until done: (() -> Bool)?) {
         let hardDeadline = Date() + commandTimeout.timeInterval
         var quietSince = Date()
-        while true {
+        while !Interruption.shared.isRequested {
             if pump.drain() > 0 { quietSince = Date() }
             if let done, done() { return }
             let now = Date()
@@ -135,8 +135,9 @@ final class ServerStage: Stage, @unchecked Sendable {
         }
     }
 
-    /// Waits for the next timer when one is due within `limit`, then runs until idle.
-    func step() -> Bool { step(limit: .seconds(60)) }
+    /// Waits for the next timer when one is due by `deadline` (at most a
+    /// minute of real time ahead), then runs until idle.
+    func step(until deadline: Instant) -> Bool { step(limit: min(deadline - now, .seconds(60))) }
 
     private func step(limit: Duration) -> Bool {
         runUntilIdle()
@@ -147,11 +148,13 @@ final class ServerStage: Stage, @unchecked Sendable {
         return true
     }
 
-    /// Runs until no timer is due within five seconds (time is real here).
-    func settle() {
+    /// Runs until no timer is due within five seconds (time is real here,
+    /// and timers of every kind fire as it passes).
+    func settle() -> [String] {
         let limit = now + .seconds(5)
         runUntilIdle()
         while let next = nextTimer, next <= limit, step(limit: limit - now) {}
+        return []
     }
 
     func advance(by duration: Duration) throws(ScriptError) { throw Self.clockAdvanceRefusal }
@@ -169,8 +172,10 @@ final class ServerStage: Stage, @unchecked Sendable {
         return box.value
     }
 
-    var pendingTimers: Int { timers.withLock { $0.deadlines.count } }
-    private var nextTimer: Instant? { timers.withLock { $0.deadlines.values.min() } }
+    var pendingWakeUps: [(time: Instant, kind: WaitKind)] {
+        timers.withLock { $0.deadlines.sorted { ($0.value.time, $0.key) < ($1.value.time, $1.key) }.map(\.value) }
+    }
+    private var nextTimer: Instant? { timers.withLock { $0.deadlines.values.map(\.time).min() } }
 
     // MARK: ChatRuntime
 
@@ -181,13 +186,13 @@ final class ServerStage: Stage, @unchecked Sendable {
     static var wallClock: Instant { Instant(milliseconds: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))) }
 
     func sleep(until deadline: Instant, kind: WaitKind) async throws {
-        let timer: Int? = switch kind {
+        let timer: Int? = switch kind.category {
         case .inFlight:
             { serverNetwork.beginWork(); return nil }()
-        case .timer:
+        case .recovery, .lifecycle:
             timers.withLock { t in
                 t.next += 1
-                t.deadlines[t.next] = deadline
+                t.deadlines[t.next] = (deadline, kind)
                 return t.next
             }
         }

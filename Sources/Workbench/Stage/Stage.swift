@@ -31,17 +31,19 @@ protocol Stage: ChatRuntime {
 
     /// Runs until no work is in flight.
     func runUntilIdle()
-    /// Runs until nothing at all is pending (or a limit is reached).
-    func settle()
-    /// Fires the next pending wake-up and runs until idle; false when nothing is pending.
-    func step() -> Bool
+    /// Runs until no work is in flight and no recovery is pending (or a
+    /// limit is reached); returns what the recovery that ran was for.
+    func settle() -> [String]
+    /// Fires the next pending wake-up due at or before `deadline` and runs
+    /// until idle; false when there is none.
+    func step(until deadline: Instant) -> Bool
     /// Moves the clock forward by `duration`. Only the embedded world can.
     func advance(by duration: Duration) throws(ScriptError)
     /// Runs `operation` on the stage's executor until it ends or the stage
     /// is idle; nil when it is still waiting (for a timer).
     func run<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) -> Result<T, any Error>?
-    /// Timers waiting for their time.
-    var pendingTimers: Int { get }
+    /// Wake-ups waiting for their time, earliest first.
+    var pendingWakeUps: [(time: Instant, kind: WaitKind)] { get }
     /// Runs `body` (a command, a completion) with the stage to itself: in
     /// server mode the clients keep running between commands, and stop
     /// while one runs.

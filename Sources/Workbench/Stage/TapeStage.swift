@@ -74,12 +74,18 @@ final class TapeStage: Stage, @unchecked Sendable {
 
     func onTrace(_ sink: @escaping @Sendable (Instant, String, String) -> Void) { world.onTrace(sink) }
     func runUntilIdle() { world.runUntilIdle() }
-    /// As against the server: timers due within five seconds.
-    func settle() { world.settle(limit: .seconds(5)) }
-    func step() -> Bool { world.step(limit: .seconds(60)) }
+    /// As against the server: timers due within five seconds, whatever
+    /// their kind (the recorded session ran on real time).
+    func settle() -> [String] {
+        let limit = now + .seconds(5)
+        world.runUntilIdle()
+        while world.step(until: limit) {}
+        return []
+    }
+    func step(until deadline: Instant) -> Bool { world.step(until: min(deadline, now + .seconds(60))) }
     func advance(by duration: Duration) throws(ScriptError) { throw ServerStage.clockAdvanceRefusal }
     func run<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) -> Result<T, any Error>? { world.run(operation) }
-    var pendingTimers: Int { world.scheduler.pending.count }
+    var pendingWakeUps: [(time: Instant, kind: WaitKind)] { world.scheduler.pending }
     func exclusively<T>(_ body: () -> T) -> T { body() }
     func stop() {}
     func takeTraffic() -> [TrafficEntry] { [] }

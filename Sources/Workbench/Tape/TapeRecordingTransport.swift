@@ -90,6 +90,8 @@ public final class TapeRecordingTransport: ChatTransport {
         inner.reachability()
     }
 
+    public var isReachable: Bool? { inner.isReachable }
+
     private func nextExchange() -> Int {
         exchanges.withLock { count in
             count += 1

@@ -1,0 +1,67 @@
+import ChatCore
+import ChatSDK
+import ChatSimulation
+
+extension Interpreter {
+    /// How long `wait` runs the world before giving up, unless `--within` says.
+    static let defaultWaitLimit: Duration = .seconds(3600)
+
+    /// `wait HANDLE emits N | state S [--within D]`: fires wake-ups of every
+    /// kind, in order, until the condition holds or `D` of virtual time has
+    /// passed; giving up fails the step (a script exits 1).
+    func wait(_ invocation: Invocation) throws {
+        let handle = invocation.argument(0)!
+        let value = invocation.argument(2)!
+        var limit = Self.defaultWaitLimit
+        if let text = invocation.option("--within") { limit = try DurationParser.parse(text) }
+        let condition: () -> Bool
+        let what: String
+        if invocation.argument(1) == "emits" {
+            let watcher = try watcher(handle)
+            guard let count = Int(value), count >= 0 else { throw ScriptError("wait \(handle) emits needs a whole number, got \"\(value)\"") }
+            condition = { watcher.emissions.count >= count }
+            what = "\(watcher.handle) to emit \(count) time\(count == 1 ? "" : "s")"
+        } else {
+            let message = try message(handle)
+            let states = ["toBeSent", "sending", "sent", "failed"]
+            guard states.contains(value) else {
+                throw ScriptError("a message state is one of \(states.joined(separator: ", ")), got \"\(value)\"\(Suggestion.hint(for: value, in: states))")
+            }
+            condition = { message.latest?.state.name == value }
+            what = "\(message.handle) to be \(value)"
+        }
+        let started = world.now
+        let deadline = started + limit
+        world.runUntilIdle()
+        while !condition() {
+            guard !Interruption.shared.isRequested else { return }
+            guard world.step(until: deadline) else {
+                if world.isEmbedded, world.now < deadline { try? world.advance(by: deadline - world.now) }
+                lastError = ChatError(ChatError.Code(rawValue: "waitTimedOut"), "\(what) did not happen within \(DurationParser.format(limit))")
+                printAfterEvents("wait failed: gave up waiting for \(what) after \(DurationParser.format(world.now - started))")
+                throw ExpectOutcome.failed
+            }
+        }
+        printAfterEvents("waited \(DurationParser.format(world.now - started)) for \(what)")
+    }
+
+    /// `settle`: runs in-flight work and recovery, and says how far the
+    /// clock moved and for what.
+    func settle() {
+        let started = world.now
+        let reasons = world.settle()
+        guard !Interruption.shared.isRequested else { return }
+        var text = "settled after \(DurationParser.format(world.now - started))"
+        if !reasons.isEmpty { text += ": " + reasons.joined(separator: ", ") }
+        printAfterEvents(text)
+    }
+
+    /// What `clock.timers` and `inspect clock` list: every pending wake-up,
+    /// with when it is due, its kind and what it is for.
+    func describeWakeUps() -> [String] {
+        world.pendingWakeUps.map { wakeUp in
+            let due = wakeUp.time - world.now
+            return "\(EventLog.stamp(wakeUp.time, since: start)) in \(DurationParser.format(due)) \(wakeUp.kind.category.rawValue): \(wakeUp.kind.purpose)"
+        }
+    }
+}

@@ -1,0 +1,115 @@
+import ChatCore
+import ChatSimulation
+import Synchronization
+import Testing
+
+/// The three kinds of wake-up and who may move the clock to each.
+@Suite(.serialized) struct WakeUpKindTests {
+    final class Fired: Sendable {
+        let names = Mutex<[String]>([])
+        func add(_ name: String) { names.withLock { $0.append(name) } }
+        var all: [String] { names.withLock { $0 } }
+    }
+
+    func world(_ schedule: (Scheduler, Fired) -> Void) throws -> (World, Fired) {
+        let world = try World(seed: 1)
+        let fired = Fired()
+        schedule(world.scheduler, fired)
+        return (world, fired)
+    }
+
+    @Test func runUntilIdleRunsOnlyInFlightWork() throws {
+        let (world, fired) = try world { scheduler, fired in
+            let now = scheduler.now
+            scheduler.schedule(at: now + .milliseconds(40), kind: .inFlight("request")) { fired.add("request") }
+            scheduler.schedule(at: now + .seconds(2), kind: .recovery("back-off")) { fired.add("back-off") }
+            scheduler.schedule(at: now + .seconds(600), kind: .lifecycle("refresh")) { fired.add("refresh") }
+        }
+        let start = world.now
+        world.runUntilIdle()
+        #expect(fired.all == ["request"])
+        #expect(world.now - start == .milliseconds(40))
+    }
+
+    @Test func settleRunsRecoveryButNeverMovesTheClockForLifecycle() throws {
+        let (world, fired) = try world { scheduler, fired in
+            let now = scheduler.now
+            scheduler.schedule(at: now + .milliseconds(1400), kind: .recovery("reconnect after back-off")) { fired.add("back-off") }
+            scheduler.schedule(at: now + .seconds(600), kind: .lifecycle("refresh alice's tokens")) { fired.add("refresh") }
+            scheduler.schedule(at: now + .seconds(6), kind: .lifecycle("typing lapses")) { fired.add("typing") }
+        }
+        let start = world.now
+        let reasons = world.settle()
+        #expect(fired.all == ["back-off"])
+        #expect(reasons == ["reconnect after back-off"])
+        #expect(world.now - start == .milliseconds(1400))
+        #expect(world.scheduler.pending.map(\.kind.purpose) == ["typing lapses", "refresh alice's tokens"])
+    }
+
+    @Test func settleFiresLifecycleTimersItPassesOnTheWay() throws {
+        let (world, fired) = try world { scheduler, fired in
+            let now = scheduler.now
+            scheduler.schedule(at: now + .seconds(1), kind: .lifecycle("typing lapses")) { fired.add("typing") }
+            scheduler.schedule(at: now + .seconds(4), kind: .recovery("retry")) { fired.add("retry") }
+        }
+        world.settle()
+        #expect(fired.all == ["typing", "retry"])
+    }
+
+    @Test func settleWithNothingToDoLeavesTheClock() throws {
+        let (world, fired) = try world { scheduler, fired in
+            scheduler.schedule(at: scheduler.now + .seconds(3000), kind: .lifecycle("expiry")) { fired.add("expiry") }
+        }
+        let start = world.now
+        #expect(world.settle().isEmpty)
+        #expect(world.now == start)
+        #expect(fired.all.isEmpty)
+    }
+
+    @Test func settleIsBoundedByItsLimit() throws {
+        let world = try World(seed: 1)
+        let count = Mutex(0)
+        // A recovery that always comes back: settle must still end.
+        @Sendable func again() {
+            count.withLock { $0 += 1 }
+            world.scheduler.schedule(at: world.now + .seconds(30), kind: .recovery("retry")) { again() }
+        }
+        world.scheduler.schedule(at: world.now + .seconds(30), kind: .recovery("retry")) { again() }
+        let start = world.now
+        world.settle(limit: .seconds(300))
+        #expect(world.now - start == .seconds(300))
+        #expect(count.withLock { $0 } == 10)
+    }
+
+    @Test func stepFiresAnyKindUpToItsDeadlineOnly() throws {
+        let (world, fired) = try world { scheduler, fired in
+            scheduler.schedule(at: scheduler.now + .seconds(600), kind: .lifecycle("refresh")) { fired.add("refresh") }
+        }
+        let start = world.now
+        #expect(!world.step(until: start + .seconds(599)))
+        #expect(world.step(until: start + .seconds(600)))
+        #expect(fired.all == ["refresh"])
+    }
+
+    @Test func anInterruptionStopsTheWorldWhereItIs() throws {
+        let interruption = Interruption()
+        let world = try World(seed: 1, interruption: interruption)
+        let count = Mutex(0)
+        // In-flight work that never ends: only an interruption stops it.
+        @Sendable func forever() {
+            let n = count.withLock { $0 += 1; return $0 }
+            if n == 50 { interruption.request() }
+            world.scheduler.schedule(at: world.now + .milliseconds(10), kind: .inFlight) { forever() }
+        }
+        world.scheduler.schedule(at: world.now, kind: .inFlight) { forever() }
+        world.runUntilIdle()
+        #expect(interruption.clear())
+        #expect(count.withLock { $0 } == 50)
+        #expect(!interruption.isRequested)
+    }
+
+    @Test func kindsDescribeThemselves() {
+        #expect(WaitKind.recovery("reconnect after back-off").description == "recovery: reconnect after back-off")
+        #expect(WaitKind.inFlight.category == .inFlight)
+    }
+}
