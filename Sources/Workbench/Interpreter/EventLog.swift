@@ -1,26 +1,36 @@
 import ChatCore
 import Synchronization
 
-/// The ordered log of what happened in the world during a step: watcher
-/// emissions, state changes, SDK events. Lines are appended as the world
-/// runs (on the thread that pumps it), so their order is the world's.
+/// The ordered log of what happened in the world during a step: one typed
+/// value per fact, with its virtual time and sequence number, appended the
+/// moment it happens (on the thread that pumps the world), so its order
+/// is the world's.
 final class EventLog: Sendable {
     struct Entry: Sendable, Hashable {
         var time: Instant
-        var text: String
+        /// Order among everything logged in the session.
+        var seq: UInt64
+        var event: WorldEvent
     }
 
-    private let entries = Mutex<[Entry]>([])
+    private let state = Mutex<(next: UInt64, entries: [Entry])>((0, []))
 
-    func append(_ time: Instant, _ text: String) {
-        entries.withLock { $0.append(Entry(time: time, text: text)) }
+    /// Logs `event` at `time`; returns its entry.
+    @discardableResult
+    func append(_ time: Instant, _ event: WorldEvent) -> Entry {
+        state.withLock { s in
+            let entry = Entry(time: time, seq: s.next, event: event)
+            s.next += 1
+            s.entries.append(entry)
+            return entry
+        }
     }
 
     /// Everything logged since the last call.
     func take() -> [Entry] {
-        entries.withLock { entries in
-            defer { entries.removeAll(keepingCapacity: true) }
-            return entries
+        state.withLock { s in
+            defer { s.entries.removeAll(keepingCapacity: true) }
+            return s.entries
         }
     }
 

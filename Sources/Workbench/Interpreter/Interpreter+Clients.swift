@@ -60,23 +60,15 @@ extension Interpreter {
                     object.auth = via
                     object.delegate.userId = user
                 }
-                log.append(world.now, "\(name).session → \(state)")
             case .connectionChanged(let state):
                 object.connection = state
-                log.append(world.now, "\(name).connection → \(state)")
-            case .warning(let text):
-                log.append(world.now, "\(name) warning: \(text)")
-            case .authenticationFailed(let error):
-                log.append(world.now, "\(name) authenticationFailed: \(error.code) — \(error.message)")
-            case .sessionWasRefreshed:
-                log.append(world.now, "\(name) sessionWasRefreshed")
-            case .sessionWasClosed:
-                log.append(world.now, "\(name) sessionWasClosed")
-            case .sessionDidHaveError(let error):
-                log.append(world.now, "\(name) sessionDidHaveError: \(error.code) — \(error.message)")
             case .messageStateChanged(let message):
                 self.recordState(of: message, client: object)
+                return
+            case .warning, .authenticationFailed, .sessionWasRefreshed, .sessionWasClosed, .sessionDidHaveError:
+                break
             }
+            log.append(world.now, .client(name, event))
         }
     }
 
@@ -149,9 +141,7 @@ extension Interpreter {
         object.latest = message
         object.reportedState = message.state
         object.history.append((world.now, message.state.description))
-        var text = "\(object.handle): \(message.state.name)"
-        if case .failed(let error) = message.state { text += " (\(error.code) — \(error.message))" }
-        event(text)
+        log.append(world.now, .messageState(message: object.handle, state: message.state))
     }
 
     func absorb(_ conversations: [Conversation], client: ClientObject) -> [ConversationObject] {

@@ -28,17 +28,22 @@ extension Interpreter {
         var output = lines
         var events: [StepEvent] = []
         var shown: [EventLog.Entry] = []
+        var shownTexts: [String] = []
         for entry in log.take() {
-            let source = String(entry.text.prefix { $0 != " " })
-            events.append(StepEvent(time: entry.time, source: source, text: entry.text))
-            if showNetwork || !entry.text.hasPrefix("net: ") { shown.append(entry) }
+            // Each event becomes text here, once: for the transcript and the recording.
+            let text = entry.event.text
+            events.append(StepEvent(time: entry.time, source: entry.event.source, text: text))
+            if showNetwork || !entry.event.isNetwork {
+                shown.append(entry)
+                shownTexts.append(text)
+            }
         }
-        for line in EventRuns.fold(shown.map(\.text)) {
+        for line in EventRuns.fold(shownTexts) {
             switch line {
             case .event(let index):
-                output.append("  \(EventLog.stamp(shown[index].time, since: start)) \(shown[index].text)")
+                output.append("  \(EventLog.stamp(shown[index].time, since: start)) \(shownTexts[index])")
             case .repeated(let count, let block, let last):
-                let what = block.map { shown[$0].text }.joined(separator: " · ")
+                let what = block.map { shownTexts[$0] }.joined(separator: " · ")
                 output.append("  \(EventLog.stamp(shown[last].time, since: start)) … \(EventRuns.grouped(count)) more time\(count == 1 ? "" : "s"): \(what)")
             }
         }

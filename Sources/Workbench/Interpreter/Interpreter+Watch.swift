@@ -53,12 +53,9 @@ extension Interpreter {
         object.fresh = response.isDataFresh
         object.state = response.refreshingState.name
         if case .failed(let error) = response.refreshingState { object.error = error } else { object.error = nil }
-        var text = description
-        let freshness = "\(response.isDataFresh ? "fresh" : "cached"), \(response.refreshingState.name)"
-        if case .failed(let error) = response.refreshingState { text += " — \(error.code)" }
-        text = "\(object.handle) emits (\(freshness)) \(text)"
-        object.emissions.append(.init(time: world.now, text: text))
-        log.append(world.now, text)
+        let entry = log.append(world.now, .emission(watcher: object.handle, fresh: response.isDataFresh,
+                                                    refreshing: response.refreshingState, summary: description))
+        object.emissions.append(.init(time: entry.time, text: entry.event.text))
     }
 
     /// The watcher ended by itself (an error, the user cleared).
@@ -68,9 +65,8 @@ extension Interpreter {
         guard let error, !(error is CancellationError) else { return }
         let chatError = error as? ChatError ?? ChatError(ChatError.Code(rawValue: "error"), "\(error)")
         object.error = chatError
-        let text = "\(object.handle) ended: \(chatError.code) — \(chatError.message)"
-        object.emissions.append(.init(time: world.now, text: text))
-        log.append(world.now, text)
+        let entry = log.append(world.now, .watcherEnded(watcher: object.handle, error: chatError))
+        object.emissions.append(.init(time: entry.time, text: entry.event.text))
     }
 
     /// `labels` needs no more than four: three are shown, a fourth adds " · …".

@@ -50,7 +50,7 @@ final class Interpreter: @unchecked Sendable {
         table = CommandTable.standard
         let log = self.log
         world.onTrace { time, source, message in
-            log.append(time, "\(source): \(message)")
+            log.append(time, .trace(source: source, message: message))
         }
         current = makeClient(named: "client", cacheMode: .disk, apiKey: World.apiKey)
         world.runUntilIdle()
@@ -77,8 +77,6 @@ final class Interpreter: @unchecked Sendable {
     /// Prints `line` after the events of the step.
     func printAfterEvents(_ line: String) { trailer.append(line) }
 
-    /// Logs an event at the world's current time.
-    func event(_ text: String) { log.append(world.now, text) }
 
     // MARK: Handles
 

@@ -1,0 +1,81 @@
+import ChatCore
+import ChatSDK
+
+/// One fact of the world during a step, as the one place that saw it
+/// happen recorded it: an SDK event of a client, a watcher's emission or
+/// end, a message's new state, a line from the provider, the network or a
+/// delegate. It becomes text once, when the step is printed and recorded
+/// (`source` and `text`); nothing parses that text back.
+enum WorldEvent: Sendable, Hashable {
+    /// An SDK event of the client named so (`client`, `phone`…); message
+    /// states come as `messageState`, with the message's handle.
+    case client(String, ChatEvent)
+    /// A watcher emitted: whether fresh, its refresh state, and what it
+    /// holds as the session saw it then.
+    case emission(watcher: String, fresh: Bool, refreshing: RefreshingState, summary: String)
+    /// A watcher ended by itself.
+    case watcherEnded(watcher: String, error: ChatError)
+    /// One of the user's messages entered a new state.
+    case messageState(message: String, state: SendState)
+    /// A line of the other side or the world (`provider`, `net`, `delegate`).
+    case trace(source: String, message: String)
+
+    /// What the recording's `event.source` holds (docs/recording-schema.md):
+    /// `client.session`, `client.connection`, `client`, `w1`, `m1:`, `net:`…
+    var source: String {
+        switch self {
+        case .client(let name, .sessionChanged): "\(name).session"
+        case .client(let name, .connectionChanged): "\(name).connection"
+        case .client(let name, _): name
+        case .emission(let watcher, _, _, _), .watcherEnded(let watcher, _): watcher
+        case .messageState(let message, _): "\(message):"
+        case .trace(let source, _): "\(source):"
+        }
+    }
+
+    /// The line the transcript shows, after the time stamp.
+    var text: String {
+        switch self {
+        case .client(let name, let event): Self.describe(event, of: name)
+        case .emission(let watcher, let fresh, let refreshing, let summary):
+            "\(watcher) emits (\(fresh ? "fresh" : "cached"), \(refreshing.name)) \(summary)"
+                + (refreshing.error.map { " — \($0.code)" } ?? "")
+        case .watcherEnded(let watcher, let error): "\(watcher) ended: \(error.code) — \(error.message)"
+        case .messageState(let message, let state):
+            "\(message): \(state.name)" + (state.error.map { " (\($0.code) — \($0.message))" } ?? "")
+        case .trace(let source, let message): "\(source): \(message)"
+        }
+    }
+
+    /// Whether it is a line of the network (shown with `net log on`).
+    var isNetwork: Bool {
+        if case .trace("net", _) = self { true } else { false }
+    }
+
+    private static func describe(_ event: ChatEvent, of name: String) -> String {
+        switch event {
+        case .sessionChanged(let state): "\(name).session → \(state)"
+        case .connectionChanged(let state): "\(name).connection → \(state)"
+        case .warning(let text): "\(name) warning: \(text)"
+        case .authenticationFailed(let error): "\(name) authenticationFailed: \(error.code) — \(error.message)"
+        case .sessionWasRefreshed: "\(name) sessionWasRefreshed"
+        case .sessionWasClosed: "\(name) sessionWasClosed"
+        case .sessionDidHaveError(let error): "\(name) sessionDidHaveError: \(error.code) — \(error.message)"
+        case .messageStateChanged(let message): "\(name): \(message.id) \(message.state)"
+        }
+    }
+}
+
+extension RefreshingState {
+    /// The error of a failed refresh.
+    var error: ChatError? {
+        if case .failed(let error) = self { error } else { nil }
+    }
+}
+
+extension SendState {
+    /// The reason of a failed message.
+    var error: ChatError? {
+        if case .failed(let error) = self { error } else { nil }
+    }
+}
