@@ -52,13 +52,20 @@ extension Backend {
 
     /// The other side (S2): a provider reads the conversation up to its newest message.
     ///
-    /// The backend records the read position; the wire protocol has no event
-    /// for read receipts yet, so nothing is pushed. Throws `unknownConversation`.
+    /// The backend records the read position and the owner receives
+    /// `conversationUpdated` with it (`providerReadSeq`), so that the
+    /// messages it covers show as read. Throws `unknownConversation`.
     public func agentRead(conversationId: String, agentName: String = "agent") throws(WireError) {
-        try write { db in
+        let now = environment.now()
+        let ownerId = try write { db -> String in
             guard try conversationRow(db, id: conversationId) != nil else { throw WireError(.unknownConversation) }
             try db.cachedStatement(sql: "UPDATE conversation SET providerReadSeq = lastSeq WHERE id = ?").execute(arguments: [conversationId])
+            guard let row = try conversationRow(db, id: conversationId) else { throw WireError(.unknownConversation) }
+            let ownerId: String = row["ownerId"]
+            try appendEvent(db, userId: ownerId, kind: .conversationUpdated(Self.conversation(from: row, now: now)), now: now)
+            return ownerId
         }
+        deliverEvents(userId: ownerId)
     }
 
     /// The seq of the newest message a provider has read (0 when none). Throws `unknownConversation`.

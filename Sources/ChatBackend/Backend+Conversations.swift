@@ -84,6 +84,7 @@ extension Backend {
             updatedAt: Instant(milliseconds: row["updatedAt"]),
             lastSeq: row["lastSeq"],
             lastMessagePreview: row["lastMessagePreview"],
-            providerTypingUntil: typingUntil.flatMap { $0 > now ? $0 : nil })
+            providerTypingUntil: typingUntil.flatMap { $0 > now ? $0 : nil },
+            providerReadSeq: (row["providerReadSeq"] as Int64?).flatMap { $0 > 0 ? $0 : nil })
     }
 }

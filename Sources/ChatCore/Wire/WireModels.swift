@@ -25,8 +25,11 @@ public struct WireConversation: Codable, Sendable, Hashable {
     public var lastSeq: Int64
     public var lastMessagePreview: String?
     public var providerTypingUntil: Instant?
+    /// The seq of the newest message a provider has read; nil when none has.
+    public var providerReadSeq: Int64?
 
-    public init(id: String, title: String?, createdAt: Instant, updatedAt: Instant, lastSeq: Int64, lastMessagePreview: String?, providerTypingUntil: Instant? = nil) {
+    public init(id: String, title: String?, createdAt: Instant, updatedAt: Instant, lastSeq: Int64, lastMessagePreview: String?,
+                providerTypingUntil: Instant? = nil, providerReadSeq: Int64? = nil) {
         self.id = id
         self.title = title
         self.createdAt = createdAt
@@ -34,6 +37,7 @@ public struct WireConversation: Codable, Sendable, Hashable {
         self.lastSeq = lastSeq
         self.lastMessagePreview = lastMessagePreview
         self.providerTypingUntil = providerTypingUntil
+        self.providerReadSeq = providerReadSeq
     }
 }
 

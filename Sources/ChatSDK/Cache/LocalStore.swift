@@ -100,6 +100,9 @@ final class LocalStore: Sendable {
                 t.column("queuedAt", .integer).notNull()
             }
         }
+        migrator.registerMigration("v3-provider-read") { db in
+            try db.alter(table: "conversation") { t in t.add(column: "providerReadSeq", .integer) }
+        }
         return migrator
     }
 
@@ -140,9 +143,10 @@ final class LocalStore: Sendable {
     func upsert(_ row: ConversationRow) {
         let written: Void? = access { db in
             try db.cachedStatement(sql: """
-                INSERT OR REPLACE INTO conversation (id, title, isLocal, createdAt, updatedAt, lastSeq, preview, providerTypingUntil)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """).execute(arguments: [row.id, row.title, row.isLocal, row.createdAt, row.updatedAt, row.lastSeq, row.preview, row.providerTypingUntil])
+                INSERT OR REPLACE INTO conversation (id, title, isLocal, createdAt, updatedAt, lastSeq, preview, providerTypingUntil, providerReadSeq)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """).execute(arguments: [row.id, row.title, row.isLocal, row.createdAt, row.updatedAt, row.lastSeq, row.preview, row.providerTypingUntil,
+                                         row.providerReadSeq])
         }
         mirror.withLock { mirror in
             if written != nil {
@@ -454,8 +458,11 @@ struct ConversationRow: FetchableRecord, PersistableRecord, Hashable {
     var lastSeq: Int64
     var preview: String?
     var providerTypingUntil: Int64?
+    /// The seq of the newest message a provider has read (nil: none).
+    var providerReadSeq: Int64?
 
-    init(id: String, title: String?, isLocal: Bool, createdAt: Int64, updatedAt: Int64, lastSeq: Int64, preview: String?, providerTypingUntil: Int64?) {
+    init(id: String, title: String?, isLocal: Bool, createdAt: Int64, updatedAt: Int64, lastSeq: Int64, preview: String?, providerTypingUntil: Int64?,
+         providerReadSeq: Int64? = nil) {
         self.id = id
         self.title = title
         self.isLocal = isLocal
@@ -464,10 +471,11 @@ struct ConversationRow: FetchableRecord, PersistableRecord, Hashable {
         self.lastSeq = lastSeq
         self.preview = preview
         self.providerTypingUntil = providerTypingUntil
+        self.providerReadSeq = providerReadSeq
     }
 
     /// What the store selects, in the order `init(row:)` reads.
-    static let columns = "id, title, isLocal, createdAt, updatedAt, lastSeq, preview, providerTypingUntil"
+    static let columns = "id, title, isLocal, createdAt, updatedAt, lastSeq, preview, providerTypingUntil, providerReadSeq"
 
     /// Reads the columns of ``columns`` by position (by name, each lookup
     /// hashed a lowercased column name).
@@ -480,6 +488,7 @@ struct ConversationRow: FetchableRecord, PersistableRecord, Hashable {
         lastSeq = row[5]
         preview = row[6]
         providerTypingUntil = row[7]
+        providerReadSeq = row[8]
     }
 
     func encode(to container: inout PersistenceContainer) {
@@ -491,6 +500,7 @@ struct ConversationRow: FetchableRecord, PersistableRecord, Hashable {
         container["lastSeq"] = lastSeq
         container["preview"] = preview
         container["providerTypingUntil"] = providerTypingUntil
+        container["providerReadSeq"] = providerReadSeq
     }
 }
 

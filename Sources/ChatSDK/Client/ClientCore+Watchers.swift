@@ -242,7 +242,8 @@ extension ClientCore {
             let rows = store.messages(conversationId: id, limit: shown + 1)
             let isLocal = store.conversation(id: id)?.isLocal ?? false
             let hasMore = rows.count > shown || (!entry.serverExhausted && !isLocal)
-            return .items(rows.prefix(shown).map(message(from:)), hasMore: hasMore)
+            let readSeq = store.conversation(id: id)?.providerReadSeq
+            return .items(rows.prefix(shown).map { message(from: $0, providerReadSeq: readSeq) }, hasMore: hasMore)
         }
     }
 
@@ -273,10 +274,17 @@ extension ClientCore {
             id: wire.id, title: wire.title, isLocal: false,
             createdAt: wire.createdAt.milliseconds, updatedAt: wire.updatedAt.milliseconds,
             lastSeq: wire.lastSeq, preview: wire.lastMessagePreview,
-            providerTypingUntil: wire.providerTypingUntil?.milliseconds)
+            providerTypingUntil: wire.providerTypingUntil?.milliseconds,
+            providerReadSeq: wire.providerReadSeq)
     }
 
     func message(from row: MessageRow) -> Message {
+        message(from: row, providerReadSeq: store.conversation(id: row.conversationId)?.providerReadSeq)
+    }
+
+    /// The model of a message row, read by a provider when the
+    /// conversation's read position covers its seq.
+    func message(from row: MessageRow, providerReadSeq: Int64?) -> Message {
         let state: SendState = switch row.state {
         case "toBeSent": .toBeSent
         case "sending": .sending
@@ -285,7 +293,8 @@ extension ClientCore {
         }
         return Message(
             id: row.id, conversationId: row.conversationId, seq: row.seq, author: row.author,
-            content: row.content, replyTo: row.replyTo, createdAt: Instant(milliseconds: row.createdAt), state: state)
+            content: row.content, replyTo: row.replyTo, createdAt: Instant(milliseconds: row.createdAt), state: state,
+            isReadByProvider: row.seq.map { seq in providerReadSeq.map { seq <= $0 } ?? false } ?? false)
     }
 
     /// Stores a message the server has, keeping the local order of our own.

@@ -38,6 +38,8 @@ public struct Message: Sendable, Hashable, Identifiable {
     public var replyTo: String?
     public var createdAt: Instant
     public var state: SendState
+    /// Whether a provider has read the conversation up to this message.
+    public var isReadByProvider: Bool = false
 
     /// The text of a text message; a short description of an attachment.
     public var preview: String {

@@ -20,7 +20,7 @@ final class MessageObject: Inspectable, @unchecked Sendable {
         self.client = client
     }
 
-    let fieldNames = ["id", "kind", "text", "state", "error", "author", "conversation", "replyTo"]
+    let fieldNames = ["id", "kind", "text", "state", "error", "author", "conversation", "replyTo", "readByProvider"]
 
     func field(_ name: String, argument: String?, in interpreter: Interpreter) throws(ScriptError) -> Resolved? {
         switch name {
@@ -36,6 +36,7 @@ final class MessageObject: Inspectable, @unchecked Sendable {
         case "author": return .value(.string(author))
         case "conversation": return .value(.string(interpreter.handleForID[conversationId] ?? conversationId))
         case "replyTo": return .value(latest?.replyTo.map { .string(interpreter.handleForID[$0] ?? $0) } ?? .none)
+        case "readByProvider": return .value(.bool(latest?.isReadByProvider ?? false))
         default: return nil
         }
     }
@@ -61,7 +62,7 @@ final class MessageObject: Inspectable, @unchecked Sendable {
     var label: String {
         guard let latest else { return handle }
         let who: String = if case .user = latest.author { latest.state.description } else { author }
-        return "\(handle) \(who) \(Value.quoted(latest.preview))"
+        return "\(handle) \(who)\(latest.isReadByProvider ? " read" : "") \(Value.quoted(latest.preview))"
     }
 
     func summary(in interpreter: Interpreter) -> String {
