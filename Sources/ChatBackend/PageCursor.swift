@@ -53,3 +53,15 @@ enum PageCursor: Hashable {
     /// Clamps a requested page size to 1...100.
     static func clamp(_ limit: Int) -> Int { min(max(limit, 1), 100) }
 }
+
+extension Backend {
+    /// The position a `messagesSince` page's `nextCursor` stands for: the
+    /// server's since route takes it as `?cursor=` in place of its seq, so
+    /// that a client following `nextCursor` reaches the last page.
+    public static func sinceSeq(fromCursor cursor: String) throws(WireError) -> Int64 {
+        guard case .since(let seq) = try PageCursor(decoding: cursor) else {
+            throw WireError(.badRequest, "The cursor is not a cursor of this route")
+        }
+        return seq
+    }
+}

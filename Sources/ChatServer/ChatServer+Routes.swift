@@ -43,6 +43,7 @@ extension ChatServer {
         var methods: [RouteTemplate: [String]] = [:]
         for route in Self.routes { methods[RouteTemplate(path: route.path), default: []].append(route.method) }
         router.add(middleware: RequestLogMiddleware())
+        if let log = configuration.exchangeLog { router.add(middleware: ExchangeLogMiddleware(log: log)) }
         router.add(middleware: ErrorMiddleware(methodsByPath: methods))
         let backend = self.backend
 
@@ -83,9 +84,11 @@ extension ChatServer {
         }
         router.get("/v1/conversations/{id}/messages/since/{seq}") { request, context in
             let raw = try Self.parameter(context, "seq")
-            guard let seq = Int64(raw), seq >= 0 else {
+            guard var seq = Int64(raw), seq >= 0 else {
                 throw WireError(.badRequest, "The sequence number must be a non-negative integer, got \"\(raw)\"")
             }
+            // The previous page's nextCursor takes the place of the seq.
+            if let cursor = Self.query(request, "cursor") { seq = try Backend.sinceSeq(fromCursor: cursor) }
             let wire = WireRequest.messagesSince(conversationId: try Self.parameter(context, "id"), afterSeq: seq,
                                                  limit: try Self.limit(request))
             guard case .messages(let page) = try await Self.perform(backend, request, wire) else { throw WireError(.internalError) }
@@ -116,7 +119,7 @@ extension ChatServer {
                 throw error
             case .success(let id):
                 backend.unsubscribe(id)
-                throw APIError(status: .upgradeRequired, .badRequest, "GET /v1/events is a WebSocket: send an upgrade request")
+                throw WireError(.upgradeRequired, "GET /v1/events is a WebSocket: send an upgrade request")
             }
         }
 
@@ -222,10 +225,10 @@ extension ChatServer {
         }
         let secret = try backend.jwtSecret(apiKey: apiKey)
         guard let given = header(request, HTTPWire.Header.appSecret) else {
-            throw APIError(status: .unauthorized, .forbidden, "The request has no \(HTTPWire.Header.appSecret) header")
+            throw WireError(.invalidAppSecret, "The request has no \(HTTPWire.Header.appSecret) header")
         }
         guard constantTimeEqual(given, secret) else {
-            throw APIError(status: .unauthorized, .forbidden, "The app secret is wrong")
+            throw WireError(.invalidAppSecret, "The app secret is wrong")
         }
         return apiKey
     }
@@ -240,7 +243,7 @@ extension ChatServer {
 
     static func agentName(_ name: String?) throws -> String {
         guard let name else { return "agent" }
-        guard !name.isEmpty, name.count <= 100, !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+        guard !name.isEmpty, name.unicodeScalars.count <= 100, !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
             throw WireError(.badRequest, "agentName must be 1 to 100 printable characters")
         }
         return name

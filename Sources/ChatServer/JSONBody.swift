@@ -32,7 +32,7 @@ enum JSONBody {
         do {
             buffer = try await request.body.collect(upTo: maxRequestBytes)
         } catch {
-            throw APIError(status: .contentTooLarge, .badRequest, "The request body is larger than \(maxRequestBytes) bytes")
+            throw WireError(.requestTooLarge, "The request body is larger than \(maxRequestBytes) bytes")
         }
         if buffer.readableBytes == 0 {
             if optional { return nil }

@@ -115,6 +115,45 @@ import Testing
         #expect(byLabel["wrong app secret"]?.status == 401)
         #expect(byLabel["agent, unknown conversation"]?.status == 404)
         #expect(byLabel["not an upgrade"]?.status == 426)
+        // Each status has a code of its own, never a generic one (issue 13).
+        #expect(byLabel["unknown route"]?.code == "unknownRoute")
+        #expect(byLabel["wrong method"]?.code == "methodNotAllowed")
+        #expect(byLabel["too large"]?.code == "requestTooLarge")
+        #expect(byLabel["no app secret"]?.status == 401 && byLabel["no app secret"]?.code == "invalidAppSecret")
+        #expect(byLabel["wrong app secret"]?.code == "invalidAppSecret")
+        #expect(byLabel["not an upgrade"]?.code == "upgradeRequired")
+    }
+
+    /// Following every `nextCursor` of `messagesSince` (as `?cursor=`)
+    /// reaches the last page, each message once, no page twice.
+    @Test func messagesSincePagesEnd() async throws {
+        let server = try await TestServer.start()
+        let tokens = try await server.app.issueTokens(userId: "alice")
+        let auth = Self.bearer(tokens.accessToken)
+        let conversation = server.baseURL + "/v1/conversations/c1"
+        for index in 1...7 {
+            let body = #"{"createConversation": {}, "message": {"id": "m\#(index)", "content": {"text": {"_0": "n\#(index)"}}}}"#
+            #expect(try await http("POST", conversation + "/messages", headers: auth, body: body).status == 200)
+        }
+        var seqs: [Int] = []
+        var pages: [String] = []
+        var url = conversation + "/messages/since/2?limit=3"
+        while pages.count < 10 {
+            let page = try await http("GET", url, headers: auth)
+            #expect(page.status == 200, "\(String(decoding: page.body, as: UTF8.self))")
+            let body = String(decoding: page.body, as: UTF8.self)
+            #expect(!pages.contains(body), "a page came twice")
+            pages.append(body)
+            seqs += (page.json?["elements"] as? [[String: Any]] ?? []).compactMap { $0["seq"] as? Int }
+            guard let next = page.json?["nextCursor"] as? String else { break }
+            url = conversation + "/messages/since/2?limit=3&cursor=" + next
+        }
+        let wrongKind = try await http("GET", conversation + "/messages?limit=1", headers: auth)
+        let foreign = try await http("GET", conversation + "/messages/since/0?cursor=" + (wrongKind.json?["nextCursor"] as? String ?? ""), headers: auth)
+        await server.stop()
+        #expect(seqs == [3, 4, 5, 6, 7])
+        #expect(pages.count == 2)
+        #expect(foreign.status == 400 && foreign.code == "badRequest", "a listMessages cursor is not a since cursor")
     }
 
     @Test func appAndAgentRoutesWork() async throws {
