@@ -21,3 +21,5 @@ python3 scripts/openapi_check.py "$scratch/exchanges.jsonl"
 # The contract is valid OpenAPI; the server over real sockets: malformed
 # requests, idle connections, refused upgrades, SIGTERM (a few seconds).
 python3 scripts/server_checks.py "$(swift build --show-bin-path)/chatbench"
+# docs/recording-schema.md's queries, on an embedded and a server session.
+python3 scripts/recording_queries_check.py "$(swift build --show-bin-path)/chatbench"
