@@ -29,7 +29,7 @@ extension Backend {
     }
 
     /// Messages with `seq > afterSeq`, oldest first. `nextCursor` is non-nil
-    /// when more remain: ask again with the last element's seq.
+    /// when more remain: the last element's seq, to ask again with.
     func messagesSince(_ caller: Caller, conversationId: String, afterSeq: Int64, limit: Int) throws(WireError) -> WirePage<WireMessage> {
         let limit = PageCursor.clamp(limit)
         return try read { db in
@@ -38,7 +38,7 @@ extension Backend {
                 SELECT * FROM message WHERE conversationId = ? AND seq > ? ORDER BY seq ASC LIMIT ?
                 """), arguments: [conversationId, afterSeq, limit + 1])
             let elements = try rows.prefix(limit).map(Self.message(from:))
-            let next = rows.count > limit ? elements.last.map { PageCursor.since(afterSeq: $0.seq).encoded } : nil
+            let next = rows.count > limit ? elements.last.map { Self.sinceCursor(after: $0.seq) } : nil
             return WirePage(elements: elements, nextCursor: next)
         }
     }

@@ -177,7 +177,18 @@ extension ChatServer {
         guard let apiKey = header(request, HTTPWire.Header.apiKey), !apiKey.isEmpty else {
             throw WireError(.invalidApiKey, "The request has no \(HTTPWire.Header.apiKey) header")
         }
-        return Credentials(apiKey: apiKey, accessToken: try bearerToken(request), deviceId: header(request, HTTPWire.Header.deviceId) ?? "unknown")
+        return Credentials(apiKey: apiKey, accessToken: try bearerToken(request), deviceId: try deviceId(request))
+    }
+
+    /// The `X-Device-Id` header ("unknown" without one): an identifier of
+    /// printable ASCII (a header's bytes are not reliably UTF-8).
+    static func deviceId(_ request: Request) throws -> String {
+        guard let deviceId = header(request, HTTPWire.Header.deviceId) else { return "unknown" }
+        try Backend.validateIdentifier(deviceId, what: "\(HTTPWire.Header.deviceId) header")
+        guard deviceId.unicodeScalars.allSatisfy({ (0x20...0x7E).contains($0.value) }) else {
+            throw WireError(.badRequest, "The \(HTTPWire.Header.deviceId) header must be printable ASCII")
+        }
+        return deviceId
     }
 
     /// As ``credentials(_:)``, also accepting `api_key` and `access_token`
@@ -189,7 +200,7 @@ extension ChatServer {
         guard let token = try bearerToken(request) ?? query(request, HTTPWire.accessTokenQuery), !token.isEmpty else {
             throw WireError(.invalidToken, "The request has no access token")
         }
-        return Credentials(apiKey: apiKey, accessToken: token, deviceId: header(request, HTTPWire.Header.deviceId) ?? "unknown")
+        return Credentials(apiKey: apiKey, accessToken: token, deviceId: try deviceId(request))
     }
 
     /// The token of an `Authorization: Bearer …` header, nil without one.
@@ -269,6 +280,8 @@ extension ChatServer {
     static func parameter(_ context: some RequestContext, _ name: String) throws -> String {
         guard let raw = context.parameters.get(name) else { throw WireError(.badRequest, "Missing path parameter \(name)") }
         guard let value = raw.removingPercentEncoding else { throw WireError(.badRequest, "The \(name) is not valid percent-encoding") }
+        // Ids in paths (conversations, users) have the limits of every id.
+        if name == "id" { try Backend.validateIdentifier(value, what: "id in the path") }
         return value
     }
 

@@ -82,6 +82,9 @@ import Testing
         check("empty id", try await http("POST", conversation + "/messages", headers: auth,
                                         body: Self.send.replacingOccurrences(of: #""id": "m1""#, with: #""id": """#)))
         check("array body", try await http("POST", conversation + "/typing", headers: auth, body: "[]"))
+        check("id over 256", try await http("GET", base + "/v1/conversations/" + String(repeating: "c", count: 257), headers: auth))
+        check("id with a control character", try await http("GET", base + "/v1/conversations/c%01", headers: auth))
+        check("device id not ASCII", try await http("GET", base + "/v1/conversations", headers: auth.merging(["X-Device-Id": "dé"]) { $1 }))
         check("bad limit", try await http("GET", base + "/v1/conversations?limit=abc", headers: auth))
         check("zero limit", try await http("GET", base + "/v1/conversations?limit=0", headers: auth))
         check("bad cursor", try await http("GET", base + "/v1/conversations?cursor=zzz", headers: auth))
@@ -122,6 +125,10 @@ import Testing
         #expect(byLabel["no app secret"]?.status == 401 && byLabel["no app secret"]?.code == "invalidAppSecret")
         #expect(byLabel["wrong app secret"]?.code == "invalidAppSecret")
         #expect(byLabel["not an upgrade"]?.code == "upgradeRequired")
+        // The limits docs/openapi.json states for ids in paths and headers.
+        for label in ["id over 256", "id with a control character", "device id not ASCII"] {
+            #expect(byLabel[label]?.status == 400 && byLabel[label]?.code == "badRequest", "\(label)")
+        }
     }
 
     /// Following every `nextCursor` of `messagesSince` (as `?cursor=`)
@@ -137,6 +144,7 @@ import Testing
         }
         var seqs: [Int] = []
         var pages: [String] = []
+        var cursors: [String] = []
         var url = conversation + "/messages/since/2?limit=3"
         while pages.count < 10 {
             let page = try await http("GET", url, headers: auth)
@@ -146,6 +154,7 @@ import Testing
             pages.append(body)
             seqs += (page.json?["elements"] as? [[String: Any]] ?? []).compactMap { $0["seq"] as? Int }
             guard let next = page.json?["nextCursor"] as? String else { break }
+            cursors.append(next)
             url = conversation + "/messages/since/2?limit=3&cursor=" + next
         }
         let wrongKind = try await http("GET", conversation + "/messages?limit=1", headers: auth)
@@ -153,6 +162,7 @@ import Testing
         await server.stop()
         #expect(seqs == [3, 4, 5, 6, 7])
         #expect(pages.count == 2)
+        #expect(cursors == ["5"], "the cursor is the last seq of the page")
         #expect(foreign.status == 400 && foreign.code == "badRequest", "a listMessages cursor is not a since cursor")
     }
 
