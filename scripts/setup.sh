@@ -3,8 +3,8 @@
 # requirement is checked on its own and installed only when missing, so a
 # second run does nothing and takes well under a second.
 #   - libedit's headers (the REPL's line editor), through apt;
-#   - openapi-spec-validator (scripts/test.sh validates docs/openapi.json),
-#     through pip.
+#   - openapi-spec-validator and schemathesis (scripts/test.sh validates
+#     docs/openapi.json and fuzzes the server from it), through pip.
 set -euo pipefail
 
 sudo=""
@@ -24,10 +24,18 @@ if ! command -v python3 >/dev/null 2>&1; then
     $sudo apt-get install -y -qq python3 python3-pip
 fi
 
-# openapi-spec-validator brings jsonschema, which scripts/openapi_check.py
-# also uses to validate the server's answers against the document.
-if ! python3 -c 'import openapi_spec_validator, jsonschema' 2>/dev/null; then
-    echo "setup: installing openapi-spec-validator" >&2
-    python3 -m pip install -q 'openapi-spec-validator>=0.7' \
-        || python3 -m pip install -q --break-system-packages 'openapi-spec-validator>=0.7'
+pip_install() {
+    echo "setup: installing $*" >&2
+    python3 -m pip install -q "$@" || python3 -m pip install -q --break-system-packages "$@"
+}
+
+# openapi-spec-validator brings openapi-schema-validator, which
+# scripts/openapi_check.py uses to check the server's answers against the document.
+if ! python3 -c 'import openapi_spec_validator, openapi_schema_validator' 2>/dev/null; then
+    pip_install 'openapi-spec-validator>=0.7'
+fi
+
+# schemathesis: scripts/schemathesis_check.sh fuzzes `chatbench serve` from the document.
+if ! command -v schemathesis >/dev/null 2>&1; then
+    pip_install 'schemathesis>=4'
 fi

@@ -21,5 +21,7 @@ python3 scripts/openapi_check.py "$scratch/exchanges.jsonl"
 # The contract is valid OpenAPI; the server over real sockets: malformed
 # requests, idle connections, refused upgrades, SIGTERM (a few seconds).
 python3 scripts/server_checks.py "$(swift build --show-bin-path)/chatbench"
+# A short schemathesis run from the document (all phases, seed 1; ~30 s).
+scripts/schemathesis_check.sh "$(swift build --show-bin-path)/chatbench"
 # docs/recording-schema.md's queries, on an embedded and a server session.
 python3 scripts/recording_queries_check.py "$(swift build --show-bin-path)/chatbench"
