@@ -54,7 +54,7 @@ extension ChatServer {
         // MARK: SDK requests
 
         router.post(RouterPath(HTTPWire.identityPath)) { request, _ in
-            guard let wire = try await JSONBody.decode(WireRequest.self, from: request), HTTPWire.isIdentity(wire) else {
+            guard let wire = try await JSONBody.decode(WireRequest.self, from: request, oneKey: [[]]), HTTPWire.isIdentity(wire) else {
                 throw WireError(.badRequest, "The body must be an identity request (loginJWT, loginAnonymous, connect…, logout, …)")
             }
             return JSONBody.response(try await Self.perform(backend, request, wire))
@@ -96,7 +96,7 @@ extension ChatServer {
         }
         router.post("/v1/conversations/{id}/messages") { request, context in
             let id = try Self.parameter(context, "id")
-            let body = try await JSONBody.decode(HTTPWire.SendMessageBody.self, from: request)!
+            let body = try await JSONBody.decode(HTTPWire.SendMessageBody.self, from: request, oneKey: [["message", "content"]])!
             let wire = WireRequest.sendMessage(conversationId: id, createConversation: body.createConversation, message: body.message)
             guard case .sent(let conversation, let message) = try await Self.perform(backend, request, wire) else {
                 throw WireError(.internalError)

@@ -84,6 +84,11 @@ import Testing
         check("array body", try await http("POST", conversation + "/typing", headers: auth, body: "[]"))
         check("id over 256", try await http("GET", base + "/v1/conversations/" + String(repeating: "c", count: 257), headers: auth))
         check("id with a control character", try await http("GET", base + "/v1/conversations/c%01", headers: auth))
+        check("identity with an unknown key", try await http("POST", base + "/v1/identity", headers: auth,
+                                                            body: #"{"logout": {}, "extra": 1}"#))
+        check("content with two cases", try await http("POST", conversation + "/messages", headers: auth, body: #"""
+            {"message": {"id": "m9", "content": {"text": {"_0": "hi"}, "attachment": 5}}}
+            """#))
         check("device id not ASCII", try await http("GET", base + "/v1/conversations", headers: auth.merging(["X-Device-Id": "dé"]) { $1 }))
         check("bad limit", try await http("GET", base + "/v1/conversations?limit=abc", headers: auth))
         check("zero limit", try await http("GET", base + "/v1/conversations?limit=0", headers: auth))
@@ -126,7 +131,7 @@ import Testing
         #expect(byLabel["wrong app secret"]?.code == "invalidAppSecret")
         #expect(byLabel["not an upgrade"]?.code == "upgradeRequired")
         // The limits docs/openapi.json states for ids in paths and headers.
-        for label in ["id over 256", "id with a control character", "device id not ASCII"] {
+        for label in ["id over 256", "id with a control character", "device id not ASCII", "identity with an unknown key", "content with two cases"] {
             #expect(byLabel[label]?.status == 400 && byLabel[label]?.code == "badRequest", "\(label)")
         }
     }
