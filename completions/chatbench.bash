@@ -394,7 +394,7 @@ _chatbench_serve() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
     repeating_options=()
-    non_repeating_options=(--host --port --db --sync --seed --log-level)
+    non_repeating_options=(--host --port --db --sync --seed --idle-timeout --shutdown-grace --log-level)
     __chatbench_offer_flags_options 0
 
     # Offer option value completions
@@ -413,6 +413,12 @@ _chatbench_serve() {
         return
         ;;
     '--seed')
+        return
+        ;;
+    '--idle-timeout')
+        return
+        ;;
+    '--shutdown-grace')
         return
         ;;
     '--log-level')

@@ -41,7 +41,7 @@ function __chatbench_parse_tokens -S
         case 'export'
             __chatbench_parse_subcommand 2 'bundle=' 'force' 'db=' 'version' 'h/help'
         case 'serve'
-            __chatbench_parse_subcommand 0 'host=' 'port=' 'db=' 'sync=' 'seed=' 'log-level=' 'version' 'h/help'
+            __chatbench_parse_subcommand 0 'host=' 'port=' 'db=' 'sync=' 'seed=' 'idle-timeout=' 'shutdown-grace=' 'log-level=' 'version' 'h/help'
         case 'help'
             __chatbench_parse_subcommand -r 1 'version'
         end
@@ -173,6 +173,8 @@ complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_op
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench serve" db' -l 'db' -d 'The server\'s SQLite database (:memory: keeps everything in memory).' -rF
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench serve" sync' -l 'sync' -d 'How each commit is synced to disk: normal (a commit survives a crash or kill of the server, the last ones may be lost on power loss) or full (a sync per commit, survives power loss, about 1.6 ms each).' -rfka ''
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench serve" seed' -l 'seed' -d 'Seed of the identifiers and tokens the server makes (reproducible runs; tokens become guessable).' -rfka ''
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench serve" idle-timeout' -l 'idle-timeout' -d 'Close a connection that sends nothing for this many seconds while none of its requests is being answered (event streams are pinged more often).' -rfka ''
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench serve" shutdown-grace' -l 'shutdown-grace' -d 'On SIGINT or SIGTERM, idle connections close at once; requests in flight get this many seconds to be answered, then every connection still open is closed and the server exits.' -rfka ''
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench serve" log-level' -l 'log-level' -d 'Log level: trace, debug, info, notice, warning, error, critical.' -rfka ''
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench serve" version' -l 'version' -d 'Show the version.'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench serve" h help' -s 'h' -l 'help' -d 'Show help information.'

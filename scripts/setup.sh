@@ -1,16 +1,41 @@
 #!/usr/bin/env bash
-# Installs what building chatbench needs beyond Swift: libedit's headers.
-# Idempotent: does nothing when pkg-config already finds libedit.
+# Installs what building and testing chatbench needs beyond Swift. Each
+# requirement is checked on its own and installed only when missing, so a
+# second run does nothing and takes well under a second.
+#   - libedit's headers (the REPL's line editor), through apt;
+#   - openapi-spec-validator and schemathesis (scripts/test.sh validates
+#     docs/openapi.json and fuzzes the server from it), through pip.
 set -euo pipefail
-
-if pkg-config --exists libedit 2>/dev/null; then
-    exit 0
-fi
 
 sudo=""
 if [ "$(id -u)" -ne 0 ]; then
     sudo="sudo"
 fi
-echo "setup: installing libedit-dev" >&2
-$sudo apt-get update -qq
-$sudo apt-get install -y -qq libedit-dev pkg-config
+
+if ! pkg-config --exists libedit 2>/dev/null; then
+    echo "setup: installing libedit-dev" >&2
+    $sudo apt-get update -qq
+    $sudo apt-get install -y -qq libedit-dev pkg-config
+fi
+
+if ! command -v python3 >/dev/null 2>&1; then
+    echo "setup: installing python3" >&2
+    $sudo apt-get update -qq
+    $sudo apt-get install -y -qq python3 python3-pip
+fi
+
+pip_install() {
+    echo "setup: installing $*" >&2
+    python3 -m pip install -q "$@" || python3 -m pip install -q --break-system-packages "$@"
+}
+
+# openapi-spec-validator brings openapi-schema-validator, which
+# scripts/openapi_check.py uses to check the server's answers against the document.
+if ! python3 -c 'import openapi_spec_validator, openapi_schema_validator' 2>/dev/null; then
+    pip_install 'openapi-spec-validator>=0.7'
+fi
+
+# schemathesis: scripts/schemathesis_check.sh fuzzes `chatbench serve` from the document.
+if ! command -v schemathesis >/dev/null 2>&1; then
+    pip_install 'schemathesis>=4'
+fi

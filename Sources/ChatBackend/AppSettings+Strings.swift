@@ -48,13 +48,17 @@ extension AppSettings {
         case "sessionTokenTTL": sessionTokenTTL = try duration()
         case "typingTTL": typingTTL = try duration()
         case "maxAttachmentBytes":
-            guard let bytes = Int64(value), bytes >= 0 else { throw bad("a number of bytes (0 or more)") }
+            // Digits only, at most 18 (docs/openapi.json's pattern says the same).
+            guard value.count <= 18, value.allSatisfy({ $0.isASCII && $0.isNumber }), let bytes = Int64(value) else {
+                throw bad("a number of bytes (0 or more)")
+            }
             maxAttachmentBytes = bytes
         case "allowedMimeTypes":
-            let types = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-            guard !types.isEmpty, types.allSatisfy({ type in
+            // Types of printable ASCII separated by commas, spaces around them allowed.
+            let types = value.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .init(charactersIn: " ")) }
+            guard types.allSatisfy({ type in
                 let parts = type.split(separator: "/", omittingEmptySubsequences: false)
-                return parts.count == 2 && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy { $0.isASCII && !$0.isWhitespace } }
+                return parts.count == 2 && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy { (0x21...0x7E).contains($0.asciiValue ?? 0) } }
             }) else { throw bad("MIME types such as image/png,image/jpeg separated by commas") }
             allowedMimeTypes = types
         default:
@@ -68,7 +72,8 @@ extension AppSettings {
         for (suffix, ms) in units where text.hasSuffix(suffix) {
             let number = text.dropLast(suffix.count)
             // "ms" is tried before "s" and "m": "5ms" never reads as 5m + "s".
-            guard !number.isEmpty, number.allSatisfy(\.isASCII), let n = Int64(number), n >= 0 else { return nil }
+            // 1 to 9 digits (docs/openapi.json's pattern says the same).
+            guard (1...9).contains(number.count), number.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int64(number) else { return nil }
             let (product, overflow) = n.multipliedReportingOverflow(by: ms)
             return overflow ? nil : .milliseconds(product)
         }

@@ -156,10 +156,11 @@ extension Backend {
         throw WireError(.internalError, "Could not generate a unique token")
     }
 
-    /// Rejects empty, oversized or control-character identifiers with `badRequest`.
-    static func validateIdentifier(_ id: String, what: String) throws(WireError) {
+    /// Rejects empty, oversized (over 256 Unicode scalars) or control-character
+    /// identifiers with `badRequest` (docs/openapi.json states the same limits).
+    public static func validateIdentifier(_ id: String, what: String) throws(WireError) {
         guard !id.isEmpty else { throw WireError(.badRequest, "The \(what) is empty") }
-        guard id.utf8.count <= 256 else { throw WireError(.badRequest, "The \(what) is longer than 256 bytes") }
+        guard id.unicodeScalars.count <= 256 else { throw WireError(.badRequest, "The \(what) is longer than 256 characters") }
         guard !id.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
             throw WireError(.badRequest, "The \(what) contains control characters")
         }

@@ -243,8 +243,8 @@ extension Backend {
 
     func registerDevice(_ caller: Caller, deviceId: String, pushToken: String) throws(WireError) {
         try Self.validateIdentifier(deviceId, what: "device id")
-        guard !pushToken.isEmpty, pushToken.utf8.count <= 4096 else {
-            throw WireError(.badRequest, "The push token must be 1 to 4096 bytes long")
+        guard !pushToken.isEmpty, pushToken.unicodeScalars.count <= 4096 else {
+            throw WireError(.badRequest, "The push token must be 1 to 4096 characters long")
         }
         let now = environment.now()
         try write { db in
@@ -270,13 +270,13 @@ extension Backend {
     /// updateUser (A13, A14); see ``WireRequest/updateUser(nickname:profileURL:attributes:)``.
     func updateUser(_ caller: Caller, nickname: String?, profileURL: String?, attributes: [String: String]?) throws(WireError) -> WireUser {
         if let nickname {
-            guard nickname.count <= 256 else { throw WireError(.badRequest, "The nickname is longer than 256 characters") }
+            guard nickname.unicodeScalars.count <= 256 else { throw WireError(.badRequest, "The nickname is longer than 256 characters") }
             guard !nickname.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
                 throw WireError(.badRequest, "The nickname contains control characters")
             }
         }
         if let profileURL, !profileURL.isEmpty {
-            guard profileURL.utf8.count <= 2048 else { throw WireError(.badRequest, "The profile URL is longer than 2048 bytes") }
+            guard profileURL.unicodeScalars.count <= 2048 else { throw WireError(.badRequest, "The profile URL is longer than 2048 characters") }
             guard let url = URL(string: profileURL), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
                 throw WireError(.badRequest, "The profile URL must be an http or https URL")
             }
@@ -285,8 +285,8 @@ extension Backend {
             guard attributes.count <= 100 else { throw WireError(.badRequest, "At most 100 attributes are accepted") }
             for (key, value) in attributes {
                 try Self.validateIdentifier(key, what: "attribute name")
-                guard key.utf8.count <= 128 else { throw WireError(.badRequest, "The attribute name is longer than 128 bytes") }
-                guard value.utf8.count <= 1024 else { throw WireError(.badRequest, "The value of attribute \(key.debugDescription) is longer than 1024 bytes") }
+                guard key.unicodeScalars.count <= 128 else { throw WireError(.badRequest, "The attribute name is longer than 128 characters") }
+                guard value.unicodeScalars.count <= 1024 else { throw WireError(.badRequest, "The value of attribute \(key.debugDescription) is longer than 1024 characters") }
             }
         }
         return try write { db in

@@ -29,7 +29,7 @@ extension Backend {
     }
 
     /// Messages with `seq > afterSeq`, oldest first. `nextCursor` is non-nil
-    /// when more remain: ask again with the last element's seq.
+    /// when more remain: the last element's seq, to ask again with.
     func messagesSince(_ caller: Caller, conversationId: String, afterSeq: Int64, limit: Int) throws(WireError) -> WirePage<WireMessage> {
         let limit = PageCursor.clamp(limit)
         return try read { db in
@@ -38,7 +38,7 @@ extension Backend {
                 SELECT * FROM message WHERE conversationId = ? AND seq > ? ORDER BY seq ASC LIMIT ?
                 """), arguments: [conversationId, afterSeq, limit + 1])
             let elements = try rows.prefix(limit).map(Self.message(from:))
-            let next = rows.count > limit ? elements.last.map { PageCursor.since(afterSeq: $0.seq).encoded } : nil
+            let next = rows.count > limit ? elements.last.map { Self.sinceCursor(after: $0.seq) } : nil
             return WirePage(elements: elements, nextCursor: next)
         }
     }
@@ -49,7 +49,7 @@ extension Backend {
         try Self.validateIdentifier(conversationId, what: "conversation id")
         try Self.validateIdentifier(message.id, what: "message id")
         if let replyTo = message.replyTo { try Self.validateIdentifier(replyTo, what: "replied message id") }
-        if let title = create?.title, title.count > 1_000 {
+        if let title = create?.title, title.unicodeScalars.count > 1_000 {
             throw WireError(.badRequest, "The conversation title is longer than 1000 characters")
         }
         let now = environment.now()
@@ -134,16 +134,18 @@ extension Backend {
     static func validate(_ content: WireContent, settings: AppSettings) throws(WireError) {
         switch content {
         case .text(let text):
-            guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+            // Lengths count Unicode scalars, white space is Unicode's
+            // White_Space: what docs/openapi.json's maxLength and pattern mean.
+            guard text.unicodeScalars.contains(where: { !$0.properties.isWhitespace }) else {
                 throw WireError(.badRequest, "The message text is empty")
             }
-            guard text.count <= maxTextLength else {
+            guard text.unicodeScalars.count <= maxTextLength else {
                 throw WireError(.badRequest, "The message text is longer than \(maxTextLength) characters")
             }
         case .attachment(_, let mimeType, let size, let fileName):
             guard size >= 0 else { throw WireError(.badRequest, "The attachment size is negative") }
-            if let fileName, fileName.utf8.count > 1_024 {
-                throw WireError(.badRequest, "The attachment file name is longer than 1024 bytes")
+            if let fileName, fileName.unicodeScalars.count > 1_024 {
+                throw WireError(.badRequest, "The attachment file name is longer than 1024 characters")
             }
             guard size <= settings.maxAttachmentBytes else {
                 throw WireError(.attachmentTooLarge, "The attachment is \(size) bytes; the server accepts at most \(settings.maxAttachmentBytes)")

@@ -6,19 +6,17 @@ import Foundation
 ///
 /// Conversation cursors hold the (updatedAt, id) of the last element given;
 /// message cursors hold its seq. Anything that does not decode, including a
-/// cursor of the other kind, is `badRequest`.
+/// cursor of the other kind, is `badRequest`. (`messagesSince`'s cursor is
+/// not opaque: see ``Backend/sinceSeq(fromCursor:)``.)
 enum PageCursor: Hashable {
     case conversations(updatedAt: Int64, id: String)
     case messages(beforeSeq: Int64)
-    /// Returned by `messagesSince` when more messages remain after the page.
-    case since(afterSeq: Int64)
 
     var encoded: String {
         let raw: String
         switch self {
         case .conversations(let updatedAt, let id): raw = "c1:\(updatedAt):\(id)"
         case .messages(let seq): raw = "m1:\(seq)"
-        case .since(let seq): raw = "s1:\(seq)"
         }
         return Data(raw.utf8).base64EncodedString()
             .replacingOccurrences(of: "+", with: "-")
@@ -42,9 +40,6 @@ enum PageCursor: Hashable {
         case "m1":
             guard parts.count == 2, let seq = Int64(parts[1]) else { throw malformed }
             self = .messages(beforeSeq: seq)
-        case "s1":
-            guard parts.count == 2, let seq = Int64(parts[1]) else { throw malformed }
-            self = .since(afterSeq: seq)
         default:
             throw malformed
         }
@@ -52,4 +47,21 @@ enum PageCursor: Hashable {
 
     /// Clamps a requested page size to 1...100.
     static func clamp(_ limit: Int) -> Int { min(max(limit, 1), 100) }
+}
+
+extension Backend {
+    /// A `messagesSince` page's `nextCursor` is the seq of its last message,
+    /// in decimal: the seq to ask the next page after. The server's since
+    /// route also takes it as `?cursor=` in place of its seq, so that a client
+    /// following `nextCursor` reaches the last page. 1 to 18 digits
+    /// (docs/openapi.json's pattern); anything else is `badRequest`.
+    public static func sinceSeq(fromCursor cursor: String) throws(WireError) -> Int64 {
+        guard (1...18).contains(cursor.utf8.count), cursor.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let seq = Int64(cursor) else {
+            throw WireError(.badRequest, "The cursor of messagesSince is a seq (1 to 18 digits), got \(String(cursor.prefix(40)).debugDescription)")
+        }
+        return seq
+    }
+
+    /// The `nextCursor` of a `messagesSince` page whose last message has `seq`.
+    static func sinceCursor(after seq: Int64) -> String { String(seq) }
 }

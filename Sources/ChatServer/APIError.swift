@@ -25,11 +25,15 @@ struct APIError: Error, HTTPResponseError {
     static func status(for code: WireError.Code) -> HTTPResponse.Status {
         switch code {
         case .invalidApiKey, .invalidToken, .expiredToken, .invalidRefreshToken, .expiredRefreshToken,
-             .invalidJWT, .expiredJWT, .invalidAccessToken, .invalidSessionToken, .expiredSessionToken, .userNotAuthorized: .unauthorized
+             .invalidJWT, .expiredJWT, .invalidAccessToken, .invalidSessionToken, .expiredSessionToken, .userNotAuthorized,
+             .invalidAppSecret: .unauthorized
         case .forbidden, .userIdOnlyNotAllowed, .accessTokenRequired: .forbidden
-        case .unknownUser, .unknownConversation: .notFound
+        case .unknownUser, .unknownConversation, .unknownRoute: .notFound
         case .badRequest: .badRequest
-        case .attachmentTooLarge: .contentTooLarge
+        case .methodNotAllowed: .methodNotAllowed
+        case .attachmentTooLarge, .requestTooLarge: .contentTooLarge
+        case .headersTooLarge: .requestHeaderFieldsTooLarge
+        case .upgradeRequired: .upgradeRequired
         case .unsupportedMediaType: .unsupportedMediaType
         case .internalError: .internalServerError
         }
@@ -69,23 +73,24 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         if error.status == .notFound {
             let path = request.uri.path
             if let template = methodsByPath.keys.first(where: { $0.matches(path) }), let methods = methodsByPath[template] {
-                var answer = APIError(status: .methodNotAllowed, .badRequest,
-                                      "\(request.method) is not allowed on \(template.path); allowed: \(methods.joined(separator: ", "))")
+                var answer = APIError(WireError(.methodNotAllowed,
+                                      "\(request.method) is not allowed on \(template.path); allowed: \(methods.joined(separator: ", "))"))
                 answer.headers[.allow] = methods.joined(separator: ", ")
                 return answer
             }
-            return APIError(status: .notFound, .badRequest, "No route \(request.method) \(path)")
+            return APIError(WireError(.unknownRoute, "No route \(request.method) \(path)"))
         }
         let code: WireError.Code = switch error.status {
-        case .contentTooLarge: .attachmentTooLarge
+        case .contentTooLarge: .requestTooLarge
         case .unsupportedMediaType: .unsupportedMediaType
         case .unauthorized: .invalidToken
         case .forbidden: .forbidden
+        case .methodNotAllowed: .methodNotAllowed
+        case .requestHeaderFieldsTooLarge: .headersTooLarge
         default: error.status.code >= 500 ? .internalError : .badRequest
         }
-        let message = error.body ?? error.status.reasonPhrase
-        return APIError(status: error.status.code >= 500 ? .internalServerError : error.status, code,
-                        code == .attachmentTooLarge ? "The request body is too large" : message)
+        // The status follows the code, so that a body's code and its status never disagree.
+        return APIError(WireError(code, code == .requestTooLarge ? code.defaultMessage : error.body ?? error.status.reasonPhrase))
     }
 }
 

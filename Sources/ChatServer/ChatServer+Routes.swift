@@ -43,6 +43,7 @@ extension ChatServer {
         var methods: [RouteTemplate: [String]] = [:]
         for route in Self.routes { methods[RouteTemplate(path: route.path), default: []].append(route.method) }
         router.add(middleware: RequestLogMiddleware())
+        if let log = configuration.exchangeLog { router.add(middleware: ExchangeLogMiddleware(log: log)) }
         router.add(middleware: ErrorMiddleware(methodsByPath: methods))
         let backend = self.backend
 
@@ -53,7 +54,7 @@ extension ChatServer {
         // MARK: SDK requests
 
         router.post(RouterPath(HTTPWire.identityPath)) { request, _ in
-            guard let wire = try await JSONBody.decode(WireRequest.self, from: request), HTTPWire.isIdentity(wire) else {
+            guard let wire = try await JSONBody.decode(WireRequest.self, from: request, oneKey: [[]]), HTTPWire.isIdentity(wire) else {
                 throw WireError(.badRequest, "The body must be an identity request (loginJWT, loginAnonymous, connect…, logout, …)")
             }
             return JSONBody.response(try await Self.perform(backend, request, wire))
@@ -83,9 +84,11 @@ extension ChatServer {
         }
         router.get("/v1/conversations/{id}/messages/since/{seq}") { request, context in
             let raw = try Self.parameter(context, "seq")
-            guard let seq = Int64(raw), seq >= 0 else {
+            guard var seq = Int64(raw), seq >= 0 else {
                 throw WireError(.badRequest, "The sequence number must be a non-negative integer, got \"\(raw)\"")
             }
+            // The previous page's nextCursor takes the place of the seq.
+            if let cursor = Self.query(request, "cursor") { seq = try Backend.sinceSeq(fromCursor: cursor) }
             let wire = WireRequest.messagesSince(conversationId: try Self.parameter(context, "id"), afterSeq: seq,
                                                  limit: try Self.limit(request))
             guard case .messages(let page) = try await Self.perform(backend, request, wire) else { throw WireError(.internalError) }
@@ -93,7 +96,7 @@ extension ChatServer {
         }
         router.post("/v1/conversations/{id}/messages") { request, context in
             let id = try Self.parameter(context, "id")
-            let body = try await JSONBody.decode(HTTPWire.SendMessageBody.self, from: request)!
+            let body = try await JSONBody.decode(HTTPWire.SendMessageBody.self, from: request, oneKey: [["message", "content"]])!
             let wire = WireRequest.sendMessage(conversationId: id, createConversation: body.createConversation, message: body.message)
             guard case .sent(let conversation, let message) = try await Self.perform(backend, request, wire) else {
                 throw WireError(.internalError)
@@ -116,7 +119,7 @@ extension ChatServer {
                 throw error
             case .success(let id):
                 backend.unsubscribe(id)
-                throw APIError(status: .upgradeRequired, .badRequest, "GET /v1/events is a WebSocket: send an upgrade request")
+                throw WireError(.upgradeRequired, "GET /v1/events is a WebSocket: send an upgrade request")
             }
         }
 
@@ -174,7 +177,18 @@ extension ChatServer {
         guard let apiKey = header(request, HTTPWire.Header.apiKey), !apiKey.isEmpty else {
             throw WireError(.invalidApiKey, "The request has no \(HTTPWire.Header.apiKey) header")
         }
-        return Credentials(apiKey: apiKey, accessToken: try bearerToken(request), deviceId: header(request, HTTPWire.Header.deviceId) ?? "unknown")
+        return Credentials(apiKey: apiKey, accessToken: try bearerToken(request), deviceId: try deviceId(request))
+    }
+
+    /// The `X-Device-Id` header ("unknown" without one): an identifier of
+    /// printable ASCII (a header's bytes are not reliably UTF-8).
+    static func deviceId(_ request: Request) throws -> String {
+        guard let deviceId = header(request, HTTPWire.Header.deviceId) else { return "unknown" }
+        try Backend.validateIdentifier(deviceId, what: "\(HTTPWire.Header.deviceId) header")
+        guard deviceId.unicodeScalars.allSatisfy({ (0x20...0x7E).contains($0.value) }) else {
+            throw WireError(.badRequest, "The \(HTTPWire.Header.deviceId) header must be printable ASCII")
+        }
+        return deviceId
     }
 
     /// As ``credentials(_:)``, also accepting `api_key` and `access_token`
@@ -186,7 +200,7 @@ extension ChatServer {
         guard let token = try bearerToken(request) ?? query(request, HTTPWire.accessTokenQuery), !token.isEmpty else {
             throw WireError(.invalidToken, "The request has no access token")
         }
-        return Credentials(apiKey: apiKey, accessToken: token, deviceId: header(request, HTTPWire.Header.deviceId) ?? "unknown")
+        return Credentials(apiKey: apiKey, accessToken: token, deviceId: try deviceId(request))
     }
 
     /// The token of an `Authorization: Bearer …` header, nil without one.
@@ -222,10 +236,10 @@ extension ChatServer {
         }
         let secret = try backend.jwtSecret(apiKey: apiKey)
         guard let given = header(request, HTTPWire.Header.appSecret) else {
-            throw APIError(status: .unauthorized, .forbidden, "The request has no \(HTTPWire.Header.appSecret) header")
+            throw WireError(.invalidAppSecret, "The request has no \(HTTPWire.Header.appSecret) header")
         }
         guard constantTimeEqual(given, secret) else {
-            throw APIError(status: .unauthorized, .forbidden, "The app secret is wrong")
+            throw WireError(.invalidAppSecret, "The app secret is wrong")
         }
         return apiKey
     }
@@ -240,7 +254,7 @@ extension ChatServer {
 
     static func agentName(_ name: String?) throws -> String {
         guard let name else { return "agent" }
-        guard !name.isEmpty, name.count <= 100, !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+        guard !name.isEmpty, name.unicodeScalars.count <= 100, !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
             throw WireError(.badRequest, "agentName must be 1 to 100 printable characters")
         }
         return name
@@ -266,6 +280,8 @@ extension ChatServer {
     static func parameter(_ context: some RequestContext, _ name: String) throws -> String {
         guard let raw = context.parameters.get(name) else { throw WireError(.badRequest, "Missing path parameter \(name)") }
         guard let value = raw.removingPercentEncoding else { throw WireError(.badRequest, "The \(name) is not valid percent-encoding") }
+        // Ids in paths (conversations, users) have the limits of every id.
+        if name == "id" { try Backend.validateIdentifier(value, what: "id in the path") }
         return value
     }
 

@@ -1,6 +1,7 @@
 import ChatBackend
 import ChatCore
 import Hummingbird
+import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
 import ServiceLifecycle
@@ -41,6 +42,17 @@ public final class ChatServer: Sendable {
         public var commitSync: CommitSync = .normal
         /// Creates the demo app (`demo-key`) when the database has none. Default true.
         public var createDemoApp = true
+        /// A connection that sends nothing for this long, with no request
+        /// of its own being answered, is closed (from its first byte on).
+        /// Event streams are pinged more often than that. Default 60 s.
+        public var idleTimeout: Duration = .seconds(60)
+        /// At a graceful shutdown, idle connections close at once; requests
+        /// in flight get this long to be answered, then every connection
+        /// still open is closed. Default 5 s.
+        public var shutdownGrace: Duration = .seconds(5)
+        /// Where every answer (HTTP responses, event-stream frames) is
+        /// written, for checking them against the document; nil: nowhere.
+        public var exchangeLog: ExchangeLog?
         /// The logger requests are logged to.
         public var logger = Logger(label: "chatbench.server")
 
@@ -56,11 +68,15 @@ public final class ChatServer: Sendable {
     public static let demoApiKey = "demo-key"
     /// The demo app's secret (the same as the embedded world's).
     public static let demoSecret = "demo-secret-0123456789abcdef"
+    /// Largest request head (request line and header fields) the server
+    /// reads; more is answered 431 `headersTooLarge`.
+    public static let maxHeaderBytes = 32 * 1024
 
     public let configuration: Configuration
     /// The backend behind the routes.
     public let backend: Backend
     let hub = RealtimeHub()
+    let connections = ConnectionRegistry()
 
     /// Opens the database (running its migrations) and creates the demo app if needed.
     public init(configuration: Configuration) throws {
@@ -131,22 +147,39 @@ public final class ChatServer: Sendable {
     /// The number of open event streams.
     public var realtimeConnectionCount: Int { hub.count }
 
+    /// The number of open TCP connections.
+    public var connectionCount: Int { connections.count }
+
     // MARK: Assembly
 
     func makeServiceGroup(handleSignals: Bool, onReady: @escaping @Sendable (Int) async -> Void) -> ServiceGroup {
         var configuration = ServiceGroupConfiguration(
-            services: [.init(service: makeApplication(onReady: onReady)), .init(service: RealtimeShutdown(hub: hub))],
+            services: [.init(service: makeApplication(onReady: onReady)),
+                       .init(service: RealtimeShutdown(hub: hub, connections: connections, grace: self.configuration.shutdownGrace))],
             gracefulShutdownSignals: handleSignals ? [.sigterm, .sigint] : [], logger: self.configuration.logger)
-        // Requests in flight get this long to finish; then they are cancelled.
-        configuration.maximumGracefulShutdownDuration = .seconds(10)
+        // The connections' guards close what is left after the grace period;
+        // this is the last resort.
+        configuration.maximumGracefulShutdownDuration = self.configuration.shutdownGrace + .seconds(5)
         return ServiceGroup(configuration: configuration)
     }
 
     func makeApplication(onReady: @escaping @Sendable (Int) async -> Void) -> some ApplicationProtocol {
         let logger = configuration.logger
+        let webSocketResponder = makeWebSocketRouter().buildResponder()
+        let connections = self.connections, idleTimeout = configuration.idleTimeout
+        // Event streams are pinged well within the idle timeout.
+        let ping = min(.seconds(30), idleTimeout / 2)
+        let channelConfiguration = HTTP1WebSocketUpgradeChannel.Configuration(
+            http1: .init(httpDecoderConfiguration: .init(maxHeaderFieldSize: Self.maxHeaderBytes, maxHeaderListSize: Self.maxHeaderBytes)),
+            ws: .init(maxFrameSize: 1 << 20, autoPing: .enabled(timePeriod: ping)))
+        let server = HTTPServerBuilder { responder in
+            GuardedHTTPChannel(base: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder,
+                                                                  configuration: channelConfiguration),
+                               registry: connections, idleTimeout: idleTimeout)
+        }
         return Application(
             router: makeRouter(),
-            server: .http1WebSocketUpgrade(webSocketRouter: makeWebSocketRouter()),
+            server: server,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "chatbench"),
             onServerRunning: { channel in
                 await onReady(channel.localAddress?.port ?? 0)

@@ -27,19 +27,35 @@ enum JSONBody {
 
     /// Decodes the body of `request` as `T`; malformed JSON, wrong types and
     /// missing fields are `badRequest` naming the problem, an oversized body `413`.
-    static func decode<T: Decodable>(_ type: T.Type, from request: Request, optional: Bool = false) async throws -> T? {
+    ///
+    /// `oneKey` names the places (key paths into the body, `[]` for the body
+    /// itself) that hold an enum, which must be an object of exactly one key,
+    /// its case: Swift's decoding ignores other keys, docs/openapi.json
+    /// refuses them, and so does the server.
+    static func decode<T: Decodable>(_ type: T.Type, from request: Request, optional: Bool = false,
+                                     oneKey: [[String]] = []) async throws -> T? {
         let buffer: ByteBuffer
         do {
             buffer = try await request.body.collect(upTo: maxRequestBytes)
         } catch {
-            throw APIError(status: .contentTooLarge, .badRequest, "The request body is larger than \(maxRequestBytes) bytes")
+            throw WireError(.requestTooLarge, "The request body is larger than \(maxRequestBytes) bytes")
         }
         if buffer.readableBytes == 0 {
             if optional { return nil }
             throw WireError(.badRequest, "The request needs a JSON body")
         }
+        let data = Data(buffer.readableBytesView)
+        if !oneKey.isEmpty, let body = try? JSONSerialization.jsonObject(with: data) {
+            for path in oneKey {
+                let value = path.reduce(Optional(body)) { value, key in (value as? [String: Any])?[key] }
+                if let object = value as? [String: Any], object.count != 1 {
+                    let place = path.isEmpty ? "The body" : path.joined(separator: ".")
+                    throw WireError(.badRequest, "\(place) must have exactly one key, its case; it has \(object.count)")
+                }
+            }
+        }
         do {
-            return try JSONDecoder().decode(T.self, from: Data(buffer.readableBytesView))
+            return try JSONDecoder().decode(T.self, from: data)
         } catch let error as DecodingError {
             throw WireError(.badRequest, describe(error))
         } catch {

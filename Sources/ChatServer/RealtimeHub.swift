@@ -55,11 +55,20 @@ final class RealtimeHub: Sendable {
 
 /// Closes the event streams when the server shuts down gracefully, so that
 /// clients see a clean close (and reconnect, and catch up) at once.
+/// The server's grace period starts then too: connections still open when
+/// it ends (requests not answered in time, clients that do not close) are closed.
 struct RealtimeShutdown: Service {
     let hub: RealtimeHub
+    let connections: ConnectionRegistry
+    let grace: Duration
 
     func run() async throws {
         try? await gracefulShutdown()
         hub.dropAll(apiKey: nil, userId: nil, reason: "server shutting down")
+        let connections = self.connections, grace = self.grace
+        Task {
+            try? await Task.sleep(for: grace)
+            connections.closeAll()
+        }
     }
 }

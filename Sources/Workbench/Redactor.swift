@@ -19,6 +19,9 @@ final class Redactor {
     }()
     // Tokens the backend mints: at-…, rt-…, st-…, ak-… (and the same with `_`).
     private let token = try! NSRegularExpression(pattern: "\\b(?:at|rt|st|ak)[-_][A-Za-z0-9]{8,}\\b")
+    // The app's API key in the wire's JSON (the tape's requests and event
+    // stream openings): `"apiKey":"demo-key"`.
+    private let apiKey = try! NSRegularExpression(pattern: "\"apiKey\":\"([^\"\\\\]*)\"")
 
     func redact(_ line: String) -> String {
         // Most text holds no secret: skip the regular expressions then.
@@ -33,11 +36,15 @@ final class Redactor {
             result.replaceSubrange(range, with: placeholder(for: value.trimmingCharacters(in: CharacterSet(charactersIn: "\"'")), kind: "secret"))
         }
         result = replace(token, in: result, kind: "token")
+        for match in apiKey.matches(in: result, range: NSRange(result.startIndex..., in: result)).reversed() {
+            guard let range = Range(match.range(at: 1), in: result), !result[range].hasPrefix("<") else { continue }
+            result.replaceSubrange(range, with: placeholder(for: String(result[range]), kind: "secret"))
+        }
         return result
     }
 
-    /// Whether `line` has `eyJ`, `--`, `t-`, `k-` or `_`, without which no
-    /// pattern below can match (a byte scan: Foundation's `contains` is slow).
+    /// Whether `line` has `eyJ`, `--`, `t-`, `k-`, `_` or `y"`, without which
+    /// no pattern below can match (a byte scan: Foundation's `contains` is slow).
     private static func mayHoldSecret(_ line: String) -> Bool {
         var previous: UInt8 = 0, beforePrevious: UInt8 = 0
         for byte in line.utf8 {
@@ -45,6 +52,7 @@ final class Redactor {
             if byte == UInt8(ascii: "-"),
                previous == UInt8(ascii: "-") || previous == UInt8(ascii: "t") || previous == UInt8(ascii: "k") { return true }
             if byte == UInt8(ascii: "J"), previous == UInt8(ascii: "y"), beforePrevious == UInt8(ascii: "e") { return true }
+            if byte == UInt8(ascii: "\""), previous == UInt8(ascii: "y"), beforePrevious == UInt8(ascii: "e") { return true }
             beforePrevious = previous
             previous = byte
         }

@@ -1,5 +1,6 @@
 import ChatServer
 import Dispatch
+import Foundation
 import Logging
 import Synchronization
 
@@ -10,10 +11,16 @@ import Synchronization
 enum FreshServer {
     static let keyword = "fresh"
 
+    /// With `CHATBENCH_EXCHANGE_LOG=FILE`, every answer of every fresh
+    /// server is appended to FILE (one log for the process: the files run
+    /// in parallel), for scripts/openapi_check.py to check against the document.
+    static let exchangeLog: ExchangeLog? = ProcessInfo.processInfo.environment["CHATBENCH_EXCHANGE_LOG"].flatMap { try? ExchangeLog(path: $0) }
+
     @Sendable
     static func start(seed: UInt64) throws -> (url: String, stop: @Sendable () -> Void) {
         var configuration = ChatServer.Configuration(host: "127.0.0.1", port: 0, databasePath: nil, seed: seed)
         configuration.logger = Logger(label: "chatbench.server", factory: { _ in SwiftLogNoOpLogHandler() })
+        configuration.exchangeLog = exchangeLog
         let server = try ChatServer(configuration: configuration)
         let outcome = Mutex<Result<ChatServer.Running, any Error>?>(nil)
         let started = DispatchSemaphore(value: 0)

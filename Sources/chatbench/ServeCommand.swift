@@ -15,8 +15,9 @@ struct ServeCommand: ParsableCommand {
             Serves the JSON API documented in docs/openapi.json and the event stream \
             (WebSocket, GET /v1/events), persisting to a SQLite file. Prints one line \
             `chatbench serve: listening on http://HOST:PORT (db FILE)` when it accepts \
-            connections; SIGINT or SIGTERM stop it gracefully. The demo app (API key \
-            demo-key) is created when the database has none. Requests are logged to \
+            connections; SIGINT or SIGTERM stop it gracefully (idle connections close at \
+            once, requests in flight get --shutdown-grace). The demo app (API key \
+            demo-key, app secret demo-secret-0123456789abcdef) is created when the database has none. Requests are logged to \
             standard error.
             """
     )
@@ -40,6 +41,18 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Seed of the identifiers and tokens the server makes (reproducible runs; tokens become guessable).")
     var seed: UInt64?
 
+    @Option(help: ArgumentHelp("""
+        Close a connection that sends nothing for this many seconds while none of its requests \
+        is being answered (event streams are pinged more often).
+        """, valueName: "seconds"))
+    var idleTimeout: Double = 60
+
+    @Option(help: ArgumentHelp("""
+        On SIGINT or SIGTERM, idle connections close at once; requests in flight get this many \
+        seconds to be answered, then every connection still open is closed and the server exits.
+        """, valueName: "seconds"))
+    var shutdownGrace: Double = 5
+
     @Option(help: ArgumentHelp("Log level: trace, debug, info, notice, warning, error, critical.", valueName: "level"))
     var logLevel: String = "info"
 
@@ -47,6 +60,12 @@ struct ServeCommand: ParsableCommand {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535, got \(port)") }
         guard CommitSync(rawValue: sync) != nil else {
             throw ValidationError("--sync must be normal or full; got \(sync)")
+        }
+        guard idleTimeout > 0, idleTimeout <= 86_400 else {
+            throw ValidationError("--idle-timeout must be more than 0 and at most 86400 seconds, got \(idleTimeout)")
+        }
+        guard shutdownGrace >= 0, shutdownGrace <= 3_600 else {
+            throw ValidationError("--shutdown-grace must be between 0 and 3600 seconds, got \(shutdownGrace)")
         }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical; got \(logLevel)")
@@ -63,6 +82,8 @@ struct ServeCommand: ParsableCommand {
         var configuration = ChatServer.Configuration(host: host, port: port, databasePath: db == ":memory:" ? nil : db, seed: seed)
         configuration.logger = Logger(label: "chatbench.server")
         configuration.commitSync = CommitSync(rawValue: sync) ?? .normal
+        configuration.idleTimeout = .milliseconds(Int64(idleTimeout * 1000))
+        configuration.shutdownGrace = .milliseconds(Int64(shutdownGrace * 1000))
         let server: ChatServer
         do {
             server = try ChatServer(configuration: configuration)

@@ -129,7 +129,11 @@ import Testing
             try world.backend.updateSetting(apiKey: TestWorld.apiKey, key: "allowUserIdOnly", value: "maybe")
         }
         for (key, value) in [("accessTokenTTL", "10"), ("accessTokenTTL", "-5s"), ("accessTokenTTL", "s"), ("sessionTokenTTL", "9999999999999999999h"),
-                             ("maxAttachmentBytes", "-1"), ("maxAttachmentBytes", "5MB"), ("allowedMimeTypes", ""), ("allowedMimeTypes", "png")] {
+                             ("maxAttachmentBytes", "-1"), ("maxAttachmentBytes", "5MB"), ("allowedMimeTypes", ""), ("allowedMimeTypes", "png"),
+                             // What docs/openapi.json's patterns refuse, the backend refuses too (issue 13):
+                             ("typingTTL", "+5s"), ("typingTTL", "1234567890s"), ("maxAttachmentBytes", "+5"),
+                             ("maxAttachmentBytes", "1234567890123456789"), ("allowedMimeTypes", "image/png,"),
+                             ("allowedMimeTypes", "image/png,\timage/jpeg"), ("allowedMimeTypes", "image/\u{1}")] {
             #expect(throws: WireError.self, "\(key)=\(value)") { try world.backend.updateSetting(apiKey: TestWorld.apiKey, key: key, value: value) }
         }
         #expect(throws: WireError(.invalidApiKey)) { try world.backend.updateSetting(apiKey: "nope", key: "typingTTL", value: "1s") }

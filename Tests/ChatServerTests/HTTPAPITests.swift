@@ -82,6 +82,14 @@ import Testing
         check("empty id", try await http("POST", conversation + "/messages", headers: auth,
                                         body: Self.send.replacingOccurrences(of: #""id": "m1""#, with: #""id": """#)))
         check("array body", try await http("POST", conversation + "/typing", headers: auth, body: "[]"))
+        check("id over 256", try await http("GET", base + "/v1/conversations/" + String(repeating: "c", count: 257), headers: auth))
+        check("id with a control character", try await http("GET", base + "/v1/conversations/c%01", headers: auth))
+        check("identity with an unknown key", try await http("POST", base + "/v1/identity", headers: auth,
+                                                            body: #"{"logout": {}, "extra": 1}"#))
+        check("content with two cases", try await http("POST", conversation + "/messages", headers: auth, body: #"""
+            {"message": {"id": "m9", "content": {"text": {"_0": "hi"}, "attachment": 5}}}
+            """#))
+        check("device id not ASCII", try await http("GET", base + "/v1/conversations", headers: auth.merging(["X-Device-Id": "dé"]) { $1 }))
         check("bad limit", try await http("GET", base + "/v1/conversations?limit=abc", headers: auth))
         check("zero limit", try await http("GET", base + "/v1/conversations?limit=0", headers: auth))
         check("bad cursor", try await http("GET", base + "/v1/conversations?cursor=zzz", headers: auth))
@@ -115,6 +123,52 @@ import Testing
         #expect(byLabel["wrong app secret"]?.status == 401)
         #expect(byLabel["agent, unknown conversation"]?.status == 404)
         #expect(byLabel["not an upgrade"]?.status == 426)
+        // Each status has a code of its own, never a generic one (issue 13).
+        #expect(byLabel["unknown route"]?.code == "unknownRoute")
+        #expect(byLabel["wrong method"]?.code == "methodNotAllowed")
+        #expect(byLabel["too large"]?.code == "requestTooLarge")
+        #expect(byLabel["no app secret"]?.status == 401 && byLabel["no app secret"]?.code == "invalidAppSecret")
+        #expect(byLabel["wrong app secret"]?.code == "invalidAppSecret")
+        #expect(byLabel["not an upgrade"]?.code == "upgradeRequired")
+        // The limits docs/openapi.json states for ids in paths and headers.
+        for label in ["id over 256", "id with a control character", "device id not ASCII", "identity with an unknown key", "content with two cases"] {
+            #expect(byLabel[label]?.status == 400 && byLabel[label]?.code == "badRequest", "\(label)")
+        }
+    }
+
+    /// Following every `nextCursor` of `messagesSince` (as `?cursor=`)
+    /// reaches the last page, each message once, no page twice.
+    @Test func messagesSincePagesEnd() async throws {
+        let server = try await TestServer.start()
+        let tokens = try await server.app.issueTokens(userId: "alice")
+        let auth = Self.bearer(tokens.accessToken)
+        let conversation = server.baseURL + "/v1/conversations/c1"
+        for index in 1...7 {
+            let body = #"{"createConversation": {}, "message": {"id": "m\#(index)", "content": {"text": {"_0": "n\#(index)"}}}}"#
+            #expect(try await http("POST", conversation + "/messages", headers: auth, body: body).status == 200)
+        }
+        var seqs: [Int] = []
+        var pages: [String] = []
+        var cursors: [String] = []
+        var url = conversation + "/messages/since/2?limit=3"
+        while pages.count < 10 {
+            let page = try await http("GET", url, headers: auth)
+            #expect(page.status == 200, "\(String(decoding: page.body, as: UTF8.self))")
+            let body = String(decoding: page.body, as: UTF8.self)
+            #expect(!pages.contains(body), "a page came twice")
+            pages.append(body)
+            seqs += (page.json?["elements"] as? [[String: Any]] ?? []).compactMap { $0["seq"] as? Int }
+            guard let next = page.json?["nextCursor"] as? String else { break }
+            cursors.append(next)
+            url = conversation + "/messages/since/2?limit=3&cursor=" + next
+        }
+        let wrongKind = try await http("GET", conversation + "/messages?limit=1", headers: auth)
+        let foreign = try await http("GET", conversation + "/messages/since/0?cursor=" + (wrongKind.json?["nextCursor"] as? String ?? ""), headers: auth)
+        await server.stop()
+        #expect(seqs == [3, 4, 5, 6, 7])
+        #expect(pages.count == 2)
+        #expect(cursors == ["5"], "the cursor is the last seq of the page")
+        #expect(foreign.status == 400 && foreign.code == "badRequest", "a listMessages cursor is not a since cursor")
     }
 
     @Test func appAndAgentRoutesWork() async throws {

@@ -1,3 +1,4 @@
+import ChatCore
 import ChatServer
 import Foundation
 import Testing
@@ -31,6 +32,18 @@ import Testing
         #expect(served.subtracting(documented).sorted() == [], "served but not documented")
         #expect(documented.subtracting(served).sorted() == [], "documented but not served")
         #expect(Set(ChatServer.routes.map { "\($0.method) \($0.path)" }) == served)
+    }
+
+    /// The Error schema's code enum is WireError.Code, the one place the
+    /// codes are defined, in the same order.
+    @Test func theErrorCodesAreWireErrorsCodes() throws {
+        let data = try Data(contentsOf: URL(fileURLWithPath: Self.documentPath))
+        let document = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let schemas = try #require((document["components"] as? [String: Any])?["schemas"] as? [String: Any])
+        let error = try #require(schemas["Error"] as? [String: Any])
+        let code = try #require((error["properties"] as? [String: Any])?["code"] as? [String: Any])
+        let documented = try #require(code["enum"] as? [String])
+        #expect(documented == WireError.Code.allCases.map(\.rawValue))
     }
 
     @Test func everyOperationDocumentsItsErrorsAsJSON() throws {

@@ -104,5 +104,9 @@ import Testing
                 == #"{"accessToken":"<token#3>","refreshToken":"<token#2>"}"#)
         #expect(redactor.redact("a first-rate start-up at-home") == "a first-rate start-up at-home")
         #expect(redactor.redact("send c1 text hello") == "send c1 text hello")
+        // The tape's envelopes: the API key is a secret too (issue 13).
+        #expect(redactor.redact(#"{"accessToken":null,"apiKey":"demo-key","deviceId":"d1"}"#)
+            == #"{"accessToken":null,"apiKey":"<secret#3>","deviceId":"d1"}"#)
+        #expect(redactor.redact(#"{"apiKey":"demo-key"}"#) == #"{"apiKey":"<secret#3>"}"#)
     }
 }

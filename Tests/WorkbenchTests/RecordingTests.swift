@@ -34,8 +34,9 @@ private let demoLines = [
         }
         #expect(id == RecordingStore.applicationID)
         #expect(mode == "wal")
-        #expect(migrations == ["v1", "v2"])
-        #expect(tables == ["bundle", "event", "grdb_migrations", "session", "step", "traffic"])
+        #expect(migrations == ["v1", "v2", "v3"])
+        // `bundle` is in bundle files only (issue 13).
+        #expect(tables == ["event", "grdb_migrations", "session", "step", "traffic"])
     }
 
     @Test func eachStepIsCommittedWhenItCompletes() throws {
@@ -118,14 +119,14 @@ private let demoLines = [
         let path = folder.url.appendingPathComponent("s.sqlite").path
         _ = try RecordingStore(path: path)
         let queue = try DatabaseQueue(path: path)
-        try queue.write { try $0.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v3')") }
+        try queue.write { try $0.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v4')") }
         try queue.close()
         #expect {
             try RecordingStore(path: path)
         } throws: { error in
             let error = error as? RecordingError
             return error?.code == .newerSchema
-                && error?.message == "\(path) was written by a newer chatbench (schema v3; this one knows up to v2): upgrade chatbench, or pass --db with another path"
+                && error?.message == "\(path) was written by a newer chatbench (schema v4; this one knows up to v3): upgrade chatbench, or pass --db with another path"
         }
     }
 
@@ -230,6 +231,9 @@ private let demoLines = [
         #expect(bundled.uuid == session.uuid && bundled.seed == 5 && bundled.platform == RecordingStore.platform)
         #expect(try Replayer.replay(bundled, steps: try bundle.steps(of: bundled.id)).identical)
         #expect(throws: RecordingError.self) { try store.exportBundle(session.id, to: bundlePath) }
+        // The bundle has its `bundle` row; the file it came from has no such table.
+        #expect(try bundle.database.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM bundle") } == 1)
+        #expect(try store.database.read { try $0.tableExists("bundle") } == false)
     }
 
     @Test func anExportedTranscriptPasses() throws {

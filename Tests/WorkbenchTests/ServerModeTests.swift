@@ -34,13 +34,14 @@ import Testing
         #expect(results[3].output.contains("m1: sent"))
         // The send went out over HTTP and came back on the event stream.
         let sendTraffic = results[3].traffic.map(\.summary)
-        #expect(sendTraffic.contains("POST /v1/conversations/c-89025cc1/messages"), "\(sendTraffic)")
+        // The id: the session's random component, then the seeded part (issue 13).
+        #expect(sendTraffic.contains { $0.matches(#"^POST /v1/conversations/c-[0-9a-f]{8}89025cc1/messages$"#) }, "\(sendTraffic)")
         // Its event is on the tape, with this step or (on a loaded machine,
         // after the quiet window) the next.
         let echo = (results[3].traffic + results[4].traffic).map(\.summary)
         #expect(echo.contains { $0.hasPrefix("event #") && $0.hasSuffix("messageCreated") }, "\(echo)")
         // The other side's calls are on the tape too.
-        #expect(results[4].traffic.map(\.summary).contains("agentSay(c-89025cc1, \"How can I help?\")"))
+        #expect(results[4].traffic.map(\.summary).contains { $0.matches(#"^agentSay\(c-[0-9a-f]{8}89025cc1, "How can I help\?"\)$"#) })
         #expect(results[1].traffic.contains { $0.deviceId == "app-backend" && $0.summary == "issueTokens(alice)" })
     }
 
@@ -94,8 +95,36 @@ import Testing
         let changed = edited
         let diverged = try await onThread { try Replayer.replayTape(recorded, steps: changed, traffic: traffic) }.get()
         #expect(!diverged.identical)
-        #expect(diverged.tapeDivergences.contains { $0.contains("POST /v1/conversations/c-89025cc1/messages") }, "\(diverged.tapeDivergences)")
+        #expect(diverged.tapeDivergences.contains { $0.matches(#"POST /v1/conversations/c-[0-9a-f]{8}89025cc1/messages"#) },
+                "\(diverged.tapeDivergences)")
     }
+
+    /// Two sessions with the same seed share one server: their ids differ
+    /// by each session's random component, so neither finds the other's
+    /// conversation (issue 13: the second user's send used to be forbidden).
+    @Test func twoSessionsWithTheSameSeedShareAServer() async throws {
+        let server = try await Self.startServer()
+        defer { Task { await server.stop() } }
+        let lines = ["start conversation --title Knee", "send c1 text \"Hello\"", "wait m1 state sent", "expect m1.state == sent",
+                     "expect server.messages(c1).count == 1"]
+        let outputs = try await onThread { () throws -> [[String]] in
+            let first = try Self.session(server.baseURL), second = try Self.session(server.baseURL)
+            return [(first, "alice"), (second, "bob")].map { session, user in
+                (["user set \(user)"] + lines).map { session.execute($0).output }
+            }
+        }.get()
+        for output in outputs {
+            #expect(output[4].hasPrefix("ok: m1.state == sent\n"), "\(output)")
+            #expect(output[5].hasPrefix("ok: server.messages(c1).count == 1\n"), "\(output)")
+        }
+        let ids = outputs.map { $0[1].components(separatedBy: " ").first { $0.hasPrefix("c-") } }
+        #expect(ids[0] != nil && ids[0] != ids[1], "\(ids)")
+        #expect(ids.allSatisfy { $0?.hasSuffix("89025cc1") == true }, "the seeded part stays: \(ids)")
+    }
+}
+
+extension String {
+    func matches(_ pattern: String) -> Bool { range(of: pattern, options: .regularExpression) != nil }
 }
 
 /// Runs `body` on a thread of its own (the workbench blocks its thread

@@ -52,7 +52,9 @@ import Testing
         #expect(tape.stdout.hasPrefix("session 1 \"bug\": 6 steps replayed from the tape, identical ("), "\(tape.stdout)")
 
         let listing = try ChatbenchBinary.run(["sessions", "show", "bug", "--traffic", "--db", db])
-        #expect(listing.stdout.contains("app-backend    http → agentSay(c-89025cc1, \"hello\")"), "\(listing.stdout)")
-        #expect(listing.stdout.contains("device-client  http → POST /v1/conversations/c-89025cc1/messages"))
+        // Ids against a server: the session's random component, then the seeded part (issue 13).
+        #expect(listing.stdout.range(of: #"app-backend    http → agentSay\(c-[0-9a-f]{8}89025cc1, "hello"\)"#, options: .regularExpression) != nil,
+                "\(listing.stdout)")
+        #expect(listing.stdout.range(of: #"device-client  http → POST /v1/conversations/c-[0-9a-f]{8}89025cc1/messages"#, options: .regularExpression) != nil)
     }
 }

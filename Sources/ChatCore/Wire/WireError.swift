@@ -12,7 +12,9 @@ public struct WireError: Error, Codable, Sendable, Hashable, CustomStringConvert
 
     public var description: String { "\(code.rawValue): \(message)" }
 
-    /// Every code the backend can answer with.
+    /// Every code the backend and the server can answer with: the one place
+    /// they are defined. `docs/openapi.json`'s `Error.code` enum lists the
+    /// same, in the same order (`OpenAPITests` checks it).
     public enum Code: String, Codable, Sendable, Hashable, CaseIterable {
         case invalidApiKey
         case invalidToken
@@ -44,6 +46,19 @@ public struct WireError: Error, Codable, Sendable, Hashable, CustomStringConvert
         case expiredSessionToken
         /// A call that needs a signed-in user made while nobody is (A9's `logout`).
         case userNotAuthorized
+        /// An app-backend or agent route called without the app's secret
+        /// (`X-App-Secret`), or with a wrong one (HTTP 401).
+        case invalidAppSecret
+        /// No route has this path (HTTP 404).
+        case unknownRoute
+        /// The path exists, not with this method (HTTP 405, with `Allow`).
+        case methodNotAllowed
+        /// The request body is larger than the server reads (HTTP 413).
+        case requestTooLarge
+        /// The request's header fields are larger than the server reads (HTTP 431).
+        case headersTooLarge
+        /// `GET /v1/events` without a WebSocket upgrade (HTTP 426).
+        case upgradeRequired
 
         public var defaultMessage: String {
             switch self {
@@ -67,6 +82,12 @@ public struct WireError: Error, Codable, Sendable, Hashable, CustomStringConvert
             case .invalidSessionToken: "The session token is not valid for this user"
             case .expiredSessionToken: "The session token has expired"
             case .userNotAuthorized: "No user is signed in"
+            case .invalidAppSecret: "The app secret is missing or wrong"
+            case .unknownRoute: "No such route"
+            case .methodNotAllowed: "The route does not accept this method"
+            case .requestTooLarge: "The request body is larger than the server reads"
+            case .headersTooLarge: "The request's header fields are too large"
+            case .upgradeRequired: "This route is a WebSocket: send an upgrade request"
             }
         }
     }

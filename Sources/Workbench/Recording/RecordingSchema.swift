@@ -5,7 +5,7 @@ import GRDB
 /// the two in step. A migration, once released, never changes: add one.
 enum RecordingSchema {
     /// The newest migration this version knows.
-    static let current = "v2"
+    static let current = "v3"
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -75,6 +75,23 @@ enum RecordingSchema {
                 ALTER TABLE traffic ADD COLUMN exchange INTEGER;
                 """)
         }
+        // `bundle` belongs to bundle files only (v1 made it in every file):
+        // an empty one goes; `exportBundle` makes it in the bundle it writes.
+        migrator.registerMigration("v3") { db in
+            if try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM bundle") == 0 {
+                try db.execute(sql: "DROP TABLE bundle")
+            }
+        }
         return migrator
     }
+
+    /// The table that makes a file a bundle (see `RecordingStore.exportBundle`).
+    static let bundleTable = """
+        CREATE TABLE bundle (
+            session_id   INTEGER NOT NULL,
+            exported     DATETIME NOT NULL,
+            exported_by  TEXT NOT NULL,
+            source       TEXT NOT NULL
+        )
+        """
 }

@@ -356,6 +356,7 @@ public final class RecordingStore: Sendable {
                     sql: "INSERT INTO traffic (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))",
                     arguments: StatementArguments(columns.map { row[$0] as DatabaseValue }))
             }
+            try db.execute(sql: RecordingSchema.bundleTable)
             try db.execute(
                 sql: "INSERT INTO bundle (session_id, exported, exported_by, source) VALUES (?, ?, ?, ?)",
                 arguments: [session.id, Date(), WorkbenchVersion.current + " on " + Self.platform, path])

@@ -26,6 +26,8 @@ final class ServerStage: Stage, @unchecked Sendable {
     private let serverNetwork = ServerNetwork()
     private let pump = PumpedExecutor()
     private let random: RandomSource
+    /// This session's component of the ids its clients mint (``DeviceIDTag``).
+    let idTag = DeviceIDTag.random()
     private let traceSink = Mutex<(@Sendable (Instant, String, String) -> Void)?>(nil)
     private let timers = Mutex<(next: Int, deadlines: [Int: (time: Instant, kind: WaitKind)])>((0, [:]))
     /// How long nothing must happen for a command to be over.
@@ -207,7 +209,7 @@ final class ServerStage: Stage, @unchecked Sendable {
         }
     }
 
-    func makeID(prefix: String) -> String { random.makeID(prefix: prefix) }
+    func makeID(prefix: String) -> String { random.makeID(prefix: prefix + idTag) }
 
     func trace(_ source: String, _ message: String) {
         let sink = traceSink.withLock { $0 }

@@ -9,7 +9,8 @@ import Foundation
 /// (``TapeServerSide``), on the recorded clock: the stage's clock is a
 /// virtual one that each step starts at the step's recorded start, and that
 /// answers and frames move to their recorded times. Client-side ids come
-/// from the seed, as they did against the server.
+/// from the seed and the component found on the tape, as they did against
+/// the server.
 final class TapeStage: Stage, @unchecked Sendable {
     let world: World
     let tape: TapeTransport
@@ -17,12 +18,15 @@ final class TapeStage: Stage, @unchecked Sendable {
     let seed: UInt64
     private let recordedURL: String
     private let random: RandomSource
+    /// The recorded session's component of its ids (``DeviceIDTag``).
+    private let idTag: String
     private let serverNetwork = ServerNetwork()
 
     init(seed: UInt64, serverURL: String, source: TapeSource) throws {
         self.seed = seed
         recordedURL = serverURL
         random = RandomSource(seed: seed)
+        idTag = DeviceIDTag.recorded(in: source.traffic.lazy.filter { $0.entry.direction == .out }.map(\.entry.summary))
         world = try World(seed: seed, start: source.start)
         let clientTraffic = source.traffic.filter { $0.entry.deviceId != AppBackendTape.deviceId }
         tape = TapeTransport(tape: Self.betweenCommandsFirst(clientTraffic, stepStarts: source.stepStarts), runtime: world)
@@ -95,7 +99,7 @@ final class TapeStage: Stage, @unchecked Sendable {
     var executor: any SerialExecutor & TaskExecutor { world.executor }
     var now: Instant { world.now }
     func sleep(until deadline: Instant, kind: WaitKind) async throws { try await world.sleep(until: deadline, kind: kind) }
-    func makeID(prefix: String) -> String { random.makeID(prefix: prefix) }
+    func makeID(prefix: String) -> String { random.makeID(prefix: prefix + idTag) }
     func trace(_ source: String, _ message: String) { world.trace(source, message) }
 }
 
