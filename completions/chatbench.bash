@@ -173,13 +173,13 @@ _chatbench() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    repl|run|test|replay|sessions|export|serve|help)
+    repl|run|test|explore|shrink|replay|sessions|export|serve|help)
         # Offer subcommand argument completions
         "_chatbench_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'repl run test replay sessions export serve help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'repl run test explore shrink replay sessions export serve help' -- "${cur}"))
         ;;
     esac
 }
@@ -276,6 +276,68 @@ _chatbench_test() {
     # Offer positional completions
     case "${positional_number}" in
     *)
+        __chatbench_add_completions -o plusdirs -fX '!*.@(chat)'
+        return
+        ;;
+    esac
+}
+
+_chatbench_explore() {
+    repeating_flags=()
+    non_repeating_flags=(--no-expects --no-shrink --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--runs --seed --faults --out --jobs)
+    __chatbench_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--runs')
+        return
+        ;;
+    '--seed')
+        return
+        ;;
+    '--faults')
+        return
+        ;;
+    '--out')
+        return
+        ;;
+    '--jobs')
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    *)
+        __chatbench_add_completions -o plusdirs -fX '!*.@(chat)'
+        return
+        ;;
+    esac
+}
+
+_chatbench_shrink() {
+    repeating_flags=()
+    non_repeating_flags=(--no-expects --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--output -o --seed)
+    __chatbench_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--output'|'-o')
+        __chatbench_add_completions -f
+        return
+        ;;
+    '--seed')
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
         __chatbench_add_completions -o plusdirs -fX '!*.@(chat)'
         return
         ;;

@@ -19,6 +19,8 @@ struct Chatbench: ParsableCommand {
             ReplCommand.self,
             RunCommand.self,
             TestCommand.self,
+            ExploreCommand.self,
+            ShrinkCommand.self,
             ReplayCommand.self,
             SessionsCommand.self,
             ExportCommand.self,

@@ -12,11 +12,24 @@ extension CommandTable {
                 interpreter.world.runUntilIdle()
             }),
         CommandSpec(
-            name: "net offline", group: .world, summary: "cut the network: requests fail, realtime connections drop", example: "net offline",
-            run: { interpreter, _ in
-                interpreter.world.network.setOnline(false)
-                interpreter.print("network offline")
-                interpreter.world.runUntilIdle()
+            name: "net offline", group: .world,
+            options: [OptionSpec(name: "--after", value: .duration, valueName: "DURATION",
+                                 summary: "cut it this far into the next command's work, while its requests are on the wire (embedded world)")],
+            summary: "cut the network: requests fail, realtime connections drop", example: "net offline --after 30ms",
+            run: { interpreter, invocation in
+                guard let after = invocation.option("--after") else {
+                    interpreter.world.network.setOnline(false)
+                    interpreter.print("network offline")
+                    interpreter.world.runUntilIdle()
+                    return
+                }
+                let delay = try DurationParser.parse(after)
+                guard let world = (interpreter.world as? EmbeddedStage)?.world else {
+                    throw ScriptError("net offline --after needs the embedded world's virtual time")
+                }
+                let network = world.network
+                world.scheduler.schedule(at: world.now + delay, kind: .lifecycle("net offline (a fault)")) { network.setOnline(false) }
+                interpreter.print("the network goes offline in \(DurationParser.format(delay)) of virtual time")
             }),
         CommandSpec(
             name: "net latency", group: .world,

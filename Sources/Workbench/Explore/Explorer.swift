@@ -1,0 +1,86 @@
+import Foundation
+
+/// Runs a script under many seeded fault schedules and checks the
+/// invariants after each run (`chatbench explore`).
+public struct Explorer: Sendable {
+    public var seed: UInt64 = 1
+    public var runs = 200
+    public var kinds = Set(FaultSchedule.Kind.allCases)
+    /// Whether the script's own `expect` lines count.
+    public var checkExpects = true
+    /// The longest a run may take in virtual time (see `budget(for:)`).
+    public var budget: Duration = .seconds(7 * 86_400)
+
+    public init() {}
+
+    /// One run: its number, the lines it ran, and what did not hold.
+    public struct Run: Sendable, Hashable {
+        public var number: Int
+        public var lines: [String]
+        public var violations: [Violation]
+        public var failed: Bool { !violations.isEmpty }
+
+        public init(number: Int, lines: [String], violations: [Violation]) {
+            self.number = number
+            self.lines = lines
+            self.violations = violations
+        }
+    }
+
+    /// Runs `lines` once under the schedule of run `number`.
+    public func run(_ lines: [String], number: Int) throws -> Run {
+        let schedule = FaultSchedule.draw(seed: seed, run: number, steps: lines.count, kinds: kinds)
+        let faulty = schedule.apply(to: lines) + FaultSchedule.heal
+        return Run(number: number, lines: faulty, violations: try Self.check(faulty, seed: seed, expects: checkExpects, budget: budget))
+    }
+
+    /// A run's budget: what the script takes without faults, plus a day.
+    public func budget(for lines: [String]) throws -> Duration {
+        var options = WorkbenchOptions()
+        options.seed = seed
+        let session = try WorkbenchSession(options: options)
+        for line in lines + FaultSchedule.heal { _ = session.execute(line) }
+        return session.elapsed + .seconds(86_400)
+    }
+
+    /// Runs `lines` in a fresh embedded world and returns what did not hold:
+    /// the first failed expect or script error, then the invariants.
+    public static func check(_ lines: [String], seed: UInt64, expects: Bool = true, budget: Duration = .seconds(7 * 86_400)) throws -> [Violation] {
+        var options = WorkbenchOptions()
+        options.seed = seed
+        let session = try WorkbenchSession(options: options)
+        var found: [Violation] = []
+        for line in lines {
+            let step = session.execute(line)
+            switch step.status {
+            case .expectFailed where expects && found.isEmpty:
+                found.append(Violation(invariant: .expects, detail: line.trimmingCharacters(in: .whitespaces)))
+            case .scriptError where expects && found.isEmpty:
+                // Under faults a script's assumptions (a handle, an index)
+                // can fail to hold: that is the script's, not the SDK's.
+                found.append(Violation(invariant: .scriptError, detail: line.trimmingCharacters(in: .whitespaces)))
+            default: break
+            }
+            if step.status == .quit { break }
+        }
+        return found + session.violations(budget: budget)
+    }
+
+    /// The signature a shrunk script must keep: the first violation's
+    /// invariant, and for an expect or a script error, its line.
+    public static func signature(of violations: [Violation]) -> String? {
+        guard let first = violations.first else { return nil }
+        switch first.invariant {
+        case .expects, .scriptError: return "\(first.invariant.rawValue): \(first.detail)"
+        default: return first.invariant.rawValue
+        }
+    }
+
+    /// The script a failure is saved as: its seed, what failed, its lines.
+    public static func script(_ run: Run, seed: UInt64, from source: String) -> String {
+        var text = "# seed: \(seed)\n"
+        text += "# explore: run \(run.number) of \(source) under seed \(seed)\n"
+        for violation in run.violations { text += "# violated: \(violation)\n" }
+        return text + run.lines.joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,72 @@
+import ChatSimulation
+
+/// The faults of one exploration run, drawn from a seed and the run's
+/// number: ordinary verbs inserted between a script's steps, so that a
+/// failing run is saved as a script anyone can read and `chatbench run`.
+///
+/// Faults inside a step's in-flight work are verbs too: `net offline
+/// --after 30ms` takes the network down 30 ms of virtual time into the next
+/// command's work, while its requests are on the wire.
+public struct FaultSchedule: Sendable, Hashable {
+    /// The kinds of fault `--faults` can pick.
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        case offline, fail, drop, latency, restart, background, provider, expire, revoke, clock
+    }
+
+    /// Verbs to run before step `index` (0-based), in order.
+    public var before: [Int: [String]]
+
+    public init(before: [Int: [String]] = [:]) { self.before = before }
+
+    /// The schedule of run `run` under `seed`, for a script of `steps` steps.
+    public static func draw(seed: UInt64, run: Int, steps: Int, kinds: Set<Kind>) -> FaultSchedule {
+        var random = SeededRandom(seed: seed &* 0x9E37_79B9_7F4A_7C15 &+ UInt64(run) &* 0xBF58_476D_1CE4_E5B9 &+ 1)
+        var schedule = FaultSchedule()
+        let chosen = Kind.allCases.filter(kinds.contains)
+        guard steps > 0, !chosen.isEmpty else { return schedule }
+        let count = 1 + Int(random.next() % 3)
+        for _ in 0..<count {
+            let kind = chosen[Int(random.next() % UInt64(chosen.count))]
+            let at = Int(random.next() % UInt64(steps))
+            let millis = 5 + Int(random.next() % 120)
+            var verbs: [String]
+            switch kind {
+            case .offline:
+                // Down between steps or in the middle of the next one's work,
+                // and back a little later.
+                let inside = random.next() % 2 == 0
+                verbs = [inside ? "net offline --after \(millis)ms" : "net offline"]
+                let back = min(steps, at + 1 + Int(random.next() % 3))
+                schedule.before[back, default: []].append("net online")
+            case .fail: verbs = ["net fail \(1 + random.next() % 3)"]
+            case .drop: verbs = ["net drop"]
+            case .latency: verbs = ["net latency \(100 + random.next() % 900)ms"]
+            case .restart: verbs = ["app restart"]
+            case .background:
+                verbs = ["app background"]
+                schedule.before[min(steps, at + 1), default: []].append("app foreground")
+            case .provider: verbs = ["provider fail"]
+            case .expire: verbs = ["token expire"]
+            case .revoke: verbs = ["token revoke"]
+            case .clock: verbs = ["clock advance \(1 + random.next() % 90)m"]
+            }
+            schedule.before[at, default: []].insert(contentsOf: verbs, at: 0)
+        }
+        return schedule
+    }
+
+    /// The script's lines with the faults in place.
+    public func apply(to lines: [String]) -> [String] {
+        var out: [String] = []
+        for (index, line) in lines.enumerated() {
+            out += before[index] ?? []
+            out.append(line)
+        }
+        out += before[lines.count] ?? []
+        return out
+    }
+
+    /// What every run ends with: the world healed (network back, app in
+    /// front, the provider answering) and given time for every recovery.
+    public static let heal = ["net online", "net latency 20ms", "app foreground", "provider ok", "settle", "clock advance 2m", "settle"]
+}

@@ -1,0 +1,65 @@
+import ChatCore
+import ChatSDK
+
+extension WorkbenchSession {
+    /// The invariants that do not hold now, in the world this session ran.
+    public func violations(budget: Duration = .seconds(7 * 86_400)) -> [Violation] {
+        interpreter.violations(budget: budget)
+    }
+
+    /// Virtual time since the session's world started.
+    public var elapsed: Duration { interpreter.world.now - interpreter.start }
+}
+
+extension Interpreter {
+    func violations(budget: Duration) -> [Violation] {
+        var found: [Violation] = []
+        let messages = objects.values.compactMap { $0 as? MessageObject }
+        let ownMessages = Dictionary(grouping: messages.filter { !$0.history.isEmpty }, by: \.handle).compactMap(\.value.first)
+            .sorted { $0.handle.localizedStandardCompare($1.handle) == .orderedAscending }
+        var serverMessages: [String: [WireMessage]] = [:]
+        func server(_ conversationId: String) -> [WireMessage] {
+            if let known = serverMessages[conversationId] { return known }
+            let fetched = (try? world.server.messages(conversationId: conversationId)) ?? []
+            serverMessages[conversationId] = fetched
+            return fetched
+        }
+        for message in ownMessages {
+            // A user signed out or cleared takes their pending messages with
+            // them (A4, A9): only messages of a user still signed in count.
+            guard case .user(let author)? = message.latest?.author, message.client.userId == author else { continue }
+            let copies = server(message.conversationId).filter { $0.id == message.id }.count
+            switch message.latest?.state {
+            case .sent?:
+                if copies != 1 { found.append(Violation(invariant: .delivered, detail: "\(message.handle) is sent but on the server \(copies) times")) }
+            case .failed?:
+                if copies > 1 { found.append(Violation(invariant: .delivered, detail: "\(message.handle) failed and is on the server \(copies) times")) }
+            case let state:
+                found.append(Violation(invariant: .delivered, detail: "\(message.handle) is still \(state?.name ?? "unknown") after the world healed"))
+            }
+        }
+        // Order: the app's messages that never failed reach the server in the order they were sent.
+        for (conversationId, sent) in Dictionary(grouping: ownMessages.filter { !$0.history.contains { $0.state.hasPrefix("failed") } }, by: \.conversationId) {
+            let order = server(conversationId).map(\.id)
+            let positions = sent.compactMap { order.firstIndex(of: $0.id) }
+            if positions != positions.sorted() {
+                found.append(Violation(invariant: .ordered, detail: "in \(handleForID[conversationId] ?? conversationId) the server holds \(sent.map(\.handle)) out of order"))
+            }
+        }
+        for watcher in objects.values.compactMap({ $0 as? WatcherObject }) where watcher.state != "ended" && watcher.fresh {
+            guard case .items(let conversation) = watcher.target else { continue }
+            let shown = watcher.elementObjects(in: self).compactMap { ($0 as? MessageObject)?.id }
+            let unsent = Set(messages.filter { $0.latest?.state != .sent }.map(\.id))
+            let shownSent = shown.filter { !unsent.contains($0) }
+            let newest = server(conversation.id).sorted { $0.seq > $1.seq }.prefix(shownSent.count).map(\.id)
+            if shownSent != newest {
+                found.append(Violation(invariant: .freshIsTrue,
+                                       detail: "\(watcher.handle) says fresh but shows \(shownSent.count) sent items that are not the server's newest"))
+            }
+        }
+        if world.now - start > budget {
+            found.append(Violation(invariant: .bounded, detail: "the run took \(DurationParser.format(world.now - start)) of virtual time"))
+        }
+        return found
+    }
+}

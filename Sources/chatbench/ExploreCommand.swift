@@ -1,0 +1,159 @@
+import ArgumentParser
+import Foundation
+import Synchronization
+import Workbench
+
+/// `chatbench explore FILE...`: a script under many seeded fault schedules.
+struct ExploreCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "explore",
+        abstract: "Run scripts under many seeded fault schedules and check invariants.",
+        discussion: """
+            Each run inserts faults drawn from --seed and the run's number between the \
+            steps of FILE, and inside a step's work (net offline --after D): offline \
+            windows, failed and dropped requests, latency, app restarts and background, \
+            provider failures, token expiry and revocation, clock jumps. Then it heals the \
+            world (network back, app in front, recovery run) and checks: every message \
+            sent once or failed, order kept, fresh watchers equal the server, a bounded \
+            run, and the script's own expects (unless --no-expects). The same file, seed \
+            and run give the same run. Each failure is saved as a script that \
+            `chatbench run` reproduces, shrunk unless --no-shrink. Exit status 1 when a \
+            run failed.
+            """
+    )
+
+    @Argument(help: ArgumentHelp("Scripts or transcripts to explore, or folders of them.", valueName: "file"), completion: .file(extensions: ["chat"]))
+    var files: [String]
+
+    @Option(help: "Runs per file.")
+    var runs = 200
+
+    @Option(help: "The seed the fault schedules are drawn from.")
+    var seed: UInt64 = 1
+
+    @Option(help: ArgumentHelp("The kinds of fault, comma-separated (default all): \(FaultSchedule.Kind.allCases.map(\.rawValue).joined(separator: ",")).",
+                               valueName: "list"))
+    var faults: String?
+
+    @Flag(help: "Check only the invariants, not the script's own expect lines.")
+    var noExpects = false
+
+    @Flag(help: "Save failures as they are, without shrinking them.")
+    var noShrink = false
+
+    @Option(help: ArgumentHelp("Where failing runs are saved.", valueName: "dir"))
+    var out = "explore-failures"
+
+    @Option(help: ArgumentHelp("How many runs at once (default: the number of cores).", valueName: "n"))
+    var jobs: Int?
+
+    func validate() throws {
+        if files.isEmpty { throw ValidationError("name at least one .chat file, e.g. chatbench explore examples/06-sending.chat") }
+        if runs < 1 { throw ValidationError("--runs must be at least 1") }
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        _ = try kinds()
+    }
+
+    func kinds() throws -> Set<FaultSchedule.Kind> {
+        guard let faults else { return Set(FaultSchedule.Kind.allCases) }
+        var kinds = Set<FaultSchedule.Kind>()
+        for name in faults.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
+            guard let kind = FaultSchedule.Kind(rawValue: name) else {
+                throw ValidationError("unknown fault \"\(name)\": use \(FaultSchedule.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            kinds.insert(kind)
+        }
+        return kinds
+    }
+
+    func run() throws {
+        var explorer = Explorer()
+        explorer.seed = seed
+        explorer.runs = runs
+        explorer.kinds = try kinds()
+        explorer.checkExpects = !noExpects
+        var anyFailed = false
+        var table: [(file: String, invariant: String, runs: Int, first: Int)] = []
+        let paths: [String]
+        do { paths = try TranscriptRunner.files(in: files) } catch { SessionSource.fail(error.message) }
+        for file in paths {
+            let lines = try Self.inputs(of: file)
+            explorer.budget = try explorer.budget(for: lines)
+            let configured = explorer
+            let started = Date()
+            let results = Mutex<[Explorer.Run?]>(Array(repeating: nil, count: runs))
+            let problem = Mutex<String?>(nil)
+            let width = jobs ?? ProcessInfo.processInfo.activeProcessorCount
+            let next = Atomic<Int>(0)
+            DispatchQueue.concurrentPerform(iterations: width) { _ in
+                while true {
+                    let number = next.add(1, ordering: .relaxed).oldValue
+                    guard number < runs else { return }
+                    do {
+                        let run = try configured.run(lines, number: number)
+                        results.withLock { $0[number] = run }
+                    } catch {
+                        problem.withLock { $0 = "\(error)" }
+                    }
+                }
+            }
+            if let problem = problem.withLock({ $0 }) { SessionSource.fail("explore \(file): \(problem)") }
+            let done = results.withLock { $0.compactMap { $0 } }
+            let failing = done.filter(\.failed)
+            let seconds = max(Date().timeIntervalSince(started), 0.001)
+            Terminal.write("explore \(file): \(done.count) runs in \(String(format: "%.1f", seconds)) s (\(Int(Double(done.count) / seconds)) runs/s), \(failing.count) failed\n")
+            var byInvariant: [String: [Explorer.Run]] = [:]
+            for run in failing { byInvariant[run.violations[0].invariant.rawValue, default: []].append(run) }
+            for (invariant, runs) in byInvariant.sorted(by: { $0.key < $1.key }) {
+                table.append((file, invariant, runs.count, runs[0].number))
+                try save(runs[0], of: file)
+            }
+            anyFailed = anyFailed || !failing.isEmpty
+        }
+        if !table.isEmpty {
+            Terminal.write("\nINVARIANT".padding(toLength: 40, withPad: " ", startingAt: 0) + "RUNS  FIRST RUN  FILE\n")
+            for row in table {
+                Terminal.write(row.invariant.padding(toLength: 39, withPad: " ", startingAt: 0) + String(row.runs).padding(toLength: 6, withPad: " ", startingAt: 0)
+                               + String(row.first).padding(toLength: 11, withPad: " ", startingAt: 0) + row.file + "\n")
+            }
+        }
+        Terminal.flush()
+        if anyFailed { throw ExitCode(1) }
+    }
+
+    /// Saves a failing run (shrunk unless asked not to) as a script.
+    private func save(_ run: Explorer.Run, of file: String) throws {
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        let name = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
+        let path = "\(out)/\(name)-seed\(seed)-run\(run.number).chat"
+        var text = Explorer.script(run, seed: seed, from: file)
+        if !noShrink {
+            var shrinker = Shrinker()
+            shrinker.seed = seed
+            shrinker.checkExpects = !noExpects
+            if let shrunk = try shrinker.shrink(run.lines) {
+                text += "\n# shrunk from \(run.lines.count) lines to \(shrunk.lines.count) in \(shrunk.trials) trial runs:\n"
+                try (Explorer.script(Explorer.Run(number: run.number, lines: shrunk.lines, violations: run.violations), seed: seed, from: file))
+                    .write(toFile: path.replacingOccurrences(of: ".chat", with: "-shrunk.chat"), atomically: true, encoding: .utf8)
+            }
+        }
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        Terminal.write("  saved \(path)\n")
+    }
+
+    /// The input lines of a script or a transcript.
+    static func inputs(of file: String) throws -> [String] {
+        do {
+            let lines = try ScriptFile(path: file).lines
+            let transcript = try Transcript.parse(lines.map { $0 + "\n" }.joined(), path: file)
+            return transcript.blocks.map(\.input).filter { line in
+                let trimmed = line.trimmingCharacters(in: .whitespaces)
+                return !trimmed.isEmpty && !trimmed.hasPrefix("#")
+            }
+        } catch let error as ScriptFile.ReadError {
+            SessionSource.fail(error.message)
+        } catch let error as TranscriptError {
+            SessionSource.fail(error.message)
+        }
+    }
+}

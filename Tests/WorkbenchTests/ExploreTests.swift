@@ -1,0 +1,72 @@
+import Testing
+
+@testable import Workbench
+
+/// Explore and shrink: schedules from a seed, invariants after each run,
+/// and the smallest script that still fails the same way.
+@Suite struct ExploreTests {
+    static let fragile = ["user set alice", "start conversation", "send c1 text hi", "expect m1.state == sent"]
+
+    @Test func aScheduleIsTheSameForTheSameSeedAndRun() {
+        let kinds = Set(FaultSchedule.Kind.allCases)
+        let a = FaultSchedule.draw(seed: 7, run: 3, steps: 10, kinds: kinds)
+        #expect(a == FaultSchedule.draw(seed: 7, run: 3, steps: 10, kinds: kinds))
+        let others = (0..<20).map { FaultSchedule.draw(seed: 7, run: $0, steps: 10, kinds: kinds) }
+        #expect(Set(others).count > 10, "runs differ")
+    }
+
+    @Test func aScheduleUsesOnlyTheKindsAsked() {
+        for run in 0..<50 {
+            let verbs = FaultSchedule.draw(seed: 1, run: run, steps: 6, kinds: [.fail, .drop]).before.values.flatMap { $0 }
+            #expect(verbs.allSatisfy { $0.hasPrefix("net fail") || $0 == "net drop" }, "\(verbs)")
+        }
+    }
+
+    @Test func anOfflineWindowEndsWithTheNetworkBack() {
+        for run in 0..<50 {
+            let lines = FaultSchedule.draw(seed: 2, run: run, steps: 5, kinds: [.offline]).apply(to: Array(repeating: "clock", count: 5))
+            let offline = lines.filter { $0.hasPrefix("net offline") }.count
+            let online = lines.filter { $0 == "net online" }.count
+            #expect(offline == online, "\(lines)")
+        }
+    }
+
+    @Test func aCleanRunHoldsEveryInvariant() throws {
+        #expect(try Explorer.check(Self.fragile + FaultSchedule.heal, seed: 1).isEmpty)
+    }
+
+    @Test func exploreFindsTheFragileScriptUnderAnOfflineWindow() throws {
+        var explorer = Explorer()
+        explorer.kinds = [.offline]
+        let failing = try (0..<40).map { try explorer.run(Self.fragile, number: $0) }.filter(\.failed)
+        #expect(!failing.isEmpty)
+        #expect(failing.allSatisfy { $0.violations[0].invariant == .expects })
+        #expect(failing.allSatisfy { $0.lines.contains { $0.hasPrefix("net offline") } })
+        // The saved script reproduces the failure exactly.
+        let run = try #require(failing.first)
+        #expect(try Explorer.check(run.lines, seed: 1) == run.violations)
+    }
+
+    @Test func invariantsIgnoreWhatAScriptExpectsWhenAsked() throws {
+        let lines = Self.fragile + ["expect m1.state == failed"] + FaultSchedule.heal
+        #expect(try Explorer.check(lines, seed: 1, expects: false).isEmpty)
+        #expect(try Explorer.check(lines, seed: 1).first?.invariant == .expects)
+    }
+
+    @Test func shrinkKeepsTheFaultAndDropsThePadding() throws {
+        var padded: [String] = []
+        for i in 0..<25 { padded.append("client new extra\(i)") }
+        padded += ["user set alice", "start conversation", "net offline --after 10ms", "send c1 text hi", "expect m1.state == sent"]
+        for _ in 0..<25 { padded.append("clock") }
+        #expect(padded.count == 55)
+        let result = try #require(try Shrinker().shrink(padded))
+        #expect(result.lines.count <= 5, "\(result.lines)")
+        #expect(result.lines.contains { $0.hasPrefix("net offline") })
+        #expect(result.signature == "the script's expects: expect m1.state == sent")
+    }
+
+    @Test func numbersShrinkTowardOne() {
+        #expect(Shrinker.smaller("net fail 8") == ["net fail 1", "net fail 4", "net fail 2"])
+        #expect(Shrinker.smaller("net fail 1").isEmpty)
+    }
+}
