@@ -36,7 +36,10 @@ final class ServerNetwork: NetworkControl {
 
     func setLatency(_ latency: Duration) { conditions.setLatency(latency) }
     func failNext(_ count: Int) { conditions.failNext(count) }
-    func dropConnections() { cut(reason: "connection dropped") }
+    func dropConnections() {
+        conditions.report("drop")
+        cut(reason: "connection dropped")
+    }
 
     private func cut(reason: String) {
         let closers = state.withLock { s -> [@Sendable (String) -> Void] in
@@ -81,7 +84,11 @@ struct FaultInjectingTransport: ChatTransport {
         try network.checkOnline()
         let latency = network.latency
         if latency > .zero { try await runtime.sleep(for: latency, kind: .inFlight) }
-        if network.consumeFailure() { throw TransportError(.failed, "The connection was reset (net fail)") }
+        if network.consumeFailure() {
+            // Lost above the tape: the network's rows keep it.
+            network.conditions.report("lost \(envelope.request.name) from \(envelope.deviceId)")
+            throw TransportError(.failed, "The connection was reset (net fail)")
+        }
         try network.checkOnline()
         network.countRequest()
         let result: Result<WireResponse, any Error>

@@ -24,7 +24,9 @@ final class TapeStage: Stage, @unchecked Sendable {
         recordedURL = serverURL
         random = RandomSource(seed: seed)
         world = try World(seed: seed, start: source.start)
-        let clientTraffic = source.traffic.filter { $0.entry.deviceId != AppBackendTape.deviceId }
+        let clientTraffic = source.traffic.filter {
+            $0.entry.deviceId != AppBackendTape.deviceId && $0.entry.deviceId != TrafficReporter.networkDevice
+        }
         tape = TapeTransport(tape: Self.betweenCommandsFirst(clientTraffic, stepStarts: source.stepStarts), runtime: world)
         tapeServer = TapeServerSide(label: serverURL, entries: source.traffic.map(\.entry))
     }
