@@ -19,6 +19,7 @@ extension SequenceHTML {
     main{position:relative;padding:0 10px 40px}
     #lines{position:absolute;top:0;bottom:0;left:10px;right:10px;pointer-events:none}
     #lines span+span{background:linear-gradient(#d5d9e0,#d5d9e0) center/1px 100% no-repeat}
+    .chunk{content-visibility:auto;contain-intrinsic-size:auto 3000px}
     section.step{position:relative;border-top:1px solid #dde;padding-bottom:2px}
     section.step[hidden]{display:none}
     h2{margin:0;font-size:12px;font-weight:600;background:rgba(230,236,245,.85);cursor:pointer}
@@ -28,11 +29,11 @@ extension SequenceHTML {
     .step.expectFailed .st,.step.scriptError .st{color:#b00020}
     .step.interrupted h2{background:rgba(255,243,205,.95)}
     .step:target h2{outline:2px solid #b00020}
-    b{font-weight:400;color:#667;font-family:ui-monospace,monospace;font-size:11px;padding-left:2px}
+    .i::before,h2::before{content:attr(data-t);font-weight:400;color:#667;font-family:ui-monospace,monospace;font-size:11px;padding-left:2px}
     .i{min-height:17px;cursor:pointer}
     .i:hover{background:#eef3ff}
     .i.off{background:repeating-linear-gradient(45deg,#fde6e6 0 5px,#fff6f6 5px 10px)}
-    .i p{margin:0;white-space:nowrap;overflow:hidden;text-overflow:ellipsis;font-size:12px;text-align:center;position:relative}
+    .i p{margin-top:0;margin-bottom:0;white-space:nowrap;overflow:hidden;text-overflow:ellipsis;font-size:12px;text-align:center;position:relative}
     .i p:not(.ar){justify-self:center;max-width:100%;padding:0 5px;border-radius:8px;background:#eef0f4}
     .i p.ar{border-bottom:2px solid #5b6b86;padding:0 8px;overflow:visible;text-overflow:clip}
     .i p.ar::after{content:"▶";position:absolute;right:-5px;bottom:-8px;font-size:11px;line-height:1;color:#5b6b86}
@@ -67,8 +68,8 @@ extension SequenceHTML {
     var steps=document.querySelectorAll('section.step');
     var panel=document.getElementById('detail'),pre=panel.querySelector('pre');
     function describe(el){
-      var sec=el.closest('section.step'),t=el.querySelector('b');
-      var head=sec?'step '+sec.dataset.n+' · '+(t?t.textContent:''):'';
+      var sec=el.closest('section.step');
+      var head=sec?'step '+sec.dataset.n+' · '+(el.dataset.t||''):'';
       if(el.tagName==='H2')return head+'\\n'+el.querySelector('.in').textContent+' — '+el.querySelector('.st').textContent+'\\n\\n'+(el.dataset.d||'(no output)');
       return head+'\\n'+el.dataset.d;
     }

@@ -3,12 +3,16 @@ import Foundation
 /// A ``SequenceView`` as one self-contained HTML page: inline style and
 /// script, nothing fetched, every recorded text escaped. Steps are bands
 /// (`section.step`, one per step); in each, one row per item (`div.i`) with
-/// its time and its mark or arrow across the lanes. The page can zoom to a
+/// its time and its mark or arrow across the lanes. Long sessions stay
+/// light: bands come in chunks the browser lays out only when they are on
+/// screen (`content-visibility`), and times are attributes, not elements. The page can zoom to a
 /// step range, collapse runs of similar items and jump to the first
 /// failure; hovering or clicking an item shows its details.
 public enum SequenceHTML {
     /// Longest step output kept in a band's details.
     static let outputLimit = 2000
+    /// Steps per chunk.
+    static let chunk = 100
 
     public static func render(_ view: SequenceView) -> String {
         var html = ""
@@ -24,7 +28,11 @@ public enum SequenceHTML {
         html += "<main id=\"steps\"><div id=\"lines\" class=\"g\"><span></span>"
         html += String(repeating: "<span></span>", count: lanes)
         html += "</div>\n"
-        for band in view.bands { render(band, start: view.start, into: &html) }
+        for (index, band) in view.bands.enumerated() {
+            if index % chunk == 0 { html += index == 0 ? "<div class=\"chunk\">\n" : "</div><div class=\"chunk\">\n" }
+            render(band, start: view.start, into: &html)
+        }
+        if !view.bands.isEmpty { html += "</div>\n" }
         html += "</main>\n<aside id=\"detail\" hidden><button id=\"close\" title=\"close\">×</button><pre></pre></aside>\n"
         html += "<script>\(SequenceHTML.script)</script>\n</body></html>\n"
         return html
@@ -66,7 +74,7 @@ public enum SequenceHTML {
     static func render(_ band: SequenceView.Band, start: Int64, into html: inout String) {
         let output = band.output.count > outputLimit ? String(band.output.prefix(outputLimit)) + "…" : band.output
         html += "<section class=\"step \(e(band.status))\" id=\"s\(band.number)\" data-n=\"\(band.number)\">"
-        html += "<h2 data-d=\"\(e(output))\"><b>\(stamp(band.start, since: start))</b>"
+        html += "<h2 data-t=\"\(stamp(band.start, since: start))\" data-d=\"\(e(output))\">"
         html += "<span class=\"in\">#\(band.number) \(e(band.input))</span><span class=\"st\">\(e(band.statusLabel))</span></h2>\n"
         for item in band.items { render(item, start: start, into: &html) }
         html += "</section>\n"
@@ -78,7 +86,7 @@ public enum SequenceHTML {
         if item.repeated { html += " rep" }
         html += "\""
         if item.runLength > 1 { html += " data-run=\"\(item.runLength)\"" }
-        html += " data-d=\"\(e(item.detail))\"><b>\(stamp(item.time, since: start))</b>"
+        html += " data-t=\"\(stamp(item.time, since: start))\" data-d=\"\(e(item.detail))\">"
         let low = min(item.from, item.to), high = max(item.from, item.to)
         html += "<p class=\"c\(low)-\(high)\(item.from > item.to ? " rl" : "")\(item.from == item.to ? "" : " ar")\">"
         html += e(item.label)
