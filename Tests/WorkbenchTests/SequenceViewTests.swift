@@ -95,6 +95,21 @@ import Testing
         #expect(frames.map(\.runLength) == [3, 0, 0] && frames.map(\.repeated) == [false, true, true])
     }
 
+    @Test func anAnswerThatCameWithTheNextStepIsItsRequests() {
+        let steps = [step(1, "send c1 text \"hi\"", at: 10), step(2, "clock", at: 90)]
+        let traffic = [
+            row(1, step: 1, 5, "device-alice", .http, .out, "POST /v1/conversations/c-1/messages", exchange: 7),
+            row(2, step: 2, 60, "device-alice", .ws, .in, "event #1 messageCreated", exchange: 2),
+            row(3, step: 2, 80, "device-alice", .http, .in, "error expiredToken", exchange: 7),
+        ]
+        let view = SequenceView(session: session(), steps: steps, traffic: traffic)
+        #expect(view.bands[0].items.map(\.answer) == ["error expiredToken"])
+        #expect(view.bands[0].items.map(\.kind) == [.refused])
+        #expect(view.bands[0].items[0].detail.contains("answer after 75 ms: error expiredToken"))
+        #expect(view.bands[1].items.map(\.label) == ["event #1 messageCreated"])
+        #expect(view.firstFailure == 1)
+    }
+
     @Test func aSessionWithoutTrafficDrawsItsNetEvents() {
         let (session, steps, _) = recorded
         let items = SequenceView(session: session, steps: steps, traffic: []).bands[0].items

@@ -1,12 +1,29 @@
 import Foundation
 
 extension Builder {
+    /// Each request's or opening's answer, by the request's `seq`, across
+    /// steps (against a server an answer may come with the next step).
+    static func answers(_ traffic: [RecordedTraffic]) -> [Int: RecordedTraffic] {
+        var answers: [Int: RecordedTraffic] = [:]
+        /// Requests and openings waiting for their answer, by device and exchange.
+        var open: [String: Int] = [:]
+        for row in traffic where row.entry.deviceId != TrafficReporter.networkDevice {
+            let entry = row.entry
+            // The other side's calls have no number: one at a time, each answered before the next.
+            let key = "\(entry.deviceId) \(entry.exchange.map(String.init) ?? "-")"
+            if entry.direction == .out, !(entry.channel == .ws && entry.summary == "close") {
+                open[key] = row.seq
+            } else if entry.direction == .in, !isFrame(entry.summary), let request = open.removeValue(forKey: key) {
+                answers[request] = row
+            }
+        }
+        return answers
+    }
+
     /// A step's traffic rows as items: a request with its answer, an event
     /// stream's opening with its answer, each frame, each fault.
     mutating func items(for rows: [RecordedTraffic]) -> [SequenceView.Item] {
         var items: [SequenceView.Item] = []
-        /// Requests and openings waiting for their answer, by device and exchange.
-        var open: [String: Int] = [:]
         for row in rows {
             let entry = row.entry
             let body = Self.text(of: entry.body)
@@ -16,28 +33,18 @@ extension Builder {
             }
             let lane = lane(ofDevice: entry.deviceId)
             if lane != otherSide { current = lane }
-            // The other side's calls have no number: one at a time, each answered before the next.
-            let key = "\(entry.deviceId) \(entry.exchange.map(String.init) ?? "-")"
             let time = entry.time.milliseconds
             if entry.direction == .out, entry.channel == .ws, entry.summary == "close" {
                 items.append(.init(time: time, kind: .stream, from: lane, to: server, label: "close",
                                    detail: "the client closed its event stream"))
             } else if entry.direction == .out {
-                open[key] = items.count
-                items.append(.init(
+                var item = SequenceView.Item(
                     time: time, kind: entry.channel == .ws ? .stream : (lane == otherSide ? .call : .request),
-                    from: lane, to: server, label: entry.summary, detail: entry.summary + Self.section("sent", body)))
-            } else if !Self.isFrame(entry.summary), let index = open.removeValue(forKey: key) {
-                var item = items[index]
-                item.answer = entry.summary
-                item.detail += "\nanswer after \(time - item.time) ms: \(entry.summary)" + Self.section("answer", body)
-                if Self.isLost(entry.summary) {
-                    item.kind = .lost
-                    item.to = network
-                } else if entry.summary.hasPrefix("error ") || entry.summary.hasPrefix("refused ") {
-                    item.kind = .refused
-                }
-                items[index] = item
+                    from: lane, to: server, label: entry.summary, detail: entry.summary + Self.section("sent", body))
+                if let answer = answers[row.seq] { answering(&item, with: answer.entry) }
+                items.append(item)
+            } else if answered.contains(row.seq) {
+                continue
             } else {
                 let cut = entry.summary == "closed: network offline" || entry.summary == "closed: connection dropped"
                 items.append(.init(time: time, kind: .frame, from: cut ? network : server, to: lane,
@@ -45,6 +52,18 @@ extension Builder {
             }
         }
         return items
+    }
+
+    /// Gives a request its answer.
+    func answering(_ item: inout SequenceView.Item, with entry: TrafficEntry) {
+        item.answer = entry.summary
+        item.detail += "\nanswer after \(entry.time.milliseconds - item.time) ms: \(entry.summary)" + Self.section("answer", Self.text(of: entry.body))
+        if Self.isLost(entry.summary) {
+            item.kind = .lost
+            item.to = network
+        } else if entry.summary.hasPrefix("error ") || entry.summary.hasPrefix("refused ") {
+            item.kind = .refused
+        }
     }
 
     /// A row of the network: a change of its conditions, a fault, a restart.

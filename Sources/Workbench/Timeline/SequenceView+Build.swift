@@ -91,7 +91,13 @@ struct Builder {
     /// The client lane of the last item seen (watchers and messages go there).
     var current = 0
 
+    /// Each request's answer by the request's `seq`, and the answers' `seq`s.
+    let answers: [Int: RecordedTraffic]
+    let answered: Set<Int>
+
     init(traffic: [RecordedTraffic]) {
+        answers = Self.answers(traffic)
+        answered = Set(answers.values.map(\.seq))
         hasTraffic = traffic.contains { $0.entry.deviceId != TrafficReporter.networkDevice }
         pendingClients = traffic.map(\.entry.deviceId).filter { $0 != AppBackendTape.deviceId && $0 != TrafficReporter.networkDevice }
     }
