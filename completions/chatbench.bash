@@ -246,7 +246,7 @@ _chatbench_test() {
     repeating_flags=()
     non_repeating_flags=(--update --json --no-record --bail --version -h --help)
     repeating_options=()
-    non_repeating_options=(--junit --jobs --seed --db --name --server)
+    non_repeating_options=(--junit --jobs --html-on-failure --seed --db --name --server)
     __chatbench_offer_flags_options -1
 
     # Offer option value completions
@@ -256,6 +256,10 @@ _chatbench_test() {
         return
         ;;
     '--jobs')
+        return
+        ;;
+    '--html-on-failure')
+        __chatbench_add_completions -d
         return
         ;;
     '--seed')
@@ -348,11 +352,15 @@ _chatbench_replay() {
     repeating_flags=()
     non_repeating_flags=(--update --tape --json --no-record --bail --version -h --help)
     repeating_options=()
-    non_repeating_options=(--seed --db --name --server)
+    non_repeating_options=(--html-on-failure --seed --db --name --server)
     __chatbench_offer_flags_options 1
 
     # Offer option value completions
     case "${prev}" in
+    '--html-on-failure')
+        __chatbench_add_completions -d
+        return
+        ;;
     '--seed')
         return
         ;;
@@ -412,11 +420,15 @@ _chatbench_sessions_show() {
     repeating_flags=()
     non_repeating_flags=(--timeline --traffic --json --version -h --help)
     repeating_options=()
-    non_repeating_options=(--db)
+    non_repeating_options=(--html --db)
     __chatbench_offer_flags_options 1
 
     # Offer option value completions
     case "${prev}" in
+    '--html')
+        __chatbench_add_completions -o plusdirs -fX '!*.@(html)'
+        return
+        ;;
     '--db')
         __chatbench_add_completions -f
         return
@@ -428,13 +440,17 @@ _chatbench_export() {
     repeating_flags=()
     non_repeating_flags=(--force --version -h --help)
     repeating_options=()
-    non_repeating_options=(--bundle --db)
+    non_repeating_options=(--bundle --html --db)
     __chatbench_offer_flags_options 2
 
     # Offer option value completions
     case "${prev}" in
     '--bundle')
         __chatbench_add_completions -f
+        return
+        ;;
+    '--html')
+        __chatbench_add_completions -o plusdirs -fX '!*.@(html)'
         return
         ;;
     '--db')

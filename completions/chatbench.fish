@@ -27,23 +27,23 @@ function __chatbench_parse_tokens -S
         case 'run'
             __chatbench_parse_subcommand 1 'seed=' 'db=' 'no-record' 'name=' 'bail' 'server=' 'version' 'h/help'
         case 'test'
-            __chatbench_parse_subcommand -r 1 'junit=' 'update' 'jobs=' 'json' 'seed=' 'db=' 'no-record' 'name=' 'bail' 'server=' 'version' 'h/help'
+            __chatbench_parse_subcommand -r 1 'junit=' 'update' 'jobs=' 'json' 'html-on-failure=' 'seed=' 'db=' 'no-record' 'name=' 'bail' 'server=' 'version' 'h/help'
         case 'explore'
             __chatbench_parse_subcommand -r 1 'runs=' 'seed=' 'faults=' 'no-expects' 'no-shrink' 'out=' 'jobs=' 'version' 'h/help'
         case 'shrink'
             __chatbench_parse_subcommand 1 'o/output=' 'seed=' 'no-expects' 'version' 'h/help'
         case 'replay'
-            __chatbench_parse_subcommand 1 'update' 'tape' 'json' 'seed=' 'db=' 'no-record' 'name=' 'bail' 'server=' 'version' 'h/help'
+            __chatbench_parse_subcommand 1 'update' 'tape' 'json' 'html-on-failure=' 'seed=' 'db=' 'no-record' 'name=' 'bail' 'server=' 'version' 'h/help'
         case 'sessions'
             __chatbench_parse_subcommand 0 'version' 'h/help'
             switch $unparsed_tokens[1]
             case 'list'
                 __chatbench_parse_subcommand 0 'db=' 'json' 'version' 'h/help'
             case 'show'
-                __chatbench_parse_subcommand 1 'timeline' 'traffic' 'db=' 'json' 'version' 'h/help'
+                __chatbench_parse_subcommand 1 'timeline' 'traffic' 'html=' 'db=' 'json' 'version' 'h/help'
             end
         case 'export'
-            __chatbench_parse_subcommand 2 'bundle=' 'force' 'db=' 'version' 'h/help'
+            __chatbench_parse_subcommand 2 'bundle=' 'html=' 'force' 'db=' 'version' 'h/help'
         case 'serve'
             __chatbench_parse_subcommand 0 'host=' 'port=' 'db=' 'sync=' 'seed=' 'idle-timeout=' 'shutdown-grace=' 'log-level=' 'version' 'h/help'
         case 'help'
@@ -135,6 +135,7 @@ complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_op
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench test" update' -l 'update' -d 'Rewrite the expected output of transcripts (never when CI is set).'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench test" jobs' -l 'jobs' -d 'How many files run at once (default: the number of cores).' -rfka ''
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench test" json' -l 'json' -d 'Print results as JSON.'
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench test" html-on-failure' -l 'html-on-failure' -d 'Write the HTML sequence view of each failing file\'s run into this folder.' -rfa '(__chatbench_complete_directories)'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench test" seed' -l 'seed' -d 'Seed of the embedded world\'s random choices.' -rfka ''
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench test" db' -l 'db' -d 'Record into this SQLite database instead of the default one.' -rF
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench test" no-record' -l 'no-record' -d 'Do not record this session.'
@@ -162,6 +163,7 @@ complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_op
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench replay" update' -l 'update' -d 'Re-record the session\'s output instead of comparing it.'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench replay" tape' -l 'tape' -d 'Replay a server-mode session offline from its traffic tape.'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench replay" json' -l 'json' -d 'Print the result as JSON.'
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench replay" html-on-failure' -l 'html-on-failure' -d 'When the replay diverges, write its HTML sequence view into this folder.' -rfa '(__chatbench_complete_directories)'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench replay" seed' -l 'seed' -d 'Seed of the embedded world\'s random choices.' -rfka ''
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench replay" db' -l 'db' -d 'Record into this SQLite database instead of the default one.' -rF
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench replay" no-record' -l 'no-record' -d 'Do not record this session.'
@@ -180,12 +182,14 @@ complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_op
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench sessions list" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench sessions show" timeline' -l 'timeline' -d 'Draw the session as client ↔ server exchanges and watcher emissions over virtual time.'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench sessions show" traffic' -l 'traffic' -d 'Print the traffic tape of a server-mode session: each HTTP exchange and WebSocket frame, with its time, step and device.'
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench sessions show" html' -l 'html' -d 'Write the session as one self-contained HTML sequence view to this file.' -rfa '(for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.\'html\';printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench sessions show" db' -l 'db' -d 'The recording database.' -rF
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench sessions show" json' -l 'json' -d 'Print as JSON.'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench sessions show" version' -l 'version' -d 'Show the version.'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench sessions show" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_positional "chatbench export" -eq 1' -fa '(for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.\'chat\';printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench export" bundle' -l 'bundle' -d 'Write a self-contained SQLite bundle to this file instead.' -rF
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench export" html' -l 'html' -d 'Write an HTML sequence view of the session to this file instead.' -rfa '(for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.\'html\';printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench export" force' -l 'force' -d 'Overwrite FILE if it exists.'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench export" db' -l 'db' -d 'The recording database.' -rF
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench export" version' -l 'version' -d 'Show the version.'

@@ -11,16 +11,7 @@
 # 3. `chatbench test examples/` (all files, in parallel) vs one `chatbench run`
 #    of the first example.
 # Everything is written under a temporary folder (XDG_* point there too).
-set -euo pipefail
-cd "$(dirname "$0")/.."
-
-RUNS=${RUNS:-5}
-STEPS=${STEPS:-10000}
-swift build -c release --product chatbench >/dev/null
-bin="$(swift build -c release --show-bin-path)/chatbench"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-export XDG_DATA_HOME="$work/data" XDG_STATE_HOME="$work/state"
+source "$(dirname "$0")/bench-lib.sh"
 
 # A script of STEPS steps: a conversation, a message every 100 steps,
 # inspections, expects and clock moves (hours of virtual time).
@@ -36,10 +27,6 @@ awk -v steps="$STEPS" 'BEGIN {
         else print "m1.state"
     }
 }' > "$work/script.chat"
-
-now() { date +%s.%N; }
-median() { sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
-elapsed() { local start end; start=$(now); "$@" >/dev/null 2>&1 || true; end=$(now); echo "$end - $start" | bc -l; }
 
 plain=(); recorded=(); replay=()
 for run in $(seq "$RUNS"); do

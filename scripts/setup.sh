@@ -2,7 +2,8 @@
 # Installs what building and testing chatbench needs beyond Swift. Each
 # requirement is checked on its own and installed only when missing, so a
 # second run does nothing and takes well under a second.
-#   - libedit's headers (the REPL's line editor), through apt;
+#   - libedit's headers and pkg-config (the REPL's line editor), through apt;
+#   - chromium (the HTML sequence view's browser tests open pages headless), through apt;
 #   - openapi-spec-validator and schemathesis (scripts/test.sh validates
 #     docs/openapi.json and fuzzes the server from it), through pip.
 set -euo pipefail
@@ -12,16 +13,20 @@ if [ "$(id -u)" -ne 0 ]; then
     sudo="sudo"
 fi
 
+missing=()
 if ! pkg-config --exists libedit 2>/dev/null; then
-    echo "setup: installing libedit-dev" >&2
-    $sudo apt-get update -qq
-    $sudo apt-get install -y -qq libedit-dev pkg-config
+    missing+=(libedit-dev pkg-config)
 fi
-
+if ! command -v chromium >/dev/null 2>&1; then
+    missing+=(chromium)
+fi
 if ! command -v python3 >/dev/null 2>&1; then
-    echo "setup: installing python3" >&2
+    missing+=(python3 python3-pip)
+fi
+if [ "${#missing[@]}" -gt 0 ]; then
+    echo "setup: installing ${missing[*]}" >&2
     $sudo apt-get update -qq
-    $sudo apt-get install -y -qq python3 python3-pip
+    $sudo apt-get install -y -qq "${missing[@]}"
 fi
 
 pip_install() {

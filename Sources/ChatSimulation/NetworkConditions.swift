@@ -17,6 +17,7 @@ public final class NetworkConditions: Sendable {
     }
 
     private let state: Mutex<State>
+    private let faultSink = Mutex<(@Sendable (String) -> Void)?>(nil)
 
     public init(latency: Duration) {
         state = Mutex(State(latency: latency))
@@ -28,24 +29,44 @@ public final class NetworkConditions: Sendable {
     public var requestCount: Int { state.withLock { $0.requests } }
     public var pendingFailures: Int { state.withLock { $0.failNext } }
 
-    /// Sets the network on or off; `cut` runs after the change and before
+    /// Sets the network on or off; `cut` runs after the change and after
     /// the listeners hear of it (to end the connections going offline).
     public func setOnline(_ online: Bool, cut: () -> Void = {}) {
-        let listeners = state.withLock { s -> [AsyncStream<Bool>.Continuation] in
-            guard s.online != online else { return [] }
+        let (changed, listeners) = state.withLock { s -> (Bool, [AsyncStream<Bool>.Continuation]) in
+            guard s.online != online else { return (false, []) }
             s.online = online
-            return s.listeners.keys.sorted().compactMap { s.listeners[$0] }
+            return (true, s.listeners.keys.sorted().compactMap { s.listeners[$0] })
         }
+        if changed { report(online ? "online" : "offline") }
         // The device learns it is offline before its connections notice:
         // a connection that dies with the network is down for that reason.
         for listener in listeners { listener.yield(online) }
         cut()
     }
 
-    public func setLatency(_ latency: Duration) { state.withLock { $0.latency = latency } }
+    public func setLatency(_ latency: Duration) {
+        state.withLock { $0.latency = latency }
+        report("latency \(latency.wholeMilliseconds)ms")
+    }
 
     /// The next `count` requests fail on the way.
-    public func failNext(_ count: Int) { state.withLock { $0.failNext += count } }
+    public func failNext(_ count: Int) {
+        state.withLock { $0.failNext += count }
+        report("fail next \(count)")
+    }
+
+    // MARK: Faults, as they happen
+
+    /// `sink` is told each change (`offline`, `online`, `latency 200ms`,
+    /// `fail next 3`) and each fault reported (`drop`, `restart …`), when it
+    /// happens: what the workbench records of the network.
+    public func onFault(_ sink: @escaping @Sendable (String) -> Void) { faultSink.withLock { $0 = sink } }
+
+    /// Tells the fault sink about `fault`.
+    public func report(_ fault: String) {
+        let sink = faultSink.withLock { $0 }
+        sink?(fault)
+    }
 
     /// Whether this request is one to fail (and counts it off).
     public func consumeFailure() -> Bool {

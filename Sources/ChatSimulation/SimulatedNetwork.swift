@@ -10,6 +10,9 @@ public final class SimulatedNetwork: Sendable {
         var continuation: AsyncStream<RealtimeSignal>.Continuation
         var subscription: SubscriptionID?
         var lastDelivery: Instant
+        /// Who opened it and its exchange number, for the wire observer.
+        var deviceId = ""
+        var exchange = 0
     }
 
     struct State {
@@ -18,6 +21,7 @@ public final class SimulatedNetwork: Sendable {
     }
 
     private let state = Mutex(State())
+    private let wireObserver = Mutex<(any WireObserver)?>(nil)
     /// Online, latency, failures to come, requests so far.
     public let conditions = NetworkConditions(latency: .milliseconds(20))
     private let scheduler: Scheduler
@@ -29,6 +33,10 @@ public final class SimulatedNetwork: Sendable {
         self.random = random
         self.backend = backend
     }
+
+    /// Tells `observer` what crosses this network from now on.
+    public func observe(_ observer: any WireObserver) { wireObserver.withLock { $0 = observer } }
+    var observer: (any WireObserver)? { wireObserver.withLock { $0 } }
 
     // MARK: Faults
 
@@ -62,6 +70,9 @@ public final class SimulatedNetwork: Sendable {
         }
         for connection in dropped {
             if let subscription = connection.subscription { backend.unsubscribe(subscription) }
+            // The recording sees the connection end either way; the client
+            // hears a reason only from a server that hangs up.
+            observer?.signal(.closed(reason: reason ?? "network offline"), deviceId: connection.deviceId, exchange: connection.exchange)
             if let reason { connection.continuation.yield(.closed(reason: reason)) }
             connection.continuation.finish()
         }
@@ -80,12 +91,13 @@ public final class SimulatedNetwork: Sendable {
     func consumeFailure() -> Bool { conditions.consumeFailure() }
     func countRequest() { conditions.countRequest() }
 
-    func open() -> (Int, AsyncStream<RealtimeSignal>) {
+    func open(deviceId: String, exchange: Int) -> (Int, AsyncStream<RealtimeSignal>) {
         let (stream, continuation) = AsyncStream<RealtimeSignal>.makeStream()
         let id = state.withLock { s in
             let id = s.nextConnection
             s.nextConnection += 1
-            s.connections[id] = Connection(continuation: continuation, subscription: nil, lastDelivery: scheduler.now)
+            s.connections[id] = Connection(
+                continuation: continuation, subscription: nil, lastDelivery: scheduler.now, deviceId: deviceId, exchange: exchange)
             return id
         }
         return (id, stream)
@@ -107,8 +119,9 @@ public final class SimulatedNetwork: Sendable {
         }
         guard let time else { return }
         scheduler.schedule(at: time, kind: .inFlight) { [self] in
-            let continuation = state.withLock { $0.connections[id]?.continuation }
-            continuation?.yield(.event(event))
+            guard let connection = state.withLock({ $0.connections[id] }) else { return }
+            observer?.signal(.event(event), deviceId: connection.deviceId, exchange: connection.exchange)
+            connection.continuation.yield(.event(event))
         }
     }
 
@@ -123,16 +136,19 @@ public final class SimulatedNetwork: Sendable {
         guard let time else { return }
         scheduler.schedule(at: time, kind: .inFlight) { [self] in
             guard let connection = state.withLock({ $0.connections.removeValue(forKey: id) }) else { return }
+            observer?.signal(.closed(reason: reason), deviceId: connection.deviceId, exchange: connection.exchange)
             connection.continuation.yield(.closed(reason: reason))
             connection.continuation.finish()
         }
     }
 
-    /// Closes a connection from the client's side.
-    func close(_ id: Int) {
+    /// Closes a connection from the client's side (`refused`: the server
+    /// would not open it, and the observer hears of that instead).
+    func close(_ id: Int, refused: Bool = false) {
         let connection = state.withLock { $0.connections.removeValue(forKey: id) }
         guard let connection else { return }
         if let subscription = connection.subscription { backend.unsubscribe(subscription) }
+        if !refused { observer?.closedByClient(deviceId: connection.deviceId, exchange: connection.exchange) }
         connection.continuation.finish()
     }
 }
@@ -142,7 +158,21 @@ struct SimulatedTransport: ChatTransport {
     let world: World
     let network: SimulatedNetwork
 
+    /// What crosses is told to the network's observer here, at the
+    /// boundary: a request lost on the way (offline, `net fail`) too.
     func perform(_ envelope: WireEnvelope) async throws -> WireResponse {
+        guard let observer = network.observer else { return try await crossing(envelope) }
+        // Called directly, not through a closure: another async frame would
+        // change the order of the world's jobs, and with it the transcripts.
+        let exchange = observer.request(envelope)
+        do {
+            return observer.answered(try await crossing(envelope), to: envelope, exchange: exchange)
+        } catch {
+            throw observer.failed(error, for: envelope, exchange: exchange)
+        }
+    }
+
+    private func crossing(_ envelope: WireEnvelope) async throws -> WireResponse {
         try network.checkOnline()
         let fails = network.consumeFailure()
         try await world.sleep(for: network.oneWay(), kind: .inFlight)
@@ -157,11 +187,24 @@ struct SimulatedTransport: ChatTransport {
     }
 
     func openRealtime(_ request: RealtimeRequest) async throws -> RealtimeConnection {
+        guard let observer = network.observer else { return try await opening(request, exchange: 0) }
+        let exchange = observer.opening(request)
+        do {
+            let connection = try await opening(request, exchange: exchange)
+            observer.opened(.success(()), deviceId: request.deviceId, exchange: exchange)
+            return connection
+        } catch {
+            observer.opened(.failure(error), deviceId: request.deviceId, exchange: exchange)
+            throw error
+        }
+    }
+
+    private func opening(_ request: RealtimeRequest, exchange: Int) async throws -> RealtimeConnection {
         try network.checkOnline()
         try await world.sleep(for: network.oneWay(), kind: .inFlight)
         try network.checkOnline()
         network.countRequest()
-        let (id, stream) = network.open()
+        let (id, stream) = network.open(deviceId: request.deviceId, exchange: exchange)
         let network = self.network
         let result = network.backend.subscribe(
             apiKey: request.apiKey, accessToken: request.accessToken, afterUserSeq: request.afterUserSeq,
@@ -169,7 +212,7 @@ struct SimulatedTransport: ChatTransport {
             onClose: { error in network.closeFromServer(id, reason: error.message) })
         switch result {
         case .failure(let error):
-            network.close(id)
+            network.close(id, refused: true)
             throw error
         case .success(let subscription):
             network.attach(subscription, to: id)

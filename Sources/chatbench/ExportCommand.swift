@@ -25,6 +25,10 @@ struct ExportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write a self-contained SQLite bundle to this file instead.", valueName: "file"), completion: .file())
     var bundle: String?
 
+    @Option(help: ArgumentHelp("Write an HTML sequence view of the session to this file instead.", valueName: "file"),
+            completion: .file(extensions: ["html"]))
+    var html: String?
+
     @Flag(help: "Overwrite FILE if it exists.")
     var force = false
 
@@ -32,8 +36,8 @@ struct ExportCommand: ParsableCommand {
     var db: String?
 
     func validate() throws {
-        if (file == nil) == (bundle == nil) {
-            throw ValidationError("give either a transcript FILE or --bundle FILE")
+        if [file, bundle, html].compactMap({ $0 }).count != 1 {
+            throw ValidationError("give one of a transcript FILE, --bundle FILE or --html FILE")
         }
     }
 
@@ -47,6 +51,14 @@ struct ExportCommand: ParsableCommand {
                 SessionSource.fail(error.message)
             }
             Terminal.write("wrote session \(recorded.label) to \(bundle) (replay it with: chatbench replay \(bundle))\n")
+            return
+        }
+        if let html {
+            if !force, FileManager.default.fileExists(atPath: html) {
+                SessionSource.fail("\(html) already exists: choose another name, or pass --force")
+            }
+            do { try HTMLFile.write(recorded, from: store, to: html) } catch { SessionSource.fail(error.message) }
+            Terminal.write("wrote session \(recorded.label) to \(html) (open it in a browser)\n")
             return
         }
         guard let file else { return }

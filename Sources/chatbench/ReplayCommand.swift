@@ -32,6 +32,10 @@ struct ReplayCommand: ParsableCommand {
     @Flag(help: "Print the result as JSON.")
     var json = false
 
+    @Option(help: ArgumentHelp("When the replay diverges, write its HTML sequence view into this folder.", valueName: "dir"),
+            completion: .directory)
+    var htmlOnFailure: String?
+
     @OptionGroup var world: WorldOptions
 
     func run() throws {
@@ -50,6 +54,12 @@ struct ReplayCommand: ParsableCommand {
             }
         } catch {
             SessionSource.fail(error.message)
+        }
+        if let htmlOnFailure, !outcome.identical, !update {
+            let name = "replay-session-\(recorded.id).html"
+            let view = SequenceView(session: recorded, steps: outcome.steps, traffic: outcome.traffic)
+            let path = HTMLFile.write(SequenceHTML.render(view), into: htmlOnFailure, name: name)
+            Terminal.error("chatbench: the diverging replay's sequence view: \(path)")
         }
         if json {
             Terminal.write(try JSONOutput.encode(ReplayReport(outcome, updated: update)) + "\n")

@@ -60,15 +60,24 @@ struct SessionsCommand: ParsableCommand {
         @Flag(help: "Print the traffic tape of a server-mode session: each HTTP exchange and WebSocket frame, with its time, step and device.")
         var traffic = false
 
+        @Option(help: ArgumentHelp("Write the session as one self-contained HTML sequence view to this file.", valueName: "file"),
+                completion: .file(extensions: ["html"]))
+        var html: String?
+
         @OptionGroup var options: Options
 
         func run() throws {
             let (store, session) = try SessionSource.open(id, db: options.db)
+            if let html {
+                do { try HTMLFile.write(session, from: store, to: html) } catch { SessionSource.fail(error.message) }
+                Terminal.write("wrote session \(session.label) to \(html)\n")
+                return
+            }
             let steps: [RecordedStep]
             let tape: [RecordedTraffic]?
             do {
                 steps = try store.steps(of: session.id)
-                tape = traffic ? try store.traffic(of: session.id) : nil
+                tape = traffic || timeline ? try store.traffic(of: session.id) : nil
             } catch {
                 SessionSource.fail(error.message)
             }
@@ -78,13 +87,13 @@ struct SessionsCommand: ParsableCommand {
                     var steps: [RecordedStep]
                     var traffic: [RecordedTraffic]?
                 }
-                Terminal.write(try JSONOutput.encode(Shown(session: session, steps: steps, traffic: tape)) + "\n")
+                Terminal.write(try JSONOutput.encode(Shown(session: session, steps: steps, traffic: traffic ? tape : nil)) + "\n")
                 return
             }
-            let lines = if let tape {
+            let lines = if timeline {
+                Timeline.draw(session, steps: steps, traffic: tape ?? [])
+            } else if let tape {
                 TrafficListing.lines(session, steps: steps, traffic: tape)
-            } else if timeline {
-                Timeline.draw(session, steps: steps)
             } else {
                 SessionListing.transcript(session, steps: steps)
             }

@@ -34,6 +34,10 @@ struct TestCommand: ParsableCommand {
     @Flag(help: "Print results as JSON.")
     var json = false
 
+    @Option(help: ArgumentHelp("Write the HTML sequence view of each failing file's run into this folder.", valueName: "dir"),
+            completion: .directory)
+    var htmlOnFailure: String?
+
     @OptionGroup var world: WorldOptions
 
     func validate() throws {
@@ -57,12 +61,20 @@ struct TestCommand: ParsableCommand {
         let results: [TranscriptResult]
         switch world.server {
         case nil:
-            results = TranscriptRunner.runAll(files, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
+            results = TranscriptRunner.runAll(files, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, html: htmlOnFailure != nil)
         case FreshServer.keyword?:
-            results = TranscriptRunner.runAll(files, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, server: FreshServer.start)
+            results = TranscriptRunner.runAll(files, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, server: FreshServer.start,
+                                              html: htmlOnFailure != nil)
         case let url?:
             // One server for every file: they run one after the other.
-            results = TranscriptRunner.runAll(files, jobs: 1, server: { _ in (url, {}) })
+            results = TranscriptRunner.runAll(files, jobs: 1, server: { _ in (url, {}) }, html: htmlOnFailure != nil)
+        }
+        if let htmlOnFailure {
+            for result in results {
+                guard let html = result.html else { continue }
+                let path = HTMLFile.write(html, into: htmlOnFailure, name: HTMLFile.name(forTranscript: result.path))
+                Terminal.error("chatbench: \(result.path) failed; its sequence view: \(path)")
+            }
         }
         if let junit {
             do {

@@ -89,7 +89,7 @@ import Testing
         _ = recorder.execute("clock")
         #expect(try store.traffic(of: recorder.session.id).isEmpty)
         #expect(TrafficListing.lines(recorder.session, steps: [], traffic: []).last
-                == "(no traffic: only server mode records it, and this session is embedded)")
+                == "(no traffic: nothing crossed the network in this session)")
     }
 
     @Test func aVersion1FileGainsTheTapesColumns() throws {

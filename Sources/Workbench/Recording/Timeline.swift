@@ -1,27 +1,66 @@
 /// `sessions show ID --timeline`: a session drawn as client ↔ server
-/// exchanges and watcher emissions over virtual time, one row per event.
+/// exchanges and watcher emissions over virtual time, one row per event;
+/// with its traffic rows, also the realtime frames, the requests lost on
+/// the way and the network's faults.
 public enum Timeline {
     /// Width of the lane between the client and the server.
     static let lane = 34
 
-    public static func draw(_ session: RecordedSession, steps: [RecordedStep]) -> [String] {
+    public static func draw(_ session: RecordedSession, steps: [RecordedStep], traffic: [RecordedTraffic] = []) -> [String] {
         var lines = [SessionListing.summary(session)]
         guard let first = steps.first else { return lines + ["(no steps)"] }
         let start = SessionListing.startTime(of: steps, first: first, session: session)
         let blank = String(repeating: " ", count: 14)
         lines.append("\(blank)  client\(String(repeating: " ", count: lane - 2))server")
         var stepStart = start
+        let extra = Builder.rowsByStep(traffic.filter(drawn), lastStep: steps.last?.number)
+        let requests = Dictionary(traffic.filter { $0.entry.channel == .http && $0.entry.direction == .out }.map {
+            ("\($0.entry.deviceId) \($0.entry.exchange ?? -1)", $0.entry.summary)
+        }, uniquingKeysWith: { first, _ in first })
         for step in steps {
             // A step starts where the one before it ended.
             let began = min(stepStart, step.events.first?.virtualTime ?? stepStart)
             lines.append("\(SessionListing.stamp(began, since: start))  ▶ #\(step.number) \(step.input)")
             stepStart = step.virtualTime
-            for event in step.events {
-                let stamp = SessionListing.stamp(event.virtualTime, since: start)
-                lines.append("\(stamp)  \(row(for: event))")
+            var rows = step.events.map { (time: $0.virtualTime, text: row(for: $0)) }
+            for item in extra[step.number] ?? [] {
+                let request = requests["\(item.entry.deviceId) \(item.entry.exchange ?? -1)"]
+                rows.append((item.entry.time.milliseconds, row(for: item.entry, request: request)))
+            }
+            // Stable: events first at the same moment.
+            for (time, text) in rows.enumerated().sorted(by: { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }).map(\.element) {
+                lines.append("\(SessionListing.stamp(time, since: start))  \(text)")
             }
         }
         return lines
+    }
+
+    /// The traffic rows the event lines do not already show: frames and
+    /// the event stream's openings, requests lost on the way, the network's
+    /// rows (requests that reached the server show as `net:` events).
+    static func drawn(_ row: RecordedTraffic) -> Bool {
+        let entry = row.entry
+        if entry.deviceId == TrafficReporter.networkDevice { return true }
+        if entry.deviceId == AppBackendTape.deviceId { return false }
+        if entry.channel == .ws { return true }
+        return entry.direction == .in && Builder.isLost(entry.summary)
+    }
+
+    /// A frame: an arrow back to the client (`◀┄ event #5 messageCreated ┄│`);
+    /// an opening or close: a dotted arrow to the server; a lost request:
+    /// an arrow that breaks (`✕`); a network row: a lightning bolt.
+    static func row(for entry: TrafficEntry, request: String?) -> String {
+        let device = Builder.client(ofDevice: entry.deviceId)
+        if entry.deviceId == TrafficReporter.networkDevice { return "⚡ network: \(entry.summary)" }
+        if entry.channel == .http {
+            let label = " \(request ?? "request") "
+            let dashes = max(2, lane - label.count - 1)
+            return "│" + String(repeating: "─", count: dashes / 2) + label + String(repeating: "─", count: dashes - dashes / 2) + "✕ \(entry.summary) (\(device))"
+        }
+        let label = " \(entry.summary) "
+        let dashes = max(2, lane - label.count - 1)
+        let left = String(repeating: "┄", count: dashes / 2), right = String(repeating: "┄", count: dashes - dashes / 2)
+        return entry.direction == .in ? "│◀" + left + label + right + "│ \(device)" : "│" + left + label + right + "▶│ \(device)"
     }
 
     /// `net: sendMessage → ok` becomes an arrow to the server and back;

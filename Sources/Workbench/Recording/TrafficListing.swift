@@ -9,7 +9,7 @@ public enum TrafficListing {
     public static func lines(_ session: RecordedSession, steps: [RecordedStep], traffic: [RecordedTraffic]) -> [String] {
         var lines = [SessionListing.summary(session)]
         guard !traffic.isEmpty else {
-            return lines + ["(no traffic: only server mode records it, and this session is \(session.mode))"]
+            return lines + ["(no traffic: nothing crossed the network in this session)"]
         }
         let start = startTime(session, steps: steps, traffic: traffic)
         let stepWidth = traffic.map { step($0).count }.max() ?? 0

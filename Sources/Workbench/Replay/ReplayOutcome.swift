@@ -24,6 +24,9 @@ public struct ReplayOutcome: Sendable {
     public var notes: [String]
     /// The replay's steps, redacted, for `--update`.
     public var steps: [RecordedStep]
+    /// The traffic of the steps run, as recorded (redacted): with `steps`,
+    /// what the replay's HTML sequence view draws.
+    public var traffic: [RecordedTraffic] = []
     /// Virtual time the session covers, in milliseconds.
     public var virtualMilliseconds: Int64
     /// Wall time the replay took, in seconds.

@@ -59,6 +59,8 @@ extension Replayer {
             seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
         outcome.tapeDivergences = stage.divergences.map(\.description)
         outcome.unusedTape = divergence == nil ? stage.unused : []
+        // What the steps run crossed is the tape's (the replay answers from it).
+        outcome.traffic = traffic.filter { ($0.step ?? 0) <= replayed.count }
         return outcome
     }
 

@@ -32,6 +32,7 @@ public enum Replayer {
         var divergence: ReplayOutcome.Divergence?
         var changed = 0
         var replayed: [RecordedStep] = []
+        var traffic: [RecordedTraffic] = []
         for step in recorded {
             let input = workbench.reveal(step.input)
             if let placeholder = unknownPlaceholder(in: input) {
@@ -40,6 +41,7 @@ public enum Replayer {
             let result = workbench.execute(input)
             let new = workbench.recordedStep(number: step.number, input: input, result: result, wallTime: step.wallTime)
             replayed.append(new)
+            traffic += RunCapture.rows(workbench.redacted(result.traffic), step: step.number, wallTime: step.wallTime, after: traffic.count)
             let compared = !workbench.isRecordingCommand(input)
             if compared, new.output != step.output {
                 changed += 1
@@ -60,10 +62,12 @@ public enum Replayer {
         }
         let elapsed = ContinuousClock.now - started
         let virtual = (replayed.last?.virtualTime ?? 0) - workbench.startTime.milliseconds
-        return ReplayOutcome(
+        var outcome = ReplayOutcome(
             session: session, stepsRun: replayed.count, divergence: divergence, changedSteps: changed, notes: notes,
             steps: replayed, virtualMilliseconds: max(0, virtual),
             seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        outcome.traffic = traffic
+        return outcome
     }
 
     /// `<secret#1>`-style placeholders still in a line.

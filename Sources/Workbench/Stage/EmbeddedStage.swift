@@ -13,11 +13,23 @@ final class EmbeddedStage: Stage, @unchecked Sendable {
     var clientRuntime: any ChatRuntime { world }
     var serverURL: String? { nil }
     var network: any NetworkControl { world.network }
+    private let traffic = TrafficBuffer()
 
+    /// What crosses the simulated network is recorded at its transport
+    /// boundary (requests lost on the way too), with its faults, and the
+    /// other side's calls, as against a server.
     init(seed: UInt64) throws {
-        world = try World(seed: seed)
-        server = EmbeddedServerSide(backend: world.backend, apiKey: World.apiKey)
+        let world = try World(seed: seed)
+        self.world = world
+        let traffic = self.traffic
+        server = RecordingServerSide(EmbeddedServerSide(backend: world.backend, apiKey: World.apiKey), now: { world.now },
+                                     sink: { traffic.append($0) })
+        let reporter = TrafficReporter(runtime: world, sink: { traffic.append($0) })
+        world.network.observe(reporter)
+        world.network.conditions.onFault { reporter.fault($0) }
     }
+
+    func takeTraffic() -> [TrafficEntry] { traffic.take() }
 
     func makeTransport(deviceId: String) -> any ChatTransport { world.makeTransport() }
 
@@ -43,5 +55,8 @@ final class EmbeddedStage: Stage, @unchecked Sendable {
 }
 
 extension SimulatedNetwork: NetworkControl {
-    public func dropConnections() { dropAll() }
+    public func dropConnections() {
+        conditions.report("drop")
+        dropAll()
+    }
 }

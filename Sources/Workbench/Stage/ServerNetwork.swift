@@ -36,7 +36,10 @@ final class ServerNetwork: NetworkControl {
 
     func setLatency(_ latency: Duration) { conditions.setLatency(latency) }
     func failNext(_ count: Int) { conditions.failNext(count) }
-    func dropConnections() { cut(reason: "connection dropped") }
+    func dropConnections() {
+        conditions.report("drop")
+        cut(reason: "connection dropped")
+    }
 
     /// Cuts every connection: with a reason, as the server hanging up;
     /// with none, as a connection dying with the network.
@@ -83,7 +86,11 @@ struct FaultInjectingTransport: ChatTransport {
         try network.checkOnline()
         let latency = network.latency
         if latency > .zero { try await runtime.sleep(for: latency, kind: .inFlight) }
-        if network.consumeFailure() { throw TransportError(.failed, "The connection was reset (net fail)") }
+        if network.consumeFailure() {
+            // Lost above the tape: the network's rows keep it.
+            network.conditions.report("lost \(envelope.request.name) from \(envelope.deviceId)")
+            throw TransportError(.failed, "The connection was reset (net fail)")
+        }
         try network.checkOnline()
         network.countRequest()
         let result: Result<WireResponse, any Error>

@@ -63,6 +63,8 @@ final class ServerStage: Stage, @unchecked Sendable {
         let traffic = self.traffic
         recordingServer = RecordingServerSide(http, now: { ServerStage.wallClock }, sink: { traffic.append($0) })
         server = recordingServer
+        let faults = TrafficReporter(runtime: self, sink: { traffic.append($0) })
+        serverNetwork.conditions.onFault { faults.fault($0) }
         startBackgroundPump()
     }
 

@@ -58,7 +58,6 @@ protocol Stage: ChatRuntime {
 extension EmbeddedStage {
     func exclusively<T>(_ body: () -> T) -> T { body() }
     func stop() {}
-    func takeTraffic() -> [TrafficEntry] { [] }
 }
 
 /// Where a stage collects its traffic until a step takes it.
@@ -79,6 +78,8 @@ protocol NetworkControl: AnyObject, Sendable {
     var requestCount: Int { get }
     var openConnections: Int { get }
     var pendingFailures: Int { get }
+    /// Where its changes and faults are reported (a stage records them).
+    var conditions: NetworkConditions { get }
     func setOnline(_ online: Bool)
     func setLatency(_ latency: Duration)
     func failNext(_ count: Int)

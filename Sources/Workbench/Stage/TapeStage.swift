@@ -28,7 +28,9 @@ final class TapeStage: Stage, @unchecked Sendable {
         random = RandomSource(seed: seed)
         idTag = DeviceIDTag.recorded(in: source.traffic.lazy.filter { $0.entry.direction == .out }.map(\.entry.summary))
         world = try World(seed: seed, start: source.start)
-        let clientTraffic = source.traffic.filter { $0.entry.deviceId != AppBackendTape.deviceId }
+        let clientTraffic = source.traffic.filter {
+            $0.entry.deviceId != AppBackendTape.deviceId && $0.entry.deviceId != TrafficReporter.networkDevice
+        }
         tape = TapeTransport(tape: Self.betweenCommandsFirst(clientTraffic, stepStarts: source.stepStarts), runtime: world)
         tapeServer = TapeServerSide(label: serverURL, entries: source.traffic.map(\.entry))
     }

@@ -20,8 +20,7 @@ import Synchronization
 public final class TapeRecordingTransport: ChatTransport {
     let inner: any ChatTransport
     let runtime: any ChatRuntime
-    let sink: @Sendable (TrafficEntry) -> Void
-    private let exchanges = Mutex(0)
+    let reporter: TrafficReporter
 
     /// Wraps `inner`, reporting to `sink` what crosses it, at `runtime`'s
     /// `now`. `sink` is called on the caller's task, in the order things
@@ -29,59 +28,46 @@ public final class TapeRecordingTransport: ChatTransport {
     public init(wrapping inner: any ChatTransport, runtime: any ChatRuntime, sink: @escaping @Sendable (TrafficEntry) -> Void) {
         self.inner = inner
         self.runtime = runtime
-        self.sink = sink
+        reporter = TrafficReporter(runtime: runtime, sink: sink)
     }
 
     public func perform(_ envelope: WireEnvelope) async throws -> WireResponse {
-        let exchange = nextExchange()
-        report(envelope.deviceId, .http, .out, TapeCoding.summary(of: envelope.request), TapeCoding.encode(envelope), exchange)
+        let exchange = reporter.request(envelope)
         do {
-            let response = try await inner.perform(envelope)
-            let answer = TapeAnswer(response)
-            report(envelope.deviceId, .http, .in, answer.summary(), TapeCoding.encode(answer), exchange)
-            return response
+            return reporter.answered(try await inner.perform(envelope), to: envelope, exchange: exchange)
         } catch {
-            let answer = TapeAnswer(error: error)
-            report(envelope.deviceId, .http, .in, answer.summary(), TapeCoding.encode(answer), exchange)
-            throw error
+            throw reporter.failed(error, for: envelope, exchange: exchange)
         }
     }
 
     public func openRealtime(_ request: RealtimeRequest) async throws -> RealtimeConnection {
-        let exchange = nextExchange()
+        let exchange = reporter.opening(request)
         let device = request.deviceId
-        let opening = TapeOpening(request)
-        report(device, .ws, .out, opening.summary, TapeCoding.encode(opening), exchange)
         let connection: RealtimeConnection
         do {
             connection = try await inner.openRealtime(request)
         } catch {
-            let answer = TapeAnswer(error: error)
-            report(device, .ws, .in, answer.summary(failing: "refused"), TapeCoding.encode(answer), exchange)
+            reporter.opened(.failure(error), deviceId: device, exchange: exchange)
             throw error
         }
-        report(device, .ws, .in, "ready", nil, exchange)
+        reporter.opened(.success(()), deviceId: device, exchange: exchange)
         // Frames are relayed by a task on the client's runtime, so that each
         // is reported when it arrives, not when the SDK gets to it.
         let (signals, continuation) = AsyncStream<RealtimeSignal>.makeStream()
         let closed = ClosedFlag()
-        let relay = runtime.spawn { [self] in
+        let reporter = self.reporter
+        let relay = runtime.spawn {
             for await signal in connection.signals {
                 // After the SDK closed it, what the stream still held is not its.
                 guard !closed.isSet else { break }
-                switch signal {
-                case .event(let event):
-                    report(device, .ws, .in, event.tapeSummary, TapeCoding.encode(event), exchange)
-                case .closed(let reason):
-                    report(device, .ws, .in, "closed: \(reason)", TapeCoding.encode(TapeClose(reason: reason)), exchange)
-                }
+                reporter.signal(signal, deviceId: device, exchange: exchange)
                 continuation.yield(signal)
             }
             continuation.finish()
         }
         continuation.onTermination = { _ in relay.cancel() }
-        return RealtimeConnection(signals: signals, close: { [self] in
-            if closed.set() { report(device, .ws, .out, "close", nil, exchange) }
+        return RealtimeConnection(signals: signals, close: {
+            if closed.set() { reporter.closedByClient(deviceId: device, exchange: exchange) }
             connection.close()
         })
     }
@@ -91,22 +77,6 @@ public final class TapeRecordingTransport: ChatTransport {
     }
 
     public var isReachable: Bool? { inner.isReachable }
-
-    private func nextExchange() -> Int {
-        exchanges.withLock { count in
-            count += 1
-            return count
-        }
-    }
-
-    private func report(
-        _ device: String, _ channel: TrafficEntry.Channel, _ direction: TrafficEntry.Direction, _ summary: String,
-        _ body: Data?, _ exchange: Int
-    ) {
-        sink(TrafficEntry(
-            time: runtime.now, deviceId: device, channel: channel, direction: direction, summary: summary, body: body,
-            exchange: exchange))
-    }
 }
 
 /// Whether the SDK closed a connection (set once).

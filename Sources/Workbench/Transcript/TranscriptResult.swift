@@ -20,6 +20,9 @@ public struct TranscriptResult: Sendable, Hashable {
     public var seconds: Double
     /// Why the file was not run (`# embedded-only:` against a server); nil when it ran.
     public var skipped: String?
+    /// The run's HTML sequence view, when it failed and one was asked for
+    /// (`test --html-on-failure DIR`).
+    public var html: String?
 
     /// A result for a file that could not be run.
     public static func error(_ error: TranscriptError) -> TranscriptResult {

@@ -14,7 +14,8 @@ public enum TranscriptRunner {
 
     /// Runs one file in a fresh session: in the embedded world, or against
     /// the server `server` gives for it (checked with ``ServerConformance``).
-    public static func run(path: String, server: ServerForFile? = nil) -> TranscriptResult {
+    /// `html`: a failed run's result carries its HTML sequence view.
+    public static func run(path: String, server: ServerForFile? = nil, html: Bool = false) -> TranscriptResult {
         let started = ContinuousClock.now
         let transcript: Transcript
         do {
@@ -45,7 +46,12 @@ public enum TranscriptRunner {
         } catch {
             return .error(TranscriptError(path: path, "cannot start a world: \(error)"))
         }
-        var result = check(transcript, path: path, session: session, execute: session.execute, conformance: server != nil)
+        let capture = html ? RunCapture(workbench: session) : nil
+        var result = check(transcript, path: path, session: session, execute: session.execute,
+                           onStep: { capture?.add($0, $1) }, conformance: server != nil)
+        if let capture, !result.passed {
+            result.html = capture.html(name: URL(fileURLWithPath: path).lastPathComponent, kind: "test")
+        }
         let elapsed = ContinuousClock.now - started
         result.seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         return result
@@ -128,7 +134,7 @@ public enum TranscriptRunner {
 
     /// Runs files on `jobs` threads, each file in its own session on one
     /// thread; results in the order of `paths`.
-    public static func runAll(_ paths: [String], jobs: Int, server: ServerForFile? = nil) -> [TranscriptResult] {
+    public static func runAll(_ paths: [String], jobs: Int, server: ServerForFile? = nil, html: Bool = false) -> [TranscriptResult] {
         let next = Mutex(0)
         let results = Mutex([TranscriptResult?](repeating: nil, count: paths.count))
         let group = DispatchGroup()
@@ -141,7 +147,7 @@ public enum TranscriptRunner {
                         return value
                     }
                     guard index < paths.count else { break }
-                    let result = run(path: paths[index], server: server)
+                    let result = run(path: paths[index], server: server, html: html)
                     results.withLock { $0[index] = result }
                 }
                 group.leave()

@@ -1,0 +1,91 @@
+import ChatCore
+import ChatSDK
+import ChatSimulation
+import Foundation
+import Synchronization
+
+/// Turns what crosses a transport boundary into traffic entries (the rows
+/// of the `traffic` table), stamped with `runtime`'s `now`: used by the
+/// server mode's ``TapeRecordingTransport`` and told directly by the
+/// embedded world's network. Exchange numbers count from 1 per device.
+/// What it reports is in clear: the recorder redacts it when it writes it.
+final class TrafficReporter: WireObserver {
+    /// The pseudo-device of the network's faults and conditions (`offline`,
+    /// `online`, `latency 200ms`, `fail next 3`, `drop`, `restart device-alice`),
+    /// `out` rows on the `http` channel without a body; a tape replay skips them.
+    static let networkDevice = "network"
+
+    let runtime: any ChatRuntime
+    let sink: @Sendable (TrafficEntry) -> Void
+    private let exchanges = Mutex<[String: Int]>([:])
+
+    init(runtime: any ChatRuntime, sink: @escaping @Sendable (TrafficEntry) -> Void) {
+        self.runtime = runtime
+        self.sink = sink
+    }
+
+    func request(_ envelope: WireEnvelope) -> Int {
+        let exchange = next(envelope.deviceId)
+        report(envelope.deviceId, .http, .out, TapeCoding.summary(of: envelope.request), TapeCoding.encode(envelope), exchange)
+        return exchange
+    }
+
+    func answer(_ result: Result<WireResponse, any Error>, deviceId: String, exchange: Int) {
+        let answer = switch result {
+        case .success(let response): TapeAnswer(response)
+        case .failure(let error): TapeAnswer(error: error)
+        }
+        report(deviceId, .http, .in, answer.summary(), TapeCoding.encode(answer), exchange)
+    }
+
+    func opening(_ request: RealtimeRequest) -> Int {
+        let exchange = next(request.deviceId)
+        let opening = TapeOpening(request)
+        report(request.deviceId, .ws, .out, opening.summary, TapeCoding.encode(opening), exchange)
+        return exchange
+    }
+
+    func opened(_ result: Result<Void, any Error>, deviceId: String, exchange: Int) {
+        switch result {
+        case .success:
+            report(deviceId, .ws, .in, "ready", nil, exchange)
+        case .failure(let error):
+            let answer = TapeAnswer(error: error)
+            report(deviceId, .ws, .in, answer.summary(failing: "refused"), TapeCoding.encode(answer), exchange)
+        }
+    }
+
+    func signal(_ signal: RealtimeSignal, deviceId: String, exchange: Int) {
+        switch signal {
+        case .event(let event):
+            report(deviceId, .ws, .in, event.tapeSummary, TapeCoding.encode(event), exchange)
+        case .closed(let reason):
+            report(deviceId, .ws, .in, "closed: \(reason)", TapeCoding.encode(TapeClose(reason: reason)), exchange)
+        }
+    }
+
+    func closedByClient(deviceId: String, exchange: Int) {
+        report(deviceId, .ws, .out, "close", nil, exchange)
+    }
+
+    /// A fault or a change of the network's conditions, on the ``networkDevice``.
+    func fault(_ summary: String) {
+        report(Self.networkDevice, .http, .out, summary, nil, nil)
+    }
+
+    private func next(_ device: String) -> Int {
+        exchanges.withLock { counts in
+            counts[device, default: 0] += 1
+            return counts[device]!
+        }
+    }
+
+    private func report(
+        _ device: String, _ channel: TrafficEntry.Channel, _ direction: TrafficEntry.Direction, _ summary: String,
+        _ body: Data?, _ exchange: Int?
+    ) {
+        sink(TrafficEntry(
+            time: runtime.now, deviceId: device, channel: channel, direction: direction, summary: summary, body: body,
+            exchange: exchange))
+    }
+}

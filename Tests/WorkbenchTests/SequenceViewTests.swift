@@ -1,0 +1,145 @@
+import ChatCore
+import Foundation
+import Testing
+
+@testable import Workbench
+
+/// The HTML sequence view's layout, from hand-made records.
+@Suite struct SequenceViewTests {
+    private let t0 = Instant.simulationEpoch.milliseconds
+
+    private func session(mode: String = "embedded", ended: Bool = true) -> RecordedSession {
+        RecordedSession(id: 3, uuid: "u", name: "demo", created: Date(timeIntervalSince1970: 1_767_225_600), ended: ended ? Date() : nil,
+                        toolVersion: "0.1.0", seed: 1, mode: mode, serverURL: nil, kind: "script", platform: "test",
+                        stepCount: 3, status: "expectFailed")
+    }
+
+    private func step(_ number: Int, _ input: String, _ status: String = "ok", at ms: Int64, events: [(Int64, String)] = []) -> RecordedStep {
+        RecordedStep(number: number, input: input, output: "out \(number)\n", status: status, virtualTime: t0 + ms,
+                     wallTime: Date(), wallMicroseconds: 1,
+                     events: events.map { RecordedEvent(virtualTime: t0 + $0.0, source: String($0.1.prefix { $0 != " " }), text: $0.1) })
+    }
+
+    private func row(_ seq: Int, step: Int, _ ms: Int64, _ device: String, _ channel: TrafficEntry.Channel,
+                     _ direction: TrafficEntry.Direction, _ summary: String, exchange: Int? = nil, body: String? = nil) -> RecordedTraffic {
+        RecordedTraffic(seq: seq, step: step, wallTime: Date(), entry: TrafficEntry(
+            time: Instant(milliseconds: t0 + ms), deviceId: device, channel: channel, direction: direction, summary: summary,
+            body: body.map { Data($0.utf8) }, exchange: exchange))
+    }
+
+    private var recorded: (RecordedSession, [RecordedStep], [RecordedTraffic]) {
+        let steps = [
+            step(1, "send c1 text \"hi\"", at: 50, events: [(0, "client.session → authenticated(alice)"), (50, "m1: sent"),
+                                                            (50, "net: sendMessage → ok"), (60, "w1 emits (fresh, refreshed) 1 item"),
+                                                            (0, "provider: asked for tokens of alice (ok)")]),
+            step(2, "net offline", at: 100, events: [(100, "w1 emits (cached, refreshing) 1 item")]),
+            step(3, "expect <b>m2.state == sent</b>", "expectFailed", at: 300, events: [(300, "phone.session → signedOut")]),
+        ]
+        let traffic = [
+            row(1, step: 1, 0, "device-alice", .http, .out, "POST /v1/conversations/c-1/messages", exchange: 1, body: #"{"accessToken":"<token#1>"}"#),
+            row(2, step: 1, 40, "device-alice", .http, .in, "ok sent", exchange: 1),
+            row(3, step: 1, 45, "device-alice", .ws, .in, "event #5 messageCreated", exchange: 2),
+            row(4, step: 1, 46, "app-backend", .http, .out, "agentSay(c-1, \"yo\")"),
+            row(5, step: 1, 46, "app-backend", .http, .in, "ok"),
+            row(6, step: 2, 100, "network", .http, .out, "offline"),
+            row(7, step: 2, 100, "device-alice", .ws, .in, "closed: network offline", exchange: 2),
+            row(8, step: 3, 120, "device-alice", .http, .out, "GET /v1/conversations", exchange: 3),
+            row(9, step: 3, 120, "device-alice", .http, .in, "error offline", exchange: 3),
+            row(10, step: 3, 200, "network", .http, .out, "online"),
+            row(11, step: 3, 210, "network", .http, .out, "restart device-alice"),
+            row(12, step: 3, 220, "device-alice", .ws, .in, "event #6 messageCreated", exchange: 4),
+            row(13, step: 3, 230, "device-alice", .ws, .in, "event #7 messageCreated", exchange: 4),
+            row(14, step: 3, 240, "device-alice", .ws, .in, "event #8 messageCreated", exchange: 4),
+        ]
+        return (session(), steps, traffic)
+    }
+
+    @Test func lanesAreTheClientsThenNetworkServerAndOtherSide() {
+        let (session, steps, traffic) = recorded
+        let view = SequenceView(session: session, steps: steps, traffic: traffic)
+        #expect(view.lanes.map(\.title) == ["client", "phone", "alice", "network", "server", "other side"])
+        #expect(view.lanes.map(\.role) == [.client, .client, .client, .network, .server, .otherSide])
+        #expect(view.clock == "virtual time")
+        #expect(view.bands.map(\.number) == [1, 2, 3])
+        #expect(view.bands.map(\.statusLabel) == ["ok", "ok", "failed expect"])
+        #expect(view.firstFailure == 3)
+    }
+
+    @Test func requestsCarryTheirAnswersAndFramesComeBack() {
+        let (session, steps, traffic) = recorded
+        let items = SequenceView(session: session, steps: steps, traffic: traffic).bands[0].items
+        // The traffic replaces the `net:` event; events first at one moment.
+        #expect(items.map(\.kind) == [.state, .provider, .request, .frame, .call, .message, .fresh])
+        let request = items[2]
+        #expect(request.label == "POST /v1/conversations/c-1/messages" && request.answer == "ok sent")
+        #expect((request.from, request.to) == (2, 4))
+        #expect(request.detail.contains("answer after 40 ms: ok sent") && request.detail.contains("<token#1>"))
+        #expect((items[3].from, items[3].to) == (4, 2))
+        #expect((items[4].from, items[4].to, items[4].answer) == (5, 4, "ok"))
+        #expect((items[1].from, items[1].to) == (5, 5))
+    }
+
+    @Test func faultsAreMarked() {
+        let (session, steps, traffic) = recorded
+        let view = SequenceView(session: session, steps: steps, traffic: traffic)
+        #expect(view.offlineWindows == [.init(from: t0 + 100, to: t0 + 200)])
+        let third = view.bands[2].items
+        let lost = third.first { $0.kind == .lost }
+        #expect(lost?.label == "GET /v1/conversations" && lost?.to == 3 && lost?.offline == true && lost?.answer == "error offline")
+        let restart = third.first { $0.kind == .restart }
+        #expect(restart?.from == 2 && restart?.label == "app restart" && restart?.offline == false)
+        // The frame cut by going offline comes from the network.
+        #expect(view.bands[1].items.first { $0.kind == .frame }?.from == 3)
+        // Three similar frames in a row: a run of 3.
+        let frames = third.filter { $0.kind == .frame }
+        #expect(frames.map(\.runLength) == [3, 0, 0] && frames.map(\.repeated) == [false, true, true])
+    }
+
+    @Test func anAnswerThatCameWithTheNextStepIsItsRequests() {
+        let steps = [step(1, "send c1 text \"hi\"", at: 10), step(2, "clock", at: 90)]
+        let traffic = [
+            row(1, step: 1, 5, "device-alice", .http, .out, "POST /v1/conversations/c-1/messages", exchange: 7),
+            row(2, step: 2, 60, "device-alice", .ws, .in, "event #1 messageCreated", exchange: 2),
+            row(3, step: 2, 80, "device-alice", .http, .in, "error expiredToken", exchange: 7),
+        ]
+        let view = SequenceView(session: session(), steps: steps, traffic: traffic)
+        #expect(view.bands[0].items.map(\.answer) == ["error expiredToken"])
+        #expect(view.bands[0].items.map(\.kind) == [.refused])
+        #expect(view.bands[0].items[0].detail.contains("answer after 75 ms: error expiredToken"))
+        #expect(view.bands[1].items.map(\.label) == ["event #1 messageCreated"])
+        #expect(view.firstFailure == 1)
+    }
+
+    @Test func aSessionWithoutTrafficDrawsItsNetEvents() {
+        let (session, steps, _) = recorded
+        let items = SequenceView(session: session, steps: steps, traffic: []).bands[0].items
+        let request = items.first { $0.kind == .request }
+        #expect(request?.label == "sendMessage" && request?.answer == "ok")
+        #expect(SequenceView(session: session, steps: steps, traffic: []).lanes.map(\.title) == ["client", "phone", "network", "server", "other side"])
+    }
+
+    @Test func theLastStepOfAnUnfinishedSessionIsInterrupted() {
+        let (_, steps, traffic) = recorded
+        let view = SequenceView(session: session(ended: false), steps: Array(steps.prefix(2)), traffic: traffic)
+        #expect(view.bands.map(\.status) == ["ok", "interrupted"])
+        #expect(view.firstFailure == 2)
+    }
+
+    @Test func thePageHasOneBandPerStepAndEscapesEverything() {
+        let (session, steps, traffic) = recorded
+        let html = SequenceHTML.render(SequenceView(session: session, steps: steps, traffic: traffic))
+        #expect(html.components(separatedBy: "<section class=\"step ").count - 1 == 3)
+        #expect(html.contains("#3 expect &lt;b&gt;m2.state == sent&lt;/b&gt;"))
+        #expect(!html.contains("<b>m2.state"))
+        #expect(html.contains("send c1 text &quot;hi&quot;"))
+        #expect(html.contains("<a id=\"first-failure\" href=\"#s3\">"))
+        #expect(html.contains("class=\"offline-window\""))
+        #expect(html.contains(".c2-4{grid-column:4/7;margin:0 calc(100% / 6)}"))
+        // Self-contained: nothing fetched.
+        for reference in ["src=", "href=\"http", "@import", "url("] { #expect(!html.contains(reference)) }
+    }
+
+    @Test func escaping() {
+        #expect(MarkupText.escape("<a href=\"x\">Tom & 'Jerry'\u{7}</a>\n") == "&lt;a href=&quot;x&quot;&gt;Tom &amp; 'Jerry'&lt;/a&gt;\n")
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+
+/// Headless Chromium (Debian's `chromium`, installed by scripts/setup.sh),
+/// run as a subprocess on a local file: the DOM after the page's script
+/// ran, or a screenshot.
+enum Chromium {
+    struct Missing: Error, CustomStringConvertible {
+        var description: String { "chromium was not found on PATH (or CHROMIUM): run scripts/setup.sh" }
+    }
+
+    static func executable() throws -> String {
+        if let explicit = ProcessInfo.processInfo.environment["CHROMIUM"] { return explicit }
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for folder in path.split(separator: ":") {
+            for name in ["chromium", "chromium-browser"] {
+                let candidate = "\(folder)/\(name)"
+                if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+            }
+        }
+        throw Missing()
+    }
+
+    /// The flags a container needs, and a profile of its own.
+    static func arguments(profile: URL) -> [String] {
+        ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run", "--disable-extensions",
+         "--user-data-dir=\(profile.path)"]
+    }
+
+    /// The page's DOM after its script ran (`--dump-dom`).
+    static func dumpDOM(_ file: URL) throws -> String {
+        try run(["--dump-dom", file.absoluteString])
+    }
+
+    /// Takes a `width`×`height` screenshot of the page into `png`.
+    static func screenshot(_ file: URL, to png: URL, width: Int = 1200, height: Int = 800) throws {
+        _ = try run(["--screenshot=\(png.path)", "--window-size=\(width),\(height)", "--hide-scrollbars", file.absoluteString])
+    }
+
+    private static func run(_ extra: [String]) throws -> String {
+        let scratch = try TemporaryFolder()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try executable())
+        process.arguments = arguments(profile: scratch.url.appendingPathComponent("profile")) + extra
+        process.currentDirectoryURL = scratch.url
+        let output = scratch.url.appendingPathComponent("stdout")
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: output)
+        defer { try? handle.close() }
+        process.standardOutput = handle
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        // Never hang a test run on a browser that does not quit.
+        let deadline = Date() + 90
+        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        return String(decoding: try Data(contentsOf: output), as: UTF8.self)
+    }
+}
