@@ -47,9 +47,15 @@ public struct HTTPTransport: ChatTransport {
     /// `HTTPClient.shared`). Unlike that one, it fails a request at once
     /// when the server cannot be reached instead of retrying the connection
     /// until the request's deadline: the SDK has its own retry policy.
+    /// How long ``defaultClient`` keeps an idle connection: well within the
+    /// server's idle timeout (`serve --idle-timeout`, 60 s by default), so
+    /// that a request never goes out on a connection the server is closing.
+    public static let pooledConnectionIdleTimeout: Duration = .seconds(20)
+
     public static let defaultClient: HTTPClient = {
         var configuration = HTTPClient.Configuration()
         configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.connectionPool.idleTimeout = .milliseconds(pooledConnectionIdleTimeout.wholeMilliseconds)
         configuration.timeout.connect = .seconds(5)
         return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
     }()

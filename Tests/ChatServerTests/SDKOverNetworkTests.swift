@@ -124,4 +124,10 @@ import Testing
         try await items.wait("one, pushed") { $0.data.elements.contains { $0.preview == "one" } }
         return (client, conversation, items)
     }
+
+    /// The transport's pool lets a kept-alive connection go before the
+    /// server's idle timeout would close it under a request (issue 13).
+    @Test func pooledConnectionsAreLetGoBeforeTheServersIdleTimeout() {
+        #expect(HTTPTransport.pooledConnectionIdleTimeout <= ChatServer.Configuration().idleTimeout / 2)
+    }
 }
