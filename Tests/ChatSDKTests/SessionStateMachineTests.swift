@@ -27,6 +27,21 @@ import Testing
         #expect(machine.nextStep(now: t0, margin: margin) == .use(accessToken: tokens.accessToken))
     }
 
+    @Test func aSignInCutOffByTheNetworkLeavesNothingAuthenticating() {
+        var machine = SessionStateMachine()
+        machine.handle(.identify(userId: "alice", credential: .jwt("header.claims.signature")))
+        machine.handle(.authenticating)
+        // A first sign-in that could not go out: back to the user being set.
+        #expect(machine.handle(.signInAborted) == .userSet(userId: "alice"))
+        let tokens = pair(accessFor: .seconds(3600), refreshFor: .seconds(86_400), from: t0)
+        machine.handle(.signedIn(userId: "alice", tokens: tokens))
+        machine.handle(.authenticating)
+        // A renewal that could not go out: still signed in with what it holds.
+        #expect(machine.handle(.signInAborted) == .authenticated(userId: "alice", via: .jwt))
+        // Anywhere else it changes nothing.
+        #expect(machine.handle(.signInAborted) == nil)
+    }
+
     @Test func aLittleBeforeExpiryItRefreshes() {
         var machine = SessionStateMachine()
         machine.handle(.identify(userId: "alice", credential: .provider))

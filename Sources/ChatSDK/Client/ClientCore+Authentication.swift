@@ -132,7 +132,12 @@ extension ClientCore {
             try checkGeneration(expected)
             try await renewSessionToken(generation: expected)
             return nil
-        } catch let error as ChatError where error.code == .offline || error.code == .networkFailure || error.code == .userCleared {
+        } catch let error as ChatError where error.code == .offline || error.code == .networkFailure {
+            // Nothing in flight any more: the session says so (it is not
+            // authenticating while the device is offline).
+            if generation == expected { apply(.signInAborted) }
+            throw error
+        } catch let error as ChatError where error.code == .userCleared {
             throw error
         } catch let error as ChatError {
             try checkGeneration(expected)

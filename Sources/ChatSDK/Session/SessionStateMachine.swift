@@ -36,6 +36,9 @@ struct SessionStateMachine: Sendable {
         /// The refresh failed on the way (offline, network): the tokens held
         /// stay, and so does the session.
         case refreshAborted
+        /// A sign-in failed on the way (offline, network): nothing is in
+        /// flight any more; the session is back where it was.
+        case signInAborted
         /// The server said the access token expired before we thought.
         case accessTokenExpired(String)
         /// A new credential of the same user (a renewed JWT or session token).
@@ -101,6 +104,10 @@ struct SessionStateMachine: Sendable {
         case .refreshAborted:
             if let userId, tokens != nil, case .refreshing = state {
                 state = .authenticated(userId: userId, via: credential?.method ?? .tokens)
+            }
+        case .signInAborted:
+            if case .authenticating = state, let userId {
+                state = tokens != nil ? .authenticated(userId: userId, via: credential?.method ?? .tokens) : .userSet(userId: userId)
             }
         case .accessTokenExpired(let token):
             if tokens?.accessToken == token { tokens?.accessExpiresAt = Instant(milliseconds: 0) }
