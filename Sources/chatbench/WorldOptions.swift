@@ -22,6 +22,12 @@ struct WorldOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Run against a running `chatbench serve` (real sockets, real time) instead of the embedded backend.", valueName: "url"))
     var server: String?
 
+    /// Whether the option `name` (`--seed`) is followed by a value, as the
+    /// parser itself decides.
+    static func takesValue(_ name: String) -> Bool {
+        (try? parse([name])) == nil && (try? parse([name, "1"])) != nil
+    }
+
     /// The engine's options for these flags.
     func workbenchOptions(interactive: Bool) -> WorkbenchOptions {
         var options = WorkbenchOptions()
