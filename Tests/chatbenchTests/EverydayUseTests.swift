@@ -171,3 +171,34 @@ final class LockedText: @unchecked Sendable {
         #expect(!show.stdout.contains("hunter22"))
     }
 }
+
+/// `scripts/install.sh PREFIX` puts chatbench on PATH and the completions
+/// where each shell looks (with CHATBENCH_BINARY, no release build).
+@Suite struct InstallScriptTests {
+    @Test func installsTheBinaryAndTheCompletions() throws {
+        let prefix = try TemporaryFolder()
+        let process = Process()
+        process.executableURL = ChatbenchBinary.packageRoot.appendingPathComponent("scripts/install.sh")
+        process.arguments = [prefix.url.path]
+        var environment = ProcessInfo.processInfo.environment
+        environment["CHATBENCH_BINARY"] = try ChatbenchBinary.url().path
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        for path in ["bin/chatbench", "share/bash-completion/completions/chatbench", "share/zsh/site-functions/_chatbench",
+                     "share/fish/vendor_completions.d/chatbench.fish"] {
+            #expect(FileManager.default.fileExists(atPath: prefix.url.appendingPathComponent(path).path), "\(path)")
+        }
+        let version = try ChatbenchBinary.run(["--version"], environment: [:])
+        let installed = Process()
+        installed.executableURL = prefix.url.appendingPathComponent("bin/chatbench")
+        installed.arguments = ["--version"]
+        let output = Pipe()
+        installed.standardOutput = output
+        try installed.run()
+        installed.waitUntilExit()
+        #expect(String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) == version.stdout)
+    }
+}
