@@ -186,7 +186,7 @@ _chatbench() {
 
 _chatbench_repl() {
     repeating_flags=()
-    non_repeating_flags=(--no-record --bail --version -h --help)
+    non_repeating_flags=(--no-record --bail --no-rc --version -h --help)
     repeating_options=()
     non_repeating_options=(--seed --db --name --server)
     __chatbench_offer_flags_options 0
@@ -244,9 +244,9 @@ _chatbench_run() {
 
 _chatbench_test() {
     repeating_flags=()
-    non_repeating_flags=(--update --json --no-record --bail --version -h --help)
+    non_repeating_flags=(--update --json --version -h --help)
     repeating_options=()
-    non_repeating_options=(--junit --jobs --seed --db --name --server)
+    non_repeating_options=(--junit --jobs --timeout --shard --server)
     __chatbench_offer_flags_options -1
 
     # Offer option value completions
@@ -258,14 +258,10 @@ _chatbench_test() {
     '--jobs')
         return
         ;;
-    '--seed')
+    '--timeout')
         return
         ;;
-    '--db')
-        __chatbench_add_completions -f
-        return
-        ;;
-    '--name')
+    '--shard')
         return
         ;;
     '--server')

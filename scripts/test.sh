@@ -1,19 +1,55 @@
 #!/usr/bin/env bash
-# The test command: the one the README names and CI runs.
-set -euo pipefail
+# The test command: the one the README names and CI runs. Each part's output
+# goes to a log, printed only when that part fails (so the servers' logs of
+# the server tests stay out of a green run); the last lines are one summary
+# of the whole run.
+set -uo pipefail
 cd "$(dirname "$0")/.."
 
 # Tests and the examples never write into the real home: recordings and
 # history go to a temporary folder.
 scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT
-export XDG_DATA_HOME="$scratch/data" XDG_STATE_HOME="$scratch/state"
+export XDG_DATA_HOME="$scratch/data" XDG_STATE_HOME="$scratch/state" XDG_CONFIG_HOME="$scratch/config"
 
-swift build && swift test
-# examples/ is a folder of transcripts, run as tests (SPEC W8), and the
-# README's tour is one too (its ```transcript blocks).
-"$(swift build --show-bin-path)/chatbench" test examples/ README.md
-# The same transcripts against a real server over loopback (issue 6's
-# conformance): a fresh in-process `chatbench serve` per file; files that
-# move virtual time say `# embedded-only:` and are skipped.
-"$(swift build --show-bin-path)/chatbench" test --server fresh examples/
+summary=()
+failed=0
+
+# part NAME SUMMARY-PATTERN COMMAND...: runs COMMAND, keeps its log, and
+# adds its last line matching SUMMARY-PATTERN to the summary.
+part() {
+    local name="$1" pattern="$2"
+    shift 2
+    local log="$scratch/$name.log" status=0
+    echo "test: $name…" >&2
+    "$@" >"$log" 2>&1 || status=$?
+    local line
+    line="$(grep -E "$pattern" "$log" | tail -1)"
+    if [ "$status" -ne 0 ]; then
+        failed=1
+        cat "$log"
+        summary+=("$name: FAILED (exit $status)${line:+ — $line}")
+    else
+        summary+=("$name: ${line:-ok}")
+    fi
+}
+
+part build "Compiling|Build complete" swift build
+if [ "$failed" -eq 0 ]; then
+    bin="$(swift build --show-bin-path)/chatbench"
+    part "unit tests (XCTest)" "Executed [0-9]+ tests" swift test
+    # swift test's second half is Swift Testing: its own summary line.
+    summary+=("unit tests (Swift Testing): $(grep -E "Test run with [0-9]+ tests" "$scratch/unit tests (XCTest).log" | tail -1 | sed 's/^[^A-Za-z]*//')")
+    # examples/ is a folder of transcripts, run as tests (SPEC W8), and the
+    # README's tour is one too (its ```transcript blocks).
+    part "embedded transcripts" "passed, [0-9]+ failed" "$bin" test examples/ README.md
+    # The same transcripts against a real server over loopback: a fresh
+    # in-process `chatbench serve` per file; files that move virtual time say
+    # `# embedded-only:` and are skipped.
+    part "server transcripts" "passed, [0-9]+ failed" "$bin" test --server fresh examples/
+fi
+
+echo
+echo "summary:"
+printf '  %s\n' "${summary[@]}"
+exit "$failed"

@@ -12,14 +12,19 @@ enum ArgumentOrder {
         case unknownSubcommand(String)
     }
 
-    /// `takesValue` says whether an option (`--seed`) is followed by its value.
-    static func normalize(_ arguments: [String], subcommands: [String], takesValue: (String) -> Bool) -> Outcome {
+    /// `arity` says how many values an option of the workbench takes (0 for
+    /// a flag, 1 for `--seed N`), nil for one it does not know: the line is
+    /// then left to the parser as it is, as are the parser's own
+    /// `--generate-completion-script SHELL` and `---completion` calls.
+    static func normalize(_ arguments: [String], subcommands: [String], arity: (String) -> Int?) -> Outcome {
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
-            if argument == "--" { return .arguments(arguments) }
+            if argument == "--" || argument.hasPrefix("---") { return .arguments(arguments) }
             if argument.hasPrefix("-") {
-                index += argument.contains("=") || !takesValue(argument) ? 1 : 2
+                let name = String(argument.prefix { $0 != "=" })
+                guard let count = arity(name) else { return .arguments(arguments) }
+                index += argument.contains("=") ? 1 : 1 + count
                 continue
             }
             guard subcommands.contains(argument) else {

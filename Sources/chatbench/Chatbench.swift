@@ -32,7 +32,7 @@ struct Chatbench: ParsableCommand {
     /// gets a suggestion (see ``ArgumentOrder``).
     static func main() {
         let names = (configuration.subcommands.map { $0._commandName }) + ["help"]
-        switch ArgumentOrder.normalize(Array(CommandLine.arguments.dropFirst()), subcommands: names, takesValue: WorldOptions.takesValue) {
+        switch ArgumentOrder.normalize(Array(CommandLine.arguments.dropFirst()), subcommands: names, arity: WorldOptions.arity) {
         case .arguments(let arguments): main(arguments)
         case .unknownSubcommand(let line):
             Terminal.error(line)
