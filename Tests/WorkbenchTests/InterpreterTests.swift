@@ -175,6 +175,39 @@ func run(_ lines: [String], seed: UInt64 = 1) throws -> (session: WorkbenchSessi
         #expect(results[2].output == "script error: no verb or topic \"snd\" (did you mean send?); help -k snd searches\n")
     }
 
+    @Test func helpWrapsToTheTerminalAndHasNoRequirementCodes() throws {
+        var options = WorkbenchOptions()
+        options.width = 80
+        let narrow = try WorkbenchSession(options: options).execute("help").output
+        let lines = narrow.split(separator: "\n")
+        #expect(lines.allSatisfy { $0.count <= 80 }, "\(lines.filter { $0.count > 80 })")
+        let wide = try WorkbenchSession(options: WorkbenchOptions()).execute("help").output
+        #expect(wide.split(separator: "\n").contains { $0.count > 80 }, "without a width, help is not wrapped")
+        #expect(wide.range(of: #"[ (][ADSWC][0-9]{1,2}[),]"#, options: .regularExpression) == nil, "\(wide)")
+        #expect(wide.contains("server: server.users, server.requests"), "the inspection functions are listed")
+        #expect(wide.contains("clock: clock."), "\(wide)")
+        #expect(wide.contains("topics: handles, paths, durations, watchers, faults"))
+    }
+
+    @Test func helpTopicsSearchesAndObjects() throws {
+        let (_, results) = try run(["help watchers", "help -k revoke", "user set alice", "watch conversations", "help w1", "help nosuch", "? durations"])
+        #expect(results[0].output.contains("refreshing (asking the server), refreshed"))
+        #expect(results[1].output.contains("  token revoke  the server revokes"), "\(results[1].output)")
+        #expect(results[1].output.contains("  topic faults: "), "\(results[1].output)")
+        #expect(results[4].output.hasPrefix("w1 is a watcher; its fields: state, fresh, count"), "\(results[4].output)")
+        #expect(results[5].output == "script error: no verb or topic \"nosuch\"; help -k nosuch searches\n")
+        #expect(results[6].output.contains("2h34m0.947s"))
+    }
+
+    @Test func historyAndReset() throws {
+        let (session, results) = try run(["user set alice", "login jwt bob --secret hunter22", "history", "history -k alice", "reset", "client.user", "history 1"])
+        #expect(results[2].output == "  1  user set alice\n  2  login jwt bob --secret <secret#1>\n  3  history\n")
+        #expect(results[3].output == "  1  user set alice\n  4  history -k alice\n")
+        #expect(results[5].output == "none\n", "a fresh world has no user")
+        #expect(results[6].output == "  7  history 1\n")
+        _ = session
+    }
+
     @Test func everyVerbHasAnExampleThatParses() throws {
         for spec in CommandTable.standard.specs {
             #expect(!spec.summary.isEmpty && !spec.example.isEmpty, "\(spec.name)")

@@ -132,10 +132,10 @@ extension CommandTable {
                 lines += HelpTopics.wrap(line, width: width, indent: min(2 + spec.usage.count + gap, 40))
             }
         }
-        lines.append("inspection: HANDLE[.field|[index]]... shows an object or a field, e.g. w1, m1.state, w1[0].text")
+        lines += HelpTopics.wrap("inspection: HANDLE[.field|[index]]... shows an object or a field, e.g. w1, m1.state, w1[0].text", width: width, indent: 2)
         lines += inspection.flatMap { HelpTopics.wrap("  " + $0, width: width, indent: 4) }
         lines.append("topics: " + HelpTopics.pages.map(\.name).joined(separator: ", ") + " (help TOPIC)")
-        lines.append("help VERB shows usage and an example; help HANDLE the fields of an object; help -k WORD searches.")
+        lines += HelpTopics.wrap("help VERB shows usage and an example; help HANDLE the fields of an object; help -k WORD searches.", width: width, indent: 2)
         return lines
     }
 

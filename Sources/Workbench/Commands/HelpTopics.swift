@@ -49,7 +49,8 @@ enum HelpTopics {
     /// Splits `line` into lines no wider than `width`, later lines indented
     /// by `indent` spaces; words longer than a line stay whole.
     static func wrap(_ line: String, width: Int?, indent: Int) -> [String] {
-        guard let width, line.count > width, width > indent + 10 else { return [line] }
+        guard let width, line.count > width else { return [line] }
+        let indent = min(indent, width / 2)
         let leading = line.prefix { $0 == " " }
         var lines: [String] = []
         var current = String(leading)
