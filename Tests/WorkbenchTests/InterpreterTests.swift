@@ -208,6 +208,26 @@ func run(_ lines: [String], seed: UInt64 = 1) throws -> (session: WorkbenchSessi
         _ = session
     }
 
+    @Test func thePromptShowsTheCurrentClientWhenItIsNotTheFirst() throws {
+        let (session, _) = try run(["user set alice"])
+        #expect(session.promptContext == nil)
+        _ = session.execute("client new phone2")
+        #expect(session.promptContext == "phone2")
+        _ = session.execute("use client")
+        #expect(session.promptContext == nil)
+        _ = session.execute("use phone2")
+        #expect(session.promptContext == "phone2")
+    }
+
+    @Test func timingIsShownBesideTheOutputNeverInIt() throws {
+        let (session, results) = try run(["timing on", "clock advance 2s", "timing off", "clock"])
+        #expect(results[0].timing == nil)
+        #expect(results[1].timing?.hasPrefix("virtual 2s, wall ") == true, "\(String(describing: results[1].timing))")
+        #expect(!results[1].output.contains("virtual"))
+        #expect(results[2].timing == nil && results[3].timing == nil)
+        _ = session
+    }
+
     @Test func everyVerbHasAnExampleThatParses() throws {
         for spec in CommandTable.standard.specs {
             #expect(!spec.summary.isEmpty && !spec.example.isEmpty, "\(spec.name)")
