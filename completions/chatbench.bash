@@ -186,7 +186,7 @@ _chatbench() {
 
 _chatbench_repl() {
     repeating_flags=()
-    non_repeating_flags=(--no-record --bail --version -h --help)
+    non_repeating_flags=(--no-record --bail --no-rc --version -h --help)
     repeating_options=()
     non_repeating_options=(--seed --db --name --server)
     __chatbench_offer_flags_options 0
@@ -244,9 +244,9 @@ _chatbench_run() {
 
 _chatbench_test() {
     repeating_flags=()
-    non_repeating_flags=(--update --json --no-record --bail --version -h --help)
+    non_repeating_flags=(--update --json --version -h --help)
     repeating_options=()
-    non_repeating_options=(--junit --jobs --html-on-failure --seed --db --name --server)
+    non_repeating_options=(--junit --jobs --html-on-failure --timeout --shard --server)
     __chatbench_offer_flags_options -1
 
     # Offer option value completions
@@ -262,14 +262,10 @@ _chatbench_test() {
         __chatbench_add_completions -d
         return
         ;;
-    '--seed')
+    '--timeout')
         return
         ;;
-    '--db')
-        __chatbench_add_completions -f
-        return
-        ;;
-    '--name')
+    '--shard')
         return
         ;;
     '--server')

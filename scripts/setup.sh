@@ -4,6 +4,7 @@
 # second run does nothing and takes well under a second.
 #   - libedit's headers and pkg-config (the REPL's line editor), through apt;
 #   - chromium (the HTML sequence view's browser tests open pages headless), through apt;
+#   - xmllint (the JUnit report is validated against its schema), through apt;
 #   - openapi-spec-validator and schemathesis (scripts/test.sh validates
 #     docs/openapi.json and fuzzes the server from it), through pip.
 set -euo pipefail
@@ -19,6 +20,9 @@ if ! pkg-config --exists libedit 2>/dev/null; then
 fi
 if ! command -v chromium >/dev/null 2>&1; then
     missing+=(chromium)
+fi
+if ! command -v xmllint >/dev/null 2>&1; then
+    missing+=(libxml2-utils)
 fi
 if ! command -v python3 >/dev/null 2>&1; then
     missing+=(python3 python3-pip)

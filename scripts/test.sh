@@ -1,27 +1,70 @@
 #!/usr/bin/env bash
-# The test command: the one the README names and CI runs.
-set -euo pipefail
+# The test command: the one the README names and CI runs. Each part's output
+# goes to a log, printed only when that part fails (so the servers' logs of
+# the server tests stay out of a green run); the last lines are one summary
+# of the whole run.
+set -uo pipefail
 cd "$(dirname "$0")/.."
 
 # Tests and the examples never write into the real home: recordings and
 # history go to a temporary folder.
 scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT
-export XDG_DATA_HOME="$scratch/data" XDG_STATE_HOME="$scratch/state"
+export XDG_DATA_HOME="$scratch/data" XDG_STATE_HOME="$scratch/state" XDG_CONFIG_HOME="$scratch/config"
 
-swift build && swift test
-# examples/ is a folder of transcripts, run as tests (SPEC W8).
-"$(swift build --show-bin-path)/chatbench" test examples/
-# The same transcripts against a real server over loopback (issue 6's
-# conformance): a fresh in-process `chatbench serve` per file; files that
-# move virtual time say `# embedded-only:` and are skipped. Every answer the
-# servers give is logged and checked against docs/openapi.json (issue 13).
-CHATBENCH_EXCHANGE_LOG="$scratch/exchanges.jsonl" "$(swift build --show-bin-path)/chatbench" test --server fresh examples/
-python3 scripts/openapi_check.py "$scratch/exchanges.jsonl"
-# The contract is valid OpenAPI; the server over real sockets: malformed
-# requests, idle connections, refused upgrades, SIGTERM (a few seconds).
-python3 scripts/server_checks.py "$(swift build --show-bin-path)/chatbench"
-# A short schemathesis run from the document (all phases, seed 1; ~30 s).
-scripts/schemathesis_check.sh "$(swift build --show-bin-path)/chatbench"
-# docs/recording-schema.md's queries, on an embedded and a server session.
-python3 scripts/recording_queries_check.py "$(swift build --show-bin-path)/chatbench"
+# What the build and the tests need beyond Swift (fast when all is there).
+scripts/setup.sh || exit 1
+
+summary=()
+failed=0
+
+# part NAME SUMMARY-PATTERN COMMAND...: runs COMMAND, keeps its log, and
+# adds its last line matching SUMMARY-PATTERN to the summary.
+part() {
+    local name="$1" pattern="$2"
+    shift 2
+    local log="$scratch/$name.log" status=0
+    echo "test: $name…" >&2
+    "$@" >"$log" 2>&1 || status=$?
+    local line
+    line="$(grep -E "$pattern" "$log" | tail -1)"
+    if [ "$status" -ne 0 ]; then
+        failed=1
+        cat "$log"
+        summary+=("$name: FAILED (exit $status)${line:+ — $line}")
+    else
+        summary+=("$name: ${line:-ok}")
+    fi
+}
+
+part build "Compiling|Build complete" swift build
+if [ "$failed" -eq 0 ]; then
+    bin="$(swift build --show-bin-path)/chatbench"
+    # swift test runs XCTest, then Swift Testing: the summary keeps the
+    # latter's last line (XCTest's says "Executed N tests").
+    part "unit tests" "Test run with [0-9]+ tests|Executed [0-9]+ tests" swift test
+    # examples/ is a folder of transcripts, run as tests (SPEC W8), and the
+    # README's tour is one too (its ```transcript blocks).
+    # The HTML view in headless Chromium, on its own: beside the server-mode
+    # tests its load starves their real-time steps.
+    part "browser tests" "Test run with [0-9]+ tests" env CHATBENCH_BROWSER_TESTS=1 swift test --skip-build --filter HTMLViewTests
+    part "embedded transcripts" "passed, [0-9]+ failed" "$bin" test examples/ README.md
+    # The same transcripts against a real server over loopback: a fresh
+    # in-process `chatbench serve` per file; files that move virtual time say
+    # `# embedded-only:` and are skipped. Every answer the servers give is
+    # logged and checked against docs/openapi.json.
+    part "server transcripts" "passed, [0-9]+ failed" env CHATBENCH_EXCHANGE_LOG="$scratch/exchanges.jsonl" "$bin" test --server fresh examples/
+    part "answers as documented" "." python3 scripts/openapi_check.py "$scratch/exchanges.jsonl"
+    # The contract is valid OpenAPI; the server over real sockets: malformed
+    # requests, idle connections, refused upgrades, SIGTERM (a few seconds).
+    part "server sockets" "." python3 scripts/server_checks.py "$bin"
+    # A short schemathesis run from the document (all phases, seed 1; ~30 s).
+    part "schemathesis" "." scripts/schemathesis_check.sh "$bin"
+    # docs/recording-schema.md's queries, on an embedded and a server session.
+    part "recording queries" "." python3 scripts/recording_queries_check.py "$bin"
+fi
+
+echo
+echo "summary:"
+printf '  %s\n' "${summary[@]}"
+exit "$failed"

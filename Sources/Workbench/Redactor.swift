@@ -17,6 +17,9 @@ final class Redactor {
         let alternatives = names.sorted().map(NSRegularExpression.escapedPattern(for:)).joined(separator: "|")
         return try! NSRegularExpression(pattern: "(--(?:\(alternatives)))(\\s+|=)(\"[^\"]*\"|'[^']*'|\\S+)")
     }()
+    // What help and usage write after a secret option (`[--secret S]`): a
+    // placeholder, not a value, so never redacted.
+    private let valueNames = Set(CommandTable.standard.specs.flatMap(\.options).filter(\.secret).map(\.valueName))
     // Tokens the backend mints: at-…, rt-…, st-…, ak-… (and the same with `_`).
     private let token = try! NSRegularExpression(pattern: "\\b(?:at|rt|st|ak)[-_][A-Za-z0-9]{8,}\\b")
     // The app's API key in the wire's JSON (the tape's requests and event
@@ -32,7 +35,7 @@ final class Redactor {
         for match in matches {
             guard let range = Range(match.range(at: 3), in: result) else { continue }
             let value = String(result[range])
-            guard !value.hasPrefix("<") else { continue }
+            guard !value.hasPrefix("<"), !valueNames.contains(value.trimmingCharacters(in: CharacterSet(charactersIn: "])"))) else { continue }
             result.replaceSubrange(range, with: placeholder(for: value.trimmingCharacters(in: CharacterSet(charactersIn: "\"'")), kind: "secret"))
         }
         result = replace(token, in: result, kind: "token")

@@ -9,6 +9,9 @@ public struct WorkbenchOptions: Sendable {
     /// True when a person types at a terminal (affects nothing printed by
     /// commands; only the banner and hints).
     public var interactive: Bool = false
+    /// The terminal's width, which `help` wraps to; nil (scripts,
+    /// transcripts) leaves lines as they are, so output stays the same.
+    public var width: Int?
     /// The server to run against (`--server URL`); nil for the embedded world.
     public var serverURL: String?
     /// A server-mode session's traffic tape to replay instead of a server.
@@ -39,12 +42,16 @@ public struct StepResult: Sendable, Hashable {
     public var events: [StepEvent]
     /// The virtual clock when the step ended.
     public var virtualTime: Instant
+    /// `virtual 44ms, wall 1.2ms` after each step while `timing on`: for
+    /// the person at the REPL, never recorded or compared (wall time varies).
+    public var timing: String?
     /// What crossed the wire during the step (server mode only; empty in
     /// the embedded world).
     public var traffic: [TrafficEntry]
 
     public init(output: String, status: StepStatus, events: [StepEvent] = [], virtualTime: Instant = .simulationEpoch,
-                traffic: [TrafficEntry] = []) {
+                traffic: [TrafficEntry] = [], timing: String? = nil) {
+        self.timing = timing
         self.output = output
         self.status = status
         self.events = events
@@ -72,7 +79,8 @@ public struct StepEvent: Sendable, Hashable {
 /// language on top. No terminal code: the executable feeds it lines.
 public final class WorkbenchSession {
     public let options: WorkbenchOptions
-    let interpreter: Interpreter
+    /// Replaced by a fresh one (same options) when `reset` runs.
+    var interpreter: Interpreter
     let redactor = Redactor()
 
     public init(options: WorkbenchOptions) throws {
@@ -87,7 +95,56 @@ public final class WorkbenchSession {
 
     /// Executes one line and returns what it printed.
     public func execute(_ line: String) -> StepResult {
-        interpreter.world.exclusively { interpreter.execute(line) }
+        if let kept = historyLine(for: line) { interpreter.typedLines.append(kept) }
+        let timed = interpreter.timing
+        let started = ContinuousClock.now
+        let virtualStart = interpreter.world.now
+        var result = interpreter.world.exclusively { interpreter.execute(line) }
+        if interpreter.resetRequested { reset() }
+        if timed, interpreter.timing {
+            result.timing = "virtual \(Format.duration(result.virtualTime - virtualStart)), wall \(Format.wall(seconds: Self.seconds(ContinuousClock.now - started)))"
+        }
+        return result
+    }
+
+    /// Where `history` finds earlier lines (the REPL's history store); by
+    /// default, the lines of this session.
+    public var historySource: (() -> [String])? {
+        get { interpreter.historySource }
+        set { interpreter.historySource = newValue }
+    }
+
+    /// A fresh world with the same seed and the same settings (`reset`).
+    private func reset() {
+        let old = interpreter
+        guard let fresh = try? Interpreter(options: old.options) else {
+            old.resetRequested = false
+            return
+        }
+        fresh.recording = old.recording
+        fresh.sawScriptError = old.sawScriptError
+        fresh.sawExpectFailure = old.sawExpectFailure
+        fresh.timing = old.timing
+        fresh.historySource = old.historySource
+        fresh.typedLines = old.typedLines
+        interpreter = fresh
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
+    /// What the prompt shows besides `chatbench`: the current client when it
+    /// is not the first one, and the server in server mode
+    /// (`phone2`, `server 127.0.0.1:8080`); nil when there is nothing to add.
+    public var promptContext: String? {
+        var parts: [String] = []
+        if let name = interpreter.current?.name, name != "client" { parts.append(name) }
+        if let url = options.serverURL {
+            let host = url.replacingOccurrences(of: "http://", with: "").replacingOccurrences(of: "https://", with: "")
+            parts.append("server " + (host.hasSuffix("/") ? String(host.dropLast()) : host))
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: " @ ")
     }
 
     /// Candidates for the word that ends at `cursor` (a UTF-8 offset into

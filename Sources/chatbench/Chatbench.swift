@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// The `chatbench` command line: a REPL by default, and subcommands for
 /// scripts, tests, recordings and the server (SPEC W10).
@@ -28,4 +29,16 @@ struct Chatbench: ParsableCommand {
         ],
         defaultSubcommand: ReplCommand.self
     )
+
+    /// Options may come before the subcommand, and a mistyped subcommand
+    /// gets a suggestion (see ``ArgumentOrder``).
+    static func main() {
+        let names = (configuration.subcommands.map { $0._commandName }) + ["help"]
+        switch ArgumentOrder.normalize(Array(CommandLine.arguments.dropFirst()), subcommands: names, arity: WorldOptions.arity) {
+        case .arguments(let arguments): main(arguments)
+        case .unknownSubcommand(let line):
+            Terminal.error(line)
+            Foundation.exit(2)
+        }
+    }
 }

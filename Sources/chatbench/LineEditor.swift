@@ -36,10 +36,11 @@ final class LineEditor {
 
     private static let wordBreakCharacters: UnsafePointer<CChar> = UnsafePointer(strdup(" \t\n")!)
 
-    /// Reads one line; nil at end of input (Ctrl-D on an empty line).
-    func readLine() -> String? {
+    /// Reads one line after `prompt` (the editor's own by default); nil at
+    /// end of input (Ctrl-D on an empty line).
+    func readLine(prompt: String? = nil) -> String? {
         Terminal.flush()
-        guard let raw = readline(prompt) else { return nil }
+        guard let raw = readline(prompt ?? self.prompt) else { return nil }
         defer { free(raw) }
         return String(cString: raw)
     }

@@ -8,6 +8,14 @@ protocol LineEngine: AnyObject {
     func completions(for line: String, cursor: Int) -> [String]
     func historyLine(for line: String) -> String?
     var exitStatus: Int32 { get }
+    /// The session underneath, for the prompt and `history`; nil in tests' doubles.
+    var workbench: WorkbenchSession? { get }
 }
 
-extension WorkbenchSession: LineEngine {}
+extension LineEngine {
+    var workbench: WorkbenchSession? { nil }
+}
+
+extension WorkbenchSession: LineEngine {
+    var workbench: WorkbenchSession? { self }
+}

@@ -24,6 +24,7 @@ final class RecordedEngine: LineEngine {
     func completions(for line: String, cursor: Int) -> [String] { session.completions(for: line, cursor: cursor) }
     func historyLine(for line: String) -> String? { session.historyLine(for: line) }
     var exitStatus: Int32 { session.exitStatus }
+    var workbench: WorkbenchSession? { session }
 
     /// Marks the session as ended.
     func finish() { recorder.finish() }
@@ -37,6 +38,15 @@ extension WorldOptions {
     /// that cannot be used is an error that says what to do (exit 2).
     func engine(for session: WorkbenchSession, kind: String) throws -> any LineEngine {
         guard !noRecord else { return session }
+        // A folder named by hand must exist: a typo never creates folders.
+        if let db {
+            let folder = (db as NSString).deletingLastPathComponent
+            var isDirectory: ObjCBool = false
+            if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) || !isDirectory.boolValue {
+                Terminal.error("chatbench: cannot record into \(db): there is no folder \(folder) (create it, or pass --no-record)")
+                throw ExitCode(2)
+            }
+        }
         do {
             let store = try RecordingStore(path: databasePath)
             let recorder = try Recorder(store: store, workbench: session, name: name, kind: kind)

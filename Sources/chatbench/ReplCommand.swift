@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Workbench
 
 /// `chatbench repl`, the default: the REPL on the embedded backend, or with
@@ -18,17 +19,28 @@ struct ReplCommand: ParsableCommand {
 
     @OptionGroup var world: WorldOptions
 
+    @Flag(help: "Do not run the start-up file ($XDG_CONFIG_HOME/chatbench/rc.chat, by default ~/.config/chatbench/rc.chat).")
+    var noRc = false
+
     func run() throws {
-        let interactive = Terminal.stdinIsTerminal
-        let session = try world.makeSession(world.workbenchOptions(interactive: interactive))
-        let engine = try world.engine(for: session, kind: interactive ? "repl" : "script")
-        guard interactive else {
-            let status = ScriptLoop(engine: engine, bail: world.bail).run { Swift.readLine() }
-            (engine as? RecordedEngine)?.finish()
-            throw ExitCode(status)
+        guard Terminal.stdinIsTerminal else {
+            // Piped input is read as `run -` reads it: a transcript is checked.
+            let input: ScriptInput
+            do {
+                input = try ScriptInput.lines(path: "<stdin>") { Swift.readLine() }
+            } catch {
+                Terminal.error("chatbench: \(error.message)")
+                throw ExitCode(2)
+            }
+            throw ExitCode(try ScriptInputRunner.run(input, path: "<stdin>", world: world, kind: "script"))
         }
+        var options = world.workbenchOptions(interactive: true)
+        options.width = Terminal.width
+        let session = try world.makeSession(options)
+        let engine = try world.engine(for: session, kind: "repl")
+        let startupFile = noRc ? nil : InteractiveLoop.startupFilePath(environment: ProcessInfo.processInfo.environment)
         MainActor.assumeIsolated {
-            InteractiveLoop(engine: engine).run()
+            InteractiveLoop(engine: engine, startupFile: startupFile).run()
             (engine as? RecordedEngine)?.finish()
         }
     }

@@ -72,11 +72,11 @@ struct ReplayCommand: ParsableCommand {
 
     private func report(_ outcome: ReplayOutcome) {
         let label = "session \(outcome.session.label)"
-        let timing = "\(DurationText.virtual(outcome.virtualMilliseconds)) of virtual time in \(DurationText.wall(outcome.seconds))"
+        let timing = "\(Format.duration(milliseconds: outcome.virtualMilliseconds)) of virtual time in \(Format.wall(seconds: outcome.seconds))"
         if update {
             Terminal.write(outcome.changedSteps == 0
-                ? "\(label): \(outcome.stepsRun) steps replayed, nothing changed (\(timing))\n"
-                : "\(label): re-recorded, \(outcome.changedSteps) of \(outcome.stepsRun) steps changed (\(timing))\n")
+                ? "\(label): \(Format.count(outcome.stepsRun, "step")) replayed, nothing changed (\(timing))\n"
+                : "\(label): re-recorded, \(outcome.changedSteps) of \(Format.count(outcome.stepsRun, "step")) changed (\(timing))\n")
             return
         }
         if !outcome.tapeDivergences.isEmpty {
@@ -87,7 +87,7 @@ struct ReplayCommand: ParsableCommand {
             Terminal.write("\(label): \(outcome.unusedTape.count) request\(outcome.unusedTape.count == 1 ? "" : "s") on the tape never made: \(outcome.unusedTape.prefix(3).joined(separator: "; "))\(outcome.unusedTape.count > 3 ? "; …" : "")\n")
         }
         guard let divergence = outcome.divergence else {
-            if outcome.identical { Terminal.write("\(label): \(outcome.stepsRun) steps replayed\(tape ? " from the tape" : ""), identical (\(timing))\n") }
+            if outcome.identical { Terminal.write("\(label): \(Format.count(outcome.stepsRun, "step")) replayed\(tape ? " from the tape" : ""), identical (\(timing))\n") }
             return
         }
         Terminal.write("\(label) diverged at step \(divergence.step): > \(divergence.input)\n")
@@ -129,23 +129,5 @@ struct ReplayReport: Encodable {
         notes = outcome.notes
         tapeDivergences = outcome.tapeDivergences
         unusedTape = outcome.unusedTape
-    }
-}
-
-/// Durations as `replay` prints them.
-enum DurationText {
-    /// `1h0m0s117ms`-style, from the workbench's clock.
-    static func virtual(_ milliseconds: Int64) -> String {
-        let h = milliseconds / 3_600_000, m = milliseconds / 60_000 % 60, s = milliseconds / 1000 % 60, ms = milliseconds % 1000
-        var parts = ""
-        if h > 0 { parts += "\(h)h" }
-        if h > 0 || m > 0 { parts += "\(m)m" }
-        parts += "\(s)s"
-        if ms > 0 { parts += "\(ms)ms" }
-        return parts
-    }
-
-    static func wall(_ seconds: Double) -> String {
-        seconds < 1 ? String(format: "%.1f ms", seconds * 1000) : String(format: "%.2f s", seconds)
     }
 }

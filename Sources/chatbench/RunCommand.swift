@@ -24,37 +24,21 @@ struct RunCommand: ParsableCommand {
     @OptionGroup var world: WorldOptions
 
     func run() throws {
-        var transcript: Transcript?
-        if file != "-" {
-            do {
+        let input: ScriptInput
+        do {
+            if file == "-" {
+                input = try ScriptInput.lines(path: "<stdin>") { Swift.readLine() }
+            } else {
                 let lines = try ScriptFile(path: file).lines
-                transcript = try Transcript.parse(lines.map { $0 + "\n" }.joined(), path: file)
-            } catch let error as ScriptFile.ReadError {
-                Terminal.error(error.message)
-                throw ExitCode(2)
-            } catch let error as TranscriptError {
-                Terminal.error("chatbench: \(error.message)")
-                throw ExitCode(2)
+                input = try ScriptInput.text(lines.map { $0 + "\n" }.joined(), path: file)
             }
+        } catch let error as ScriptFile.ReadError {
+            Terminal.error(error.message)
+            throw ExitCode(2)
+        } catch let error as TranscriptError {
+            Terminal.error("chatbench: \(error.message)")
+            throw ExitCode(2)
         }
-        var options = world.workbenchOptions(interactive: false)
-        if let seed = transcript?.seed { options.seed = seed }
-        let session = try world.makeSession(options)
-        let engine = try world.engine(for: session, kind: "script")
-        defer { (engine as? RecordedEngine)?.finish() }
-        let loop = ScriptLoop(engine: engine, bail: world.bail)
-        guard let transcript else {
-            throw ExitCode(loop.run { Swift.readLine() })
-        }
-        guard transcript.kind == .transcript else {
-            var iterator = transcript.blocks.map(\.input).makeIterator()
-            throw ExitCode(loop.run { iterator.next() })
-        }
-        let result = TranscriptRunner.check(transcript, path: file, session: session, execute: engine.execute, onStep: { _, step in
-            Terminal.write(step.output)
-        }, conformance: options.serverURL != nil)
-        Terminal.flush()
-        TranscriptRunner.report(result).forEach(Terminal.error)
-        throw ExitCode(result.passed ? 0 : 1)
+        throw ExitCode(try ScriptInputRunner.run(input, path: file == "-" ? "<stdin>" : file, world: world, kind: "script"))
     }
 }

@@ -6,14 +6,17 @@ struct ScriptLoop {
     var engine: any LineEngine
     /// Stop at the first failing `expect` or line that cannot be understood.
     var bail: Bool
-    var write: (String) -> Void = Terminal.write
+    var write: (String) -> Void = Terminal.writeStep
 
     /// Runs until the lines end, the session quits or (with `bail`) a step
     /// fails; returns the session's exit status.
     func run(lines nextLine: () -> String?) -> Int32 {
-        while let line = nextLine() {
+        while var line = nextLine() {
+            // A line ending in `\` or inside an open quote goes on.
+            while LineContinuation.continues(line), let more = nextLine() { line = LineContinuation.join(line, more) }
             let step = engine.execute(line)
             write(step.output)
+            if let timing = step.timing { write(timing + "\n") }
             if step.status == .quit { break }
             if bail, step.status == .expectFailed || step.status == .scriptError { break }
         }

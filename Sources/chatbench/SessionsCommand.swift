@@ -38,10 +38,27 @@ struct SessionsCommand: ParsableCommand {
                 SessionSource.fail(error.message)
             }
             if options.json {
-                Terminal.write(try JSONOutput.encode(sessions) + "\n")
+                Terminal.write(try JSONOutput.encode(sessions.map(Listed.init)) + "\n")
             } else {
                 SessionListing.table(sessions).forEach { Terminal.write($0 + "\n") }
             }
+        }
+    }
+
+    /// A session as `sessions --json` lists it: its fields, and the
+    /// status the table shows (`ok`, `expect failed`, `script error`, with
+    /// `, unfinished` for a session still running or whose process was
+    /// killed), and `unfinished` alone.
+    struct Listed: Encodable {
+        var session: RecordedSession
+
+        private enum Keys: String, CodingKey { case shownStatus, unfinished }
+
+        func encode(to encoder: any Encoder) throws {
+            try session.encode(to: encoder)
+            var container = encoder.container(keyedBy: Keys.self)
+            try container.encode(SessionListing.status(session), forKey: .shownStatus)
+            try container.encode(session.ended == nil, forKey: .unfinished)
         }
     }
 

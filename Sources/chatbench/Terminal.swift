@@ -7,6 +7,13 @@ enum Terminal {
         print(text, terminator: "")
     }
 
+    /// Writes a step's output and flushes it, so that a run killed halfway
+    /// leaves every finished step's output behind, even in a pipe or file.
+    static func writeStep(_ text: String) {
+        write(Colour.paint(text))
+        fflush(nil)
+    }
+
     /// Writes one line to standard error.
     static func error(_ line: String) {
         FileHandle.standardError.write(Data((line + "\n").utf8))
@@ -18,4 +25,11 @@ enum Terminal {
     }
 
     static var stdinIsTerminal: Bool { isatty(STDIN_FILENO) == 1 }
+
+    /// Standard output's width in columns when it is a terminal.
+    static var width: Int? {
+        var size = winsize()
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
+    }
 }

@@ -38,18 +38,36 @@ struct TestCommand: ParsableCommand {
             completion: .directory)
     var htmlOnFailure: String?
 
-    @OptionGroup var world: WorldOptions
+    @Option(help: ArgumentHelp("Fail a file still running after this many seconds of wall time, and go on with the others (0: no limit).", valueName: "seconds"))
+    var timeout: Double = 60
+
+    @Option(help: ArgumentHelp("Run only shard K of N: every Nth file by name, starting at the Kth (for splitting a folder across CI machines).", valueName: "K/N"))
+    var shard: String?
+
+    @Option(help: ArgumentHelp("Run against this running `chatbench serve` (files one after the other), or `fresh` for a new in-process server per file.", valueName: "url"))
+    var server: String?
 
     func validate() throws {
         if paths.isEmpty { throw ValidationError("name at least one .chat file or folder, e.g. chatbench test examples/") }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        if timeout < 0 { throw ValidationError("--timeout must be 0 (no limit) or a number of seconds, got \(timeout)") }
+        if let shard, Self.parseShard(shard) == nil {
+            throw ValidationError("--shard must be K/N with 1 ≤ K ≤ N, as in --shard 2/4; got \"\(shard)\"")
+        }
+    }
+
+    /// `2/4` → (2, 4).
+    static func parseShard(_ text: String) -> (index: Int, count: Int)? {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1, (1...count).contains(index) else { return nil }
+        return (index, count)
     }
 
     func run() throws {
         if update, let ci = ProcessInfo.processInfo.environment["CI"], !ci.isEmpty {
             SessionSource.fail("test --update rewrites expected output and is refused when CI is set: run it locally and commit the result")
         }
-        let files: [String]
+        var files: [String]
         do {
             files = try TranscriptRunner.files(in: paths)
         } catch {
@@ -58,16 +76,20 @@ struct TestCommand: ParsableCommand {
         guard !files.isEmpty else {
             SessionSource.fail("no .chat files in \(paths.joined(separator: ", "))")
         }
+        if let shard, let (index, count) = Self.parseShard(shard) {
+            files = TranscriptRunner.shard(files, index: index, of: count)
+        }
+        let limit: Duration? = timeout > 0 ? .milliseconds(Int64((timeout * 1000).rounded())) : nil
         let results: [TranscriptResult]
-        switch world.server {
+        switch server {
         case nil:
-            results = TranscriptRunner.runAll(files, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, html: htmlOnFailure != nil)
+            results = TranscriptRunner.runAll(files, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, timeout: limit, html: htmlOnFailure != nil)
         case FreshServer.keyword?:
-            results = TranscriptRunner.runAll(files, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, server: FreshServer.start,
+            results = TranscriptRunner.runAll(files, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, timeout: limit, server: FreshServer.start,
                                               html: htmlOnFailure != nil)
         case let url?:
             // One server for every file: they run one after the other.
-            results = TranscriptRunner.runAll(files, jobs: 1, server: { _ in (url, {}) }, html: htmlOnFailure != nil)
+            results = TranscriptRunner.runAll(files, jobs: 1, timeout: limit, server: { _ in (url, {}) }, html: htmlOnFailure != nil)
         }
         if let htmlOnFailure {
             for result in results {
@@ -78,18 +100,20 @@ struct TestCommand: ParsableCommand {
         }
         if let junit {
             do {
-                try Data(JUnitWriter.xml(results).utf8).write(to: URL(fileURLWithPath: junit))
+                try Data(JUnitWriter.xml(results, suite: shard.map { "chatbench shard \($0)" } ?? "chatbench").utf8).write(to: URL(fileURLWithPath: junit))
             } catch {
                 SessionSource.fail("cannot write \(junit): \((error as NSError).localizedDescription)")
             }
         }
         var updated = 0
+        var rewritten: Set<String> = []
         if update {
             for result in results {
                 guard let text = result.updatedText else { continue }
                 do {
                     try Data(text.utf8).write(to: URL(fileURLWithPath: result.path))
                     updated += 1
+                    rewritten.insert(result.path)
                 } catch {
                     Terminal.error("chatbench: cannot update \(result.path): \((error as NSError).localizedDescription)")
                 }
@@ -105,10 +129,12 @@ struct TestCommand: ParsableCommand {
             let report = results.map { Report(path: $0.path, passed: $0.passed, failures: $0.failures, seconds: $0.seconds) }
             Terminal.write(try JSONOutput.encode(report) + "\n")
         } else {
-            for result in results { TranscriptRunner.report(result).forEach { Terminal.write($0 + "\n") } }
+            for result in results { TranscriptRunner.report(result).forEach { Terminal.write(Colour.paint($0 + "\n")) } }
             if update { Terminal.write("updated \(updated) file\(updated == 1 ? "" : "s")\n") }
             Terminal.write(TranscriptRunner.summary(results) + "\n")
         }
-        throw ExitCode(results.allSatisfy(\.passed) ? 0 : 1)
+        // --update succeeds when every failing file was rewritten (a failed
+        // expect or a timeout is not something it can rewrite).
+        throw ExitCode(results.allSatisfy { $0.passed || rewritten.contains($0.path) } ? 0 : 1)
     }
 }

@@ -22,6 +22,14 @@ struct WorldOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Run against a running `chatbench serve` (real sockets, real time) instead of the embedded backend.", valueName: "url"))
     var server: String?
 
+    /// How many values the option `name` takes (`--seed`: 1, `--bail`: 0),
+    /// as the parser itself decides; nil when it is no option of these.
+    static func arity(_ name: String) -> Int? {
+        if (try? parse([name])) != nil { return 0 }
+        if (try? parse([name, "1"])) != nil { return 1 }
+        return nil
+    }
+
     /// The engine's options for these flags.
     func workbenchOptions(interactive: Bool) -> WorkbenchOptions {
         var options = WorkbenchOptions()

@@ -26,6 +26,23 @@ import Testing
         #expect(result.passed, "\(TranscriptRunner.report(result).joined(separator: "\n"))")
     }
 
+    /// The README's tour is a transcript: it runs, and passes, so the
+    /// README says what the REPL prints.
+    @Test func theReadmesTourPasses() {
+        let readme = Self.folder.deletingLastPathComponent().appendingPathComponent("README.md").path
+        let result = TranscriptRunner.run(path: readme)
+        #expect(result.passed, "\(TranscriptRunner.report(result).joined(separator: "\n"))")
+        #expect(result.kind == .transcript && result.updatedText == nil)
+    }
+
+    @Test func markdownTranscriptBlocksKeepTheFilesLineNumbers() throws {
+        let text = "# Title\n\nprose\n\n```transcript\n> clock\nclock [..]\n```\n\n```sh\n> not this\n```\n\n```transcript\n> expect error == none\nok: error == none\n```\n"
+        let transcript = try Transcript.parseMarkdown(text, path: "doc.md")
+        #expect(transcript.blocks.map(\.input) == ["clock", "expect error == none"])
+        #expect(transcript.blocks.map(\.line) == [6, 15])
+        #expect(throws: TranscriptError.self) { try Transcript.parseMarkdown("no blocks\n", path: "doc.md") }
+    }
+
     @Test(arguments: ExamplesTests.files)
     func exampleIsDeterministic(path: String) {
         let first = TranscriptRunner.run(path: path)

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import Workbench
 
@@ -37,7 +38,7 @@ func run(_ lines: [String], seed: UInt64 = 1) throws -> (session: WorkbenchSessi
     @Test func aBrokenExpectExitsOne() throws {
         let (session, results) = try run(["user set alice", "expect client.user == bob"])
         #expect(results[1].status == .expectFailed)
-        #expect(results[1].output == "expect failed: client.user == bob — expected == bob, found alice\n")
+        #expect(results[1].output == "expect failed: client.user == bob — expected == \"bob\", found \"alice\"\n")
         #expect(session.exitStatus == 1)
     }
 
@@ -93,10 +94,59 @@ func run(_ lines: [String], seed: UInt64 = 1) throws -> (session: WorkbenchSessi
             "hello = send visit text hi",
             "expect hello.state == sent",
             "expect inbox.count == 1",
-            "expect hello == m1",
+            "send visit text again",
+            "expect m1.text == again",
+            "expect hello.text == hi",
         ])
         #expect(results[1].output.hasPrefix("inbox = watch conversations\n"))
+        // Events use the name chosen, not an automatic handle.
+        #expect(results[1].output.contains("inbox emits"), "\(results[1].output)")
+        #expect(results[6].output.hasPrefix("m1 = text message in visit\n"), "\(results[6].output)")
         #expect(session.exitStatus == 0, "\(results.map(\.output))")
+    }
+
+    @Test func aBoundNameIsNeverTakenByAutomaticNumbering() throws {
+        let (session, results) = try run([
+            "user set alice",
+            "start conversation",
+            "m2 = send c1 text mine",
+            "send c1 text next",
+            "send c1 text third",
+            "expect m2.text == mine",
+            "expect m1.text == next",
+            "expect m3.text == third",
+        ])
+        #expect(results[3].output.hasPrefix("m1 = text message in c1\n"), "\(results[3].output)")
+        #expect(results[4].output.hasPrefix("m3 = text message in c1\n"), "\(results[4].output)")
+        #expect(session.exitStatus == 0, "\(results.map(\.output))")
+    }
+
+    @Test func bindingANameInUseIsRefusedBeforeTheVerbRuns() throws {
+        let (session, results) = try run([
+            "user set alice",
+            "start conversation --title first",
+            "c1 = start conversation --title second",
+            "watch conversations",
+            "expect w1.count == 1",
+            "expect w1[0] == c1",
+            "x = user set bob",
+        ])
+        #expect(results[2].output == "script error: c1 already names a conversation: names are never rebound; pick another, as in c1_2 = …\n")
+        #expect(results[2].status == .scriptError)
+        #expect(results[6].output == "script error: user set makes no object to name: write it without \"x =\"\n")
+        #expect(results[4].status == .ok && results[5].status == .ok, "\(results.map(\.output))")
+        _ = session
+    }
+
+    @Test func anInspectionFollowedByJSONPrintsJSON() throws {
+        let (_, results) = try run(["user set alice", "start conversation", #"send c1 text "two\nlines \"q\"""#, "m1 --json", "m1.text --json", "w9 --json"])
+        let object = try JSONSerialization.jsonObject(with: Data(results[3].output.utf8)) as? [String: Any]
+        #expect(object?["handle"] as? String == "m1")
+        #expect(object?["text"] as? String == "two\nlines \"q\"")
+        #expect(object?["conversation"] as? String == "c1")
+        #expect(object?["replyTo"] is NSNull)
+        #expect(results[4].output == #""two\nlines \"q\"""# + "\n")
+        #expect(results[5].status == .scriptError)
     }
 
     @Test func sameLinesSameSeedSameTranscript() throws {
@@ -114,7 +164,7 @@ func run(_ lines: [String], seed: UInt64 = 1) throws -> (session: WorkbenchSessi
         #expect(results[0].output.contains("  send C text|image|video|document|audio [CONTENT] [--reply-to M] [--size BYTES] [--type MIME]"))
         #expect(results[1].output == """
             usage: send C text|image|video|document|audio [CONTENT] [--reply-to M] [--size BYTES] [--type MIME]
-              sendMessage: appears at once, then toBeSent → sending → sent or failed (D6)
+              sendMessage: appears at once, then toBeSent → sending → sent or failed
             options:
               --reply-to M  the message it answers
               --size BYTES  an attachment's size
@@ -122,7 +172,60 @@ func run(_ lines: [String], seed: UInt64 = 1) throws -> (session: WorkbenchSessi
             example: send c1 text "Hello, doctor"
 
             """)
-        #expect(results[2].output == "script error: no verb \"snd\" (did you mean send?)\n")
+        #expect(results[2].output == "script error: no verb or topic \"snd\" (did you mean send?); help -k snd searches\n")
+    }
+
+    @Test func helpWrapsToTheTerminalAndHasNoRequirementCodes() throws {
+        var options = WorkbenchOptions()
+        options.width = 80
+        let narrow = try WorkbenchSession(options: options).execute("help").output
+        let lines = narrow.split(separator: "\n")
+        #expect(lines.allSatisfy { $0.count <= 80 }, "\(lines.filter { $0.count > 80 })")
+        let wide = try WorkbenchSession(options: WorkbenchOptions()).execute("help").output
+        #expect(wide.split(separator: "\n").contains { $0.count > 80 }, "without a width, help is not wrapped")
+        #expect(wide.range(of: #"[ (][ADSWC][0-9]{1,2}[),]"#, options: .regularExpression) == nil, "\(wide)")
+        #expect(wide.contains("server: server.users, server.requests"), "the inspection functions are listed")
+        #expect(wide.contains("clock: clock."), "\(wide)")
+        #expect(wide.contains("topics: handles, paths, durations, watchers, faults"))
+    }
+
+    @Test func helpTopicsSearchesAndObjects() throws {
+        let (_, results) = try run(["help watchers", "help -k revoke", "user set alice", "watch conversations", "help w1", "help nosuch", "? durations"])
+        #expect(results[0].output.contains("refreshing (asking the server), refreshed"))
+        #expect(results[1].output.contains("  token revoke  the server revokes"), "\(results[1].output)")
+        #expect(results[1].output.contains("  topic faults: "), "\(results[1].output)")
+        #expect(results[4].output.hasPrefix("w1 is a watcher; its fields: state, fresh, count"), "\(results[4].output)")
+        #expect(results[5].output == "script error: no verb or topic \"nosuch\"; help -k nosuch searches\n")
+        #expect(results[6].output.contains("2h34m0.947s"))
+    }
+
+    @Test func historyAndReset() throws {
+        let (session, results) = try run(["user set alice", "login jwt bob --secret hunter22", "history", "history -k alice", "reset", "client.user", "history 1"])
+        #expect(results[2].output == "  1  user set alice\n  2  login jwt bob --secret <secret#1>\n  3  history\n")
+        #expect(results[3].output == "  1  user set alice\n  4  history -k alice\n")
+        #expect(results[5].output == "none\n", "a fresh world has no user")
+        #expect(results[6].output == "  7  history 1\n")
+        _ = session
+    }
+
+    @Test func thePromptShowsTheCurrentClientWhenItIsNotTheFirst() throws {
+        let (session, _) = try run(["user set alice"])
+        #expect(session.promptContext == nil)
+        _ = session.execute("client new phone2")
+        #expect(session.promptContext == "phone2")
+        _ = session.execute("use client")
+        #expect(session.promptContext == nil)
+        _ = session.execute("use phone2")
+        #expect(session.promptContext == "phone2")
+    }
+
+    @Test func timingIsShownBesideTheOutputNeverInIt() throws {
+        let (session, results) = try run(["timing on", "clock advance 2s", "timing off", "clock"])
+        #expect(results[0].timing == nil)
+        #expect(results[1].timing?.hasPrefix("virtual 2s, wall ") == true, "\(String(describing: results[1].timing))")
+        #expect(!results[1].output.contains("virtual"))
+        #expect(results[2].timing == nil && results[3].timing == nil)
+        _ = session
     }
 
     @Test func everyVerbHasAnExampleThatParses() throws {

@@ -17,6 +17,14 @@ import Testing
         #expect(try Tokenizer.tokenize(#"x 'a\b'"#).last?.text == #"a\b"#)
     }
 
+    @Test func aHashThatStartsAWordStartsAComment() throws {
+        #expect(try Tokenizer.tokenize("user set alice   # setCurrentUser: no request").map(\.text) == ["user", "set", "alice"])
+        #expect(try Tokenizer.tokenize("watch conversations #the provider").map(\.text) == ["watch", "conversations"])
+        #expect(try Tokenizer.tokenize("# only a comment").isEmpty)
+        #expect(try Tokenizer.tokenize(#"agent say c1 "not # a comment" # but this is"#).map(\.text) == ["agent", "say", "c1", "not # a comment"])
+        #expect(try Tokenizer.tokenize("login jwt alice <jwt#1>").last?.text == "<jwt#1>")
+    }
+
     @Test func unbalancedQuoteNamesItsColumn() {
         #expect(throws: ScriptError("unterminated quote: the string starting at column 14 has no closing \"")) {
             try Tokenizer.tokenize(#"send c1 text "oops"#)
@@ -36,8 +44,34 @@ import Testing
     }
 
     @Test func formatsTheShortestSpelling() {
-        #expect(DurationParser.format(.milliseconds(5_400_250)) == "1h30m250ms")
-        #expect(DurationParser.format(.zero) == "0s")
+        #expect(Format.duration(.milliseconds(5_400_250)) == "1h30m0.25s")
+        #expect(Format.duration(.zero) == "0s")
+        #expect(Format.duration(milliseconds: 189) == "189ms")
+        #expect(Format.duration(milliseconds: 1500) == "1.5s")
+        #expect(Format.duration(milliseconds: 90_000) == "1m30s")
+        #expect(Format.duration(milliseconds: 9_240_947) == "2h34m0.947s")
+        #expect(Format.duration(milliseconds: 60 * 86_400_000 + 5_400_000) == "60d 1h30m")
+        #expect(Format.duration(milliseconds: 2 * 86_400_000) == "2d")
+    }
+}
+
+@Suite struct FormatTests {
+    @Test func stringsAreAlwaysQuotedAndEscaped() {
+        #expect(Value.string("sent").description == "\"sent\"")
+        #expect(Value.string("two\nlines \"q\"").description == #""two\nlines \"q\"""#)
+        #expect(Value.list([.string("a"), .string("b c"), .int(2)]).description == #"["a", "b c", 2]"#)
+    }
+
+    @Test func sizesAttachmentsAndCounts() {
+        #expect(Format.bytes(512) == "512 B")
+        #expect(Format.bytes(1500) == "1.5 kB")
+        #expect(Format.bytes(2_000_000) == "2.0 MB")
+        #expect(Format.bytes(999_999) == "1.0 MB")
+        #expect(Format.content(.attachment(kind: .image, mimeType: "image/jpeg", size: 2_000_000, fileName: nil)) == "image/jpeg 2.0 MB")
+        #expect(Format.count(1, "step") == "1 step")
+        #expect(Format.count(2, "step") == "2 steps")
+        #expect(Format.wall(seconds: 0.0012) == "1.2ms")
+        #expect(Format.wall(seconds: 2.346) == "2.35s")
     }
 }
 
@@ -70,16 +104,30 @@ import Testing
 }
 
 @Suite struct ComparisonTests {
-    @Test func comparesNumbersStringsAndLists() {
-        #expect(Comparison.equal.holds(.int(3), .int(3)))
-        #expect(Comparison.less.holds(.int(2), .int(10)))
-        #expect(!Comparison.less.holds(.string("10"), .int(2)))
-        #expect(Comparison.greaterOrEqual.holds(.int(2), .int(2)))
-        #expect(Comparison.notEqual.holds(.string("sent"), .string("failed")))
-        #expect(Comparison.contains.holds(.list([.string("alice"), .string("bob")]), .string("bob")))
-        #expect(Comparison.contains.holds(.string("Hello, doctor"), .string("doctor")))
-        #expect(Comparison.equal.holds(.none, .none))
-        #expect(!Comparison.equal.holds(.none, .string("x")))
+    @Test func comparesNumbersStringsAndLists() throws {
+        #expect(try Comparison.equal.holds(.int(3), .int(3)))
+        #expect(try Comparison.less.holds(.int(2), .int(10)))
+        #expect(try !Comparison.less.holds(.string("10"), .int(2)))
+        #expect(try Comparison.greaterOrEqual.holds(.int(2), .int(2)))
+        #expect(try Comparison.notEqual.holds(.string("sent"), .string("failed")))
+        #expect(try Comparison.contains.holds(.list([.string("alice"), .string("bob")]), .string("bob")))
+        #expect(try Comparison.contains.holds(.string("Hello, doctor"), .string("doctor")))
+        #expect(try Comparison.equal.holds(.none, .none))
+        #expect(try !Comparison.equal.holds(.none, .string("x")))
+    }
+
+    @Test(arguments: Comparison.allCases.filter { $0 != .contains })
+    func aQuotedNumberComparesAsTheNumber(comparison: Comparison) throws {
+        for (a, b) in [(Int64(2), Int64(2)), (1, 2), (3, 2)] {
+            let plain = try comparison.holds(.int(a), .int(b))
+            #expect(try comparison.holds(.int(a), .string(String(b))) == plain)
+            #expect(try comparison.holds(.string(String(a)), .int(b)) == plain)
+        }
+    }
+
+    @Test func aNumberAgainstAWordIsTheScriptsMistake() {
+        #expect(throws: ScriptError.self) { try Comparison.equal.holds(.int(2), .string("abc")) }
+        #expect(throws: ScriptError.self) { try Comparison.greater.holds(.string("abc"), .int(2)) }
     }
 
     @Test func literals() {
@@ -108,5 +156,24 @@ import Testing
         #expect(redactor.redact(#"{"accessToken":null,"apiKey":"demo-key","deviceId":"d1"}"#)
             == #"{"accessToken":null,"apiKey":"<secret#3>","deviceId":"d1"}"#)
         #expect(redactor.redact(#"{"apiKey":"demo-key"}"#) == #"{"apiKey":"<secret#3>"}"#)
+    }
+}
+
+@Suite struct LineContinuationTests {
+    @Test func aTrailingBackslashOrAnOpenQuoteGoesOn() {
+        #expect(LineContinuation.continues(#"send c1 text \"#))
+        #expect(LineContinuation.continues(#"send c1 text "first line"#))
+        #expect(LineContinuation.continues(#"agent say c1 'still open"#))
+        #expect(!LineContinuation.continues(#"send c1 text "done""#))
+        #expect(!LineContinuation.continues(#"send c1 text "a \" quote""#))
+        #expect(!LineContinuation.continues(#"clock # a comment \"#))
+        #expect(!LineContinuation.continues("user set alice"))
+    }
+
+    @Test func joinedLinesTokenizeAsOne() throws {
+        let backslash = LineContinuation.join(#"send c1 text \"#, #"   "hi""#)
+        #expect(try Tokenizer.tokenize(backslash).map(\.text) == ["send", "c1", "text", "hi"])
+        let quote = LineContinuation.join(#"send c1 text "two"#, #"lines""#)
+        #expect(try Tokenizer.tokenize(quote).last?.text == "two\nlines")
     }
 }

@@ -30,15 +30,14 @@ import Testing
         #expect(session.exitStatus == 1)
         // The token refreshes of those two hours come first, then the verdict.
         let lines = wait.output.split(separator: "\n")
-        #expect(lines.last == "wait failed: gave up waiting for w1 to emit 5 times after 2h0s0ms"
-                    || lines.last?.hasPrefix("wait failed: gave up waiting for w1 to emit 5 times after 2h") == true, "\(wait.output)")
+        #expect(lines.last == "wait failed: gave up waiting for w1 to emit 5 times after 2h", "\(wait.output)")
         #expect(lines.dropLast().contains { $0.contains("client.session → refreshing(alice)") })
     }
 
     @Test func aWaitWithoutBoundStopsAfterAnHour() throws {
         let (_, results) = try run(["user set alice", "watch conversations", "wait w1 emits 5", "clock.elapsed"])
         #expect(results[2].status == .expectFailed)
-        #expect(results[3].output.hasPrefix("1h"), "\(results[3].output)")
+        #expect(results[3].output.hasPrefix("\"1h0."), "\(results[3].output)")
     }
 
     @Test func timersListTheirKindAndPurpose() throws {
@@ -57,7 +56,7 @@ import Testing
     @Test func aFailedAuthorizeLeavesTheClientAsTheSDKSeesIt() throws {
         let (_, results) = try run(["authorize bob --token wrong", "client.user", "connect carol"])
         // What inspection shows is what the SDK acts on: bob is still set.
-        #expect(results[1].output == "bob\n", "\(results.map(\.output))")
+        #expect(results[1].output == "\"bob\"\n", "\(results.map(\.output))")
         #expect(results[2].output.contains("currentUserAlreadySet") || results[2].output.contains("bob"), "\(results[2].output)")
     }
 

@@ -4,7 +4,16 @@ import Workbench
 
 /// `sessions show --html`, `export --html` and `--html-on-failure`, opened
 /// in headless Chromium: the DOM the browser built, and a screenshot.
-@Suite(.serialized) struct HTMLViewTests {
+///
+/// They run when CHATBENCH_BROWSER_TESTS=1, as scripts/test.sh runs them:
+/// on their own, after the other tests. Chromium is heavy on two cores; run
+/// beside the server-mode tests, it starved their real-time steps (a
+/// command's work went quiet for longer than its 50 ms window and the step
+/// ended early: three server tests failed in each of two full runs, none in
+/// a full run without these).
+@Suite(.serialized, .enabled(if: ProcessInfo.processInfo.environment["CHATBENCH_BROWSER_TESTS"] == "1",
+                             "browser tests run on their own: CHATBENCH_BROWSER_TESTS=1 (scripts/test.sh does)"))
+struct HTMLViewTests {
     /// A session with faults: a lost request (`net fail`), an offline
     /// window, an app restart, an agent's message pushed to the client and a
     /// failing expect.

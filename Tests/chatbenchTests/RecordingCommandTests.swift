@@ -71,7 +71,7 @@ import Workbench
         _ = _folder
         let same = try ChatbenchBinary.run(["replay", "demo", "--db", db])
         #expect(same.status == 0, "\(same.stdout)\(same.stderr)")
-        #expect(same.stdout.hasPrefix("session 1 \"demo\": 7 steps replayed, identical (1h0m0s117ms of virtual time in "))
+        #expect(same.stdout.hasPrefix("session 1 \"demo\": 7 steps replayed, identical (1h0.117s of virtual time in "))
 
         let store = try RecordingStore(path: db, create: false)
         try store.replaceSteps(of: 1, with: try store.steps(of: 1).map { step in

@@ -26,6 +26,16 @@ enum ArgumentKind: Hashable, Sendable {
 /// The kinds of objects handles name.
 enum HandleKind: String, Hashable, Sendable {
     case watcher, conversation, message, client, any
+
+    /// What automatic handles of this kind start with: `w1`, `c1`, `m1`.
+    var handlePrefix: String {
+        switch self {
+        case .watcher: "w"
+        case .conversation: "c"
+        case .message: "m"
+        case .client, .any: "client"
+        }
+    }
 }
 
 struct ArgumentSpec: Hashable, Sendable {
@@ -51,6 +61,8 @@ struct OptionSpec: Hashable, Sendable {
 struct CommandSpec: Sendable {
     /// One or more words: `watch`, `user set`, `clock advance`.
     var name: String
+    /// Other single words that mean the same verb (`q`, `exit` for `quit`).
+    var aliases: [String] = []
     var group: CommandGroup
     var arguments: [ArgumentSpec] = []
     var options: [OptionSpec] = []
@@ -60,6 +72,9 @@ struct CommandSpec: Sendable {
     var sensitive = false
     /// Leaves `error` as it was (inspections, `expect`, `help`).
     var keepsError = false
+    /// The kind of object the verb makes, which `NAME = VERB …` names;
+    /// nil when it makes none (a name is then refused).
+    var makes: HandleKind?
     var run: @Sendable (Interpreter, Invocation) throws -> Void
 
     var words: [String] { name.split(separator: " ").map(String.init) }

@@ -4,7 +4,7 @@ extension CommandTable {
     static let appCommands: [CommandSpec] = [
         CommandSpec(
             name: "app restart", group: .world,
-            options: [OptionSpec(name: "--corrupt-cache", value: nil, summary: "overwrite the disk cache with garbage first (C1)")],
+            options: [OptionSpec(name: "--corrupt-cache", value: nil, summary: "overwrite the disk cache with garbage first")],
             summary: "kill and relaunch the app: the client is rebuilt from its disk cache and outbox",
             example: "app restart",
             run: { interpreter, invocation in
@@ -31,7 +31,7 @@ extension CommandTable {
         CommandSpec(
             name: "typing", group: .data,
             arguments: [ArgumentSpec(name: "C", kind: .handle(.conversation)), ArgumentSpec(name: "STATE", kind: .choice(["on", "off"]))],
-            summary: "setIsTyping: tell the other side the user is typing (renewed while on, D9)",
+            summary: "setIsTyping: tell the other side the user is typing (renewed while on)",
             example: "typing c1 on",
             run: { interpreter, invocation in
                 let conversation = try interpreter.conversation(invocation.argument(0)!)

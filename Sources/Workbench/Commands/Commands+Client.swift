@@ -56,7 +56,7 @@ extension CommandTable {
         CommandSpec(
             name: "user set", group: .identity,
             arguments: [ArgumentSpec(name: "ID", kind: .text)],
-            summary: "setCurrentUser(userId:): tokens come from the provider when first needed (A1, A3)",
+            summary: "setCurrentUser(userId:): tokens come from the provider when first needed",
             example: "user set alice",
             run: { interpreter, invocation in
                 let client = interpreter.current!
@@ -67,11 +67,11 @@ extension CommandTable {
                 client.userId = id
                 client.auth = .tokens
                 let requests = interpreter.world.network.requestCount - before
-                interpreter.print("user \(id) set on \(client.name) (\(requests == 0 ? "no request" : "\(requests) requests"))")
+                interpreter.print("user \(id) set on \(client.name) (\(requests == 0 ? "no request" : Format.count(requests, "request")))")
             }),
         CommandSpec(
             name: "user clear", group: .identity,
-            summary: "clearCurrentUser(): remove every local trace of the user (A4)",
+            summary: "clearCurrentUser(): remove every local trace of the user",
             example: "user clear",
             run: { interpreter, _ in
                 let client = interpreter.current!

@@ -10,6 +10,7 @@ extension CommandTable {
             ],
             summary: "start a watcher: cached data first, then the server's; it says fresh only while its data is the server's as of its last fetch and the realtime connection has stayed up since",
             example: "w1 = watch items c1",
+            makes: .watcher,
             run: { interpreter, invocation in
                 let target: WatcherObject.Target
                 switch invocation.argument(0)! {
@@ -30,10 +31,14 @@ extension CommandTable {
         CommandSpec(
             name: "more", group: .data,
             arguments: [ArgumentSpec(name: "W", kind: .handle(.watcher))],
-            summary: "load one more page into a paginated watcher (D3)",
+            summary: "load one more page into a paginated watcher",
             example: "more w1",
             run: { interpreter, invocation in
                 let watcher = try interpreter.watcher(invocation.argument(0)!)
+                if watcher.stopped {
+                    interpreter.report(ChatError(ChatError.Code(rawValue: "watcherStopped"), "\(watcher.handle) is stopped: start another with watch \(watcher.what)"))
+                    return
+                }
                 guard let loadMore = watcher.loadMore else {
                     interpreter.report(ChatError(ChatError.Code(rawValue: "nothingMore"), "\(watcher.handle) has nothing more to load"))
                     return
@@ -47,16 +52,22 @@ extension CommandTable {
             example: "stop w1",
             run: { interpreter, invocation in
                 let watcher = try interpreter.watcher(invocation.argument(0)!)
+                guard !watcher.stopped else {
+                    interpreter.print("\(watcher.handle) is already stopped")
+                    return
+                }
                 watcher.observation?.cancel()
                 interpreter.world.runUntilIdle()
                 watcher.state = "ended"
+                watcher.stopped = true
                 interpreter.print("\(watcher.handle) stopped")
             }),
         CommandSpec(
             name: "start conversation", group: .data,
             options: [OptionSpec(name: "--title", value: .text, valueName: "T", summary: "the conversation's title")],
-            summary: "startConversation(): a conversation on this device until its first message (D4)",
+            summary: "startConversation(): a conversation on this device until its first message",
             example: "start conversation --title \"Knee pain\"",
+            makes: .conversation,
             run: { interpreter, invocation in
                 let client = interpreter.current!
                 let sdk = client.client
@@ -79,8 +90,9 @@ extension CommandTable {
                 OptionSpec(name: "--size", value: .count, valueName: "BYTES", summary: "an attachment's size"),
                 OptionSpec(name: "--type", value: .text, valueName: "MIME", summary: "an attachment's MIME type"),
             ],
-            summary: "sendMessage: appears at once, then toBeSent → sending → sent or failed (D6)",
+            summary: "sendMessage: appears at once, then toBeSent → sending → sent or failed",
             example: "send c1 text \"Hello, doctor\"",
+            makes: .message,
             run: { interpreter, invocation in
                 let conversation = try interpreter.conversation(invocation.argument(0)!)
                 let content = try attachmentOrText(invocation)
@@ -102,7 +114,7 @@ extension CommandTable {
         CommandSpec(
             name: "retry", group: .data,
             arguments: [ArgumentSpec(name: "M", kind: .handle(.message))],
-            summary: "retrySending: send a failed message again, same client id (D6)",
+            summary: "retrySending: send a failed message again, same client id",
             example: "retry m1",
             run: { interpreter, invocation in
                 let message = try interpreter.message(invocation.argument(0)!)
@@ -136,8 +148,9 @@ extension CommandTable {
             name: "agent say", group: .otherSide,
             arguments: [ArgumentSpec(name: "C", kind: .handle(.conversation)), ArgumentSpec(name: "TEXT", kind: .text)],
             options: [OptionSpec(name: "--times", value: .count, valueName: "N", summary: "say it N times (numbered)")],
-            summary: "the provider says something in a conversation (S2)",
+            summary: "the provider says something in a conversation",
             example: "agent say c1 \"How can I help?\"",
+            makes: .message,
             run: { interpreter, invocation in
                 let conversation = try interpreter.conversation(invocation.argument(0)!)
                 let text = invocation.argument(1)!
@@ -157,7 +170,7 @@ extension CommandTable {
         CommandSpec(
             name: "agent typing", group: .otherSide,
             arguments: [ArgumentSpec(name: "C", kind: .handle(.conversation)), ArgumentSpec(name: "STATE", kind: .choice(["on", "off"]))],
-            summary: "the provider starts or stops typing (expires on its own, D9)",
+            summary: "the provider starts or stops typing (expires on its own)",
             example: "agent typing c1 on",
             run: { interpreter, invocation in
                 let conversation = try interpreter.conversation(invocation.argument(0)!)

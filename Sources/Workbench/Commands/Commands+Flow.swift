@@ -59,24 +59,12 @@ extension CommandTable {
 
     static let metaCommands: [CommandSpec] = [
         CommandSpec(
-            name: "help", group: .meta,
+            name: "help", aliases: ["?"], group: .meta,
             arguments: [ArgumentSpec(name: "VERB", kind: .verb, optional: true, variadic: true)],
-            summary: "list verbs by group, or show one verb's usage and an example",
+            summary: "list verbs by group; help VERB, help TOPIC, help HANDLE, help -k WORD",
             example: "help send",
             keepsError: true,
-            run: { interpreter, invocation in
-                let table = interpreter.table
-                if invocation.arguments.isEmpty {
-                    interpreter.lines += table.helpText()
-                    return
-                }
-                let name = invocation.arguments.map(\.text).joined(separator: " ")
-                let specs = table.specs.filter { $0.name == name || $0.words.first == name }
-                guard !specs.isEmpty else {
-                    throw ScriptError("no verb \"\(name)\"\(Suggestion.hint(for: name, in: table.specs.map(\.name) + table.verbWords))")
-                }
-                for spec in specs { interpreter.lines += table.helpText(for: spec) }
-            }),
+            run: { interpreter, invocation in try interpreter.help(invocation.arguments.map(\.text)) }),
         CommandSpec(
             name: "inspect", group: .meta,
             arguments: [ArgumentSpec(name: "HANDLE", kind: .text)],
@@ -94,26 +82,30 @@ extension CommandTable {
                 }
             }),
         CommandSpec(
-            name: "quit", group: .meta, summary: "leave (Ctrl-D too)", example: "quit", keepsError: true,
+            name: "quit", aliases: ["q", "exit", "\\q", ":q"], group: .meta, summary: "leave (Ctrl-D too)", example: "quit", keepsError: true,
             run: { _, _ in throw QuitRequest() }),
     ]
 }
 
 extension CommandTable {
-    /// `help`: verbs by group.
-    func helpText() -> [String] {
+    /// `help`: verbs by group, summaries wrapped to `width` under their column.
+    func helpText(width: Int? = nil, inspection: [String] = []) -> [String] {
         var lines: [String] = []
         for group in CommandGroup.allCases {
             let specs = self.specs.filter { $0.group == group }
             guard !specs.isEmpty else { continue }
             lines.append("\(group.rawValue):")
-            let width = specs.map(\.usage.count).max() ?? 0
+            let column = specs.map(\.usage.count).max() ?? 0
             for spec in specs {
-                lines.append("  \(spec.usage)\(String(repeating: " ", count: max(2, width - spec.usage.count + 2)))\(spec.summary)")
+                let gap = max(2, column - spec.usage.count + 2)
+                let line = "  \(spec.usage)\(String(repeating: " ", count: gap))\(spec.summary)"
+                lines += HelpTopics.wrap(line, width: width, indent: min(2 + spec.usage.count + gap, 40))
             }
         }
-        lines.append("inspection: HANDLE[.field|[index]]... shows an object or a field, e.g. w1, m1.state, server.messages(c1)")
-        lines.append("help VERB shows usage and an example.")
+        lines += HelpTopics.wrap("inspection: HANDLE[.field|[index]]... shows an object or a field, e.g. w1, m1.state, w1[0].text", width: width, indent: 2)
+        lines += inspection.flatMap { HelpTopics.wrap("  " + $0, width: width, indent: 4) }
+        lines.append("topics: " + HelpTopics.pages.map(\.name).joined(separator: ", ") + " (help TOPIC)")
+        lines += HelpTopics.wrap("help VERB shows usage and an example; help HANDLE the fields of an object; help -k WORD searches.", width: width, indent: 2)
         return lines
     }
 
@@ -128,6 +120,7 @@ extension CommandTable {
                 lines.append("  \(left)\(String(repeating: " ", count: width - left.count + 2))\(option.summary)")
             }
         }
+        if !spec.aliases.isEmpty { lines.append("also: \(spec.aliases.joined(separator: ", "))") }
         lines.append("example: \(spec.example)")
         return lines
     }

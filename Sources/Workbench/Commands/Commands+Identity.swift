@@ -14,7 +14,7 @@ extension CommandTable {
                 OptionSpec(name: "--email", value: .text, valueName: "E", summary: "the email claim"),
                 OptionSpec(name: "--secret", value: .text, valueName: "S", summary: "sign with this secret instead of the app's", secret: true),
             ],
-            summary: "loginUser(jwt:): the app's backend signs a JWT (HS256) and the SDK logs in with it (A5, A8)",
+            summary: "loginUser(jwt:): the app's backend signs a JWT (HS256) and the SDK logs in with it",
             example: "login jwt alice --exp 10m --name \"Alice A.\"",
             run: { interpreter, invocation in
                 let object = interpreter.current!
@@ -32,7 +32,7 @@ extension CommandTable {
             }),
         CommandSpec(
             name: "login anonymous", group: .identity,
-            summary: "loginAnonymous(): the server creates an anonymous user (A7)",
+            summary: "loginAnonymous(): the server creates an anonymous user",
             example: "login anonymous",
             run: { interpreter, _ in
                 let object = interpreter.current!
@@ -44,7 +44,7 @@ extension CommandTable {
             }),
         CommandSpec(
             name: "logout", group: .identity,
-            summary: "logout(): close the server session, stop this device's pushes, clear local data (A9)",
+            summary: "logout(): close the server session, stop this device's pushes, clear local data",
             example: "logout",
             run: { interpreter, _ in
                 let object = interpreter.current!
@@ -62,7 +62,7 @@ extension CommandTable {
                 OptionSpec(name: "--session-token", value: nil, summary: "with a session token that expires (the SessionDelegate renews it)"),
                 OptionSpec(name: "--ttl", value: .duration, valueName: "DURATION", summary: "the session token's lifetime"),
             ],
-            summary: "connect(userId:) alone, or with an access or session token (A10)",
+            summary: "connect(userId:) alone, or with an access or session token",
             example: "connect carol --session-token --ttl 10m",
             run: { interpreter, invocation in
                 let object = interpreter.current!
@@ -94,7 +94,7 @@ extension CommandTable {
             }),
         CommandSpec(
             name: "disconnect", group: .identity,
-            summary: "disconnect(): close the connection, keep the disk cache for the next connect (A11)",
+            summary: "disconnect(): close the connection, keep the disk cache for the next connect",
             example: "disconnect",
             run: { interpreter, _ in
                 let object = interpreter.current!
@@ -111,7 +111,7 @@ extension CommandTable {
                 OptionSpec(name: "--data", value: .text, valueName: "k=v", summary: "an attribute (repeatable)"),
                 OptionSpec(name: "--token", value: .text, valueName: "T", summary: "an access token for ChatAuth", secret: true),
             ],
-            summary: "authorize(user:auth:): returns at once; errors arrive as events (A12)",
+            summary: "authorize(user:auth:): returns at once; errors arrive as events",
             example: "authorize u-7f3a9c --name Dana --data plan=gold",
             run: { interpreter, invocation in
                 let object = interpreter.current!
@@ -128,7 +128,7 @@ extension CommandTable {
             }),
         CommandSpec(
             name: "deauthorize", group: .identity,
-            summary: "deauthorizeUser(): local clear; the server session and pushes stay (A4)",
+            summary: "deauthorizeUser(): local clear; the server session and pushes stay",
             example: "deauthorize",
             run: { interpreter, _ in
                 let object = interpreter.current!
@@ -141,7 +141,7 @@ extension CommandTable {
         CommandSpec(
             name: "prefill", group: .identity,
             arguments: [ArgumentSpec(name: "TEXT", kind: .text)],
-            summary: "prefill(message:): the next opened conversation gets it once in its draft (A13)",
+            summary: "prefill(message:): the next opened conversation gets it once in its draft",
             example: "prefill \"I have a question about my bill\"",
             run: { interpreter, invocation in
                 let client = interpreter.current.client
@@ -152,7 +152,7 @@ extension CommandTable {
         CommandSpec(
             name: "update-data", group: .identity,
             arguments: [ArgumentSpec(name: "k=v", kind: .text, variadic: true)],
-            summary: "updateData: attributes reach the server when a conversation next opens online (A13)",
+            summary: "updateData: attributes reach the server when a conversation next opens online",
             example: "update-data plan=gold city=Lyon",
             run: { interpreter, invocation in
                 let attributes = try keyValues(invocation.arguments.map(\.text))
@@ -168,7 +168,7 @@ extension CommandTable {
                 OptionSpec(name: "--image-size", value: .count, valueName: "BYTES", summary: "upload an image of this size"),
                 OptionSpec(name: "--type", value: .choice(["png", "jpeg", "gif"]), valueName: "png|jpeg|gif", summary: "the image's type"),
             ],
-            summary: "updateCurrentUserInfo: nickname, URL, or an image (JPEG/PNG ≤ 5 MB, checked before upload) (A14)",
+            summary: "updateCurrentUserInfo: nickname, URL, or an image (JPEG/PNG ≤ 5 MB, checked before upload)",
             example: "profile --nickname Al --image-size 200000 --type png",
             run: { interpreter, invocation in
                 let client = interpreter.current.client

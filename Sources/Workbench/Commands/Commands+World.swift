@@ -29,7 +29,7 @@ extension CommandTable {
                 }
                 let network = world.network
                 world.scheduler.schedule(at: world.now + delay, kind: .lifecycle("net offline (a fault)")) { network.setOnline(false) }
-                interpreter.print("the network goes offline in \(DurationParser.format(delay)) of virtual time")
+                interpreter.print("the network goes offline in \(Format.duration(delay)) of virtual time")
             }),
         CommandSpec(
             name: "net latency", group: .world,
@@ -38,7 +38,7 @@ extension CommandTable {
             run: { interpreter, invocation in
                 let latency = try DurationParser.parse(invocation.argument(0)!)
                 interpreter.world.network.setLatency(latency)
-                interpreter.print("latency \(DurationParser.format(latency))")
+                interpreter.print("latency \(Format.duration(latency))")
             }),
         CommandSpec(
             name: "net fail", group: .world,
@@ -73,7 +73,7 @@ extension CommandTable {
         CommandSpec(
             name: "clock advance", group: .world,
             arguments: [ArgumentSpec(name: "DURATION", kind: .duration)],
-            summary: "move virtual time forward; timers due on the way fire in order (W4)", example: "clock advance 2h",
+            summary: "move virtual time forward; timers due on the way fire in order", example: "clock advance 2h",
             run: { interpreter, invocation in
                 let duration = try DurationParser.parse(invocation.argument(0)!)
                 try interpreter.world.advance(by: duration)
@@ -110,7 +110,7 @@ extension CommandTable {
         CommandSpec(
             name: "server settings", group: .world,
             arguments: [ArgumentSpec(name: "KEY=VALUE", kind: .text, optional: true, variadic: true)],
-            summary: "the app's settings (S1), or change them", example: "server settings allowUserIdOnly=false",
+            summary: "the app's settings, or change them", example: "server settings allowUserIdOnly=false",
             run: { interpreter, invocation in
                 let server = interpreter.world.server
                 for (key, value) in try keyValues(invocation.arguments.map(\.text)).sorted(by: { $0.key < $1.key }) {

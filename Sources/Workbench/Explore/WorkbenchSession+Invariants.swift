@@ -58,7 +58,7 @@ extension Interpreter {
             }
         }
         if world.now - start > budget {
-            found.append(Violation(invariant: .bounded, detail: "the run took \(DurationParser.format(world.now - start)) of virtual time"))
+            found.append(Violation(invariant: .bounded, detail: "the run took \(Format.duration(world.now - start)) of virtual time"))
         }
         return found
     }

@@ -21,7 +21,7 @@ extension Interpreter {
         }
         if Interruption.shared.clear() {
             status = .interrupted
-            trailer.append("interrupted after \(DurationParser.format(world.now - stepStart)) of virtual time")
+            trailer.append("interrupted after \(Format.duration(world.now - stepStart)) of virtual time")
         }
         if status == .scriptError { sawScriptError = true }
         if status == .expectFailed { sawExpectFailure = true }
@@ -63,15 +63,35 @@ extension Interpreter {
             guard table.spec(named: first.text) == nil, !Self.reservedRoots.contains(first.text) else {
                 throw ScriptError("\"\(first.text)\" is a verb or a built-in name; choose another handle name")
             }
+            if isTaken(first.text) {
+                let free = (2...).lazy.map { "\(first.text)_\($0)" }.first { !self.isTaken($0) }!
+                throw ScriptError("\(first.text) already names \(describeHandle(first.text)): names are never rebound; pick another, as in \(free) = …")
+            }
             binding = first.text
             tokens.removeFirst(2)
             guard !tokens.isEmpty else { throw ScriptError("nothing after \"\(first.text) =\": write a verb, as in \(first.text) = watch conversations") }
+        }
+        // `PATH --json`: an inspection, printed as JSON.
+        if binding == nil, tokens.count == 2, !tokens[0].quoted, !tokens[1].quoted, tokens[1].text == "--json",
+           PathExpression.looksLikePath(tokens[0].text) {
+            let path = try PathExpression.parse(tokens[0].text)
+            if isKnownRoot(path.root) {
+                print(json(try evaluate(path)))
+                return .ok
+            }
         }
         // A lone built-in name that is also a verb needing arguments
         // (`provider`) is an inspection.
         let lone = binding == nil && tokens.count == 1 && !tokens[0].quoted && isKnownRoot(tokens[0].text)
         if let (spec, used) = table.match(tokens), !(lone && spec.arguments.contains { !$0.optional }) {
             let invocation = try parse(spec, Array(tokens.dropFirst(used)), binding: binding, line: line)
+            if let binding {
+                guard let kind = spec.makes else {
+                    throw ScriptError("\(spec.name) makes no object to name: write it without \"\(binding) =\"")
+                }
+                pendingBinding = (binding, kind.handlePrefix)
+            }
+            defer { pendingBinding = nil }
             if !spec.keepsError { lastError = nil }
             do {
                 try spec.run(self, invocation)
@@ -171,6 +191,16 @@ extension Interpreter {
         case .handle(let kind):
             _ = try resolve(token.text, as: kind)
         }
+    }
+
+    /// `a message (m1)`, for errors about a name in use.
+    func describeHandle(_ name: String) -> String {
+        if let object = objects[name] {
+            let kind = Self.kind(of: object)
+            return object.handle == name ? "a \(kind.rawValue)" : "a \(kind.rawValue) (\(object.handle))"
+        }
+        if clients.contains(where: { $0.name == name }) { return "a client" }
+        return "a built-in object"
     }
 
     static let reservedRoots = ["client", "error", "server", "provider", "clock", "net", "delegate"]

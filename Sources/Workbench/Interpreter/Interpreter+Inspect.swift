@@ -33,7 +33,7 @@ extension Interpreter {
                     if name == "count", case .string(let s) = value {
                         resolved = .value(.int(Int64(s.count)))
                     } else {
-                        throw ScriptError("\(walked) is a value (\(value.quotedDescription)), it has no field \"\(name)\"")
+                        throw ScriptError("\(walked) is a value (\(value.description)), it has no field \"\(name)\"")
                     }
                 }
                 walked += "." + name + (argument.map { "(\($0))" } ?? "")
@@ -67,7 +67,7 @@ extension Interpreter {
             for (i, item) in items.enumerated() {
                 switch item {
                 case .object(let object): print("[\(i)] \(object.summary(in: self))")
-                default: print("[\(i)] \(item.value.quotedDescription)")
+                default: print("[\(i)] \(item.value.description)")
                 }
             }
         }
@@ -82,7 +82,7 @@ extension Interpreter {
             let padded = name + String(repeating: " ", count: width - name.count)
             switch value {
             case .object(let inner): print("  \(padded)  \(inner.handle)")
-            default: print("  \(padded)  \(value.value.quotedDescription)")
+            default: print("  \(padded)  \(value.value.description)")
             }
         }
         let history = object.history(in: self)
@@ -103,7 +103,7 @@ extension Interpreter {
             throw ScriptError("unknown handle \"\(path.root)\"\(Suggestion.hint(for: path.root, in: candidates))")
         }
         let found = try evaluate(path).value
-        let text = tokens.map { $0.quoted ? Value.string($0.text).quotedDescription : $0.text }.joined(separator: " ")
+        let text = tokens.map { $0.quoted ? Value.string($0.text).description : $0.text }.joined(separator: " ")
         let holds: Bool
         let expectation: String
         switch tokens.count {
@@ -116,8 +116,8 @@ extension Interpreter {
                 throw ScriptError("unknown comparison \"\(tokens[1].text)\": use one of \(names.joined(separator: " "))\(Suggestion.hint(for: tokens[1].text, in: names))")
             }
             let expected = Value.literal(tokens[2])
-            holds = comparison.holds(found, expected)
-            expectation = "\(comparison.rawValue) \(expected.quotedDescription)"
+            holds = try comparison.holds(found, expected)
+            expectation = "\(comparison.rawValue) \(expected.description)"
         default:
             throw ScriptError("expect takes a path, or a path, an operator and a value: expect w1.count == 2")
         }
@@ -125,7 +125,7 @@ extension Interpreter {
             print("ok: \(text)")
             throw ExpectOutcome.held
         }
-        print("expect failed: \(text) — expected \(expectation), found \(found.quotedDescription)")
+        print("expect failed: \(text) — expected \(expectation), found \(found.description)")
         throw ExpectOutcome.failed
     }
 }

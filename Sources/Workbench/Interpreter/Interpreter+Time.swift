@@ -37,12 +37,12 @@ extension Interpreter {
             guard !Interruption.shared.isRequested else { return }
             guard world.step(until: deadline) else {
                 if world.isEmbedded, world.now < deadline { try? world.advance(by: deadline - world.now) }
-                lastError = ChatError(ChatError.Code(rawValue: "waitTimedOut"), "\(what) did not happen within \(DurationParser.format(limit))")
-                printAfterEvents("wait failed: gave up waiting for \(what) after \(DurationParser.format(world.now - started))")
+                lastError = ChatError(ChatError.Code(rawValue: "waitTimedOut"), "\(what) did not happen within \(Format.duration(limit))")
+                printAfterEvents("wait failed: gave up waiting for \(what) after \(Format.duration(world.now - started))")
                 throw ExpectOutcome.failed
             }
         }
-        printAfterEvents("waited \(DurationParser.format(world.now - started)) for \(what)")
+        printAfterEvents("waited \(Format.duration(world.now - started)) for \(what)")
     }
 
     /// `settle`: runs in-flight work and recovery, and says how far the
@@ -51,7 +51,7 @@ extension Interpreter {
         let started = world.now
         let reasons = world.settle()
         guard !Interruption.shared.isRequested else { return }
-        var text = "settled after \(DurationParser.format(world.now - started))"
+        var text = "settled after \(Format.duration(world.now - started))"
         if !reasons.isEmpty { text += ": " + reasons.joined(separator: ", ") }
         printAfterEvents(text)
     }
@@ -61,7 +61,7 @@ extension Interpreter {
     func describeWakeUps() -> [String] {
         world.pendingWakeUps.map { wakeUp in
             let due = wakeUp.time - world.now
-            return "\(EventLog.stamp(wakeUp.time, since: start)) in \(DurationParser.format(due)) \(wakeUp.kind.category.rawValue): \(wakeUp.kind.purpose)"
+            return "\(EventLog.stamp(wakeUp.time, since: start)) in \(Format.duration(due)) \(wakeUp.kind.category.rawValue): \(wakeUp.kind.purpose)"
         }
     }
 }

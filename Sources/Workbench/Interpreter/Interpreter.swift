@@ -24,12 +24,24 @@ final class Interpreter: @unchecked Sendable {
     /// SDK or server id → handle.
     var handleForID: [String: String] = [:]
     var counters: [String: Int] = [:]
+    /// The name `NAME = VERB …` gives the object the verb makes, taken by
+    /// the first handle of that kind handed out while the verb runs.
+    var pendingBinding: (name: String, prefix: String)?
     var lastError: ChatError?
     var showNetwork = false
     /// Where this session's clients keep their disk caches: a fresh folder,
     /// removed when the session ends (never printed: output stays the same).
     let cacheFolder: String
     var runDepth = 0
+    /// `timing on`.
+    var timing = false
+    /// `reset` ran: the session replaces this interpreter after the step.
+    var resetRequested = false
+    /// The lines typed in this session, redacted (what `history` lists
+    /// when no `historySource` is set).
+    var typedLines: [String] = []
+    /// Earlier lines, from the REPL's history store.
+    var historySource: (() -> [String])?
     /// The recorder of this session, for `sessions` and `record stop`; nil when not recording.
     weak var recording: (any RecordingControl)?
 
@@ -80,11 +92,22 @@ final class Interpreter: @unchecked Sendable {
 
     // MARK: Handles
 
-    /// The next handle with this prefix: `w1`, `w2`…
+    /// The next handle with this prefix: `w1`, `w2`…, skipping names the
+    /// user bound; or the name being bound, for the object it names.
     func nextHandle(_ prefix: String) -> String {
-        let n = (counters[prefix] ?? 0) + 1
+        if let pending = pendingBinding, pending.prefix == prefix {
+            pendingBinding = nil
+            return pending.name
+        }
+        var n = counters[prefix] ?? 0
+        repeat { n += 1 } while isTaken("\(prefix)\(n)")
         counters[prefix] = n
         return "\(prefix)\(n)"
+    }
+
+    /// Whether a name already names an object, a client or a built-in.
+    func isTaken(_ name: String) -> Bool {
+        objects[name] != nil || clients.contains { $0.name == name } || Self.reservedRoots.contains(name)
     }
 
     func register(_ object: any Inspectable, id: String? = nil) {
@@ -127,6 +150,13 @@ final class Interpreter: @unchecked Sendable {
         try resolve(word, as: .watcher) as! WatcherObject
     }
 
+    /// The object an SDK or server id names, when the session has one;
+    /// the id itself otherwise.
+    func reference(_ id: String) -> Resolved {
+        if let handle = handleForID[id], let object = objects[handle] { return .object(object) }
+        return .value(.string(id))
+    }
+
     static func kind(of object: any Inspectable) -> HandleKind {
         switch object {
         case is WatcherObject: .watcher
@@ -153,9 +183,11 @@ final class Interpreter: @unchecked Sendable {
         return object
     }
 
-    /// Binds `name` to an object as well as its own handle.
+    /// Binds `name` to an object as well as its own handle (when the object
+    /// did not already take the name as its handle). Names are never
+    /// rebound: `run` refuses a name in use before the verb runs.
     func bind(_ name: String?, to object: any Inspectable) {
-        guard let name else { return }
+        guard let name, object.handle != name, objects[name] == nil else { return }
         objects[name] = object
     }
 

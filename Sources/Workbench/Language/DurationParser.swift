@@ -21,16 +21,4 @@ enum DurationParser {
     private static func invalid(_ text: String) -> ScriptError {
         ScriptError("invalid duration \"\(text)\": write a number and a unit, e.g. 500ms, 30s, 10m, 2h")
     }
-
-    /// The shortest exact spelling: `1h30m`, `500ms`, `0s`.
-    static func format(_ duration: Duration) -> String {
-        var ms = duration.wholeMilliseconds
-        guard ms > 0 else { return "0s" }
-        var parts = ""
-        for (unit, factor) in [("d", Int64(86_400_000)), ("h", 3_600_000), ("m", 60_000), ("s", 1000), ("ms", 1)] where ms >= factor {
-            parts += "\(ms / factor)\(unit)"
-            ms %= factor
-        }
-        return parts
-    }
 }

@@ -1,22 +1,29 @@
 /// "Did you mean …?" for mistyped verbs, fields and options.
-enum Suggestion {
-    /// The candidate closest to `word` by edit distance, if close enough.
-    static func closest(to word: String, in candidates: [String]) -> String? {
+public enum Suggestion {
+    /// The candidate closest to `word`, if close enough: one edit away (or
+    /// a few for longer words), ties going to the one that keeps more of
+    /// the typed prefix (`ofline` → `offline`, not `online`); failing
+    /// that, one that starts with the word. A word of one to three letters
+    /// is never matched to something two edits away (`q` is not `c1`).
+    public static func closest(to word: String, in candidates: [String]) -> String? {
         let word = word.lowercased()
-        var best: (String, Int)?
+        guard !word.isEmpty else { return nil }
+        var best: (candidate: String, distance: Int, prefix: Int)?
         for candidate in candidates {
-            let distance = editDistance(word, candidate.lowercased())
-            if distance < (best?.1 ?? Int.max) { best = (candidate, distance) }
+            let lowered = candidate.lowercased()
+            let distance = editDistance(word, lowered)
+            let prefix = zip(word, lowered).prefix { $0 == $1 }.count
+            if let current = best, distance > current.distance || (distance == current.distance && prefix <= current.prefix) { continue }
+            best = (candidate, distance, prefix)
         }
         guard let best else { return nil }
-        let limit = max(2, word.count / 3)
-        if best.1 <= limit { return best.0 }
-        if let prefixed = candidates.first(where: { $0.lowercased().hasPrefix(word) && !word.isEmpty }) { return prefixed }
-        return nil
+        let limit = word.count <= 3 ? 1 : max(2, word.count / 3)
+        if best.distance <= limit { return best.candidate }
+        return candidates.first { $0.lowercased().hasPrefix(word) }
     }
 
     /// ` (did you mean X?)` or nothing.
-    static func hint(for word: String, in candidates: [String]) -> String {
+    public static func hint(for word: String, in candidates: [String]) -> String {
         closest(to: word, in: candidates).map { " (did you mean \($0)?)" } ?? ""
     }
 

@@ -8,7 +8,9 @@ struct Token: Hashable, Sendable {
 }
 
 /// Splits a line into tokens. Quotes are `"` or `'`; inside double quotes
-/// `\"`, `\\` and `\n` are escapes.
+/// `\"`, `\\` and `\n` are escapes. A `#` that starts a word, outside
+/// quotes, starts a comment that runs to the end of the line (`#` inside a
+/// word, as in `<jwt#1>`, is part of the word).
 enum Tokenizer {
     static func tokenize(_ line: String) throws(ScriptError) -> [Token] {
         var tokens: [Token] = []
@@ -20,6 +22,7 @@ enum Tokenizer {
                 index += 1
                 continue
             }
+            if character == "#" { break }
             let start = index
             if character == "\"" || character == "'" {
                 let quote = character

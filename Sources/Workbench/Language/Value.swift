@@ -6,30 +6,25 @@ enum Value: Hashable, Sendable, CustomStringConvertible {
     case string(String)
     case list([Value])
 
-    /// How inspection prints it: strings bare, lists in brackets.
+    /// How inspection prints it (``Format``): strings quoted and escaped,
+    /// lists in brackets.
     var description: String {
+        switch self {
+        case .string(let s): Format.quoted(s)
+        case .list(let items): "[" + items.map(\.description).joined(separator: ", ") + "]"
+        default: text
+        }
+    }
+
+    /// The value as a word, strings unquoted: what comparisons look at.
+    var text: String {
         switch self {
         case .none: "none"
         case .bool(let b): b ? "true" : "false"
         case .int(let i): String(i)
         case .string(let s): s
-        case .list(let items): "[" + items.map(\.quotedDescription).joined(separator: ", ") + "]"
+        case .list: description
         }
-    }
-
-    /// Strings quoted when they would not read back as one word.
-    var quotedDescription: String {
-        if case .string(let s) = self, s.isEmpty || s.contains(where: { $0.isWhitespace || $0 == "\"" || $0 == "," }) {
-            // Foundation's replacingOccurrences is slow; most texts need none.
-            guard s.unicodeScalars.contains(where: { $0 == "\\" || $0 == "\"" }) else { return "\"" + s + "\"" }
-            return "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
-        }
-        return description
-    }
-
-    /// A string in double quotes, escaped, whatever it holds.
-    static func quoted(_ text: String) -> String {
-        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"").replacingOccurrences(of: "\n", with: "\\n") + "\""
     }
 
     /// A value written in an `expect` line.
@@ -54,15 +49,30 @@ enum Comparison: String, CaseIterable, Sendable {
     case greaterOrEqual = ">="
     case contains
 
-    /// Whether `found OP expected` holds.
-    func holds(_ found: Value, _ expected: Value) -> Bool {
+    /// Whether `found OP expected` holds. A number and a quoted number
+    /// compare as numbers with every operator; a number against a word is
+    /// the script's mistake, not a failed expectation.
+    func holds(_ found: Value, _ expected: Value) throws(ScriptError) -> Bool {
+        var found = found, expected = expected
+        if self != .contains {
+            switch (found, expected) {
+            case (.int, .string(let s)):
+                guard let n = Int64(s) else { throw ScriptError("cannot compare a number with \(expected.description): write a number, as in \(rawValue) 2") }
+                expected = .int(n)
+            case (.string(let s), .int):
+                guard let n = Int64(s) else { throw ScriptError("cannot compare \(found.description) with a number: the value there is a string") }
+                found = .int(n)
+            default: break
+            }
+        }
         switch self {
         case .equal: return Self.same(found, expected)
         case .notEqual: return !Self.same(found, expected)
         case .contains:
             switch (found, expected) {
             case (.list(let items), _): return items.contains { Self.same($0, expected) }
-            case (.string(let s), _): return s.contains(expected.description)
+            case (.string(let s), .string(let t)): return s.contains(t)
+            case (.string(let s), _): return s.contains(expected.text)
             default: return false
             }
         case .less, .lessOrEqual, .greater, .greaterOrEqual:
@@ -84,6 +94,6 @@ enum Comparison: String, CaseIterable, Sendable {
     /// Equality that lets `3` match "3" and `none` match an empty list.
     private static func same(_ a: Value, _ b: Value) -> Bool {
         if a == b { return true }
-        return a.description == b.description
+        return a.text == b.text
     }
 }

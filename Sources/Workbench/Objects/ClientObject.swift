@@ -42,8 +42,8 @@ final class ClientObject: Inspectable, @unchecked Sendable {
 
     func field(_ name: String, argument: String?, in interpreter: Interpreter) throws(ScriptError) -> Resolved? {
         switch name {
-        case "user": .value(userId.map(Value.string) ?? .string("none"))
-        case "auth": .value(.string(auth?.rawValue ?? "none"))
+        case "user": .value(userId.map(Value.string) ?? .none)
+        case "auth": .value(auth.map { .string($0.rawValue) } ?? .none)
         case "session": .value(.string(session.name))
         case "connection": .value(.string(connection.name))
         case "connectionReason":

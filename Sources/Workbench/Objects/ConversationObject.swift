@@ -42,7 +42,7 @@ final class ConversationObject: Inspectable, @unchecked Sendable {
         refresh(in: interpreter)
         guard let latest else { return "\(handle): conversation \(id) (no longer on this device)" }
         var parts = ["\(handle): conversation \(id)"]
-        if let title = latest.title { parts.append(Value.quoted(title)) }
+        if let title = latest.title { parts.append(Format.quoted(title)) }
         parts.append(latest.isLocal ? "local" : "on server")
         parts.append("\(latest.messageCount) message\(latest.messageCount == 1 ? "" : "s")")
         if latest.providerTyping { parts.append("provider typing") }
@@ -55,6 +55,6 @@ final class ConversationObject: Inspectable, @unchecked Sendable {
         let typing = latest.providerTyping ? ", provider typing" : ""
         let count = "(\(latest.messageCount) message\(latest.messageCount == 1 ? "" : "s")\(typing))"
         guard let title = latest.title else { return "\(handle) \(count)" }
-        return "\(handle) \(Value.quoted(title)) \(count)"
+        return "\(handle) \(Format.quoted(title)) \(count)"
     }
 }

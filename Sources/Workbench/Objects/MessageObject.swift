@@ -34,8 +34,8 @@ final class MessageObject: Inspectable, @unchecked Sendable {
             if case .failed(let error)? = latest?.state { return .value(.string(error.code.rawValue)) }
             return .value(.none)
         case "author": return .value(.string(author))
-        case "conversation": return .value(.string(interpreter.handleForID[conversationId] ?? conversationId))
-        case "replyTo": return .value(latest?.replyTo.map { .string(interpreter.handleForID[$0] ?? $0) } ?? .none)
+        case "conversation": return interpreter.reference(conversationId)
+        case "replyTo": return latest?.replyTo.map(interpreter.reference) ?? .value(.none)
         case "readByProvider": return .value(.bool(latest?.isReadByProvider ?? false))
         default: return nil
         }
@@ -62,12 +62,12 @@ final class MessageObject: Inspectable, @unchecked Sendable {
     var label: String {
         guard let latest else { return handle }
         let who: String = if case .user = latest.author { latest.state.description } else { author }
-        return "\(handle) \(who)\(latest.isReadByProvider ? " read" : "") \(Value.quoted(latest.preview))"
+        return "\(handle) \(who)\(latest.isReadByProvider ? " read" : "") \(Format.content(latest.content))"
     }
 
     func summary(in interpreter: Interpreter) -> String {
         guard let latest else { return "\(handle): message \(id)" }
-        var text = "\(handle): \(kind) message \(Value.quoted(latest.preview)) by \(author) in \(interpreter.handleForID[conversationId] ?? conversationId), \(latest.state)"
+        var text = "\(handle): \(kind) message \(Format.content(latest.content)) by \(author) in \(interpreter.handleForID[conversationId] ?? conversationId), \(latest.state)"
         if let reply = latest.replyTo { text += ", replying to \(interpreter.handleForID[reply] ?? reply)" }
         return text
     }

@@ -29,6 +29,8 @@ final class WatcherObject: Inspectable, @unchecked Sendable {
     var hasMore = false
     var loadMore: (@Sendable () async throws -> Void)?
     var error: ChatError?
+    /// `stop` ended it.
+    var stopped = false
 
     init(handle: String, target: Target, client: ClientObject) {
         self.handle = handle
@@ -55,7 +57,7 @@ final class WatcherObject: Inspectable, @unchecked Sendable {
         case "emissions": .value(.int(Int64(emissions.count)))
         case "error": .value(error.map { .string($0.code.rawValue) } ?? .none)
         case "watching": .value(.string(what))
-        case "client": .value(.string(client.name))
+        case "client": .object(client)
         case "elements": .list(elementObjects(in: interpreter).map { .object($0) })
         default: nil
         }

@@ -79,7 +79,7 @@ final class ServerObject: Inspectable {
         case "settings":
             return .list(try server.settings().map { .value(.string("\($0.key)=\($0.value)")) })
         case "conversations":
-            return .list(try server.conversations(userId: try needs("a user id")).map { .value(.string(interpreter.handleForID[$0.id] ?? $0.id)) })
+            return .list(try server.conversations(userId: try needs("a user id")).map { interpreter.reference($0.id) })
         default:
             return nil
         }
@@ -125,7 +125,7 @@ final class ServerMessageObject: Inspectable {
     }
 
     func summary(in interpreter: Interpreter) -> String {
-        "#\(message.seq) \(author): \(text.quotedDescription) (\(handle))"
+        "#\(message.seq) \(author): \(Format.content(message.content)) (\(handle))"
     }
 }
 
@@ -165,7 +165,7 @@ final class ClockObject: Inspectable {
     func field(_ name: String, argument: String?, in interpreter: Interpreter) throws(ScriptError) -> Resolved? {
         switch name {
         case "now": .value(.string(world.now.description))
-        case "elapsed": .value(.string(DurationParser.format(world.now - start)))
+        case "elapsed": .value(.string(Format.duration(world.now - start)))
         case "timers": .list(interpreter.describeWakeUps().map { .value(.string($0)) })
         case "pending": .value(.int(Int64(world.pendingWakeUps.count)))
         default: nil
@@ -173,7 +173,7 @@ final class ClockObject: Inspectable {
     }
 
     func summary(in interpreter: Interpreter) -> String {
-        "\(world.now) (\(DurationParser.format(world.now - start)) since start)"
+        "\(world.now) (\(Format.duration(world.now - start)) since start)"
     }
 
     func history(in interpreter: Interpreter) -> [String] {
@@ -195,7 +195,7 @@ final class NetObject: Inspectable {
         let network = world.network
         switch name {
         case "online": return .value(.bool(network.isOnline))
-        case "latency": return .value(.string(DurationParser.format(network.latency)))
+        case "latency": return .value(.string(Format.duration(network.latency)))
         case "requests": return .value(.int(Int64(network.requestCount)))
         case "connections": return .value(.int(Int64(network.openConnections)))
         case "failing": return .value(.int(Int64(network.pendingFailures)))
@@ -205,6 +205,6 @@ final class NetObject: Inspectable {
 
     func summary(in interpreter: Interpreter) -> String {
         let network = world.network
-        return "net: \(network.isOnline ? "online" : "offline"), latency \(DurationParser.format(network.latency)), \(network.openConnections) realtime connection\(network.openConnections == 1 ? "" : "s"), \(network.requestCount) requests"
+        return "net: \(network.isOnline ? "online" : "offline"), latency \(Format.duration(network.latency)), \(Format.count(network.openConnections, "realtime connection")), \(Format.count(network.requestCount, "request"))"
     }
 }

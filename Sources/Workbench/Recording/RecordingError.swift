@@ -3,7 +3,7 @@
 public struct RecordingError: Error, Sendable, CustomStringConvertible {
     /// What went wrong, for callers that match on it.
     public enum Code: String, Sendable {
-        case missing, locked, corrupt, foreign, newerSchema, unknownSession, unwritable, unsupported
+        case missing, locked, corrupt, foreign, newerSchema, unknownSession, unwritable, unsupported, nameTaken
     }
 
     public var code: Code

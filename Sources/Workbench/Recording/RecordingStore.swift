@@ -201,7 +201,11 @@ public final class RecordingStore: Sendable {
     /// still leaves its session), and returns it.
     public func begin(_ new: NewSession) throws(RecordingError) -> RecordedSession {
         let uuid = UUID().uuidString.lowercased()
-        let id = try write { db -> Int64 in
+        let id = try write { db -> Int64? in
+            // A name picks one session: a second session of that name is refused.
+            if let name = new.name, try Int64.fetchOne(db, sql: "SELECT id FROM session WHERE name = ?", arguments: [name]) != nil {
+                return nil
+            }
             try db.execute(
                 sql: """
                     INSERT INTO session (uuid, name, created, tool_version, seed, mode, server_url, kind, platform)
@@ -209,6 +213,9 @@ public final class RecordingStore: Sendable {
                     """,
                 arguments: [uuid, new.name, new.created, new.toolVersion, Int64(bitPattern: new.seed), new.mode, new.serverURL, new.kind, new.platform])
             return db.lastInsertedRowID
+        }
+        guard let id else {
+            throw RecordingError(.nameTaken, "a session named \"\(new.name ?? "")\" is already recorded in \(path): choose another --name (chatbench sessions lists them)")
         }
         return RecordedSession(
             id: id, uuid: uuid, name: new.name, created: new.created, ended: nil, toolVersion: new.toolVersion,

@@ -1,7 +1,9 @@
 import Foundation
 
 /// JUnit XML for `chatbench test --junit FILE`: one test suite, one test
-/// case per file; a failure holds the diff, an error a malformed file.
+/// case per file (its name, and its folder as the class name); a failure
+/// holds the diff, an error a malformed file. Valid against Jenkins xunit's
+/// `junit-10.xsd` (which has no `file` attribute on `<testcase>`).
 public enum JUnitWriter {
     public static func xml(_ results: [TranscriptResult], suite: String = "chatbench") -> String {
         let failures = results.filter { !$0.passed && !$0.isError }.count
@@ -13,7 +15,7 @@ public enum JUnitWriter {
         for result in results {
             let name = result.path.split(separator: "/").last.map(String.init) ?? result.path
             let folder = result.path.split(separator: "/").dropLast().joined(separator: ".")
-            let open = "    <testcase name=\"\(escape(name))\" classname=\"\(escape(folder.isEmpty ? suite : folder))\" file=\"\(escape(result.path))\" time=\"\(format(result.seconds))\""
+            let open = "    <testcase name=\"\(escape(name))\" classname=\"\(escape(folder.isEmpty ? suite : folder))\" time=\"\(format(result.seconds))\""
             if let reason = result.skipped {
                 out.append(open + ">")
                 out.append("      <skipped message=\"\(escape(reason))\"/>")

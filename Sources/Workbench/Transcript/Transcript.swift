@@ -44,6 +44,8 @@ public struct Transcript: Sendable, Hashable {
     /// Why the file runs only against a server (`# server-only: REASON`);
     /// nil when it also runs in the embedded world.
     public var serverOnly: String?
+    /// Made of a Markdown file's ```` ```transcript ```` blocks (never rewritten).
+    public var isMarkdown = false
 
     /// Parses `text`; `path` names the file in errors.
     public static func parse(_ text: String, path: String) throws(TranscriptError) -> Transcript {
@@ -123,8 +125,11 @@ public struct Transcript: Sendable, Hashable {
         guard let text = String(data: data, encoding: .utf8) else {
             throw TranscriptError(path: path, "not UTF-8 text: is it a .chat file?")
         }
-        return try parse(text, path: path)
+        return isMarkdown(path) ? try parseMarkdown(text, path: path) : try parse(text, path: path)
     }
+
+    /// Whether a line may come before a transcript's first input: blank, or a comment.
+    public static func isHeader(_ line: String) -> Bool { isHeaderLine(line) }
 
     static func isHeaderLine(_ line: String) -> Bool {
         let trimmed = line.trimmingCharacters(in: .whitespaces)

@@ -100,7 +100,7 @@ public enum TranscriptRunner {
         }
         return TranscriptResult(
             path: path, kind: transcript.kind, passed: failures.isEmpty, failures: failures, isError: false,
-            output: output, updatedText: replacements.isEmpty ? nil : transcript.rendered(replacing: replacements), seconds: 0)
+            output: output, updatedText: replacements.isEmpty || transcript.isMarkdown ? nil : transcript.rendered(replacing: replacements), seconds: 0)
     }
 
     static func lines(of output: String) -> [String] {
@@ -134,7 +134,10 @@ public enum TranscriptRunner {
 
     /// Runs files on `jobs` threads, each file in its own session on one
     /// thread; results in the order of `paths`.
-    public static func runAll(_ paths: [String], jobs: Int, server: ServerForFile? = nil, html: Bool = false) -> [TranscriptResult] {
+    /// A file that takes longer than `timeout` of wall time fails with a
+    /// message saying so, and the others go on (its thread is abandoned).
+    public static func runAll(_ paths: [String], jobs: Int, timeout: Duration? = nil, server: ServerForFile? = nil,
+                              html: Bool = false) -> [TranscriptResult] {
         let next = Mutex(0)
         let results = Mutex([TranscriptResult?](repeating: nil, count: paths.count))
         let group = DispatchGroup()
@@ -147,7 +150,7 @@ public enum TranscriptRunner {
                         return value
                     }
                     guard index < paths.count else { break }
-                    let result = run(path: paths[index], server: server, html: html)
+                    let result = run(path: paths[index], timeout: timeout, server: server, html: html)
                     results.withLock { $0[index] = result }
                 }
                 group.leave()
@@ -157,6 +160,35 @@ public enum TranscriptRunner {
         }
         group.wait()
         return results.withLock { $0.compactMap { $0 } }
+    }
+
+    /// ``run(path:server:)`` on a thread of its own, given up after `timeout`.
+    static func run(path: String, timeout: Duration?, server: ServerForFile?, html: Bool = false) -> TranscriptResult {
+        guard let timeout else { return run(path: path, server: server, html: html) }
+        let outcome = Mutex<TranscriptResult?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let worker = Thread {
+            let result = run(path: path, server: server, html: html)
+            outcome.withLock { $0 = result }
+            done.signal()
+        }
+        worker.stackSize = 8 << 20
+        worker.start()
+        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        guard done.wait(timeout: .now() + seconds) == .success else {
+            return TranscriptResult(
+                path: path, kind: nil, passed: false,
+                failures: ["  timed out: still running after \(Format.duration(timeout)) of wall time (--timeout); the rest of the file did not run"],
+                isError: false, output: "", updatedText: nil, seconds: seconds)
+        }
+        return outcome.withLock { $0! }
+    }
+
+    /// The files of shard `index` (1-based) of `count`: every count-th file
+    /// of the list sorted by name, so that each file is in exactly one
+    /// shard, whatever machine lists them.
+    public static func shard(_ files: [String], index: Int, of count: Int) -> [String] {
+        files.sorted().enumerated().filter { $0.offset % count == index - 1 }.map(\.element)
     }
 
     /// `N passed, N failed` (and `, N skipped` when files were skipped).

@@ -1,0 +1,59 @@
+import Foundation
+
+extension CommandTable {
+    /// Verbs about the session itself rather than the world: timing,
+    /// history, starting over.
+    static let sessionCommands: [CommandSpec] = [
+        CommandSpec(
+            name: "timing", group: .meta,
+            arguments: [ArgumentSpec(name: "STATE", kind: .choice(["on", "off"]))],
+            summary: "after each command, print the virtual time it took and the wall time (like psql's \\timing)",
+            example: "timing on",
+            keepsError: true,
+            run: { interpreter, invocation in
+                interpreter.timing = invocation.argument(0) == "on"
+                interpreter.print("timing is \(interpreter.timing ? "on" : "off")")
+            }),
+        CommandSpec(
+            name: "history", group: .meta,
+            arguments: [ArgumentSpec(name: "N|-k WORD", kind: .text, optional: true, variadic: true)],
+            summary: "the last N lines typed (default 20), secrets redacted; -k WORD: the lines holding WORD",
+            example: "history -k send",
+            keepsError: true,
+            run: { interpreter, invocation in
+                let all = interpreter.historySource?() ?? interpreter.typedLines
+                let words = invocation.arguments.map(\.text)
+                let numbered = all.enumerated().map { (number: $0.offset + 1, line: $0.element) }
+                let shown: [(number: Int, line: String)]
+                switch words.count {
+                case 0: shown = Array(numbered.suffix(20))
+                case 1:
+                    guard let n = Int(words[0]), n >= 0 else {
+                        throw ScriptError("history takes a number of lines or -k WORD, got \"\(words[0])\": as in history 10, history -k send")
+                    }
+                    shown = Array(numbered.suffix(n))
+                case 2 where words[0] == "-k":
+                    shown = numbered.filter { $0.line.range(of: words[1], options: .caseInsensitive) != nil }
+                    if shown.isEmpty { interpreter.print("no line of the history holds \(Format.quoted(words[1]))") }
+                default:
+                    throw ScriptError("history takes a number of lines or -k WORD: as in history 10, history -k send")
+                }
+                let width = String(shown.last?.number ?? 0).count
+                for entry in shown {
+                    let number = String(entry.number)
+                    interpreter.print(String(repeating: " ", count: width - number.count + 2) + number + "  " + entry.line)
+                }
+            }),
+        CommandSpec(
+            name: "reset", group: .meta,
+            summary: "throw the world away and start a fresh one with the same seed (handles start again at 1)",
+            example: "reset",
+            run: { interpreter, _ in
+                guard interpreter.world.isEmbedded else {
+                    throw ScriptError("reset needs the embedded world: against a server, leave and start chatbench again")
+                }
+                interpreter.resetRequested = true
+                interpreter.print("a fresh world, seed \(interpreter.options.seed): every handle is gone")
+            }),
+    ]
+}

@@ -1,0 +1,58 @@
+import Foundation
+
+extension Interpreter {
+    /// `help`, `help VERB`, `help TOPIC`, `help HANDLE`, `help -k WORD`.
+    func help(_ words: [String]) throws(ScriptError) {
+        let width = options.width
+        if words.isEmpty {
+            lines += table.helpText(width: width, inspection: inspectionList())
+            return
+        }
+        if words[0] == "-k" {
+            guard words.count == 2 else { throw ScriptError("help -k needs one word to search for, as in help -k token") }
+            let word = words[1]
+            let found = table.specs.filter {
+                $0.usage.range(of: word, options: .caseInsensitive) != nil || $0.summary.range(of: word, options: .caseInsensitive) != nil
+            }
+            let topics = HelpTopics.pages.filter { page in
+                page.summary.range(of: word, options: .caseInsensitive) != nil || page.lines.contains { $0.range(of: word, options: .caseInsensitive) != nil }
+            }
+            guard !found.isEmpty || !topics.isEmpty else {
+                print("nothing in help mentions \(Format.quoted(word))")
+                return
+            }
+            let column = found.map(\.usage.count).max() ?? 0
+            for spec in found {
+                let gap = column - spec.usage.count + 2
+                lines += HelpTopics.wrap("  \(spec.usage)\(String(repeating: " ", count: gap))\(spec.summary)", width: width, indent: min(2 + column + 2, 40))
+            }
+            for page in topics { print("  topic \(page.name): \(page.summary) (help \(page.name))") }
+            return
+        }
+        let name = words.joined(separator: " ")
+        if let page = HelpTopics.page(name) {
+            lines += page.flatMap { HelpTopics.wrap($0, width: width, indent: 0) }
+            return
+        }
+        let specs = table.specs.filter { $0.name == name || $0.words.first == name || $0.aliases.contains(name) }
+        if specs.isEmpty, words.count == 1, PathExpression.looksLikePath(name), isKnownRoot(name),
+           case .object(let object) = try evaluate(PathExpression.parse(name)) {
+            print("\(name) is \(describeHandle(object.handle)); its fields: \(object.fieldNames.joined(separator: ", "))")
+            print("\(name).FIELD shows one, inspect \(name) shows them all with their history.")
+            return
+        }
+        guard !specs.isEmpty else {
+            let candidates = table.specs.map(\.name) + table.verbWords + HelpTopics.pages.map(\.name)
+            throw ScriptError("no verb or topic \"\(name)\"\(Suggestion.hint(for: name, in: candidates)); help -k \(name) searches")
+        }
+        for spec in specs { lines += table.helpText(for: spec).flatMap { HelpTopics.wrap($0, width: width, indent: 4) } }
+    }
+
+    /// `server: users, requests, messages(C)…`: what each built-in name reads.
+    func inspectionList() -> [String] {
+        Self.reservedRoots.filter { $0 != "error" }.compactMap { root in
+            guard let path = try? PathExpression.parse(root), case .object(let object)? = try? evaluate(path) else { return nil }
+            return "\(root): " + object.fieldNames.map { "\(root).\($0)" }.joined(separator: ", ")
+        }
+    }
+}

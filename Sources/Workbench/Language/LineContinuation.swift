@@ -1,0 +1,42 @@
+/// Multi-line input: a line that ends in `\` (outside quotes and comments),
+/// or that leaves a quote open, goes on with the next line — in the REPL
+/// (prompt `...>`) and in scripts.
+public enum LineContinuation {
+    /// Whether `text` goes on with the next line.
+    public static func continues(_ text: String) -> Bool {
+        state(of: text) != .complete
+    }
+
+    /// `text` and the line after it as one: a trailing `\` becomes a space;
+    /// inside an open quote the line break is kept.
+    public static func join(_ text: String, _ next: String) -> String {
+        switch state(of: text) {
+        case .backslash: String(text.dropLast()) + " " + next.drop { $0 == " " || $0 == "\t" }
+        case .openQuote: text + "\n" + next
+        case .complete: text + " " + next
+        }
+    }
+
+    enum State { case complete, backslash, openQuote }
+
+    /// Follows the tokenizer's rules: `"…"` with `\` escapes, `'…'` without,
+    /// a `#` starting a word outside quotes comments out the rest.
+    static func state(of text: String) -> State {
+        var quote: Character?
+        var escaped = false
+        var previous: Character = " "
+        for character in text {
+            defer { previous = character }
+            if let open = quote {
+                if escaped { escaped = false; continue }
+                if character == "\\" && open == "\"" { escaped = true; continue }
+                if character == open { quote = nil }
+                continue
+            }
+            if character == "#" && previous.isWhitespace { return .complete }
+            if character == "\"" || character == "'" { quote = character }
+        }
+        if quote != nil { return .openQuote }
+        return text.last == "\\" ? .backslash : .complete
+    }
+}
