@@ -74,6 +74,20 @@ import Workbench
         for reference in ["src=", "href=\"http", "@import", "url("] { #expect(!html.contains(reference)) }
     }
 
+    @Test func theTextTimelineShowsFramesLostRequestsAndFaults() throws {
+        let (_folder, db) = try recorded()
+        _ = _folder
+        let timeline = try ChatbenchBinary.run(["sessions", "show", "faults", "--timeline", "--db", db])
+        #expect(timeline.status == 0)
+        let lines = timeline.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains("[00:00:00.047]  │◀┄┄┄┄ event #1 messageCreated ┄┄┄┄│ client"), "\(timeline.stdout)")
+        #expect(lines.contains("[00:00:00.139]  │─ POST /v1/conversations/c-89025cc1/messages ─✕ error failed (client)"))
+        #expect(lines.contains("[00:00:00.116]  ⚡ network: fail next 1"))
+        #expect(lines.contains("[00:00:00.139]  ⚡ network: offline"))
+        #expect(lines.contains("[00:00:00.186]  ⚡ network: restart device-client"))
+        #expect(lines.contains("[00:00:00.024]  │────────── sendMessage ──────────▶│ ok"))
+    }
+
     @Test func aScreenshotIsNotBlank() throws {
         let (folder, db) = try recorded()
         let page = folder.url.appendingPathComponent("faults.html")
