@@ -78,9 +78,32 @@ struct HTMLViewTests {
         #expect(dom.contains(">app restart</p>"))
         #expect(dom.contains("<div class=\"i fresh"))
         #expect(dom.contains("<div class=\"i msg"))
+        // Zoomed to steps 3–5 (from the address): the page's script hides the others.
+        let zoomed = try Chromium.dumpDOM(URL(string: page.absoluteString + "#steps=3-5")!)
+        #expect(count("<section class=\"step ", in: zoomed) == Self.steps)
+        let hidden = try NSRegularExpression(pattern: #"<section [^>]*data-n="(\d+)" hidden="">"#)
+        let numbers = hidden.matches(in: zoomed, range: NSRange(zoomed.startIndex..., in: zoomed)).compactMap {
+            Range($0.range(at: 1), in: zoomed).flatMap { Int(zoomed[$0]) }
+        }
+        #expect(numbers == [1, 2] + Array(6...Self.steps), "\(numbers)")
+        #expect(zoomed.contains("<section class=\"step ok\" id=\"s4\" data-n=\"4\"><h2"))
         // Self-contained.
         let html = try String(contentsOf: page, encoding: .utf8)
         for reference in ["src=", "href=\"http", "@import", "url("] { #expect(!html.contains(reference)) }
+    }
+
+    @Test func theTextTimelineShowsFramesLostRequestsAndFaults() throws {
+        let (_folder, db) = try recorded()
+        _ = _folder
+        let timeline = try ChatbenchBinary.run(["sessions", "show", "faults", "--timeline", "--db", db])
+        #expect(timeline.status == 0)
+        let lines = timeline.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains("[00:00:00.047]  │◀┄┄┄┄ event #1 messageCreated ┄┄┄┄│ client"), "\(timeline.stdout)")
+        #expect(lines.contains("[00:00:00.139]  │─ POST /v1/conversations/c-89025cc1/messages ─✕ error failed (client)"))
+        #expect(lines.contains("[00:00:00.116]  ⚡ network: fail next 1"))
+        #expect(lines.contains("[00:00:00.139]  ⚡ network: offline"))
+        #expect(lines.contains("[00:00:00.186]  ⚡ network: restart device-client"))
+        #expect(lines.contains("[00:00:00.024]  │────────── sendMessage ──────────▶│ ok"))
     }
 
     @Test func aScreenshotIsNotBlank() throws {
