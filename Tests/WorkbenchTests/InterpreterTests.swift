@@ -252,9 +252,11 @@ func run(_ lines: [String], seed: UInt64 = 1) throws -> (session: WorkbenchSessi
     @Test func verbs() throws {
         #expect(try completions([], "wa") == ["wait", "watch"])
         #expect(try completions([], "net o") == ["offline", "online"])
-        // help's argument is a verb, completed word by word.
-        #expect(try completions([], "help wa") == ["wait", "watch"])
+        // help's argument is a verb, completed word by word, or a topic.
+        #expect(try completions([], "help wa") == ["wait", "watch", "watchers"])
         #expect(try completions([], "help clock a") == ["advance"])
+        let withHandles = try completions(["user set alice", "watch conversations"], "help w")
+        #expect(withHandles == ["w1", "wait", "watch", "watchers", "whoami"], "\(withHandles)")
         #expect(try completions([], "help net o") == ["offline", "online"])
     }
 

@@ -25,8 +25,10 @@ extension Interpreter {
             } else {
                 let positional = words.dropFirst(used).filter { !$0.hasPrefix("--") }.count
                 if spec.arguments.first?.kind == .verb {
-                    // `help clock a` → advance: the verb named so far, word by word.
-                    candidates = verbWords(after: Array(words.dropFirst(used)))
+                    // `help clock a` → advance: the verb named so far, word by word;
+                    // first, the topics and handles help also takes (`help wa` → watch, watchers).
+                    let named = Array(words.dropFirst(used))
+                    candidates = verbWords(after: named) + (named.isEmpty ? HelpTopics.pages.map(\.name) + objects.keys.sorted() : [])
                 } else if positional < spec.arguments.count {
                     candidates = values(for: spec.arguments[positional].kind)
                 } else if let last = spec.arguments.last, last.variadic {
