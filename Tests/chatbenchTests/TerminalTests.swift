@@ -116,4 +116,21 @@ import Testing
         let screen = try pane.waitFor("virtual 2s, wall ")
         #expect(screen.contains("timing is on"))
     }
+
+    /// Ctrl-C during a command stops it, keeps the world and its handles,
+    /// says how far the clock went, and gives the prompt back.
+    @Test(.enabled(if: hasTmux)) func ctrlCStopsACommandAndKeepsTheWorld() throws {
+        let pane = try Pane()
+        _ = try pane.waitFor("chatbench>")
+        try pane.type("user set alice")
+        try pane.type("watch conversations")
+        _ = try pane.waitFor("w1 emits")
+        try pane.type("wait w1 emits 100000 --within 100000d")
+        Thread.sleep(forTimeInterval: 1.5)
+        try Self.Pane.tmux(["send-keys", "-t", pane.name, "C-c"])
+        _ = try pane.waitFor("interrupted after")
+        try pane.type("expect w1.state == refreshed")
+        let screen = try pane.waitFor("ok: w1.state")
+        #expect(screen.contains("of virtual time"))
+    }
 }
