@@ -88,7 +88,9 @@ def main():
                 elif comment.startswith("watcher emissions"):
                     ok = len(rows) > 0 and all(0 <= row[0] < 3600 for row in rows)
                 elif comment.startswith("the tape"):
-                    ok = (len(rows) > 0) == (mode == "server")
+                    # Both modes record their traffic (the embedded world at
+                    # its simulated network's transport boundary).
+                    ok = len(rows) > 0
                 elif comment.startswith("requests that failed"):
                     ok = len(rows) > 0 and all(row[0].startswith("error ") for row in rows)
                 else:

@@ -102,7 +102,8 @@ struct HTMLViewTests {
         #expect(lines.contains("[00:00:00.139]  │─ POST /v1/conversations/c-89025cc1/messages ─✕ error failed (client)"))
         #expect(lines.contains("[00:00:00.116]  ⚡ network: fail next 1"))
         #expect(lines.contains("[00:00:00.139]  ⚡ network: offline"))
-        #expect(lines.contains("[00:00:00.186]  ⚡ network: restart device-client"))
+        // (After the reconnection's refetch that a freshness-honest watcher makes.)
+        #expect(lines.contains("[00:00:00.272]  ⚡ network: restart device-client"))
         #expect(lines.contains("[00:00:00.024]  │────────── sendMessage ──────────▶│ ok"))
     }
 

@@ -108,8 +108,15 @@ final class ServerStage: Stage, @unchecked Sendable {
     func tokenIssuer(apiKey: String) -> SimulatedTokenProvider.Issuer {
         let app = AppBackendClient(baseURL: baseURL, apiKey: apiKey, secret: World.jwtSecret)
         let recording = recordingServer
+        let network = serverNetwork
         return .remote { userId in
-            try await recording.recordAsync("issueTokens(\(userId))") { try await app.issueTokens(userId: userId) }
+            // The app's backend answering is work in flight: a command waits
+            // for it rather than for a quiet moment (on a loaded machine the
+            // request took longer than the quiet window, and the step ended
+            // before its send had even signed in).
+            network.beginWork()
+            defer { network.endWork() }
+            return try await recording.recordAsync("issueTokens(\(userId))") { try await app.issueTokens(userId: userId) }
         }
     }
 
