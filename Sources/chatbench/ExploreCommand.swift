@@ -77,7 +77,7 @@ struct ExploreCommand: ParsableCommand {
         let paths: [String]
         do { paths = try TranscriptRunner.files(in: files) } catch { SessionSource.fail(error.message) }
         for file in paths {
-            let lines = try Self.inputs(of: file)
+            let lines = Self.inputs(of: file)
             explorer.budget = try explorer.budget(for: lines)
             let configured = explorer
             let started = Date()
@@ -141,19 +141,16 @@ struct ExploreCommand: ParsableCommand {
         Terminal.write("  saved \(path)\n")
     }
 
-    /// The input lines of a script or a transcript.
-    static func inputs(of file: String) throws -> [String] {
-        do {
-            let lines = try ScriptFile(path: file).lines
-            let transcript = try Transcript.parse(lines.map { $0 + "\n" }.joined(), path: file)
-            return transcript.blocks.map(\.input).filter { line in
-                let trimmed = line.trimmingCharacters(in: .whitespaces)
-                return !trimmed.isEmpty && !trimmed.hasPrefix("#")
-            }
-        } catch let error as ScriptFile.ReadError {
-            SessionSource.fail(error.message)
-        } catch let error as TranscriptError {
-            SessionSource.fail(error.message)
+    /// A script or transcript, as `chatbench test` reads it.
+    static func load(_ file: String) -> Transcript {
+        do { return try Transcript.load(path: file) } catch { SessionSource.fail(error.message) }
+    }
+
+    /// The input lines of a script or a transcript, comments left out.
+    static func inputs(of file: String) -> [String] {
+        load(file).blocks.map(\.input).filter { line in
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            return !trimmed.isEmpty && !trimmed.hasPrefix("#")
         }
     }
 }

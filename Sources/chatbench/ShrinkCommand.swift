@@ -29,9 +29,9 @@ struct ShrinkCommand: ParsableCommand {
     var noExpects = false
 
     func run() throws {
-        let lines = try ExploreCommand.inputs(of: file)
+        let lines = ExploreCommand.inputs(of: file)
         var shrinker = Shrinker()
-        shrinker.seed = seed ?? Self.fileSeed(file) ?? 1
+        shrinker.seed = seed ?? ExploreCommand.load(file).seed ?? 1
         shrinker.checkExpects = !noExpects
         guard let result = try shrinker.shrink(lines) else {
             Terminal.error("chatbench: \(file) does not fail: nothing to shrink")
@@ -46,13 +46,5 @@ struct ShrinkCommand: ParsableCommand {
         }
         Terminal.error("from \(lines.count) lines to \(result.lines.count) in \(result.trials) trial runs")
         Terminal.flush()
-    }
-
-    static func fileSeed(_ file: String) -> UInt64? {
-        guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { return nil }
-        for line in text.split(separator: "\n") where line.hasPrefix("# seed:") {
-            return UInt64(line.dropFirst("# seed:".count).trimmingCharacters(in: .whitespaces))
-        }
-        return nil
     }
 }
