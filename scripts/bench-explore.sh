@@ -3,15 +3,10 @@
 #   1. runs per second of a 20-line script with --jobs 2 (target: 50 or more);
 #   2. seconds to shrink a 200-line failing script (target: under 30).
 # Usage: scripts/bench-explore.sh [RUNS]   (default 500)
-set -euo pipefail
-cd "$(dirname "$0")/.."
-
 runs="${1:-500}"
-swift build -c release --product chatbench >&2
-bin="$(swift build -c release --show-bin-path)/chatbench"
-scratch="$(mktemp -d)"
-trap 'rm -rf "$scratch"' EXIT
-export XDG_STATE_HOME="$scratch/state" XDG_DATA_HOME="$scratch/data" NO_COLOR=1
+source "$(dirname "$0")/bench-lib.sh"
+scratch="$work"
+export NO_COLOR=1
 
 # 20 lines: two conversations, sends, a watcher, the other side, expects.
 cat > "$scratch/twenty.chat" <<'SCRIPT'
