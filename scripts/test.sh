@@ -18,17 +18,26 @@ scripts/setup.sh || exit 1
 summary=()
 failed=0
 
-# part NAME SUMMARY-PATTERN COMMAND...: runs COMMAND, keeps its log, and
-# adds its last line matching SUMMARY-PATTERN to the summary.
+# part NAME MINUTES SUMMARY-PATTERN COMMAND...: runs COMMAND for at most
+# MINUTES of wall time, keeps its log, and adds its last line matching
+# SUMMARY-PATTERN to the summary. A part that runs out of time is stopped
+# and fails with its log, and the tests it had started but not finished
+# are named: a hang is a failure to read, never a CI run that never ends.
 part() {
-    local name="$1" pattern="$2"
-    shift 2
+    local name="$1" minutes="$2" pattern="$3"
+    shift 3
     local log="$scratch/$name.log" status=0
     echo "test: $name…" >&2
-    "$@" >"$log" 2>&1 || status=$?
+    timeout --kill-after=30s "${minutes}m" "$@" >"$log" 2>&1 || status=$?
     local line
     line="$(grep -E "$pattern" "$log" | tail -1)"
-    if [ "$status" -ne 0 ]; then
+    if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
+        failed=1
+        cat "$log"
+        echo "test: $name ran out of its $minutes minutes; started and not finished:" >&2
+        scripts/unfinished_tests.py "$log" >&2 || true
+        summary+=("$name: FAILED (stopped after $minutes minutes)")
+    elif [ "$status" -ne 0 ]; then
         failed=1
         cat "$log"
         summary+=("$name: FAILED (exit $status)${line:+ — $line}")
@@ -37,31 +46,31 @@ part() {
     fi
 }
 
-part build "Compiling|Build complete" swift build
+part build 45 "Compiling|Build complete" swift build
 if [ "$failed" -eq 0 ]; then
     bin="$(swift build --show-bin-path)/chatbench"
     # swift test runs XCTest, then Swift Testing: the summary keeps the
     # latter's last line (XCTest's says "Executed N tests").
-    part "unit tests" "Test run with [0-9]+ tests|Executed [0-9]+ tests" swift test
+    part "unit tests" 25 "Test run with [0-9]+ tests|Executed [0-9]+ tests" swift test
     # examples/ is a folder of transcripts, run as tests (SPEC W8), and the
     # README's tour is one too (its ```transcript blocks).
     # The HTML view in headless Chromium, on its own: beside the server-mode
     # tests its load starves their real-time steps.
-    part "browser tests" "Test run with [0-9]+ tests" env CHATBENCH_BROWSER_TESTS=1 swift test --skip-build --filter HTMLViewTests
-    part "embedded transcripts" "passed, [0-9]+ failed" "$bin" test examples/ README.md
+    part "browser tests" 10 "Test run with [0-9]+ tests" env CHATBENCH_BROWSER_TESTS=1 swift test --skip-build --filter HTMLViewTests
+    part "embedded transcripts" 10 "passed, [0-9]+ failed" "$bin" test examples/ README.md
     # The same transcripts against a real server over loopback: a fresh
     # in-process `chatbench serve` per file; files that move virtual time say
     # `# embedded-only:` and are skipped. Every answer the servers give is
     # logged and checked against docs/openapi.json.
-    part "server transcripts" "passed, [0-9]+ failed" env CHATBENCH_EXCHANGE_LOG="$scratch/exchanges.jsonl" "$bin" test --server fresh examples/
-    part "answers as documented" "." python3 scripts/openapi_check.py "$scratch/exchanges.jsonl"
+    part "server transcripts" 10 "passed, [0-9]+ failed" env CHATBENCH_EXCHANGE_LOG="$scratch/exchanges.jsonl" "$bin" test --server fresh examples/
+    part "answers as documented" 5 "." python3 scripts/openapi_check.py "$scratch/exchanges.jsonl"
     # The contract is valid OpenAPI; the server over real sockets: malformed
     # requests, idle connections, refused upgrades, SIGTERM (a few seconds).
-    part "server sockets" "." python3 scripts/server_checks.py "$bin"
+    part "server sockets" 5 "." python3 scripts/server_checks.py "$bin"
     # A short schemathesis run from the document (all phases, seed 1; ~30 s).
-    part "schemathesis" "." scripts/schemathesis_check.sh "$bin"
+    part "schemathesis" 10 "." scripts/schemathesis_check.sh "$bin"
     # docs/recording-schema.md's queries, on an embedded and a server session.
-    part "recording queries" "." python3 scripts/recording_queries_check.py "$bin"
+    part "recording queries" 5 "." python3 scripts/recording_queries_check.py "$bin"
 fi
 
 echo
