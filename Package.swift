@@ -79,15 +79,17 @@ let package = Package(
         ], swiftSettings: strict),
         .testTarget(name: "ChatCoreTests", dependencies: ["ChatCore"], swiftSettings: strict),
         .testTarget(name: "ChatBackendTests", dependencies: ["ChatBackend", .product(name: "JWTKit", package: "jwt-kit")], swiftSettings: strict),
-        .testTarget(name: "ChatSDKTests", dependencies: ["ChatSDK", "ChatSimulation", "ChatBackend"], swiftSettings: strict),
+        // What several test targets share: temporary folders, child processes.
+        .target(name: "ChatTestSupport", path: "Tests/ChatTestSupport", swiftSettings: strict),
+        .testTarget(name: "ChatSDKTests", dependencies: ["ChatSDK", "ChatSimulation", "ChatBackend", "ChatTestSupport"], swiftSettings: strict),
         .testTarget(name: "ChatSimulationTests", dependencies: ["ChatSimulation"], swiftSettings: strict),
-        .testTarget(name: "WorkbenchTests", dependencies: ["Workbench", "ChatServer", "ChatSDKNetwork", "ChatSimulation", "ChatSDK", "ChatCore"], swiftSettings: strict),
+        .testTarget(name: "WorkbenchTests", dependencies: ["Workbench", "ChatServer", "ChatSDKNetwork", "ChatSimulation", "ChatSDK", "ChatCore", "ChatTestSupport"], swiftSettings: strict),
         .testTarget(name: "ChatServerTests", dependencies: [
             "ChatServer", "ChatSDKNetwork", "ChatSDK", "ChatBackend",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             .product(name: "NIOPosix", package: "swift-nio"),
         ], swiftSettings: strict),
-        .testTarget(name: "chatbenchTests", dependencies: ["chatbench"], swiftSettings: strict),
+        .testTarget(name: "chatbenchTests", dependencies: ["chatbench", "ChatTestSupport"], swiftSettings: strict),
     ]
 )

@@ -1,3 +1,4 @@
+import ChatTestSupport
 import ChatSDK
 import ChatSimulation
 import Foundation
@@ -93,7 +94,7 @@ import Testing
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             process.arguments = ["python3", "-c", "import sqlite3; c = sqlite3.connect('\(file)'); c.execute('create table notes(x)'); c.commit()"]
             try process.run()
-            process.waitUntilExit()
+            _ = try process.waitForExit()
         }
         try app.call { try await $0.setCurrentUser(userId: "alice") }
         let conversation = try app.call { try await $0.startConversation() }

@@ -1,3 +1,4 @@
+import ChatTestSupport
 import ChatServer
 import Foundation
 import Testing

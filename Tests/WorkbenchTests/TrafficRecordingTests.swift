@@ -1,3 +1,4 @@
+import ChatTestSupport
 import ChatCore
 import Foundation
 import GRDB

@@ -1,3 +1,4 @@
+import ChatTestSupport
 import Foundation
 import Testing
 
@@ -210,20 +211,5 @@ import Testing
             </testsuites>
 
             """)
-    }
-}
-
-/// A temporary folder, removed when the value goes away.
-final class TemporaryFolder {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("workbench-tests-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(at: url)
     }
 }

@@ -1,3 +1,4 @@
+import ChatTestSupport
 import Foundation
 import Testing
 
@@ -84,26 +85,11 @@ enum ChatbenchBinary {
         process.standardError = stderr
 
         try process.run()
-        process.waitUntilExit()
+        let exit = try process.waitForExit()
         return Run(
-            status: process.terminationStatus,
+            status: exit.signaled ? 128 + exit.status : exit.status,
             stdout: String(decoding: try Data(contentsOf: outputFile), as: UTF8.self),
             stderr: String(decoding: try Data(contentsOf: errorFile), as: UTF8.self)
         )
-    }
-}
-
-/// A temporary folder, removed when the value goes away.
-final class TemporaryFolder {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("chatbench-tests-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(at: url)
     }
 }

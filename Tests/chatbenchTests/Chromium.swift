@@ -1,3 +1,4 @@
+import ChatTestSupport
 import Foundation
 
 /// Headless Chromium (Debian's `chromium`, installed by scripts/setup.sh),
@@ -51,10 +52,7 @@ enum Chromium {
         process.standardInput = FileHandle.nullDevice
         try process.run()
         // Never hang a test run on a browser that does not quit.
-        let deadline = Date() + 90
-        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
+        _ = try process.waitForExit(timeout: .seconds(90))
         return String(decoding: try Data(contentsOf: output), as: UTF8.self)
     }
 }

@@ -1,3 +1,4 @@
+import ChatTestSupport
 import Testing
 
 /// The executable as a user runs it (SPEC W1, W10).

@@ -1,3 +1,4 @@
+import ChatTestSupport
 import Foundation
 import Testing
 
@@ -108,7 +109,7 @@ import Testing
         try process.run()
         defer {
             try? input.fileHandleForWriting.close()
-            process.waitUntilExit()
+            _ = try? process.waitForExit(timeout: .seconds(60))
         }
         input.fileHandleForWriting.write(Data("clock\n".utf8))
         let read = DispatchSemaphore(value: 0)
@@ -191,8 +192,7 @@ final class LockedText: @unchecked Sendable {
         process.environment = environment
         process.standardOutput = FileHandle.nullDevice
         try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        #expect(try process.waitForExit() == ChildExit(status: 0, signaled: false))
         for path in ["bin/chatbench", "share/bash-completion/completions/chatbench", "share/zsh/site-functions/_chatbench",
                      "share/fish/vendor_completions.d/chatbench.fish"] {
             #expect(FileManager.default.fileExists(atPath: prefix.url.appendingPathComponent(path).path), "\(path)")
@@ -204,7 +204,7 @@ final class LockedText: @unchecked Sendable {
         let output = Pipe()
         installed.standardOutput = output
         try installed.run()
-        installed.waitUntilExit()
+        _ = try installed.waitForExit()
         #expect(String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) == version.stdout)
     }
 }

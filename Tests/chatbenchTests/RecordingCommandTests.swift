@@ -1,3 +1,4 @@
+import ChatTestSupport
 import Foundation
 import GRDB
 import Testing
@@ -191,9 +192,9 @@ import Workbench
         }
         for (process, _) in processes { try process.run() }
         for (process, errors) in processes {
-            process.waitUntilExit()
+            let exit = try process.waitForExit()
             let stderr = try String(contentsOf: errors, encoding: .utf8)
-            #expect(process.terminationStatus == 0, "\(stderr)")
+            #expect(exit.status == 0 && !exit.signaled, "\(stderr)")
             #expect(!stderr.contains("locked"))
         }
         let sessions = try RecordingStore(path: db, create: false).sessions()
@@ -229,8 +230,7 @@ import Workbench
         }
         #expect(committed == lines.count)
         kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-        #expect(process.terminationReason == .uncaughtSignal)
+        #expect(try process.waitForExit() == ChildExit(status: SIGKILL, signaled: true))
 
         let show = try ChatbenchBinary.run(["sessions", "show", "killed", "--db", db])
         #expect(show.status == 0)

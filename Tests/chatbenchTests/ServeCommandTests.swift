@@ -1,3 +1,4 @@
+import ChatTestSupport
 import Foundation
 import Testing
 
@@ -15,13 +16,13 @@ import Testing
         let process = server.process
         let text = server.firstLine
         kill(process.processIdentifier, signal)
-        process.waitUntilExit()
+        let exit = try process.waitForExit(timeout: .seconds(60))
 
         let pattern = #/^chatbench serve: listening on http://127\.0\.0\.1:(\d+) \(db (.+)\)\n$/#
         let match = try #require(text.wholeMatch(of: pattern), "got: \(text)")
         #expect(Int(match.1)! > 0)
         #expect(String(match.2) == db)
-        #expect(process.terminationStatus == 0)
+        #expect(exit == ChildExit(status: 0, signaled: false))
         #expect(FileManager.default.fileExists(atPath: db))
     }
 
@@ -45,9 +46,11 @@ final class RunningServe {
         process.standardOutput = stdout
         process.standardError = FileHandle.nullDevice
         try process.run()
-        // One line, once listening (bounded: the read ends if the process dies).
+        // One line, once listening: the read ends if the process dies, and
+        // after 60 s of silence.
         var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
+        var ready = pollfd(fd: stdout.fileHandleForReading.fileDescriptor, events: Int16(POLLIN), revents: 0)
+        while !line.contains(UInt8(ascii: "\n")), poll(&ready, 1, 60_000) > 0 {
             let chunk = stdout.fileHandleForReading.availableData
             if chunk.isEmpty { break }
             line.append(chunk)
@@ -60,5 +63,9 @@ final class RunningServe {
         firstLine.firstMatch(of: #/http://127\.0\.0\.1:\d+/#).map { String($0.output) }
     }
 
-    deinit { if process.isRunning { process.terminate(); process.waitUntilExit() } }
+    deinit {
+        guard process.isRunning else { return }
+        process.terminate()
+        _ = try? process.waitForExit(timeout: .seconds(30))
+    }
 }

@@ -1,3 +1,4 @@
+import ChatTestSupport
 import Foundation
 import Testing
 
@@ -67,7 +68,7 @@ import Testing
             process.standardError = FileHandle.nullDevice
             process.standardInput = FileHandle.nullDevice
             try process.run()
-            process.waitUntilExit()
+            _ = try process.waitForExit(timeout: .seconds(60))
             return String(decoding: try Data(contentsOf: file), as: UTF8.self)
         }
     }
