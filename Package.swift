@@ -5,7 +5,10 @@ let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 
 let package = Package(
     name: "chatbench",
-    platforms: [.macOS(.v15)],
+    // ChatSDK and ChatSDKNetwork are what an app embeds, on iOS and macOS
+    // (Synchronization's Mutex sets the floor: iOS 18, macOS 15); the
+    // workbench and the server run on macOS and Linux.
+    platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .library(name: "ChatSDK", targets: ["ChatSDK"]),
         // For Benchmarks/ (a separate package): the workbench and the world it drives.
