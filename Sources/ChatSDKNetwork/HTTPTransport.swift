@@ -152,7 +152,8 @@ public struct HTTPTransport: ChatTransport {
                 if let close {
                     reason = close.reason.flatMap { $0.isEmpty ? nil : $0 } ?? "closed by the server (\(close.closeCode))"
                     // A refusal after the upgrade names the wire error.
-                    opened.fail(WireError.Code(rawValue: reason).map { WireError($0) } ?? TransportError(.failed, reason))
+                    let code = WireError.Code(rawValue: reason)
+                    opened.fail(code.isKnown ? WireError(code) : TransportError(.failed, reason))
                 }
             } catch let error as WebSocketClientError where error == .webSocketUpgradeFailed {
                 reason = "the server refused the event stream"

@@ -35,7 +35,8 @@ struct APIError: Error, HTTPResponseError {
         case .headersTooLarge: .requestHeaderFieldsTooLarge
         case .upgradeRequired: .upgradeRequired
         case .unsupportedMediaType: .unsupportedMediaType
-        case .internalError: .internalServerError
+        // internalError, and a code this build does not know.
+        default: .internalServerError
         }
     }
 

@@ -12,7 +12,7 @@ import Testing
 
     @Test func nobodyMeansNotAuthenticated() {
         let machine = SessionStateMachine()
-        #expect(machine.nextStep(now: t0, margin: margin) == .fail(ChatError.notAuthenticated()))
+        #expect(machine.nextStep(now: t0, margin: margin) == .fail(ChatError.signInFirst()))
         #expect(machine.state == .signedOut)
     }
 

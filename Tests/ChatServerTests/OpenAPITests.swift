@@ -1,5 +1,5 @@
 import ChatCore
-import ChatServer
+@testable import ChatServer
 import Foundation
 import Testing
 
@@ -44,6 +44,17 @@ import Testing
         let code = try #require((error["properties"] as? [String: Any])?["code"] as? [String: Any])
         let documented = try #require(code["enum"] as? [String])
         #expect(documented == WireError.Code.allCases.map(\.rawValue))
+    }
+
+    /// Codes are an open set (a struct, issue 14), so the status table has a
+    /// default: only `internalError` and codes this build does not know may
+    /// fall to it.
+    @Test func everyKnownCodeHasItsOwnStatus() {
+        for code in WireError.Code.allCases where code != .internalError {
+            #expect(APIError.status(for: code) != .internalServerError, "\(code)")
+        }
+        #expect(APIError.status(for: .internalError) == .internalServerError)
+        #expect(APIError.status(for: WireError.Code(rawValue: "fromTheFuture")) == .internalServerError)
     }
 
     @Test func everyOperationDocumentsItsErrorsAsJSON() throws {

@@ -164,6 +164,17 @@ private let demoLines = [
         let unrecorded = try session()
         #expect(unrecorded.execute("sessions").output.hasPrefix("this session is not being recorded"))
     }
+    @Test func aCatchNamesTheRecordingErrorItCatches() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.url.appendingPathComponent("none.sqlite").path
+        var caught = ""
+        do { _ = try RecordingStore(path: path, create: false) }
+        catch RecordingError.Code.locked { caught = "locked" }
+        catch RecordingError.Code.missing { caught = "missing" }
+        catch { caught = "other: \(error)" }
+        #expect(caught == "missing")
+        #expect(RecordingError.Code(rawValue: "missing") == .missing)
+    }
 }
 
 @Suite struct ReplayTests {

@@ -15,80 +15,107 @@ public struct WireError: Error, Codable, Sendable, Hashable, CustomStringConvert
     /// Every code the backend and the server can answer with: the one place
     /// they are defined. `docs/openapi.json`'s `Error.code` enum lists the
     /// same, in the same order (`OpenAPITests` checks it).
-    public enum Code: String, Codable, Sendable, Hashable, CaseIterable {
-        case invalidApiKey
-        case invalidToken
-        case expiredToken
-        case invalidRefreshToken
-        case expiredRefreshToken
-        case unknownUser
-        case unknownConversation
-        case forbidden
-        case badRequest
-        case attachmentTooLarge
-        case unsupportedMediaType
-        case internalError
+    ///
+    /// A struct with static members, not an enum (GRDB's `ResultCode` is the
+    /// model): a code added later does not break a caller's `switch`, and a
+    /// code this build does not know still decodes (its `isKnown` is false).
+    public struct Code: RawRepresentable, Codable, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+        public let rawValue: String
+
+        public init(rawValue: String) { self.rawValue = rawValue }
+
+        public init(from decoder: any Decoder) throws {
+            rawValue = try decoder.singleValueContainer().decode(String.self)
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(rawValue)
+        }
+
+        public var description: String { rawValue }
+
+        /// Whether this build defines the code (a newer server may send others).
+        public var isKnown: Bool { Self.defaultMessages[rawValue] != nil }
+
+        /// What a person reads when the server gave no message of its own.
+        public var defaultMessage: String { Self.defaultMessages[rawValue] ?? "The server answered \(rawValue)" }
+
+        public static let invalidApiKey = Code(rawValue: "invalidApiKey")
+        public static let invalidToken = Code(rawValue: "invalidToken")
+        public static let expiredToken = Code(rawValue: "expiredToken")
+        public static let invalidRefreshToken = Code(rawValue: "invalidRefreshToken")
+        public static let expiredRefreshToken = Code(rawValue: "expiredRefreshToken")
+        public static let unknownUser = Code(rawValue: "unknownUser")
+        public static let unknownConversation = Code(rawValue: "unknownConversation")
+        public static let forbidden = Code(rawValue: "forbidden")
+        public static let badRequest = Code(rawValue: "badRequest")
+        public static let attachmentTooLarge = Code(rawValue: "attachmentTooLarge")
+        public static let unsupportedMediaType = Code(rawValue: "unsupportedMediaType")
+        public static let internalError = Code(rawValue: "internalError")
         /// A JWT that is malformed, truncated, not HS256, badly signed,
         /// missing a required claim (`external_id`, `exp`) or issued in the future (A5).
-        case invalidJWT
+        public static let invalidJWT = Code(rawValue: "invalidJWT")
         /// A well-formed, correctly signed JWT whose `exp` is past (A6).
-        case expiredJWT
+        public static let expiredJWT = Code(rawValue: "expiredJWT")
         /// `connectUserId` while the app's settings do not allow user-id-only connects (A10).
-        case userIdOnlyNotAllowed
+        public static let userIdOnlyNotAllowed = Code(rawValue: "userIdOnlyNotAllowed")
         /// `connectUserId` while the app's settings require an access token (A10).
-        case accessTokenRequired
+        public static let accessTokenRequired = Code(rawValue: "accessTokenRequired")
         /// An app-issued access token that is unknown, revoked or of another user (A10).
-        case invalidAccessToken
+        public static let invalidAccessToken = Code(rawValue: "invalidAccessToken")
         /// An app-issued session token that is unknown, revoked or of another user (A10).
-        case invalidSessionToken
+        public static let invalidSessionToken = Code(rawValue: "invalidSessionToken")
         /// An app-issued session token past its lifetime, or a refresh of a
         /// session opened with one (A10): the app must supply a new one.
-        case expiredSessionToken
+        public static let expiredSessionToken = Code(rawValue: "expiredSessionToken")
         /// A call that needs a signed-in user made while nobody is (A9's `logout`).
-        case userNotAuthorized
+        public static let userNotAuthorized = Code(rawValue: "userNotAuthorized")
         /// An app-backend or agent route called without the app's secret
         /// (`X-App-Secret`), or with a wrong one (HTTP 401).
-        case invalidAppSecret
+        public static let invalidAppSecret = Code(rawValue: "invalidAppSecret")
         /// No route has this path (HTTP 404).
-        case unknownRoute
+        public static let unknownRoute = Code(rawValue: "unknownRoute")
         /// The path exists, not with this method (HTTP 405, with `Allow`).
-        case methodNotAllowed
+        public static let methodNotAllowed = Code(rawValue: "methodNotAllowed")
         /// The request body is larger than the server reads (HTTP 413).
-        case requestTooLarge
+        public static let requestTooLarge = Code(rawValue: "requestTooLarge")
         /// The request's header fields are larger than the server reads (HTTP 431).
-        case headersTooLarge
+        public static let headersTooLarge = Code(rawValue: "headersTooLarge")
         /// `GET /v1/events` without a WebSocket upgrade (HTTP 426).
-        case upgradeRequired
+        public static let upgradeRequired = Code(rawValue: "upgradeRequired")
 
-        public var defaultMessage: String {
-            switch self {
-            case .invalidApiKey: "The API key is not known to the server"
-            case .invalidToken: "The access token is not valid"
-            case .expiredToken: "The access token has expired"
-            case .invalidRefreshToken: "The refresh token is not valid"
-            case .expiredRefreshToken: "The refresh token has expired"
-            case .unknownUser: "No such user"
-            case .unknownConversation: "No such conversation"
-            case .forbidden: "Not allowed for this user"
-            case .badRequest: "The request is malformed"
-            case .attachmentTooLarge: "The attachment is larger than the server accepts"
-            case .unsupportedMediaType: "The server does not accept this media type"
-            case .internalError: "The server failed"
-            case .invalidJWT: "The JWT is not valid"
-            case .expiredJWT: "The JWT has expired"
-            case .userIdOnlyNotAllowed: "This app does not allow connecting with a user id alone"
-            case .accessTokenRequired: "This app requires an access token to connect"
-            case .invalidAccessToken: "The access token is not valid for this user"
-            case .invalidSessionToken: "The session token is not valid for this user"
-            case .expiredSessionToken: "The session token has expired"
-            case .userNotAuthorized: "No user is signed in"
-            case .invalidAppSecret: "The app secret is missing or wrong"
-            case .unknownRoute: "No such route"
-            case .methodNotAllowed: "The route does not accept this method"
-            case .requestTooLarge: "The request body is larger than the server reads"
-            case .headersTooLarge: "The request's header fields are too large"
-            case .upgradeRequired: "This route is a WebSocket: send an upgrade request"
-            }
-        }
+        /// Every code, in the document's order, with its default message.
+        private static let table: [(Code, String)] = [
+            (.invalidApiKey, "The API key is not known to the server"),
+            (.invalidToken, "The access token is not valid"),
+            (.expiredToken, "The access token has expired"),
+            (.invalidRefreshToken, "The refresh token is not valid"),
+            (.expiredRefreshToken, "The refresh token has expired"),
+            (.unknownUser, "No such user"),
+            (.unknownConversation, "No such conversation"),
+            (.forbidden, "Not allowed for this user"),
+            (.badRequest, "The request is malformed"),
+            (.attachmentTooLarge, "The attachment is larger than the server accepts"),
+            (.unsupportedMediaType, "The server does not accept this media type"),
+            (.internalError, "The server failed"),
+            (.invalidJWT, "The JWT is not valid"),
+            (.expiredJWT, "The JWT has expired"),
+            (.userIdOnlyNotAllowed, "This app does not allow connecting with a user id alone"),
+            (.accessTokenRequired, "This app requires an access token to connect"),
+            (.invalidAccessToken, "The access token is not valid for this user"),
+            (.invalidSessionToken, "The session token is not valid for this user"),
+            (.expiredSessionToken, "The session token has expired"),
+            (.userNotAuthorized, "No user is signed in"),
+            (.invalidAppSecret, "The app secret is missing or wrong"),
+            (.unknownRoute, "No such route"),
+            (.methodNotAllowed, "The route does not accept this method"),
+            (.requestTooLarge, "The request body is larger than the server reads"),
+            (.headersTooLarge, "The request's header fields are too large"),
+            (.upgradeRequired, "This route is a WebSocket: send an upgrade request"),
+        ]
+
+        public static let allCases: [Code] = table.map(\.0)
+        private static let defaultMessages = Dictionary(uniqueKeysWithValues: table.map { ($0.0.rawValue, $0.1) })
     }
 }

@@ -59,11 +59,11 @@ extension ClientCore {
             apply(.refreshed(pair))
             afterSignIn()
             return pair.accessToken
-        } catch let error as ChatError where [ChatError.Code(.invalidRefreshToken), ChatError.Code(.expiredRefreshToken)].contains(error.code) {
+        } catch let error as ChatError where [.invalidRefreshToken, .expiredRefreshToken].contains(error.code) {
             try checkGeneration(expected)
             apply(.refreshRefused)
             return nil
-        } catch let error as ChatError where error.code == ChatError.Code(.expiredSessionToken) {
+        } catch let error as ChatError where error.code == .expiredSessionToken {
             try checkGeneration(expected)
             apply(.refreshRefused)
             try await renewSessionToken(generation: expected)
@@ -116,7 +116,7 @@ extension ClientCore {
             apply(.signedIn(userId: user.id, tokens: pair))
             afterSignIn()
             return pair.accessToken
-        } catch let error as ChatError where error.code == ChatError.Code(.expiredJWT) {
+        } catch let error as ChatError where error.code == .expiredJWT {
             try checkGeneration(expected)
             publish(.authenticationFailed(error))
             if let delegate = authenticationDelegate, let jwt = await delegate.onInvalidAuth() {
@@ -128,7 +128,7 @@ extension ClientCore {
             // No new JWT: the user is logged out implicitly (A6).
             clearLocally(reason: "expiredJWT")
             throw error
-        } catch let error as ChatError where error.code == ChatError.Code(.expiredSessionToken) {
+        } catch let error as ChatError where error.code == .expiredSessionToken {
             try checkGeneration(expected)
             try await renewSessionToken(generation: expected)
             return nil
@@ -248,13 +248,13 @@ extension ClientCore {
         try checkGeneration(expected)
         do {
             return try await performRaw(request, token: token)
-        } catch let error as ChatError where error.code == ChatError.Code(.expiredToken) {
+        } catch let error as ChatError where error.code == .expiredToken {
             try checkGeneration(expected)
             apply(.accessTokenExpired(token))
             token = try await accessToken()
             try checkGeneration(expected)
             return try await performRaw(request, token: token)
-        } catch let error as ChatError where error.code == ChatError.Code(.invalidToken) {
+        } catch let error as ChatError where error.code == .invalidToken {
             try checkGeneration(expected)
             endSession(reason: "invalidToken")
             throw ChatError(.sessionClosed, "The server refused the access token as invalid; the session was closed")

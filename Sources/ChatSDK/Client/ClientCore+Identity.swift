@@ -20,7 +20,7 @@ extension ClientCore {
     func ensureUser() async throws -> String {
         if let userId = machine.userId { return userId }
         if machine.credential == .anonymous { return try await loginAnonymous().id }
-        throw ChatError.notAuthenticated()
+        throw ChatError.signInFirst()
     }
 
     /// `connect(userId:)` with no credential, an access token or a session token (A10).
@@ -205,10 +205,10 @@ extension ClientCore {
         _ = try requireUser()
         if let image {
             guard ["image/jpeg", "image/png"].contains(image.mimeType.lowercased()) else {
-                throw ChatError(ChatError.Code(.unsupportedMediaType), "A profile image is JPEG or PNG, not \(image.mimeType); nothing was uploaded")
+                throw ChatError(.unsupportedMediaType, "A profile image is JPEG or PNG, not \(image.mimeType); nothing was uploaded")
             }
             guard image.size > 0, image.size <= 5 * 1024 * 1024 else {
-                throw ChatError(ChatError.Code(.attachmentTooLarge), "A profile image is at most 5 MB (5242880 bytes), this one is \(image.size); nothing was uploaded")
+                throw ChatError(.attachmentTooLarge, "A profile image is at most 5 MB (5242880 bytes), this one is \(image.size); nothing was uploaded")
             }
             _ = try await request(.uploadProfileImage(mimeType: image.mimeType, size: image.size))
         }

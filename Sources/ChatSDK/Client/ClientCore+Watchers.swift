@@ -13,7 +13,7 @@ extension ClientCore {
     func startWatcher(_ id: Int) async {
         guard let entry = watchers[id] else { return }
         do { _ = try await ensureUser() } catch {
-            entry.finish(error as? ChatError ?? ChatError.notAuthenticated())
+            entry.finish(error as? ChatError ?? ChatError.signInFirst())
             watchers[id] = nil
             return
         }

@@ -166,7 +166,7 @@ actor ClientCore {
     }
 
     func requireUser() throws -> String {
-        guard let userId else { throw ChatError.notAuthenticated() }
+        guard let userId else { throw ChatError.signInFirst() }
         return userId
     }
 

@@ -2,7 +2,7 @@
 ///
 /// ```swift
 /// do { try await client.setCurrentUser(userId: "bob") }
-/// catch let error as ChatError where error.code == .currentUserAlreadySet { … }
+/// catch ChatError.currentUserAlreadySet { … }
 /// ```
 public struct ChatError: Error, Sendable, Hashable, CustomStringConvertible {
     public let code: Code
@@ -54,12 +54,112 @@ public struct ChatError: Error, Sendable, Hashable, CustomStringConvertible {
         /// An argument the SDK refuses before any request.
         public static let invalidArgument = Code(rawValue: "invalidArgument")
 
-        public init(_ wire: WireError.Code) { rawValue = wire.rawValue }
+        // The server's codes, under the same names (a test checks that every
+        // wire code has one here).
+        /// The server answered: the API key is not known to the server.
+        public static let invalidApiKey = Code(rawValue: "invalidApiKey")
+        /// The server answered: the access token is not valid.
+        public static let invalidToken = Code(rawValue: "invalidToken")
+        /// The server answered: the access token has expired.
+        public static let expiredToken = Code(rawValue: "expiredToken")
+        /// The server answered: the refresh token is not valid.
+        public static let invalidRefreshToken = Code(rawValue: "invalidRefreshToken")
+        /// The server answered: the refresh token has expired.
+        public static let expiredRefreshToken = Code(rawValue: "expiredRefreshToken")
+        /// The server answered: no such user.
+        public static let unknownUser = Code(rawValue: "unknownUser")
+        /// The server answered: not allowed for this user.
+        public static let forbidden = Code(rawValue: "forbidden")
+        /// The server answered: the request is malformed.
+        public static let badRequest = Code(rawValue: "badRequest")
+        /// The server answered: the attachment is larger than the server accepts.
+        public static let attachmentTooLarge = Code(rawValue: "attachmentTooLarge")
+        /// The server answered: the server does not accept this media type.
+        public static let unsupportedMediaType = Code(rawValue: "unsupportedMediaType")
+        /// The server answered: the server failed.
+        public static let internalError = Code(rawValue: "internalError")
+        /// The server answered: the JWT is not valid.
+        public static let invalidJWT = Code(rawValue: "invalidJWT")
+        /// The server answered: the JWT has expired.
+        public static let expiredJWT = Code(rawValue: "expiredJWT")
+        /// The server answered: this app does not allow connecting with a user id alone.
+        public static let userIdOnlyNotAllowed = Code(rawValue: "userIdOnlyNotAllowed")
+        /// The server answered: this app requires an access token to connect.
+        public static let accessTokenRequired = Code(rawValue: "accessTokenRequired")
+        /// The server answered: the access token is not valid for this user.
+        public static let invalidAccessToken = Code(rawValue: "invalidAccessToken")
+        /// The server answered: the session token is not valid for this user.
+        public static let invalidSessionToken = Code(rawValue: "invalidSessionToken")
+        /// The server answered: the session token has expired.
+        public static let expiredSessionToken = Code(rawValue: "expiredSessionToken")
+        /// The server answered: the app secret is missing or wrong.
+        public static let invalidAppSecret = Code(rawValue: "invalidAppSecret")
+        /// The server answered: no such route.
+        public static let unknownRoute = Code(rawValue: "unknownRoute")
+        /// The server answered: the route does not accept this method.
+        public static let methodNotAllowed = Code(rawValue: "methodNotAllowed")
+        /// The server answered: the request body is larger than the server reads.
+        public static let requestTooLarge = Code(rawValue: "requestTooLarge")
+        /// The server answered: the request's header fields are too large.
+        public static let headersTooLarge = Code(rawValue: "headersTooLarge")
+        /// The server answered: this route is a WebSocket: send an upgrade request.
+        public static let upgradeRequired = Code(rawValue: "upgradeRequired")
+
+        package init(_ wire: WireError.Code) { rawValue = wire.rawValue }
+
+        /// `catch ChatError.expiredJWT { … }`: matches a ChatError of this code.
+        public static func ~= (code: Code, error: any Error) -> Bool { (error as? ChatError)?.code == code }
     }
 
     init(_ wire: WireError) { self.init(Code(wire.code), wire.message) }
 
-    static func notAuthenticated() -> ChatError {
+    static func signInFirst() -> ChatError {
         ChatError(.notAuthenticated, "No user is signed in: call setCurrentUser(userId:) first")
     }
+}
+
+/// Every code as a member of `ChatError` too, so that a `catch` reads as
+/// the error it catches (`catch ChatError.offline`), as GRDB's
+/// `DatabaseError.SQLITE_BUSY` does.
+extension ChatError {
+    public static let notAuthenticated = Code.notAuthenticated
+    public static let currentUserAlreadySet = Code.currentUserAlreadySet
+    public static let userNotAuthorized = Code.userNotAuthorized
+    public static let userCleared = Code.userCleared
+    public static let providerFailed = Code.providerFailed
+    public static let malformedTokens = Code.malformedTokens
+    public static let expiredTokens = Code.expiredTokens
+    public static let providerTimeout = Code.providerTimeout
+    public static let sessionClosed = Code.sessionClosed
+    public static let offline = Code.offline
+    public static let networkFailure = Code.networkFailure
+    public static let unknownConversation = Code.unknownConversation
+    public static let unknownMessage = Code.unknownMessage
+    public static let notRetryable = Code.notRetryable
+    public static let clientClosed = Code.clientClosed
+    public static let invalidArgument = Code.invalidArgument
+    public static let invalidApiKey = Code.invalidApiKey
+    public static let invalidToken = Code.invalidToken
+    public static let expiredToken = Code.expiredToken
+    public static let invalidRefreshToken = Code.invalidRefreshToken
+    public static let expiredRefreshToken = Code.expiredRefreshToken
+    public static let unknownUser = Code.unknownUser
+    public static let forbidden = Code.forbidden
+    public static let badRequest = Code.badRequest
+    public static let attachmentTooLarge = Code.attachmentTooLarge
+    public static let unsupportedMediaType = Code.unsupportedMediaType
+    public static let internalError = Code.internalError
+    public static let invalidJWT = Code.invalidJWT
+    public static let expiredJWT = Code.expiredJWT
+    public static let userIdOnlyNotAllowed = Code.userIdOnlyNotAllowed
+    public static let accessTokenRequired = Code.accessTokenRequired
+    public static let invalidAccessToken = Code.invalidAccessToken
+    public static let invalidSessionToken = Code.invalidSessionToken
+    public static let expiredSessionToken = Code.expiredSessionToken
+    public static let invalidAppSecret = Code.invalidAppSecret
+    public static let unknownRoute = Code.unknownRoute
+    public static let methodNotAllowed = Code.methodNotAllowed
+    public static let requestTooLarge = Code.requestTooLarge
+    public static let headersTooLarge = Code.headersTooLarge
+    public static let upgradeRequired = Code.upgradeRequired
 }

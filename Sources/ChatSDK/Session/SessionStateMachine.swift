@@ -53,7 +53,7 @@ struct SessionStateMachine: Sendable {
 
     /// What the client should do about a step it was asked to take.
     func nextStep(now: Instant, margin: Duration) -> Step {
-        guard let credential else { return .fail(ChatError.notAuthenticated()) }
+        guard let credential else { return .fail(ChatError.signInFirst()) }
         if let tokens, tokens.accessExpiresAt - margin > now || (refreshDidNotExtend && tokens.accessExpiresAt > now) {
             return .use(accessToken: tokens.accessToken)
         }
@@ -64,7 +64,7 @@ struct SessionStateMachine: Sendable {
         }
         switch credential {
         case .provider:
-            guard let userId else { return .fail(ChatError.notAuthenticated()) }
+            guard let userId else { return .fail(ChatError.signInFirst()) }
             return .askProvider(userId: userId)
         case .jwt(let jwt): return .signIn(.loginJWT(jwt: jwt))
         case .anonymous: return .signIn(.loginAnonymous)

@@ -62,7 +62,18 @@ public enum RealtimeSignal: Sendable, Hashable {
 
 /// A request or answer lost on the way.
 public struct TransportError: Error, Sendable, Hashable, CustomStringConvertible {
-    public enum Kind: Sendable, Hashable { case offline, failed }
+    /// How it was lost: a struct with static members, so that a kind added
+    /// later breaks no caller's `switch`.
+    public struct Kind: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+
+        /// The device has no network: nothing was sent.
+        public static let offline = Kind(rawValue: "offline")
+        /// The request or its answer was lost on the way: it may have arrived.
+        public static let failed = Kind(rawValue: "failed")
+    }
     public let kind: Kind
     public let message: String
 

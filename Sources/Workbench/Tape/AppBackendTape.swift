@@ -31,7 +31,7 @@ enum AppBackendTape {
     }
 
     static func error(_ failure: Failure) -> any Error {
-        if !failure.isTransport, let code = WireError.Code(rawValue: failure.code) { return WireError(code, failure.message) }
+        if !failure.isTransport { return WireError(WireError.Code(rawValue: failure.code), failure.message) }
         return TransportError(failure.code == "offline" ? .offline : .failed, failure.message)
     }
 
