@@ -69,6 +69,9 @@ if [ "$failed" -eq 0 ]; then
     part "server sockets" 5 "." python3 scripts/server_checks.py "$bin"
     # A short schemathesis run from the document (all phases, seed 1; ~30 s).
     part "schemathesis" 10 "." scripts/schemathesis_check.sh "$bin"
+    # Every behaviour id a comment cites is explained in docs/behaviour.md,
+    # and every example and test it links to exists.
+    part "behaviour ids" 1 "behaviour ids" python3 scripts/behaviour_check.py
     # docs/recording-schema.md's queries, on an embedded and a server session.
     part "recording queries" 5 "." python3 scripts/recording_queries_check.py "$bin"
 fi
