@@ -12,7 +12,7 @@ enum ServerEnvironment {
             Instant(milliseconds: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)))
         }
         if let seed {
-            let generator = Mutex(SplitMix64(state: seed))
+            let generator = Mutex(SeededRandom(seed: seed))
             return BackendEnvironment(now: now, makeID: { prefix in
                 let value = generator.withLock { $0.next() }
                 return prefix + hex(value)
@@ -28,17 +28,5 @@ enum ServerEnvironment {
     static func hex(_ value: UInt64) -> String {
         let digits = String(value, radix: 16)
         return String(repeating: "0", count: 16 - digits.count) + digits
-    }
-
-    /// SplitMix64, as the embedded world uses (ChatServer does not depend on it).
-    struct SplitMix64 {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
     }
 }

@@ -1,3 +1,4 @@
+import ChatCore
 import Synchronization
 
 /// The world's one seeded random source, shared by everything in it.

@@ -2,22 +2,11 @@ import ChatBackend
 import ChatCore
 import Testing
 
-/// A small seeded generator (SplitMix64), so that a failure reproduces.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 @Suite struct FuzzTests {
     @Test(arguments: [1, 2, 3] as [UInt64])
     func garbageNeverCrashesAndInvariantsHold(seed: UInt64) throws {
-        var rng = SplitMix64(state: seed)
+        var rng = SeededRandom(seed: seed)
         let world = try TestWorld()
         let users = ["alice", "bob", "carol"]
         var tokens: [TokenPair] = []

@@ -8,7 +8,7 @@ import Testing
 @Suite struct IdentityFuzzTests {
     @Test(arguments: [7, 8] as [UInt64])
     func mutatedJWTsAndGarbageSignInsAreRefusedCleanly(seed: UInt64) throws {
-        var rng = SplitMix64(state: seed)
+        var rng = SeededRandom(seed: seed)
         let world = try TestWorld()
         let good = world.jwt("alice")
         let bytes = Array(good.utf8)

@@ -1,3 +1,4 @@
+import ChatCore
 import Testing
 @testable import Workbench
 
@@ -14,7 +15,7 @@ import Testing
     ]
 
     @Test func randomAndTruncatedLinesNeverCrash() throws {
-        var random = SplitMix(seed: 42)
+        var random = SeededRandom(seed: 42)
         let session = try WorkbenchSession(options: WorkbenchOptions())
         for setup in ["user set alice", "watch conversations", "start conversation", "send c1 text hi"] {
             _ = session.execute(setup)
@@ -37,7 +38,7 @@ import Testing
     }
 
     @Test func completionNeverCrashes() throws {
-        var random = SplitMix(seed: 7)
+        var random = SeededRandom(seed: 7)
         let session = try WorkbenchSession(options: WorkbenchOptions())
         _ = session.execute("user set alice")
         _ = session.execute("start conversation")
@@ -48,14 +49,3 @@ import Testing
     }
 }
 
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

@@ -1,4 +1,4 @@
-import ChatSimulation
+import ChatCore
 
 /// The faults of one exploration run, drawn from a seed and the run's
 /// number: ordinary verbs inserted between a script's steps, so that a

@@ -1,4 +1,6 @@
 /// SplitMix64: small, fast, and the same on every machine for a given seed.
+/// The one seeded generator of the package: the embedded world, a seeded
+/// server's ids, explore's fault schedules and the tests' fuzzers draw from it.
 public struct SeededRandom: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
