@@ -8,8 +8,10 @@ import ChatSimulation
 /// Everything here runs on the thread that calls `execute`, which is also
 /// the thread that pumps the world: objects updated by watcher tasks are
 /// never touched concurrently.
-// Safe to share with the world's tasks: the world runs them on the thread that
-// calls `execute`, one at a time, never concurrently with the interpreter.
+// @unchecked Sendable: mutable, and touched only by whoever holds the stage
+// (`Stage.exclusively`): the thread running a command, which also runs the
+// world's jobs, or in server mode between commands the background pump,
+// under the same lock. Never by two threads at once.
 final class Interpreter: @unchecked Sendable {
     let world: any Stage
     let start: Instant

@@ -2,7 +2,10 @@ import ChatSDK
 import ChatSimulation
 
 /// A client of the session (`client`, or a name from `client new`).
-// Mutated only on the thread that runs the interpreter and pumps the world.
+// @unchecked Sendable: mutable, and touched only by whoever holds the stage
+// (`Stage.exclusively`): the thread running a command, which also runs the
+// world's jobs, or in server mode between commands the background pump,
+// under the same lock. Never by two threads at once.
 final class ClientObject: Inspectable, @unchecked Sendable {
     let name: String
     var client: ChatClient

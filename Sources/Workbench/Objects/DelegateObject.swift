@@ -6,7 +6,7 @@ import Synchronization
 
 /// The workbench's authentication and session delegate (A6, A10): it plays
 /// the app, asking its backend for a new JWT or session token, or declining.
-final class WorkbenchDelegate: AuthenticationDelegate, SessionDelegate, Inspectable, @unchecked Sendable {
+final class WorkbenchDelegate: AuthenticationDelegate, SessionDelegate, Inspectable, Sendable {
     // `mode`, `calls` and `userId` sit behind a lock: the SDK calls the
     // delegate from the world's tasks; the interpreter reads them between steps.
     enum Mode: String, Sendable { case renew, decline, none }

@@ -1,7 +1,10 @@
 import ChatSDK
 
 /// A message the session saw (`m1`…), with its state changes.
-// Mutated only by the world's tasks and the interpreter, on one thread.
+// @unchecked Sendable: mutable, and touched only by whoever holds the stage
+// (`Stage.exclusively`): the thread running a command, which also runs the
+// world's jobs, or in server mode between commands the background pump,
+// under the same lock. Never by two threads at once.
 final class MessageObject: Inspectable, @unchecked Sendable {
     let handle: String
     let id: String

@@ -4,7 +4,7 @@ import ChatSimulation
 import Synchronization
 
 /// The embedded world as a stage: everything in-process, on virtual time.
-final class EmbeddedStage: Stage, @unchecked Sendable {
+final class EmbeddedStage: Stage, Sendable {
     let world: World
     let server: any ServerSide
     var seed: UInt64 { world.seed }

@@ -5,17 +5,15 @@ import Foundation
 /// the interpreter never run at the same time. Unlike it, jobs also arrive
 /// from other threads (answers and frames from the network, real timers),
 /// so the pumping thread can wait for the next one.
+// @unchecked Sendable: `jobs` is read and written only with `condition` locked.
 final class PumpedExecutor: SerialExecutor, TaskExecutor, @unchecked Sendable {
     private let condition = NSCondition()
     private var jobs: [UnownedJob] = []
-    /// Incremented with every job enqueued, to tell "something happened".
-    private(set) var enqueued = 0
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         condition.lock()
         jobs.append(job)
-        enqueued += 1
         condition.broadcast()
         condition.unlock()
     }

@@ -15,7 +15,7 @@ import Synchronization
 /// threads and wake the pump). Between commands nothing runs: what the
 /// server pushed meanwhile shows with the next command. Client-side
 /// identifiers come from the seed, as in the embedded world.
-final class ServerStage: Stage, @unchecked Sendable {
+final class ServerStage: Stage, Sendable {
     let seed: UInt64
     let baseURL: String
     let server: any ServerSide

@@ -11,7 +11,7 @@ import Foundation
 /// answers and frames move to their recorded times. Client-side ids come
 /// from the seed and the component found on the tape, as they did against
 /// the server.
-final class TapeStage: Stage, @unchecked Sendable {
+final class TapeStage: Stage, Sendable {
     let world: World
     let tape: TapeTransport
     let tapeServer: TapeServerSide
