@@ -1,7 +1,6 @@
 import ChatCore
 import Dispatch
 import Foundation
-import Synchronization
 
 /// The runtime of a client talking to a real server: real time, a serial
 /// queue for the client's actors, system randomness.
@@ -13,12 +12,10 @@ import Synchronization
 /// ```
 public final class RealTimeRuntime: ChatRuntime, Sendable {
     private let queueExecutor: QueueExecutor
-    private let traceSink: Mutex<(@Sendable (Instant, String, String) -> Void)?>
 
     /// A runtime whose executor is a new serial dispatch queue named `label`.
     public init(label: String = "chatbench.client") {
         queueExecutor = QueueExecutor(label: label)
-        traceSink = Mutex(nil)
     }
 
     public var executor: any SerialExecutor & TaskExecutor { queueExecutor }
@@ -43,16 +40,6 @@ public final class RealTimeRuntime: ChatRuntime, Sendable {
         var generator = SystemRandomNumberGenerator()
         let digits = String(generator.next() as UInt64, radix: 16)
         return prefix + String(repeating: "0", count: 16 - digits.count) + digits
-    }
-
-    public func trace(_ source: String, _ message: String) {
-        let sink = traceSink.withLock { $0 }
-        sink?(now, source, message)
-    }
-
-    /// Where `trace` lines go (nowhere by default).
-    public func onTrace(_ sink: @escaping @Sendable (Instant, String, String) -> Void) {
-        traceSink.withLock { $0 = sink }
     }
 }
 

@@ -43,7 +43,7 @@ public final class SimulatedTokenProvider: SessionTokenProvider {
         case remote(@Sendable (String) async throws -> TokenPair)
     }
 
-    private let runtime: any ChatRuntime
+    private let runtime: any TracingRuntime
     private let issuer: Issuer
     private let state = Mutex<(mode: Mode, calls: Int)>((.ok, 0))
 
@@ -54,7 +54,7 @@ public final class SimulatedTokenProvider: SessionTokenProvider {
     }
 
     /// A provider whose tokens come from `issuer` (the app's backend), on `runtime`'s clock.
-    public init(runtime: any ChatRuntime, issuer: Issuer) {
+    public init(runtime: any TracingRuntime, issuer: Issuer) {
         self.runtime = runtime
         self.issuer = issuer
     }

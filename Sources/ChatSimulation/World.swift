@@ -9,7 +9,7 @@ import Synchronization
 /// The world never runs by itself: whoever owns it (the workbench, a test)
 /// calls `runUntilIdle()`, `advance(by:)` or `settle()` on one thread, and
 /// everything due runs there in (virtual time, sequence) order.
-public final class World: ChatRuntime, Sendable {
+public final class World: TracingRuntime, Sendable {
     public let seed: UInt64
     public let scheduler: Scheduler
     public let simulationExecutor: SimulationExecutor

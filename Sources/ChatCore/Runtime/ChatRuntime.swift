@@ -23,10 +23,6 @@ public protocol ChatRuntime: AnyObject, Sendable {
 
     /// A fresh random identifier, `prefix` followed by hex digits.
     func makeID(prefix: String) -> String
-
-    /// Reports something worth showing (a state change, an event) to whoever
-    /// observes the world; the workbench turns these into transcript lines.
-    func trace(_ source: String, _ message: String)
 }
 
 /// Why a wake-up is scheduled, which decides who may move the clock to it

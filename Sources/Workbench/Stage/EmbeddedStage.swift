@@ -10,7 +10,7 @@ final class EmbeddedStage: Stage, Sendable {
     var seed: UInt64 { world.seed }
     /// The world itself: a wrapper's extra async frames would change the
     /// order of jobs, and with it the transcripts.
-    var clientRuntime: any ChatRuntime { world }
+    var clientRuntime: any TracingRuntime { world }
     var serverURL: String? { nil }
     var network: any NetworkControl { world.network }
     private let traffic = TrafficBuffer()

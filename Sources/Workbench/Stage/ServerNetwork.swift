@@ -78,7 +78,7 @@ final class ServerNetwork: NetworkControl {
 struct FaultInjectingTransport: ChatTransport {
     let inner: any ChatTransport
     let network: ServerNetwork
-    let runtime: any ChatRuntime
+    let runtime: any TracingRuntime
 
     func perform(_ envelope: WireEnvelope) async throws -> WireResponse {
         network.beginWork()

@@ -39,7 +39,7 @@ final class ServerStage: Stage, Sendable {
     private let stopped = Mutex(false)
 
     var serverURL: String? { baseURL }
-    var clientRuntime: any ChatRuntime { self }
+    var clientRuntime: any TracingRuntime { self }
     var network: any NetworkControl { serverNetwork }
 
     /// Connects to the server at `url` and checks it answers as the demo

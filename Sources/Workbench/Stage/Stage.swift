@@ -10,9 +10,9 @@ import Synchronization
 /// Whatever the stage, every SDK actor and task runs on the stage's
 /// executor, which only the workbench's thread pumps: objects the
 /// interpreter keeps are never touched concurrently.
-protocol Stage: ChatRuntime {
+protocol Stage: TracingRuntime {
     /// The runtime SDK clients get (the stage itself, or what it wraps).
-    var clientRuntime: any ChatRuntime { get }
+    var clientRuntime: any TracingRuntime { get }
     /// Seed of the stage's random choices (client-side identifiers).
     var seed: UInt64 { get }
     /// Nil in the embedded world; the server's URL in server mode.

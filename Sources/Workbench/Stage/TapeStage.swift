@@ -67,7 +67,7 @@ final class TapeStage: Stage, Sendable {
     var serverURL: String? { recordedURL }
     var server: any ServerSide { tapeServer }
     var network: any NetworkControl { serverNetwork }
-    var clientRuntime: any ChatRuntime { self }
+    var clientRuntime: any TracingRuntime { self }
 
     func makeTransport(deviceId: String) -> any ChatTransport {
         FaultInjectingTransport(inner: tape, network: serverNetwork, runtime: self)
