@@ -2,6 +2,7 @@ import ChatTestSupport
 import ChatSDK
 import ChatSimulation
 import Foundation
+import GRDB
 import Testing
 
 @Suite struct DataLayerTests {
@@ -102,6 +103,26 @@ import Testing
         #expect(try app.world.backend.messages(conversationId: conversation.id).count == 1)
         #expect(app.warnings.withLock { $0 }.count == 1)
         #expect(app.warnings.withLock { $0 }.first?.contains("carrying on without a disk cache") == true)
+    }
+
+    /// A read or write the cache cannot make (another process holds the
+    /// file's lock) is a warning event naming it, never silent.
+    @Test func aFailedCacheWriteIsAWarning() throws {
+        let app = try DiskApp()
+        try app.call { try await $0.setCurrentUser(userId: "alice") }
+        let conversation = try app.call { try await $0.startConversation() }
+        let file = try #require(app.client.configuration.cacheFile(forUserId: "alice"))
+        var holder = Configuration()
+        holder.allowsUnsafeTransactions = true
+        let other = try DatabaseQueue(path: file, configuration: holder)
+        try other.inDatabase { try $0.execute(sql: "BEGIN EXCLUSIVE") }
+        _ = try? app.call { try await $0.sendMessage(.text("locked out"), in: conversation.id) }
+        try other.inDatabase { try $0.execute(sql: "ROLLBACK") }
+        let warnings = app.warnings.withLock { $0 }
+        #expect(warnings.contains { $0.hasPrefix("the cache could not ") && $0.contains("locked") }, "\(warnings)")
+        // Once the lock is gone, the cache works again.
+        try app.call { try await $0.sendMessage(.text("back"), in: conversation.id) }
+        #expect(try app.world.backend.messages(conversationId: conversation.id).map(\.content) == [.text("back")])
     }
 
     @Test func withoutAutoResendAnOfflineSendFailsAtOnce() throws {

@@ -6,6 +6,23 @@ import Synchronization
 /// it on the runtime's executor, so order stays deterministic.
 final class LocalStore: Sendable {
     private let db: DatabaseQueue
+    /// Told, in one line, of every read or write that failed (a full disk,
+    /// a file locked by another process): the client publishes it as a
+    /// warning event, so that a failure is never silent.
+    private let failureSink = Mutex<(@Sendable (String) -> Void)?>(nil)
+
+    /// Where failures go (the client's events).
+    func onFailure(_ sink: @escaping @Sendable (String) -> Void) { failureSink.withLock { $0 = sink } }
+
+    /// Runs `body`; a failure is reported and gives nil.
+    private func attempt<T>(_ what: String, _ body: () throws -> T) -> T? {
+        do {
+            return try body()
+        } catch {
+            failureSink.withLock { $0 }?("the cache could not \(what) (\(Self.reason(error)))")
+            return nil
+        }
+    }
 
     /// An in-memory store, or a file at `path`. A file that is not a
     /// database, or a database of something else, is refused.
@@ -65,9 +82,11 @@ final class LocalStore: Sendable {
 
     /// Messages not yet on the server (toBeSent or sending), oldest first.
     func unsentMessages() -> [MessageRow] {
-        (try? db.read { db in
-            try MessageRow.fetchAll(db, sql: "SELECT \(MessageRow.columns) FROM message WHERE state IN ('toBeSent', 'sending') ORDER BY localOrder")
-        }) ?? []
+        attempt("read the unsent messages") {
+            try db.read { db in
+                try MessageRow.fetchAll(db, sql: "SELECT \(MessageRow.columns) FROM message WHERE state IN ('toBeSent', 'sending') ORDER BY localOrder")
+            }
+        } ?? []
     }
 
     static var migrator: DatabaseMigrator {
@@ -122,17 +141,23 @@ final class LocalStore: Sendable {
     // MARK: Logouts waiting for the network (A9)
 
     func addPendingLogout(accessToken: String) {
-        try? db.write { db in
-            try db.execute(sql: "INSERT OR IGNORE INTO pendingLogout(accessToken, queuedAt) VALUES (?, (SELECT COUNT(*) FROM pendingLogout))", arguments: [accessToken])
+        attempt("keep a logout for later") {
+            try db.write { db in
+                try db.execute(sql: "INSERT OR IGNORE INTO pendingLogout(accessToken, queuedAt) VALUES (?, (SELECT COUNT(*) FROM pendingLogout))", arguments: [accessToken])
+            }
         }
     }
 
     func pendingLogouts() -> [String] {
-        (try? db.read { db in try String.fetchAll(db, sql: "SELECT accessToken FROM pendingLogout ORDER BY queuedAt") }) ?? []
+        attempt("read the pending logouts") {
+            try db.read { db in try String.fetchAll(db, sql: "SELECT accessToken FROM pendingLogout ORDER BY queuedAt") }
+        } ?? []
     }
 
     func removePendingLogout(accessToken: String) {
-        try? db.write { db in try db.execute(sql: "DELETE FROM pendingLogout WHERE accessToken = ?", arguments: [accessToken]) }
+        attempt("forget a pending logout") {
+            try db.write { db in try db.execute(sql: "DELETE FROM pendingLogout WHERE accessToken = ?", arguments: [accessToken]) }
+        }
     }
 
     // MARK: Access
@@ -147,8 +172,13 @@ final class LocalStore: Sendable {
     /// statement is its own (autocommit), which is all a single read or a
     /// single write needs. Statements come from the connection's statement
     /// cache, so the hot queries are prepared once.
-    private func access<T>(_ body: (Database) throws -> T) -> T? {
-        try? db.inDatabase(body)
+    private func access<T>(_ body: (Database) throws -> T, what: String = #function) -> T? {
+        attempt(Self.describe(what)) { try db.inDatabase(body) }
+    }
+
+    /// "upsert(_:)" as "upsert": what a failure message names.
+    private static func describe(_ function: String) -> String {
+        "run " + function.prefix { $0 != "(" }
     }
 
     // MARK: Conversations
@@ -364,8 +394,10 @@ final class LocalStore: Sendable {
 
     /// Removes everything (A4).
     func wipe() {
-        try? db.write { db in
-            try db.execute(sql: "DELETE FROM message; DELETE FROM conversation; DELETE FROM meta;")
+        attempt("wipe the signed-out user's data") {
+            try db.write { db in
+                try db.execute(sql: "DELETE FROM message; DELETE FROM conversation; DELETE FROM meta;")
+            }
         }
         lastLocalOrder.withLock { $0 = nil }
         mirror.withLock { $0 = Mirror() }

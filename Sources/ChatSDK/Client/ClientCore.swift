@@ -8,7 +8,7 @@ actor ClientCore {
     let provider: (any SessionTokenProvider)?
     /// The current user's store: a file per client and user with a disk
     /// cache (D2), else in memory.
-    var store: LocalStore
+    var store: LocalStore { didSet { reportFailures(of: store) } }
     var storePath: String?
 
     /// Who is signed in, how, with which tokens: the session's decisions.
@@ -63,11 +63,24 @@ actor ClientCore {
         self.configuration = configuration
         self.runtime = configuration.runtime
         self.provider = provider
-        self.store = LocalStore.inMemory()
+        let store = LocalStore.inMemory()
+        self.store = store
         let clientFile = configuration.cacheMode == .disk ? configuration.cacheDirectory.map {
             LocalStore.path(in: $0, deviceId: configuration.deviceId, userId: "_client")
         } : nil
-        self.clientStore = (try? LocalStore(path: clientFile)) ?? LocalStore.inMemory()
+        let clientStore = (try? LocalStore(path: clientFile)) ?? LocalStore.inMemory()
+        self.clientStore = clientStore
+        reportFailures(of: store)
+        reportFailures(of: clientStore)
+    }
+
+    /// A read or write of `store` that fails becomes a warning event:
+    /// the SDK carries on from memory, but never silently.
+    nonisolated func reportFailures(of store: LocalStore) {
+        let runtime = self.runtime
+        store.onFailure { [weak self] message in
+            runtime.spawn { await self?.publish(.warning(message)) }
+        }
     }
 
     var now: Instant { runtime.now }
