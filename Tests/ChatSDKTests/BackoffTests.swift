@@ -6,15 +6,15 @@ import Testing
 /// wait scaled by a jitter between half and all of it.
 @Suite struct BackoffTests {
     @Test func doublesUpToThirtySecondsWithJitterBetweenHalfAndAll() {
-        let low = (0..<8).map { ClientCore.backoff(attempt: $0, fraction: 0).wholeMilliseconds }
-        let high = (0..<8).map { ClientCore.backoff(attempt: $0, fraction: 0.999_999).wholeMilliseconds }
+        let low = (0..<8).map { RealtimeLinkMachine.backoff(attempt: $0, fraction: 0).wholeMilliseconds }
+        let high = (0..<8).map { RealtimeLinkMachine.backoff(attempt: $0, fraction: 0.999_999).wholeMilliseconds }
         #expect(low == [500, 1000, 2000, 4000, 8000, 15000, 15000, 15000])
         #expect(high == [999, 1999, 3999, 7999, 15999, 29999, 29999, 29999])
     }
 
     @Test func aFractionOutOfRangeIsClamped() {
-        #expect(ClientCore.backoff(attempt: 0, fraction: -1) == .milliseconds(500))
-        #expect(ClientCore.backoff(attempt: 0, fraction: 7) == .milliseconds(1000))
+        #expect(RealtimeLinkMachine.backoff(attempt: 0, fraction: -1) == .milliseconds(500))
+        #expect(RealtimeLinkMachine.backoff(attempt: 0, fraction: 7) == .milliseconds(1000))
     }
 
     @Test func theRuntimesFractionIsInRangeAndSpreads() throws {

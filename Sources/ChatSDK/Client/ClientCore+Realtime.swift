@@ -19,8 +19,7 @@ extension ClientCore {
     /// Connects, handles events until the connection ends, and reconnects
     /// with back-off, catching up from the last event seen.
     private func runRealtime(generation expected: Int) async {
-        var attempt = 0
-        var connectedBefore = false
+        var link = RealtimeLinkMachine()
         while generation == expected, !Task.isCancelled {
             var closedByServer: String?
             setConnection(.connecting)
@@ -35,11 +34,10 @@ extension ClientCore {
                     return
                 }
                 realtime = connection
-                attempt = 0
-                setConnection(.connected)
+                let opened = link.opened(hadCursor: after != nil)
+                setConnection(opened.state)
                 // Back online: what could not be refreshed is refreshed now.
-                await refreshStaleWatchers(all: connectedBefore && after == nil)
-                connectedBefore = true
+                await refreshStaleWatchers(all: opened.refetchAll)
                 for await signal in connection.signals {
                     guard generation == expected else { break }
                     switch signal {
@@ -56,21 +54,19 @@ extension ClientCore {
             }
             guard generation == expected, !Task.isCancelled, !background else { return }
             if configuration.transport.isReachable == false { reachable = false }
-            setConnection(.waitingForNetwork(
-                !reachable ? .offline : closedByServer.map { .closedByServer($0) } ?? .backoff(attempt: attempt + 1)))
+            setConnection(link.ended(reachable: reachable, closedByServer: closedByServer))
             // What watchers show no longer follows the server (D1).
             markWatchersStale()
-            // Back off 1 s, 2 s, 4 s… up to 30 s, each with jitter (half to
-            // all of it, so that clients cut together do not all come back
-            // at once); offline, wait for the network itself. A change of
-            // network ends either wait early (`reachabilityChanged`).
-            let online = reachable
-            let delay: Duration = online ? Self.backoff(attempt: attempt, fraction: runtime.randomFraction()) : .seconds(86_400)
-            attempt += 1
             let runtime = self.runtime
-            // Back-off is recovery (settle runs it); waiting for the network
-            // to come back is not: only the network can end it.
-            let kind: WaitKind = online ? .recovery("reconnect after back-off") : .lifecycle("wait for the network")
+            // Back off (1 s, 2 s, 4 s… up to 30 s, with jitter); offline,
+            // wait for the network itself. A change of network ends either
+            // wait early (`reachabilityChanged`). Back-off is recovery
+            // (settle runs it); waiting for the network is not: only the
+            // network can end it.
+            let (delay, kind): (Duration, WaitKind) = switch link.nextWait(fraction: { runtime.randomFraction() }) {
+            case .backoff(let delay): (delay, .recovery("reconnect after back-off"))
+            case .network: (.seconds(86_400), .lifecycle("wait for the network"))
+            }
             let wait = Task(executorPreference: runtime.executor) { try await runtime.sleep(for: delay, kind: kind) }
             backoff = wait
             _ = try? await wait.value
@@ -105,13 +101,6 @@ extension ClientCore {
             if entry.refreshing == .refreshing, !all { continue }
             if all || !entry.fresh { await refresh(id) }
         }
-    }
-
-    /// The wait before reconnection attempt `attempt` (from 0): 2^attempt
-    /// seconds up to 30 s, scaled by 0.5 + fraction / 2.
-    static func backoff(attempt: Int, fraction: Double) -> Duration {
-        let base = Double(min(30, 1 << min(attempt, 5))) * 1000
-        return .milliseconds(Int64(base * (0.5 + min(max(fraction, 0), 1) / 2)))
     }
 
     /// Applies one pushed event; events already seen are ignored.
