@@ -86,6 +86,7 @@ let package = Package(
         .target(name: "ChatTestSupport", path: "Tests/ChatTestSupport", swiftSettings: strict),
         .testTarget(name: "ChatSDKTests", dependencies: ["ChatSDK", "ChatSimulation", "ChatBackend", "ChatTestSupport"], swiftSettings: strict),
         .testTarget(name: "ChatSimulationTests", dependencies: ["ChatSimulation"], swiftSettings: strict),
+        .testTarget(name: "ChatSDKNetworkTests", dependencies: ["ChatSDKNetwork", "ChatSDK", "ChatCore"], swiftSettings: strict),
         .testTarget(name: "WorkbenchTests", dependencies: ["Workbench", "ChatServer", "ChatSDKNetwork", "ChatSimulation", "ChatSDK", "ChatCore", "ChatTestSupport"], swiftSettings: strict),
         .testTarget(name: "ChatServerTests", dependencies: [
             "ChatServer", "ChatSDKNetwork", "ChatSDK", "ChatBackend",
