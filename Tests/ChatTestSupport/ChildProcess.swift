@@ -67,3 +67,29 @@ extension Process {
         return ChildExit(status: terminationStatus, signaled: terminationReason == .uncaughtSignal)
     }
 }
+
+extension Process {
+    /// Runs `executable` with `arguments` (standard input empty, standard
+    /// error discarded), waits at most `timeout` and returns what it wrote
+    /// on standard output. The output goes to a file, not a pipe: a daemon
+    /// the program starts (tmux's server) would hold a pipe open for as long
+    /// as it runs.
+    public static func output(of executable: URL, _ arguments: [String], in directory: URL? = nil,
+                              timeout: Duration = .seconds(60)) throws -> String {
+        let scratch = try TemporaryFolder()
+        let file = scratch.url.appendingPathComponent("stdout")
+        _ = FileManager.default.createFile(atPath: file.path, contents: nil)
+        let output = try FileHandle(forWritingTo: file)
+        defer { try? output.close() }
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        _ = try process.waitForExit(timeout: timeout)
+        return String(decoding: try Data(contentsOf: file), as: UTF8.self)
+    }
+}

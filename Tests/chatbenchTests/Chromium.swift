@@ -39,20 +39,9 @@ enum Chromium {
 
     private static func run(_ extra: [String]) throws -> String {
         let scratch = try TemporaryFolder()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try executable())
-        process.arguments = arguments(profile: scratch.url.appendingPathComponent("profile")) + extra
-        process.currentDirectoryURL = scratch.url
-        let output = scratch.url.appendingPathComponent("stdout")
-        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: output)
-        defer { try? handle.close() }
-        process.standardOutput = handle
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
         // Never hang a test run on a browser that does not quit.
-        _ = try process.waitForExit(timeout: .seconds(90))
-        return String(decoding: try Data(contentsOf: output), as: UTF8.self)
+        return try Process.output(of: URL(fileURLWithPath: try executable()),
+                                  arguments(profile: scratch.url.appendingPathComponent("profile")) + extra,
+                                  in: scratch.url, timeout: .seconds(90))
     }
 }

@@ -54,22 +54,7 @@ import Testing
 
         @discardableResult
         static func tmux(_ arguments: [String]) throws -> String {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["tmux"] + arguments
-            // Output goes to a file, not a pipe: `new-session` starts the tmux
-            // server, which would hold a pipe open for as long as it runs.
-            let scratch = try TemporaryFolder()
-            let file = scratch.url.appendingPathComponent("out")
-            _ = FileManager.default.createFile(atPath: file.path, contents: nil)
-            let output = try FileHandle(forWritingTo: file)
-            defer { try? output.close() }
-            process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
-            process.standardInput = FileHandle.nullDevice
-            try process.run()
-            _ = try process.waitForExit(timeout: .seconds(60))
-            return String(decoding: try Data(contentsOf: file), as: UTF8.self)
+            try Process.output(of: URL(fileURLWithPath: "/usr/bin/env"), ["tmux"] + arguments)
         }
     }
 
