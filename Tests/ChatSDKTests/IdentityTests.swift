@@ -20,7 +20,7 @@ import Testing
         }
     }
 
-    struct SessionRenewer: SessionDelegate {
+    struct SessionRenewer: CallbackSessionDelegate {
         enum Answer: Sendable { case token(@Sendable () -> String), decline, fail }
         let answer: Answer
         let events = Locked<[String]>([])

@@ -154,12 +154,8 @@ extension ClientCore {
             publish(.sessionWasClosed)
             throw ChatError(.sessionClosed, "The session token expired and no SessionDelegate renews it")
         }
-        let answer: Result<String?, any Error> = await withCheckedContinuation { continuation in
-            let once = OnceFlag()
-            delegate.sessionTokenDidRequire(
-                success: { token in if once.set() { continuation.resume(returning: .success(token)) } },
-                fail: { error in if once.set() { continuation.resume(returning: .failure(error)) } })
-        }
+        let answer: Result<String?, any Error>
+        do { answer = .success(try await delegate.renewSessionToken()) } catch { answer = .failure(error) }
         try checkGeneration(expected)
         switch answer {
         case .success(let token?):

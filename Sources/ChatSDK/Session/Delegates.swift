@@ -5,11 +5,13 @@ public protocol AuthenticationDelegate: Sendable {
 }
 
 /// Renews the session token of a `connect(userId:sessionToken:)` session
-/// (A10). Set it before `connect`.
+/// (A10). Set it before `connect`. Async, like `AuthenticationDelegate`;
+/// ``CallbackSessionDelegate`` keeps the success/fail callback shape.
 public protocol SessionDelegate: Sendable {
-    /// Call `success` with a new session token, `success(nil)` to close
-    /// the session, or `fail` with an error.
-    func sessionTokenDidRequire(success: @escaping @Sendable (String?) -> Void, fail: @escaping @Sendable (any Error) -> Void)
+    /// A new session token, nil to close the session; a thrown error is
+    /// reported (`sessionDidHaveError`) and the user must sign in again.
+    /// Runs on the client's executor, like the SDK's own work.
+    nonisolated(nonsending) func renewSessionToken() async throws -> String?
     func sessionWasRefreshed()
     func sessionWasClosed()
     func sessionDidHaveError(_ error: ChatError)
@@ -19,6 +21,25 @@ extension SessionDelegate {
     public func sessionWasRefreshed() {}
     public func sessionWasClosed() {}
     public func sessionDidHaveError(_ error: ChatError) {}
+}
+
+/// A session delegate in the callback shape other chat SDKs use: call
+/// `success` with a new token, `success(nil)` to close the session, or
+/// `fail`. Only the first answer counts.
+public protocol CallbackSessionDelegate: SessionDelegate {
+    func sessionTokenDidRequire(success: @escaping @Sendable (String?) -> Void, fail: @escaping @Sendable (any Error) -> Void)
+}
+
+extension CallbackSessionDelegate {
+    nonisolated(nonsending) public func renewSessionToken() async throws -> String? {
+        let answer: Result<String?, any Error> = await withCheckedContinuation { continuation in
+            let once = OnceFlag()
+            sessionTokenDidRequire(
+                success: { token in if once.set() { continuation.resume(returning: .success(token)) } },
+                fail: { error in if once.set() { continuation.resume(returning: .failure(error)) } })
+        }
+        return try answer.get()
+    }
 }
 
 /// The signed-in user as the SDK knows them (A7).

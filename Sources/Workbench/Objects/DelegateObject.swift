@@ -45,11 +45,10 @@ final class WorkbenchDelegate: AuthenticationDelegate, SessionDelegate, Inspecta
         return AppJWTFactory.sign(userId: user, expiresIn: .seconds(3600), world: world)
     }
 
-    func sessionTokenDidRequire(success: @escaping @Sendable (String?) -> Void, fail: @escaping @Sendable (any Error) -> Void) {
+    nonisolated(nonsending) func renewSessionToken() async throws -> String? {
         let (mode, user) = ask("a new session token")
-        guard mode == .renew, let user else { return success(nil) }
-        do { success(try world.server.issueSessionToken(userId: user, ttl: nil).token) }
-        catch { fail(error) }
+        guard mode == .renew, let user else { return nil }
+        return try world.server.issueSessionToken(userId: user, ttl: nil).token
     }
 
     // MARK: Inspectable
