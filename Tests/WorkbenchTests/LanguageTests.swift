@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import Workbench
 
@@ -175,5 +176,16 @@ import Testing
         #expect(try Tokenizer.tokenize(backslash).map(\.text) == ["send", "c1", "text", "hi"])
         let quote = LineContinuation.join(#"send c1 text "two"#, #"lines""#)
         #expect(try Tokenizer.tokenize(quote).last?.text == "two\nlines")
+    }
+}
+
+@Suite struct WhitespaceTrimmingTests {
+    /// Lines are trimmed without Foundation; the result must be Foundation's.
+    @Test(arguments: [
+        "", " ", "\t", "  \t ", "clock", "  clock advance 1s", "clock advance 1s \t", "\u{A0}send c1 text \"x\"\u{3000}",
+        "\u{2003}\u{2003}", "a\u{A0}b", " \n x \n ", "\r\nline\r\n", "é ", " e\u{301}", "\u{200B}x\u{200B}", "🙂 ",
+    ])
+    func matchesFoundation(_ line: String) {
+        #expect(line.trimmingWhitespace == line.trimmingCharacters(in: .whitespaces))
     }
 }
