@@ -189,3 +189,32 @@ import Testing
         #expect(line.trimmingWhitespace == line.trimmingCharacters(in: .whitespaces))
     }
 }
+
+/// ASCII lines are read as bytes; the result must be the one reading them
+/// as `Character`s gives, errors included.
+@Suite struct ASCIILineTests {
+    static let lines = [
+        "", "clock advance 1s", "  send c1 text \"Hello, doctor\" --reply-to m1 ", #"agent say c1 "she said \"hi\"\nthen\tleft""#,
+        #"x 'a\b'"#, "user set alice   # a comment", "login jwt alice <jwt#1>", #"set key="a b" other='c d'"#,
+        #"send c1 text "oops"#, #"send c1 text 'oops"#, #"key="open"#, "trailing \\", "tab\tseparated\u{0B}words\u{0C}x", "#",
+        #"say "a \" # b""#, "a#b #c",
+    ]
+
+    @Test(arguments: lines)
+    func tokenizesAsCharacters(_ line: String) {
+        #expect(line.isPlainASCII)
+        let bytes = Result { () throws(ScriptError) in try Tokenizer.tokenize(units: Array(line.utf8)) }
+        let characters = Result { () throws(ScriptError) in try Tokenizer.tokenize(units: Array(line)) }
+        #expect(bytes == characters)
+    }
+
+    @Test(arguments: lines)
+    func continuesAsCharacters(_ line: String) {
+        #expect(LineContinuation.scan(line.utf8) == LineContinuation.scan(line))
+    }
+
+    @Test func carriageReturnsAndNonASCIIAreReadAsCharacters() {
+        #expect(!"a\r\nb".isPlainASCII)
+        #expect(!"café".isPlainASCII)
+    }
+}

@@ -19,7 +19,15 @@ struct PathExpression: Hashable, Sendable, CustomStringConvertible {
     }
 
     static func isIdentifierCharacter(_ c: Character) -> Bool {
-        c.isLetter || c.isNumber || c == "_" || c == "-"
+        // ASCII first: Unicode property lookups are most of a path's parse.
+        if let ascii = c.asciiValue {
+            switch ascii {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "_"), UInt8(ascii: "-"): return true
+            default: return false
+            }
+        }
+        return c.isLetter || c.isNumber || c == "_" || c == "-"
     }
 
     /// Whether `text` looks like a path (an identifier, then steps).
