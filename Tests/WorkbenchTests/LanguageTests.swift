@@ -213,6 +213,16 @@ import Testing
         #expect(LineContinuation.scan(line.utf8) == LineContinuation.scan(line))
     }
 
+    @Test(arguments: [
+        "client.user", "w1[0].text", "server.messages(c1).count", "server.sessions( alice )", "m1.state", "w1.", "w1[x]", "w1[-1]",
+        "w1.(a)", ".x", "w1..state", "a)b", "x(y", "x.y(z", "a-b_c.d9", "w1[2", "a b",
+    ])
+    func parsesPathsAsCharacters(_ text: String) {
+        let bytes = Result { () throws(ScriptError) in try PathExpression.parse(text, units: Array(text.utf8)) }
+        let characters = Result { () throws(ScriptError) in try PathExpression.parse(text, units: Array(text)) }
+        #expect(bytes == characters)
+    }
+
     @Test func carriageReturnsAndNonASCIIAreReadAsCharacters() {
         #expect(!"a\r\nb".isPlainASCII)
         #expect(!"café".isPlainASCII)
