@@ -235,7 +235,7 @@ public final class RecordingStore: Sendable {
 
     /// A step's transaction, as `write` makes one but with `BEGIN IMMEDIATE`
     /// and `COMMIT` prepared once: `write` parses both again for each
-    /// transaction, which was a third of the instructions a recorded step
+    /// transaction, which was over a quarter of the instructions a recorded step
     /// adds. IMMEDIATE takes the write lock at once, so a writer waiting
     /// for another process waits at the start (busy timeout) rather than
     /// failing halfway.
