@@ -159,7 +159,7 @@ public final class WorkbenchSession {
     /// The line as it may be written to history, with secrets replaced by
     /// placeholders; nil when it should not be kept at all.
     public func historyLine(for line: String) -> String? {
-        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        let trimmed = line.trimmingWhitespace
         guard !trimmed.isEmpty else { return nil }
         return redactor.redact(trimmed)
     }

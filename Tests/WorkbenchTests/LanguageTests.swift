@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import Workbench
 
@@ -175,5 +176,55 @@ import Testing
         #expect(try Tokenizer.tokenize(backslash).map(\.text) == ["send", "c1", "text", "hi"])
         let quote = LineContinuation.join(#"send c1 text "two"#, #"lines""#)
         #expect(try Tokenizer.tokenize(quote).last?.text == "two\nlines")
+    }
+}
+
+@Suite struct WhitespaceTrimmingTests {
+    /// Lines are trimmed without Foundation; the result must be Foundation's.
+    @Test(arguments: [
+        "", " ", "\t", "  \t ", "clock", "  clock advance 1s", "clock advance 1s \t", "\u{A0}send c1 text \"x\"\u{3000}",
+        "\u{2003}\u{2003}", "a\u{A0}b", " \n x \n ", "\r\nline\r\n", "é ", " e\u{301}", "\u{200B}x\u{200B}", "🙂 ",
+    ])
+    func matchesFoundation(_ line: String) {
+        #expect(line.trimmingWhitespace == line.trimmingCharacters(in: .whitespaces))
+    }
+}
+
+/// ASCII lines are read as bytes; the result must be the one reading them
+/// as `Character`s gives, errors included.
+@Suite struct ASCIILineTests {
+    static let lines = [
+        "", "clock advance 1s", "  send c1 text \"Hello, doctor\" --reply-to m1 ", #"agent say c1 "she said \"hi\"\nthen\tleft""#,
+        #"x 'a\b'"#, "user set alice   # a comment", "login jwt alice <jwt#1>", #"set key="a b" other='c d'"#,
+        #"send c1 text "oops"#, #"send c1 text 'oops"#, #"key="open"#, "trailing \\", "tab\tseparated\u{0B}words\u{0C}x", "#",
+        #"say "a \" # b""#, "a#b #c",
+    ]
+
+    @Test(arguments: lines)
+    func tokenizesAsCharacters(_ line: String) {
+        #expect(line.isPlainASCII)
+        let bytes = Result { () throws(ScriptError) in try Tokenizer.tokenize(units: Array(line.utf8)) }
+        let characters = Result { () throws(ScriptError) in try Tokenizer.tokenize(units: Array(line)) }
+        #expect(bytes == characters)
+    }
+
+    @Test(arguments: lines)
+    func continuesAsCharacters(_ line: String) {
+        #expect(LineContinuation.scan(line.utf8) == LineContinuation.scan(line))
+    }
+
+    @Test(arguments: [
+        "client.user", "w1[0].text", "server.messages(c1).count", "server.sessions( alice )", "m1.state", "w1.", "w1[x]", "w1[-1]",
+        "w1.(a)", ".x", "w1..state", "a)b", "x(y", "x.y(z", "a-b_c.d9", "w1[2", "a b",
+    ])
+    func parsesPathsAsCharacters(_ text: String) {
+        let bytes = Result { () throws(ScriptError) in try PathExpression.parse(text, units: Array(text.utf8)) }
+        let characters = Result { () throws(ScriptError) in try PathExpression.parse(text, units: Array(text)) }
+        #expect(bytes == characters)
+    }
+
+    @Test func carriageReturnsAndNonASCIIAreReadAsCharacters() {
+        #expect(!"a\r\nb".isPlainASCII)
+        #expect(!"café".isPlainASCII)
     }
 }

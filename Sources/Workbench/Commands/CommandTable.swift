@@ -1,6 +1,13 @@
 /// The one table of verbs: dispatch, help and completion all read it (W3).
 struct CommandTable: Sendable {
     let specs: [CommandSpec]
+    /// Each spec's words, split once: `match` runs for every line.
+    private let specWords: [[String]]
+
+    init(specs: [CommandSpec]) {
+        self.specs = specs
+        specWords = specs.map(\.words)
+    }
 
     static let standard = CommandTable(specs:
         clientCommands + identityCommands + loginCommands + credentialCommands + dataCommands
@@ -14,13 +21,13 @@ struct CommandTable: Sendable {
 
     /// The longest verb the tokens start with, and how many tokens it used.
     func match(_ tokens: [Token]) -> (CommandSpec, Int)? {
-        var best: (CommandSpec, Int)?
-        for spec in specs {
-            let words = spec.words
-            guard words.count <= tokens.count, words.count > (best?.1 ?? 0) else { continue }
-            if zip(words, tokens).allSatisfy({ $0 == $1.text && !$1.quoted }) { best = (spec, words.count) }
-            if best == nil, !tokens[0].quoted, spec.aliases.contains(tokens[0].text) { best = (spec, 1) }
+        var best: (index: Int, used: Int)?
+        for index in specs.indices {
+            let words = specWords[index]
+            guard words.count <= tokens.count, words.count > (best?.used ?? 0) else { continue }
+            if zip(words, tokens).allSatisfy({ $0 == $1.text && !$1.quoted }) { best = (index, words.count) }
+            if best == nil, !tokens[0].quoted, specs[index].aliases.contains(tokens[0].text) { best = (index, 1) }
         }
-        return best
+        return best.map { (specs[$0.index], $0.used) }
     }
 }

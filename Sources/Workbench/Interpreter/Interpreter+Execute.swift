@@ -8,7 +8,7 @@ extension Interpreter {
         Interruption.shared.clear()
         // Against a server, what happened since the last command shows with this one.
         if world.isEmbedded { _ = log.take() }
-        let line = rawLine.trimmingCharacters(in: .whitespaces)
+        let line = rawLine.trimmingWhitespace
         var status = StepStatus.ok
         let stepStart = world.now
         if !line.isEmpty, !line.hasPrefix("#") {

@@ -1,8 +1,9 @@
 /// Durations as people type them: `500ms`, `30s`, `10m`, `2h`, `1d`, and
 /// sums such as `1m30s`.
 enum DurationParser {
+    private static let units: [(String, Int64)] = [("ms", 1), ("s", 1000), ("m", 60_000), ("h", 3_600_000), ("d", 86_400_000)]
+
     static func parse(_ text: String) throws(ScriptError) -> Duration {
-        let units: [(String, Int64)] = [("ms", 1), ("s", 1000), ("m", 60_000), ("h", 3_600_000), ("d", 86_400_000)]
         var rest = Substring(text)
         var total: Int64 = 0
         guard !rest.isEmpty else { throw invalid(text) }

@@ -22,21 +22,27 @@ public enum LineContinuation {
     /// Follows the tokenizer's rules: `"…"` with `\` escapes, `'…'` without,
     /// a `#` starting a word outside quotes comments out the rest.
     static func state(of text: String) -> State {
-        var quote: Character?
+        text.isPlainASCII ? scan(text.utf8) : scan(text)
+    }
+
+    static func scan<Units: BidirectionalCollection>(_ text: Units) -> State where Units.Element: LineUnit {
+        typealias Unit = Units.Element
+        let doubleQuote = Unit(ascii: "\""), backslash = Unit(ascii: "\\")
+        var quote: Unit?
         var escaped = false
-        var previous: Character = " "
+        var previous = Unit(ascii: " ")
         for character in text {
             defer { previous = character }
             if let open = quote {
                 if escaped { escaped = false; continue }
-                if character == "\\" && open == "\"" { escaped = true; continue }
+                if character == backslash && open == doubleQuote { escaped = true; continue }
                 if character == open { quote = nil }
                 continue
             }
-            if character == "#" && previous.isWhitespace { return .complete }
-            if character == "\"" || character == "'" { quote = character }
+            if character == Unit(ascii: "#") && previous.isWhitespace { return .complete }
+            if character == doubleQuote || character == Unit(ascii: "'") { quote = character }
         }
         if quote != nil { return .openQuote }
-        return text.last == "\\" ? .backslash : .complete
+        return text.last == backslash ? .backslash : .complete
     }
 }

@@ -19,7 +19,15 @@ struct PathExpression: Hashable, Sendable, CustomStringConvertible {
     }
 
     static func isIdentifierCharacter(_ c: Character) -> Bool {
-        c.isLetter || c.isNumber || c == "_" || c == "-"
+        // ASCII first: Unicode property lookups are most of a path's parse.
+        if let ascii = c.asciiValue {
+            switch ascii {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "_"), UInt8(ascii: "-"): return true
+            default: return false
+            }
+        }
+        return c.isLetter || c.isNumber || c == "_" || c == "-"
     }
 
     /// Whether `text` looks like a path (an identifier, then steps).
@@ -29,45 +37,49 @@ struct PathExpression: Hashable, Sendable, CustomStringConvertible {
     }
 
     static func parse(_ text: String) throws(ScriptError) -> PathExpression {
-        let characters = Array(text)
+        text.isPlainASCII ? try parse(text, units: Array(text.utf8)) : try parse(text, units: Array(text))
+    }
+
+    /// `text` read as its `Character`s or, when it is plain ASCII, its bytes.
+    static func parse<Unit: LineUnit>(_ text: String, units characters: [Unit]) throws(ScriptError) -> PathExpression {
         var index = 0
         func identifier() throws(ScriptError) -> String {
             let start = index
-            while index < characters.count, isIdentifierCharacter(characters[index]) { index += 1 }
+            while index < characters.count, characters[index].isIdentifierCharacter { index += 1 }
             guard index > start else {
                 throw ScriptError("expected a name at column \(start + 1) of \"\(text)\"")
             }
-            return String(characters[start..<index])
+            return Unit.text(characters[start..<index])
         }
         let root = try identifier()
         var steps: [Step] = []
         while index < characters.count {
             switch characters[index] {
-            case ".":
+            case Unit(ascii: "."):
                 index += 1
                 let name = try identifier()
                 var argument: String?
-                if index < characters.count, characters[index] == "(" {
-                    guard let close = characters[index...].firstIndex(of: ")") else {
+                if index < characters.count, characters[index] == Unit(ascii: "(") {
+                    guard let close = characters[index...].firstIndex(of: Unit(ascii: ")")) else {
                         throw ScriptError("missing ) in \"\(text)\"")
                     }
-                    argument = String(characters[(index + 1)..<close]).trimmingCharacters(in: .whitespaces)
+                    argument = Unit.text(characters[(index + 1)..<close]).trimmingCharacters(in: .whitespaces)
                     index = close + 1
                 }
                 steps.append(.field(name, argument: argument))
-            case "[":
-                guard let close = characters[index...].firstIndex(of: "]"),
-                      let value = Int(String(characters[(index + 1)..<close])), value >= 0 else {
+            case Unit(ascii: "["):
+                guard let close = characters[index...].firstIndex(of: Unit(ascii: "]")),
+                      let value = Int(Unit.text(characters[(index + 1)..<close])), value >= 0 else {
                     throw ScriptError("an index is a whole number in brackets, as in w1[0], in \"\(text)\"")
                 }
                 steps.append(.index(value))
                 index = close + 1
-            case "(":
-                guard let close = characters[index...].firstIndex(of: ")") else {
+            case Unit(ascii: "("):
+                guard let close = characters[index...].firstIndex(of: Unit(ascii: ")")) else {
                     throw ScriptError("missing ) in \"\(text)\"")
                 }
                 // root(ARG) is root.ARG's shorthand for functions like sessions(alice)
-                let argument = String(characters[(index + 1)..<close])
+                let argument = Unit.text(characters[(index + 1)..<close])
                 if case .field(let name, nil)? = steps.last {
                     steps[steps.count - 1] = .field(name, argument: argument)
                 } else {
@@ -75,7 +87,7 @@ struct PathExpression: Hashable, Sendable, CustomStringConvertible {
                 }
                 index = close + 1
             default:
-                throw ScriptError("unexpected \"\(characters[index])\" at column \(index + 1) of \"\(text)\"")
+                throw ScriptError("unexpected \"\(Unit.text([characters[index]]))\" at column \(index + 1) of \"\(text)\"")
             }
         }
         return PathExpression(root: root, steps: steps)

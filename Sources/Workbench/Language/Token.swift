@@ -13,8 +13,12 @@ struct Token: Hashable, Sendable {
 /// word, as in `<jwt#1>`, is part of the word).
 enum Tokenizer {
     static func tokenize(_ line: String) throws(ScriptError) -> [Token] {
+        line.isPlainASCII ? try tokenize(units: Array(line.utf8)) : try tokenize(units: Array(line))
+    }
+
+    static func tokenize<Unit: LineUnit>(units characters: [Unit]) throws(ScriptError) -> [Token] {
+        let doubleQuote = Unit(ascii: "\""), singleQuote = Unit(ascii: "'"), backslash = Unit(ascii: "\\")
         var tokens: [Token] = []
-        let characters = Array(line)
         var index = 0
         while index < characters.count {
             let character = characters[index]
@@ -22,21 +26,21 @@ enum Tokenizer {
                 index += 1
                 continue
             }
-            if character == "#" { break }
+            if character == Unit(ascii: "#") { break }
             let start = index
-            if character == "\"" || character == "'" {
+            var text: [Unit] = []
+            if character == doubleQuote || character == singleQuote {
                 let quote = character
-                var text = ""
                 index += 1
                 var closed = false
                 while index < characters.count {
                     let c = characters[index]
                     if c == quote { closed = true; index += 1; break }
-                    if c == "\\" && quote == "\"" && index + 1 < characters.count {
+                    if c == backslash && quote == doubleQuote && index + 1 < characters.count {
                         let next = characters[index + 1]
                         switch next {
-                        case "n": text.append("\n")
-                        case "t": text.append("\t")
+                        case Unit(ascii: "n"): text.append(Unit(ascii: "\n"))
+                        case Unit(ascii: "t"): text.append(Unit(ascii: "\t"))
                         default: text.append(next)
                         }
                         index += 2
@@ -46,17 +50,16 @@ enum Tokenizer {
                     index += 1
                 }
                 guard closed else {
-                    throw ScriptError("unterminated quote: the string starting at column \(start + 1) has no closing \(quote)")
+                    throw ScriptError("unterminated quote: the string starting at column \(start + 1) has no closing \(Unit.text([quote]))")
                 }
-                tokens.append(Token(text: text, quoted: true, column: start + 1))
+                tokens.append(Token(text: Unit.text(text), quoted: true, column: start + 1))
             } else {
-                var text = ""
                 while index < characters.count, !characters[index].isWhitespace {
-                    if characters[index] == "\"" || characters[index] == "'" {
+                    if characters[index] == doubleQuote || characters[index] == singleQuote {
                         // A quote inside a word (key="a b") joins the word.
                         let quote = characters[index]
                         guard let close = characters[(index + 1)...].firstIndex(of: quote) else {
-                            throw ScriptError("unterminated quote: the string starting at column \(index + 1) has no closing \(quote)")
+                            throw ScriptError("unterminated quote: the string starting at column \(index + 1) has no closing \(Unit.text([quote]))")
                         }
                         text.append(contentsOf: characters[(index + 1)..<close])
                         index = close + 1
@@ -65,7 +68,7 @@ enum Tokenizer {
                     text.append(characters[index])
                     index += 1
                 }
-                tokens.append(Token(text: text, quoted: false, column: start + 1))
+                tokens.append(Token(text: Unit.text(text), quoted: false, column: start + 1))
             }
         }
         return tokens
