@@ -20,4 +20,33 @@ import Testing
         #expect(interpreter == nil, "the interpreter outlived its session")
         #expect(!FileManager.default.fileExists(atPath: folder), "the cache folder outlived its session")
     }
+
+    /// Many sessions in one process (`explore` runs thousands) leave no file
+    /// open behind them: every client's cache files are closed, and the
+    /// world goes with its session. A client's event handler owned the
+    /// client, which kept its caches (six descriptors) open for good.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/fd"), "needs /proc/self/fd"))
+    func droppedSessionsLeaveNoFileOpen() throws {
+        var folders: [String] = []
+        weak var world: (any Stage)?
+        for _ in 0..<12 {
+            let session = try WorkbenchSession(options: WorkbenchOptions())
+            for line in ["user set alice", "start conversation", "send c1 text hi", "watch items c1", "net drop",
+                         "agent say c1 missed", "client new phone2", "app restart", "clock advance 1s"] {
+                _ = session.execute(line)
+            }
+            folders.append((session.interpreter.cacheFolder as NSString).lastPathComponent)
+            world = session.interpreter.world
+        }
+        #expect(world == nil, "the world outlived its session")
+        // Only this test's sessions count: other tests run alongside.
+        let open = Self.openFiles().filter { path in folders.contains { path.contains("/\($0)/") } }
+        #expect(open.isEmpty, "\(open.count) files of finished sessions still open, e.g. \(open.prefix(3))")
+    }
+
+    /// What the process's open descriptors point at.
+    static func openFiles() -> [String] {
+        let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return descriptors.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)") }
+    }
 }

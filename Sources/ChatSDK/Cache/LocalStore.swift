@@ -30,6 +30,19 @@ final class LocalStore: Sendable {
 
     struct ForeignDatabase: Error {}
 
+    /// An in-memory store: what a client uses without a disk cache, and
+    /// before a user is set. SQLite opens one without a file, so this fails
+    /// only when the process has run out of memory or file descriptors; it
+    /// then stops the process saying so, since a client cannot work without
+    /// any store.
+    static func inMemory() -> LocalStore {
+        do {
+            return try LocalStore(path: nil)
+        } catch {
+            fatalError("ChatSDK cannot open an in-memory store (\(reason(error))): the process is out of memory or of file descriptors (ulimit -n); is something keeping clients alive?")
+        }
+    }
+
     /// Where a client's cache for a user lives.
     static func path(in folder: String, deviceId: String, userId: String) -> String {
         let safe = { (text: String) in String(text.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "_" }) }

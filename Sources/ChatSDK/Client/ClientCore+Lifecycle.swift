@@ -10,7 +10,7 @@ extension ClientCore {
     func openStore(for user: String) {
         storePath = nil
         guard configuration.cacheMode == .disk, let folder = configuration.cacheDirectory else {
-            store = try! LocalStore(path: nil)
+            store = LocalStore.inMemory()
             return
         }
         let path = LocalStore.path(in: folder, deviceId: configuration.deviceId, userId: user)
@@ -18,14 +18,14 @@ extension ClientCore {
             store = try LocalStore(path: path)
             storePath = path
         } catch {
-            store = try! LocalStore(path: nil)
+            store = LocalStore.inMemory()
             publish(.warning("the disk cache \((path as NSString).lastPathComponent) cannot be used (\(LocalStore.reason(error))); carrying on without a disk cache"))
         }
     }
 
     func deleteStoreFile() {
         guard let path = storePath else { return }
-        store = try! LocalStore(path: nil)
+        store = LocalStore.inMemory()
         storePath = nil
         for suffix in ["", "-wal", "-shm", "-journal"] {
             try? FileManager.default.removeItem(atPath: path + suffix)

@@ -63,12 +63,11 @@ actor ClientCore {
         self.configuration = configuration
         self.runtime = configuration.runtime
         self.provider = provider
-        // An in-memory store cannot fail to open.
-        self.store = try! LocalStore(path: nil)
+        self.store = LocalStore.inMemory()
         let clientFile = configuration.cacheMode == .disk ? configuration.cacheDirectory.map {
             LocalStore.path(in: $0, deviceId: configuration.deviceId, userId: "_client")
         } : nil
-        self.clientStore = (try? LocalStore(path: clientFile)) ?? (try! LocalStore(path: nil))
+        self.clientStore = (try? LocalStore(path: clientFile)) ?? LocalStore.inMemory()
     }
 
     var now: Instant { runtime.now }
@@ -154,7 +153,7 @@ actor ClientCore {
             store.wipe()
             deleteStoreFile()
         }
-        store = try! LocalStore(path: nil)
+        store = LocalStore.inMemory()
         prefillText = nil
         drafts = [:]
         pendingAttributes = [:]

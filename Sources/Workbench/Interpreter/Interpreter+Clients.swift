@@ -46,7 +46,12 @@ extension Interpreter {
         let log = self.log
         let world = self.world
         let name = object.name
-        object.relay.handler = { [unowned self] event in
+        // The relay belongs to the object: its handler must not own the
+        // object back, or the object, its SDK client and the client's
+        // open cache files outlive the session (a file-descriptor leak that
+        // ended a long `explore` with "Too many open files").
+        object.relay.handler = { [unowned self, weak object] event in
+            guard let object else { return }
             switch event {
             case .sessionChanged(let state):
                 object.session = state
