@@ -86,6 +86,8 @@ struct ExploreCommand: ParsableCommand {
             let report = try explore(lines, of: file, with: explorer)
             Terminal.write("explore \(file): \(report.runs.count) runs in \(String(format: "%.1f", report.seconds)) s (\(Int(Double(report.runs.count) / report.seconds)) runs/s), \(report.failing.count) failed\n")
             for group in report.byInvariant { try save(group.runs[0], of: file) }
+            // A long exploration into a file or a pipe shows each file's result as it ends.
+            Terminal.flush()
             reports.append(report)
         }
         let table = reports.flatMap { report in report.byInvariant.map { (report.file, $0.invariant.rawValue, $0.runs.count, $0.runs[0].number) } }
