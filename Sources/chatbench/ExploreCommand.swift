@@ -84,7 +84,7 @@ struct ExploreCommand: ParsableCommand {
             let lines = Self.inputs(of: file)
             explorer.budget = try explorer.budget(for: lines)
             let report = try explore(lines, of: file, with: explorer)
-            Terminal.write("explore \(file): \(report.runs.count) runs in \(String(format: "%.1f", report.seconds)) s (\(Int(Double(report.runs.count) / report.seconds)) runs/s), \(report.failing.count) failed\n")
+            Terminal.write("explore \(file): \(report.runs.count) runs in \(String(format: "%.1f", report.seconds)) s (\(ExploreProgress.rate(Double(report.runs.count) / report.seconds)) runs/s), \(report.failing.count) failed\n")
             for group in report.byInvariant { try save(group.runs[0], of: file) }
             // A long exploration into a file or a pipe shows each file's result as it ends.
             Terminal.flush()

@@ -21,9 +21,14 @@ public struct ExploreProgress: Sendable, Hashable {
         var text = "explore \(file): \(done)/\(total) runs"
         guard done > 0, seconds > 0 else { return text + ", \(failed) failed" }
         let rate = Double(done) / seconds
-        text += ", \(rate < 10 ? String(format: "%.1f", rate) : String(Int(rate.rounded()))) runs/s, \(failed) failed"
+        text += ", \(Self.rate(rate)) runs/s, \(failed) failed"
         let left = Double(total - done) / rate
         return text + ", ETA \(Format.duration(milliseconds: Int64(left.rounded(.up)) * 1000))"
+    }
+
+    /// Runs per second as people read them: `48`, `2.5`, `0.7`.
+    public static func rate(_ rate: Double) -> String {
+        rate < 10 ? String(format: "%.1f", rate) : String(Int(rate.rounded()))
     }
 
     /// Whether a plain report (not at a terminal) is due when `done` runs
