@@ -286,7 +286,7 @@ _chatbench_explore() {
     repeating_flags=()
     non_repeating_flags=(--no-expects --no-shrink --version -h --help)
     repeating_options=()
-    non_repeating_options=(--runs --seed --faults --out --jobs)
+    non_repeating_options=(--runs --seed --faults --out --jobs --junit)
     __chatbench_offer_flags_options -1
 
     # Offer option value completions
@@ -304,6 +304,10 @@ _chatbench_explore() {
         return
         ;;
     '--jobs')
+        return
+        ;;
+    '--junit')
+        __chatbench_add_completions -f
         return
         ;;
     esac

@@ -29,7 +29,7 @@ function __chatbench_parse_tokens -S
         case 'test'
             __chatbench_parse_subcommand -r 1 'junit=' 'update' 'jobs=' 'json' 'html-on-failure=' 'timeout=' 'shard=' 'server=' 'version' 'h/help'
         case 'explore'
-            __chatbench_parse_subcommand -r 1 'runs=' 'seed=' 'faults=' 'no-expects' 'no-shrink' 'out=' 'jobs=' 'version' 'h/help'
+            __chatbench_parse_subcommand -r 1 'runs=' 'seed=' 'faults=' 'no-expects' 'no-shrink' 'out=' 'jobs=' 'junit=' 'version' 'h/help'
         case 'shrink'
             __chatbench_parse_subcommand 1 'o/output=' 'seed=' 'no-expects' 'version' 'h/help'
         case 'replay'
@@ -150,6 +150,7 @@ complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_op
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench explore" no-shrink' -l 'no-shrink' -d 'Save failures as they are, without shrinking them.'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench explore" out' -l 'out' -d 'Where failing runs are saved.' -rfka ''
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench explore" jobs' -l 'jobs' -d 'How many runs at once (default: the number of cores).' -rfka ''
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench explore" junit' -l 'junit' -d 'Write a JUnit XML report to this file: a test case per file explored.' -rF
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench explore" version' -l 'version' -d 'Show the version.'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench explore" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_positional "chatbench shrink" -eq 1' -fa '(for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.\'chat\';printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')'

@@ -17,8 +17,10 @@ struct ExploreCommand: ParsableCommand {
             sent once or failed, order kept, fresh watchers equal the server, a bounded \
             run, and the script's own expects (unless --no-expects). The same file, seed \
             and run give the same run. Each failure is saved as a script that \
-            `chatbench run` reproduces, shrunk unless --no-shrink. Exit status 1 when a \
-            run failed.
+            `chatbench run` reproduces, shrunk unless --no-shrink. Progress (runs done, \
+            runs per second, failures so far, time left) goes to standard error: one \
+            line redrawn at a terminal, else a plain line at each tenth of the runs. \
+            Exit status 1 when a run failed.
             """
     )
 
@@ -47,6 +49,9 @@ struct ExploreCommand: ParsableCommand {
     @Option(help: ArgumentHelp("How many runs at once (default: the number of cores).", valueName: "n"))
     var jobs: Int?
 
+    @Option(help: ArgumentHelp("Write a JUnit XML report to this file: a test case per file explored.", valueName: "file"), completion: .file())
+    var junit: String?
+
     func validate() throws {
         if files.isEmpty { throw ValidationError("name at least one .chat file, e.g. chatbench explore examples/06-sending.chat") }
         if runs < 1 { throw ValidationError("--runs must be at least 1") }
@@ -72,53 +77,61 @@ struct ExploreCommand: ParsableCommand {
         explorer.runs = runs
         explorer.kinds = try kinds()
         explorer.checkExpects = !noExpects
-        var anyFailed = false
-        var table: [(file: String, invariant: String, runs: Int, first: Int)] = []
+        var reports: [ExploreReport] = []
         let paths: [String]
         do { paths = try TranscriptRunner.files(in: files) } catch { SessionSource.fail(error.message) }
         for file in paths {
             let lines = Self.inputs(of: file)
             explorer.budget = try explorer.budget(for: lines)
-            let configured = explorer
-            let started = Date()
-            let results = Mutex<[Explorer.Run?]>(Array(repeating: nil, count: runs))
-            let problem = Mutex<String?>(nil)
-            let width = jobs ?? ProcessInfo.processInfo.activeProcessorCount
-            let next = Atomic<Int>(0)
-            DispatchQueue.concurrentPerform(iterations: width) { _ in
-                while true {
-                    let number = next.add(1, ordering: .relaxed).oldValue
-                    guard number < runs else { return }
-                    do {
-                        let run = try configured.run(lines, number: number)
-                        results.withLock { $0[number] = run }
-                    } catch {
-                        problem.withLock { $0 = "\(error)" }
-                    }
-                }
-            }
-            if let problem = problem.withLock({ $0 }) { SessionSource.fail("explore \(file): \(problem)") }
-            let done = results.withLock { $0.compactMap { $0 } }
-            let failing = done.filter(\.failed)
-            let seconds = max(Date().timeIntervalSince(started), 0.001)
-            Terminal.write("explore \(file): \(done.count) runs in \(String(format: "%.1f", seconds)) s (\(Int(Double(done.count) / seconds)) runs/s), \(failing.count) failed\n")
-            var byInvariant: [String: [Explorer.Run]] = [:]
-            for run in failing { byInvariant[run.violations[0].invariant.rawValue, default: []].append(run) }
-            for (invariant, runs) in byInvariant.sorted(by: { $0.key < $1.key }) {
-                table.append((file, invariant, runs.count, runs[0].number))
-                try save(runs[0], of: file)
-            }
-            anyFailed = anyFailed || !failing.isEmpty
+            let report = try explore(lines, of: file, with: explorer)
+            Terminal.write("explore \(file): \(report.runs.count) runs in \(String(format: "%.1f", report.seconds)) s (\(ExploreProgress.rate(Double(report.runs.count) / report.seconds)) runs/s), \(report.failing.count) failed\n")
+            for group in report.byInvariant { try save(group.runs[0], of: file) }
+            // A long exploration into a file or a pipe shows each file's result as it ends.
+            Terminal.flush()
+            reports.append(report)
         }
+        let table = reports.flatMap { report in report.byInvariant.map { (report.file, $0.invariant.rawValue, $0.runs.count, $0.runs[0].number) } }
         if !table.isEmpty {
             Terminal.write("\nINVARIANT".padding(toLength: 40, withPad: " ", startingAt: 0) + "RUNS  FIRST RUN  FILE\n")
-            for row in table {
-                Terminal.write(row.invariant.padding(toLength: 39, withPad: " ", startingAt: 0) + String(row.runs).padding(toLength: 6, withPad: " ", startingAt: 0)
-                               + String(row.first).padding(toLength: 11, withPad: " ", startingAt: 0) + row.file + "\n")
+            for (file, invariant, runs, first) in table {
+                Terminal.write(invariant.padding(toLength: 39, withPad: " ", startingAt: 0) + String(runs).padding(toLength: 6, withPad: " ", startingAt: 0)
+                               + String(first).padding(toLength: 11, withPad: " ", startingAt: 0) + file + "\n")
             }
         }
         Terminal.flush()
-        if anyFailed { throw ExitCode(1) }
+        if let junit {
+            let xml = JUnitWriter.xml(reports.map(\.testResult), suite: "chatbench explore", failing: "an invariant broke: ")
+            do { try Data(xml.utf8).write(to: URL(fileURLWithPath: junit)) } catch {
+                SessionSource.fail("cannot write \(junit): \((error as NSError).localizedDescription)")
+            }
+        }
+        if !table.isEmpty { throw ExitCode(1) }
+    }
+
+    /// Runs `lines` `runs` times on `--jobs` threads, reporting progress
+    /// on standard error as runs end.
+    private func explore(_ lines: [String], of file: String, with explorer: Explorer) throws -> ExploreReport {
+        let started = Date()
+        let results = Mutex<[Explorer.Run?]>(Array(repeating: nil, count: runs))
+        let problem = Mutex<String?>(nil)
+        let progress = ProgressReporter(ExploreProgress(file: file, total: runs), started: started)
+        let next = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: jobs ?? ProcessInfo.processInfo.activeProcessorCount) { _ in
+            while true {
+                let number = next.add(1, ordering: .relaxed).oldValue
+                guard number < runs else { return }
+                do {
+                    let run = try explorer.run(lines, number: number)
+                    results.withLock { $0[number] = run }
+                    progress.runEnded(failed: run.failed)
+                } catch {
+                    problem.withLock { $0 = "\(error)" }
+                }
+            }
+        }
+        progress.finish()
+        if let problem = problem.withLock({ $0 }) { SessionSource.fail("explore \(file): \(problem)") }
+        return ExploreReport(file: file, runs: results.withLock { $0.compactMap { $0 } }, seconds: max(Date().timeIntervalSince(started), 0.001))
     }
 
     /// Saves a failing run (shrunk unless asked not to) as a script.

@@ -16,7 +16,12 @@ enum Terminal {
 
     /// Writes one line to standard error.
     static func error(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        writeError(line + "\n")
+    }
+
+    /// Writes `text` to standard error exactly as given (no newline added).
+    static func writeError(_ text: String) {
+        FileHandle.standardError.write(Data(text.utf8))
     }
 
     /// Flushes buffered standard output, e.g. before the line editor draws.
@@ -25,6 +30,7 @@ enum Terminal {
     }
 
     static var stdinIsTerminal: Bool { isatty(STDIN_FILENO) == 1 }
+    static var stderrIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
 
     /// Standard output's width in columns when it is a terminal.
     static var width: Int? {

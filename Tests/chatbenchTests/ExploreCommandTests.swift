@@ -1,6 +1,9 @@
 import ChatTestSupport
 import Foundation
+import Synchronization
 import Testing
+import Workbench
+@testable import chatbench
 
 /// `chatbench explore` and `chatbench shrink` as a user runs them.
 @Suite struct ExploreCommandTests {
@@ -11,9 +14,18 @@ import Testing
         let script = folder.url.appendingPathComponent("fragile.chat")
         try Self.fragile.write(to: script, atomically: true, encoding: .utf8)
         let out = folder.url.appendingPathComponent("failures").path
-        let explore = try ChatbenchBinary.run(["explore", script.path, "--runs", "30", "--faults", "offline", "--out", out, "--jobs", "2"])
+        let junit = folder.url.appendingPathComponent("explore.xml").path
+        let explore = try ChatbenchBinary.run(["explore", script.path, "--runs", "30", "--faults", "offline", "--out", out, "--jobs", "2", "--junit", junit])
         #expect(explore.status == 1, "\(explore.stdout)\(explore.stderr)")
         #expect(explore.stdout.contains("the script's expects"))
+        // Not a terminal: plain progress lines, at each tenth of the runs.
+        let progress = explore.stderr.split(separator: "\n").filter { $0.hasPrefix("explore \(script.path): ") }
+        #expect(progress.count == 9, "\(explore.stderr)")
+        #expect(progress.first?.hasPrefix("explore \(script.path): 3/30 runs, ") == true, "\(explore.stderr)")
+        #expect(!explore.stderr.contains("\u{1B}"))
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        #expect(xml.contains("<testcase name=\"fragile.chat\""), "\(xml)")
+        #expect(xml.contains("<failure message=\"an invariant broke: the script's expects: "), "\(xml)")
         let saved = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
         #expect(saved.count == 2, "\(saved)")
         let shrunk = try #require(saved.first { $0.hasSuffix("-shrunk.chat") })
@@ -43,5 +55,28 @@ import Testing
         let run = try ChatbenchBinary.run(["explore", "x.chat", "--faults", "offlne"])
         #expect(run.status == 64)
         #expect(run.stderr.contains("unknown fault \"offlne\""))
+    }
+
+    @Test func progressIsOneLineRedrawnAtATerminalAndPlainLinesElsewhere() {
+        let start = Date(timeIntervalSinceReferenceDate: 0)
+        let written = Mutex<[String]>([])
+        let plain = ProgressReporter(ExploreProgress(file: "f.chat", total: 20), started: start, atTerminal: false,
+                                     write: { text in written.withLock { $0.append(text) } })
+        for run in 1...20 { plain.runEnded(failed: run == 5, at: start + Double(run) / 10) }
+        plain.finish()
+        let lines = written.withLock { $0 }
+        #expect(lines.count == 9)
+        #expect(lines.first == "explore f.chat: 2/20 runs, 10 runs/s, 0 failed, ETA 2s\n")
+        #expect(lines.last == "explore f.chat: 18/20 runs, 10 runs/s, 1 failed, ETA 1s\n")
+
+        written.withLock { $0 = [] }
+        let terminal = ProgressReporter(ExploreProgress(file: "f.chat", total: 4), started: start, atTerminal: true,
+                                        write: { text in written.withLock { $0.append(text) } })
+        for seconds in [0.5, 0.55, 0.7, 2.0] { terminal.runEnded(failed: false, at: start + seconds) }
+        terminal.finish()
+        // Drawn at 0.5 s and 0.7 s (not 0.05 s after the last), not for the last run, erased at the end.
+        #expect(written.withLock { $0 } == ["\r\u{1B}[Kexplore f.chat: 1/4 runs, 2.0 runs/s, 0 failed, ETA 2s",
+                                            "\r\u{1B}[Kexplore f.chat: 3/4 runs, 4.3 runs/s, 0 failed, ETA 1s",
+                                            "\r\u{1B}[K"])
     }
 }

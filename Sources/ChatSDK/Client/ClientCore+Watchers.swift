@@ -58,7 +58,7 @@ extension ClientCore {
         }
     }
 
-    /// Fetches the watcher's first page from the server and emits.
+    /// Fetches what the watcher shows from the server and emits.
     func refresh(_ id: Int) async {
         guard let entry = watchers[id] else { return }
         let expected = generation
@@ -74,7 +74,7 @@ extension ClientCore {
         entry.refreshing = .refreshing
         if retrying { emit(entry) }
         do {
-            try await fetchFirstPage(for: entry)
+            try await fetchShownPages(for: entry)
             guard generation == expected, watchers[id] != nil else { return }
             entry.fresh = realtimeCanBeLive
             entry.refreshing = .refreshed
@@ -103,25 +103,41 @@ extension ClientCore {
         return true
     }
 
-    private func fetchFirstPage(for entry: WatcherEntry) async throws {
+    /// Fetches again every page the watcher shows (D3: pages already loaded
+    /// survive a refetch), following the server's cursors, so that the
+    /// cursor `loadMore` continues from is right after what is shown.
+    /// Fetching only the first page left the shown pages beyond it as the
+    /// cache had them: after a reconnection without catch-up they could
+    /// have a gap (new messages, then old ones), and the next `loadMore`
+    /// went on from the first page while the watcher said fresh.
+    private func fetchShownPages(for entry: WatcherEntry) async throws {
         let limit = configuration.pageSize
+        var cursor: String?
+        var fetched = 0
         switch entry.target {
         case .conversations:
-            guard case .conversations(let page) = try await request(.listConversations(cursor: nil, limit: limit)) else { return }
-            for conversation in page.elements { store.upsert(conversationRow(from: conversation)) }
-            entry.serverCursor = page.nextCursor
-            entry.serverExhausted = page.nextCursor == nil
+            repeat {
+                guard case .conversations(let page) = try await request(.listConversations(cursor: cursor, limit: limit)) else { return }
+                for conversation in page.elements { store.upsert(conversationRow(from: conversation)) }
+                cursor = page.nextCursor
+                fetched += limit
+            } while cursor != nil && fetched < entry.pages * limit
             store.setMeta("fetched:conversations", "1")
         case .conversation(let id):
             guard case .conversation(let conversation) = try await request(.getConversation(id: id)) else { return }
             store.upsert(conversationRow(from: conversation))
+            return
         case .items(let id):
-            guard case .messages(let page) = try await request(.listMessages(conversationId: id, cursor: nil, limit: limit)) else { return }
-            for message in page.elements { storeServerMessage(message) }
-            entry.serverCursor = page.nextCursor
-            entry.serverExhausted = page.nextCursor == nil
+            repeat {
+                guard case .messages(let page) = try await request(.listMessages(conversationId: id, cursor: cursor, limit: limit)) else { return }
+                for message in page.elements { storeServerMessage(message) }
+                cursor = page.nextCursor
+                fetched += limit
+            } while cursor != nil && fetched < entry.pages * limit
             store.setMeta("fetched:items:\(id)", "1")
         }
+        entry.serverCursor = cursor
+        entry.serverExhausted = cursor == nil
     }
 
     /// The `loadMore` of a watcher's `PaginatedList`.

@@ -18,14 +18,16 @@ public struct FaultSchedule: Sendable, Hashable {
 
     public init(before: [Int: [String]] = [:]) { self.before = before }
 
-    /// The schedule of run `run` under `seed`, for a script of `steps` steps.
-    public static func draw(seed: UInt64, run: Int, steps: Int, kinds: Set<Kind>) -> FaultSchedule {
+    /// The schedule of run `run` under `seed`, for a script of `steps` steps:
+    /// `count` faults (1 to 3 unless asked for more), each of a kind drawn
+    /// from `kinds`, before a step drawn from the script's.
+    public static func draw(seed: UInt64, run: Int, steps: Int, kinds: Set<Kind>, count: ClosedRange<Int> = 1...3) -> FaultSchedule {
         var random = SeededRandom(seed: seed &* 0x9E37_79B9_7F4A_7C15 &+ UInt64(run) &* 0xBF58_476D_1CE4_E5B9 &+ 1)
         var schedule = FaultSchedule()
         let chosen = Kind.allCases.filter(kinds.contains)
         guard steps > 0, !chosen.isEmpty else { return schedule }
-        let count = 1 + Int(random.next() % 3)
-        for _ in 0..<count {
+        let faults = count.lowerBound + Int(random.next() % UInt64(count.count))
+        for _ in 0..<faults {
             let kind = chosen[Int(random.next() % UInt64(chosen.count))]
             let at = Int(random.next() % UInt64(steps))
             let millis = 5 + Int(random.next() % 120)

@@ -4,8 +4,11 @@ import Foundation
 /// case per file (its name, and its folder as the class name); a failure
 /// holds the diff, an error a malformed file. Valid against Jenkins xunit's
 /// `junit-10.xsd` (which has no `file` attribute on `<testcase>`).
+/// `chatbench explore --junit FILE` writes it too, a test case per file
+/// explored, with `failing` saying what a failure is.
 public enum JUnitWriter {
-    public static func xml(_ results: [TranscriptResult], suite: String = "chatbench") -> String {
+    public static func xml(_ results: [TranscriptResult], suite: String = "chatbench",
+                           failing: String = "output differs or an expect failed at ") -> String {
         let failures = results.filter { !$0.passed && !$0.isError }.count
         let errors = results.filter(\.isError).count
         let time = format(results.map(\.seconds).reduce(0, +))
@@ -32,7 +35,7 @@ public enum JUnitWriter {
                 out.append("      <error message=\"\(escape(result.failures.first ?? "error"))\">\(body)</error>")
             } else {
                 let first = result.failures.first?.trimmingCharacters(in: .whitespaces) ?? "failed"
-                out.append("      <failure message=\"\(escape("output differs or an expect failed at " + first))\">\(body)</failure>")
+                out.append("      <failure message=\"\(escape(failing + first))\">\(body)</failure>")
             }
             out.append("    </testcase>")
         }
