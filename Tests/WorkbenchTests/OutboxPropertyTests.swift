@@ -1,3 +1,4 @@
+import ChatCore
 import ChatSimulation
 import Testing
 
