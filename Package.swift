@@ -39,61 +39,78 @@ let package = Package(
         // Wire format and runtime abstractions shared by the SDK and the backend,
         // so that ChatSDK never imports ChatBackend (and vice versa).
         .target(name: "ChatCore", swiftSettings: strict),
-        .target(name: "ChatBackend", dependencies: [
-            "ChatCore",
-            .product(name: "GRDB", package: "GRDB.swift"),
-            // The C API, for the write-ahead log's hook (WALCheckpointer).
-            .product(name: "GRDBSQLite", package: "GRDB.swift"),
-            .product(name: "JWTKit", package: "jwt-kit"),
-            .product(name: "Crypto", package: "swift-crypto"),
-        ], swiftSettings: strict),
+        .target(
+            name: "ChatBackend",
+            dependencies: [
+                "ChatCore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                // The C API, for the write-ahead log's hook (WALCheckpointer).
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ], swiftSettings: strict),
         .target(name: "ChatSDK", dependencies: ["ChatCore", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: strict),
         // The SDK's network transport and real-time runtime: an app that talks
         // to a server imports it; ChatSDK itself stays free of NIO.
-        .target(name: "ChatSDKNetwork", dependencies: [
-            "ChatSDK", "ChatCore",
-            .product(name: "AsyncHTTPClient", package: "async-http-client"),
-            .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
-            .product(name: "Logging", package: "swift-log"),
-        ], swiftSettings: strict),
+        .target(
+            name: "ChatSDKNetwork",
+            dependencies: [
+                "ChatSDK", "ChatCore",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+            ], swiftSettings: strict),
         // ChatBackend over HTTP + WebSocket (SPEC S3).
-        .target(name: "ChatServer", dependencies: [
-            "ChatBackend", "ChatCore", .product(name: "GRDB", package: "GRDB.swift"),
-            .product(name: "Hummingbird", package: "hummingbird"),
-            .product(name: "HummingbirdCore", package: "hummingbird"),
-            .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
-            .product(name: "Logging", package: "swift-log"),
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOHTTP1", package: "swift-nio"),
-            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-        ], swiftSettings: strict),
+        .target(
+            name: "ChatServer",
+            dependencies: [
+                "ChatBackend", "ChatCore", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ], swiftSettings: strict),
         .target(name: "ChatSimulation", dependencies: ["ChatCore", "ChatSDK", "ChatBackend"], swiftSettings: strict),
-        .target(name: "Workbench", dependencies: [
-            "ChatSimulation", "ChatSDK", "ChatSDKNetwork", "ChatBackend", "ChatCore",
-            .product(name: "GRDB", package: "GRDB.swift"),
-            .product(name: "JWTKit", package: "jwt-kit"),
-        ], swiftSettings: strict),
+        .target(
+            name: "Workbench",
+            dependencies: [
+                "ChatSimulation", "ChatSDK", "ChatSDKNetwork", "ChatBackend", "ChatCore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+            ], swiftSettings: strict),
         .systemLibrary(name: "CLibEdit", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
-        .executableTarget(name: "chatbench", dependencies: [
-            "Workbench", "ChatSimulation", "CLibEdit", "ChatServer",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            .product(name: "GRDB", package: "GRDB.swift"),
-            .product(name: "Logging", package: "swift-log"),
-        ], swiftSettings: strict),
+        .executableTarget(
+            name: "chatbench",
+            dependencies: [
+                "Workbench", "ChatSimulation", "CLibEdit", "ChatServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ], swiftSettings: strict),
         .testTarget(name: "ChatCoreTests", dependencies: ["ChatCore"], swiftSettings: strict),
-        .testTarget(name: "ChatBackendTests", dependencies: ["ChatBackend", .product(name: "JWTKit", package: "jwt-kit")], swiftSettings: strict),
+        .testTarget(
+            name: "ChatBackendTests", dependencies: ["ChatBackend", .product(name: "JWTKit", package: "jwt-kit")], swiftSettings: strict),
         // What several test targets share: temporary folders, child processes.
         .target(name: "ChatTestSupport", path: "Tests/ChatTestSupport", swiftSettings: strict),
-        .testTarget(name: "ChatSDKTests", dependencies: ["ChatSDK", "ChatSimulation", "ChatBackend", "ChatTestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "ChatSDKTests", dependencies: ["ChatSDK", "ChatSimulation", "ChatBackend", "ChatTestSupport"], swiftSettings: strict),
         .testTarget(name: "ChatSimulationTests", dependencies: ["ChatSimulation"], swiftSettings: strict),
         .testTarget(name: "ChatSDKNetworkTests", dependencies: ["ChatSDKNetwork", "ChatSDK", "ChatCore"], swiftSettings: strict),
-        .testTarget(name: "WorkbenchTests", dependencies: ["Workbench", "ChatServer", "ChatSDKNetwork", "ChatSimulation", "ChatSDK", "ChatCore", "ChatTestSupport"], swiftSettings: strict),
-        .testTarget(name: "ChatServerTests", dependencies: [
-            "ChatServer", "ChatSDKNetwork", "ChatSDK", "ChatBackend",
-            .product(name: "AsyncHTTPClient", package: "async-http-client"),
-            .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
-            .product(name: "NIOPosix", package: "swift-nio"),
-        ], swiftSettings: strict),
+        .testTarget(
+            name: "WorkbenchTests",
+            dependencies: ["Workbench", "ChatServer", "ChatSDKNetwork", "ChatSimulation", "ChatSDK", "ChatCore", "ChatTestSupport"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "ChatServerTests",
+            dependencies: [
+                "ChatServer", "ChatSDKNetwork", "ChatSDK", "ChatBackend",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ], swiftSettings: strict),
         .testTarget(name: "chatbenchTests", dependencies: ["chatbench", "ChatTestSupport"], swiftSettings: strict),
     ]
 )

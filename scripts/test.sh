@@ -74,6 +74,10 @@ if [ "$failed" -eq 0 ]; then
     part "behaviour ids" 1 "behaviour ids" python3 scripts/behaviour_check.py
     # docs/recording-schema.md's queries, on an embedded and a server session.
     part "recording queries" 5 "." python3 scripts/recording_queries_check.py "$bin"
+    # The toolchain's formatter, with the checked-in .swift-format (lines up
+    # to 140): `swift format --in-place -r Sources Tests Package.swift` fixes
+    # what it reports.
+    part format 5 "." swift format lint --strict -r Sources Tests Package.swift
 fi
 
 echo

@@ -84,7 +84,9 @@ public enum AppJWT {
         guard parts.allSatisfy({ $0.allSatisfy(alphabet.contains) }) else {
             throw WireError(.invalidJWT, "The JWT is malformed: it has characters outside base64url")
         }
-        let header: JWTHeader, claims: Claims, signature: Data
+        let header: JWTHeader
+        let claims: Claims
+        let signature: Data
         do {
             (header, claims, signature) = try DefaultJWTParser().parse(Array(jwt.utf8), as: Claims.self)
         } catch {
@@ -95,8 +97,9 @@ public enum AppJWT {
             throw WireError(.invalidJWT, "The JWT must be signed with HS256, not \(named)")
         }
         guard !secret.isEmpty,
-              HMAC<SHA256>.isValidAuthenticationCode(signature, authenticating: Data("\(parts[0]).\(parts[1])".utf8),
-                                                     using: SymmetricKey(data: Data(secret.utf8)))
+            HMAC<SHA256>.isValidAuthenticationCode(
+                signature, authenticating: Data("\(parts[0]).\(parts[1])".utf8),
+                using: SymmetricKey(data: Data(secret.utf8)))
         else { throw WireError(.invalidJWT, "The JWT's signature does not match the app's secret") }
         guard let externalId = claims.externalId else { throw WireError(.invalidJWT, "The JWT has no external_id claim") }
         do {

@@ -25,9 +25,10 @@ public struct AppScope: Sendable {
     /// The app's users, in creation order.
     public func users() -> [HTTPWire.AppUser] {
         backend.users().filter { $0.apiKey == apiKey }.map { user in
-            HTTPWire.AppUser(id: user.id, isAnonymous: user.isAnonymous, nickname: user.nickname, attributes: user.attributes,
-                             conversationCount: backend.conversations(userId: user.id).count,
-                             sessionCount: backend.sessionCount(userId: user.id))
+            HTTPWire.AppUser(
+                id: user.id, isAnonymous: user.isAnonymous, nickname: user.nickname, attributes: user.attributes,
+                conversationCount: backend.conversations(userId: user.id).count,
+                sessionCount: backend.sessionCount(userId: user.id))
         }
     }
 
@@ -51,7 +52,9 @@ public struct AppScope: Sendable {
     /// A user's open sessions, oldest first.
     public func sessions(userId: String) -> [HTTPWire.AppSession] {
         guard hasUser(userId) else { return [] }
-        return backend.sessions(userId: userId).map { HTTPWire.AppSession(authenticationType: $0.authenticationType, deviceId: $0.deviceId) }
+        return backend.sessions(userId: userId).map {
+            HTTPWire.AppSession(authenticationType: $0.authenticationType, deviceId: $0.deviceId)
+        }
     }
 
     /// The ids of the devices subscribed to a user's pushes.

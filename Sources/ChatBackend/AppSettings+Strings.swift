@@ -4,8 +4,10 @@ import Foundation
 /// Settings as `KEY=VALUE` strings, for the workbench's `server settings`.
 extension AppSettings {
     /// The keys that ``set(_:to:)`` accepts, in the order ``described`` lists them.
-    public static let keys = ["allowUserIdOnly", "requireAccessToken", "accessTokenTTL", "refreshTokenTTL", "sessionTokenTTL",
-                              "typingTTL", "maxAttachmentBytes", "allowedMimeTypes"]
+    public static let keys = [
+        "allowUserIdOnly", "requireAccessToken", "accessTokenTTL", "refreshTokenTTL", "sessionTokenTTL",
+        "typingTTL", "maxAttachmentBytes", "allowedMimeTypes",
+    ]
 
     /// Every setting as (key, value) pairs, values in the form ``set(_:to:)`` reads.
     public var described: [(String, String)] {
@@ -55,14 +57,21 @@ extension AppSettings {
             maxAttachmentBytes = bytes
         case "allowedMimeTypes":
             // Types of printable ASCII separated by commas, spaces around them allowed.
-            let types = value.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .init(charactersIn: " ")) }
-            guard types.allSatisfy({ type in
-                let parts = type.split(separator: "/", omittingEmptySubsequences: false)
-                return parts.count == 2 && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy { (0x21...0x7E).contains($0.asciiValue ?? 0) } }
-            }) else { throw bad("MIME types such as image/png,image/jpeg separated by commas") }
+            let types = value.split(separator: ",", omittingEmptySubsequences: false).map {
+                $0.trimmingCharacters(in: .init(charactersIn: " "))
+            }
+            guard
+                types.allSatisfy({ type in
+                    let parts = type.split(separator: "/", omittingEmptySubsequences: false)
+                    return parts.count == 2
+                        && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy { (0x21...0x7E).contains($0.asciiValue ?? 0) } }
+                })
+            else { throw bad("MIME types such as image/png,image/jpeg separated by commas") }
             allowedMimeTypes = types
         default:
-            throw WireError(.badRequest, "Unknown setting \(String(key.prefix(100)).debugDescription); the settings are \(Self.keys.joined(separator: ", "))")
+            throw WireError(
+                .badRequest,
+                "Unknown setting \(String(key.prefix(100)).debugDescription); the settings are \(Self.keys.joined(separator: ", "))")
         }
     }
 
@@ -73,7 +82,9 @@ extension AppSettings {
             let number = text.dropLast(suffix.count)
             // "ms" is tried before "s" and "m": "5ms" never reads as 5m + "s".
             // 1 to 9 digits (docs/openapi.json's pattern says the same).
-            guard (1...9).contains(number.count), number.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int64(number) else { return nil }
+            guard (1...9).contains(number.count), number.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int64(number) else {
+                return nil
+            }
             let (product, overflow) = n.multipliedReportingOverflow(by: ms)
             return overflow ? nil : .milliseconds(product)
         }

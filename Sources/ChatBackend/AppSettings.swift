@@ -18,7 +18,9 @@ public struct AppSettings: Sendable, Codable, Hashable {
     /// Largest attachment accepted, in bytes. Default: 25 MiB.
     public var maxAttachmentBytes: Int64 = 25 * 1024 * 1024
     /// MIME types accepted for attachments (compared case-insensitively).
-    public var allowedMimeTypes: [String] = ["image/jpeg", "image/png", "image/gif", "video/mp4", "application/pdf", "audio/mpeg", "audio/mp4"]
+    public var allowedMimeTypes: [String] = [
+        "image/jpeg", "image/png", "image/gif", "video/mp4", "application/pdf", "audio/mpeg", "audio/mp4",
+    ]
     /// How long a provider's "typing" state lasts unless renewed (D9). Default: 6 seconds.
     public var typingTTL: Duration = .seconds(6)
 

@@ -17,13 +17,17 @@ extension Backend {
             try Self.validate(content, settings: try Self.appSettings(db, apiKey: try ownerApp(db, conversation: row)))
             var id = environment.makeID("msg-")
             var attempts = 0
-            while try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM message WHERE conversationId = ? AND id = ?"), arguments: [conversationId, id]) == true {
+            while try Bool.fetchOne(
+                db.cachedStatement(sql: "SELECT 1 FROM message WHERE conversationId = ? AND id = ?"), arguments: [conversationId, id])
+                == true
+            {
                 attempts += 1
                 guard attempts < 16 else { throw WireError(.internalError, "Could not generate a unique message id") }
                 id = environment.makeID("msg-")
             }
-            let (_, message) = try appendMessage(db, conversation: row, id: id, author: .provider(name: agentName),
-                                                 content: content, replyTo: nil, now: now, clearProviderTyping: true)
+            let (_, message) = try appendMessage(
+                db, conversation: row, id: id, author: .provider(name: agentName),
+                content: content, replyTo: nil, now: now, clearProviderTyping: true)
             return (row["ownerId"], message)
         }
         deliverEvents(userId: ownerId)
@@ -42,9 +46,12 @@ extension Backend {
             guard let row = try conversationRow(db, id: conversationId) else { throw WireError(.unknownConversation) }
             let settings = try Self.appSettings(db, apiKey: try ownerApp(db, conversation: row))
             let until = isTyping ? now.adding(settings.typingTTL) : nil
-            try db.cachedStatement(sql: "UPDATE conversation SET providerTypingUntil = ? WHERE id = ?").execute(arguments: [until?.milliseconds, conversationId])
+            try db.cachedStatement(sql: "UPDATE conversation SET providerTypingUntil = ? WHERE id = ?").execute(arguments: [
+                until?.milliseconds, conversationId,
+            ])
             let ownerId: String = row["ownerId"]
-            try appendEvent(db, userId: ownerId, kind: .typing(conversationId: conversationId, providerName: agentName, until: until), now: now)
+            try appendEvent(
+                db, userId: ownerId, kind: .typing(conversationId: conversationId, providerName: agentName, until: until), now: now)
             return ownerId
         }
         deliverEvents(userId: ownerId)
@@ -59,7 +66,9 @@ extension Backend {
         let now = environment.now()
         let ownerId = try write { db -> String in
             guard try conversationRow(db, id: conversationId) != nil else { throw WireError(.unknownConversation) }
-            try db.cachedStatement(sql: "UPDATE conversation SET providerReadSeq = lastSeq WHERE id = ?").execute(arguments: [conversationId])
+            try db.cachedStatement(sql: "UPDATE conversation SET providerReadSeq = lastSeq WHERE id = ?").execute(arguments: [
+                conversationId
+            ])
             guard let row = try conversationRow(db, id: conversationId) else { throw WireError(.unknownConversation) }
             let ownerId: String = row["ownerId"]
             try appendEvent(db, userId: ownerId, kind: .conversationUpdated(Self.conversation(from: row, now: now)), now: now)
@@ -77,7 +86,10 @@ extension Backend {
     }
 
     private func ownerApp(_ db: Database, conversation row: Row) throws -> String {
-        guard let apiKey = try String.fetchOne(db.cachedStatement(sql: "SELECT apiKey FROM user WHERE id = ?"), arguments: [row["ownerId"] as String]) else {
+        guard
+            let apiKey = try String.fetchOne(
+                db.cachedStatement(sql: "SELECT apiKey FROM user WHERE id = ?"), arguments: [row["ownerId"] as String])
+        else {
             throw WireError(.internalError, "The conversation's owner is missing")
         }
         return apiKey

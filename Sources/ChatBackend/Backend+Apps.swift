@@ -7,9 +7,11 @@ extension Backend {
     /// an app's "other side" routes to that app's conversations.
     public func apiKey(ofConversation id: String) -> String? {
         try? read { db in
-            try String.fetchOne(db, sql: """
-                SELECT user.apiKey FROM conversation JOIN user ON user.id = conversation.ownerId WHERE conversation.id = ?
-                """, arguments: [id])
+            try String.fetchOne(
+                db,
+                sql: """
+                    SELECT user.apiKey FROM conversation JOIN user ON user.id = conversation.ownerId WHERE conversation.id = ?
+                    """, arguments: [id])
         }
     }
 

@@ -26,17 +26,22 @@ extension Backend {
     func refresh(apiKey: String, refreshToken: String, deviceId: String? = nil) throws(WireError) -> TokenPair {
         try write { db in
             let settings = try Self.appSettings(db, apiKey: apiKey)
-            guard let row = try Row.fetchOne(db.cachedStatement(sql: """
-                SELECT userId, apiKey, expiresAt, revokedAt, sessionId, credential FROM token WHERE token = ? AND kind = 'refresh'
-                """), arguments: [refreshToken]),
-                  row["revokedAt"] as Int64? == nil,
-                  row["apiKey"] as String == apiKey
+            guard
+                let row = try Row.fetchOne(
+                    db.cachedStatement(
+                        sql: """
+                            SELECT userId, apiKey, expiresAt, revokedAt, sessionId, credential FROM token WHERE token = ? AND kind = 'refresh'
+                            """), arguments: [refreshToken]),
+                row["revokedAt"] as Int64? == nil,
+                row["apiKey"] as String == apiKey
             else { throw WireError(.invalidRefreshToken) }
             let now = environment.now()
             var credentialExpiry: Instant?
             if let credential = row["credential"] as String? {
-                guard let cred = try Row.fetchOne(db, sql: "SELECT kind, expiresAt, revokedAt FROM token WHERE token = ?", arguments: [credential]),
-                      cred["revokedAt"] as Int64? == nil
+                guard
+                    let cred = try Row.fetchOne(
+                        db, sql: "SELECT kind, expiresAt, revokedAt FROM token WHERE token = ?", arguments: [credential]),
+                    cred["revokedAt"] as Int64? == nil
                 else { throw WireError(.invalidRefreshToken) }
                 if cred["kind"] as String == "session" {
                     guard now.milliseconds < cred["expiresAt"] as Int64 else { throw WireError(.expiredSessionToken) }
@@ -44,11 +49,14 @@ extension Backend {
                 }
             }
             guard now.milliseconds < row["expiresAt"] as Int64 else { throw WireError(.expiredRefreshToken) }
-            try db.cachedStatement(sql: "UPDATE token SET revokedAt = ? WHERE token = ?").execute(arguments: [now.milliseconds, refreshToken])
+            try db.cachedStatement(sql: "UPDATE token SET revokedAt = ? WHERE token = ?").execute(arguments: [
+                now.milliseconds, refreshToken,
+            ])
             let sessionId: String? = row["sessionId"]
             if let sessionId, let deviceId { try bindDevice(db, sessionId: sessionId, deviceId: deviceId, now: now) }
-            return try mintPair(db, userId: row["userId"], apiKey: apiKey, settings: settings, sessionId: sessionId,
-                                credential: row["credential"], credentialExpiry: credentialExpiry)
+            return try mintPair(
+                db, userId: row["userId"], apiKey: apiKey, settings: settings, sessionId: sessionId,
+                credential: row["credential"], credentialExpiry: credentialExpiry)
         }
     }
 
@@ -62,13 +70,15 @@ extension Backend {
         let (caller, needsBinding) = try read { db -> (Caller, Bool) in
             let settings = try Self.appSettings(db, apiKey: apiKey)
             guard let accessToken,
-                  let row = try Row.fetchOne(db.cachedStatement(sql: """
-                    SELECT t.userId, t.apiKey, t.expiresAt, t.revokedAt, t.sessionId, s.via, s.deviceId
-                    FROM token t LEFT JOIN session s ON s.id = t.sessionId
-                    WHERE t.token = ? AND t.kind = 'access'
-                    """), arguments: [accessToken]),
-                  row["revokedAt"] as Int64? == nil,
-                  row["apiKey"] as String == apiKey
+                let row = try Row.fetchOne(
+                    db.cachedStatement(
+                        sql: """
+                            SELECT t.userId, t.apiKey, t.expiresAt, t.revokedAt, t.sessionId, s.via, s.deviceId
+                            FROM token t LEFT JOIN session s ON s.id = t.sessionId
+                            WHERE t.token = ? AND t.kind = 'access'
+                            """), arguments: [accessToken]),
+                row["revokedAt"] as Int64? == nil,
+                row["apiKey"] as String == apiKey
             else { throw WireError(.invalidToken) }
             guard environment.now().milliseconds < row["expiresAt"] as Int64 else { throw WireError(.expiredToken) }
             let via = (row["via"] as String?).flatMap(WireUser.AuthenticationType.init(rawValue:)) ?? .tokens
@@ -86,9 +96,11 @@ extension Backend {
     public func expireAccessTokens(userId: String) {
         let now = environment.now().milliseconds
         _ = try? write { db in
-            try db.cachedStatement(sql: """
-                UPDATE token SET expiresAt = ? WHERE userId = ? AND kind = 'access' AND revokedAt IS NULL AND expiresAt > ?
-                """).execute(arguments: [now, userId, now])
+            try db.cachedStatement(
+                sql: """
+                    UPDATE token SET expiresAt = ? WHERE userId = ? AND kind = 'access' AND revokedAt IS NULL AND expiresAt > ?
+                    """
+            ).execute(arguments: [now, userId, now])
         }
     }
 
@@ -100,10 +112,16 @@ extension Backend {
     public func revokeTokens(userId: String) {
         let now = environment.now().milliseconds
         _ = try? write { db in
-            try db.cachedStatement(sql: "UPDATE token SET revokedAt = ? WHERE userId = ? AND revokedAt IS NULL").execute(arguments: [now, userId])
-            try db.cachedStatement(sql: "UPDATE session SET closedAt = ? WHERE userId = ? AND closedAt IS NULL").execute(arguments: [now, userId])
+            try db.cachedStatement(sql: "UPDATE token SET revokedAt = ? WHERE userId = ? AND revokedAt IS NULL").execute(arguments: [
+                now, userId,
+            ])
+            try db.cachedStatement(sql: "UPDATE session SET closedAt = ? WHERE userId = ? AND closedAt IS NULL").execute(arguments: [
+                now, userId,
+            ])
         }
-        closeSubscriptions(reason: WireError(.invalidToken, "The user's tokens were revoked")) { subscription, _ in subscription.userId == userId }
+        closeSubscriptions(reason: WireError(.invalidToken, "The user's tokens were revoked")) { subscription, _ in
+            subscription.userId == userId
+        }
     }
 
     /// Open sessions of a user (see ``sessions(userId:)``).
@@ -120,14 +138,17 @@ extension Backend {
             guard row["mergedInto"] as String? == nil else { throw WireError(.forbidden, "The user was merged into another user") }
             return
         }
-        try db.execute(sql: "INSERT INTO user (id, apiKey, isAnonymous, createdAt) VALUES (?, ?, ?, ?)",
-                       arguments: [id, apiKey, isAnonymous, environment.now().milliseconds])
+        try db.execute(
+            sql: "INSERT INTO user (id, apiKey, isAnonymous, createdAt) VALUES (?, ?, ?, ?)",
+            arguments: [id, apiKey, isAnonymous, environment.now().milliseconds])
     }
 
     /// Mints a pair in a session. Tokens that come from an app-issued session
     /// token never outlive it (`credentialExpiry`).
-    func mintPair(_ db: Database, userId: String, apiKey: String, settings: AppSettings, sessionId: String?,
-                  credential: String? = nil, credentialExpiry: Instant? = nil) throws -> TokenPair {
+    func mintPair(
+        _ db: Database, userId: String, apiKey: String, settings: AppSettings, sessionId: String?,
+        credential: String? = nil, credentialExpiry: Instant? = nil
+    ) throws -> TokenPair {
         let now = environment.now()
         var accessExpiresAt = now.adding(settings.accessTokenTTL)
         var refreshExpiresAt = now.adding(settings.refreshTokenTTL)
@@ -135,22 +156,28 @@ extension Backend {
             accessExpiresAt = min(accessExpiresAt, credentialExpiry)
             refreshExpiresAt = min(refreshExpiresAt, credentialExpiry)
         }
-        let access = try insertToken(db, prefix: "at-", kind: "access", userId: userId, apiKey: apiKey, now: now, expiresAt: accessExpiresAt,
-                                     sessionId: sessionId, credential: credential)
-        let refresh = try insertToken(db, prefix: "rt-", kind: "refresh", userId: userId, apiKey: apiKey, now: now, expiresAt: refreshExpiresAt,
-                                      sessionId: sessionId, credential: credential)
+        let access = try insertToken(
+            db, prefix: "at-", kind: "access", userId: userId, apiKey: apiKey, now: now, expiresAt: accessExpiresAt,
+            sessionId: sessionId, credential: credential)
+        let refresh = try insertToken(
+            db, prefix: "rt-", kind: "refresh", userId: userId, apiKey: apiKey, now: now, expiresAt: refreshExpiresAt,
+            sessionId: sessionId, credential: credential)
         return TokenPair(accessToken: access, accessExpiresAt: accessExpiresAt, refreshToken: refresh, refreshExpiresAt: refreshExpiresAt)
     }
 
-    func insertToken(_ db: Database, prefix: String, kind: String, userId: String, apiKey: String, now: Instant, expiresAt: Instant,
-                     sessionId: String? = nil, credential: String? = nil) throws -> String {
+    func insertToken(
+        _ db: Database, prefix: String, kind: String, userId: String, apiKey: String, now: Instant, expiresAt: Instant,
+        sessionId: String? = nil, credential: String? = nil
+    ) throws -> String {
         // makeID is random in the simulation; guard against the odd collision.
         for _ in 0..<16 {
             let token = environment.makeID(prefix)
             if try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM token WHERE token = ?"), arguments: [token]) == true { continue }
-            try db.cachedStatement(sql: """
-                INSERT INTO token (token, kind, userId, apiKey, issuedAt, expiresAt, sessionId, credential) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """).execute(arguments: [token, kind, userId, apiKey, now.milliseconds, expiresAt.milliseconds, sessionId, credential])
+            try db.cachedStatement(
+                sql: """
+                    INSERT INTO token (token, kind, userId, apiKey, issuedAt, expiresAt, sessionId, credential) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    """
+            ).execute(arguments: [token, kind, userId, apiKey, now.milliseconds, expiresAt.milliseconds, sessionId, credential])
             return token
         }
         throw WireError(.internalError, "Could not generate a unique token")

@@ -16,20 +16,26 @@ extension Backend {
         return try read { db in
             let rows: [Row]
             if let after {
-                rows = try Row.fetchAll(db.cachedStatement(sql: """
-                    SELECT * FROM conversation
-                    WHERE ownerId = ? AND (updatedAt < ? OR (updatedAt = ? AND id > ?))
-                    ORDER BY updatedAt DESC, id ASC LIMIT ?
-                    """), arguments: [caller.userId, after.updatedAt, after.updatedAt, after.id, limit + 1])
+                rows = try Row.fetchAll(
+                    db.cachedStatement(
+                        sql: """
+                            SELECT * FROM conversation
+                            WHERE ownerId = ? AND (updatedAt < ? OR (updatedAt = ? AND id > ?))
+                            ORDER BY updatedAt DESC, id ASC LIMIT ?
+                            """), arguments: [caller.userId, after.updatedAt, after.updatedAt, after.id, limit + 1])
             } else {
-                rows = try Row.fetchAll(db.cachedStatement(sql: """
-                    SELECT * FROM conversation WHERE ownerId = ? ORDER BY updatedAt DESC, id ASC LIMIT ?
-                    """), arguments: [caller.userId, limit + 1])
+                rows = try Row.fetchAll(
+                    db.cachedStatement(
+                        sql: """
+                            SELECT * FROM conversation WHERE ownerId = ? ORDER BY updatedAt DESC, id ASC LIMIT ?
+                            """), arguments: [caller.userId, limit + 1])
             }
             let elements = rows.prefix(limit).map { Self.conversation(from: $0, now: now) }
-            let next = rows.count > limit ? elements.last.map {
-                PageCursor.conversations(updatedAt: $0.updatedAt.milliseconds, id: $0.id).encoded
-            } : nil
+            let next =
+                rows.count > limit
+                ? elements.last.map {
+                    PageCursor.conversations(updatedAt: $0.updatedAt.milliseconds, id: $0.id).encoded
+                } : nil
             return WirePage(elements: elements, nextCursor: next)
         }
     }
@@ -50,10 +56,14 @@ extension Backend {
     /// Conversations of a user, most recently updated first (for the workbench).
     public func conversations(userId: String) -> [WireConversation] {
         let now = environment.now()
-        return (try? read { db in
-            try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM conversation WHERE ownerId = ? ORDER BY updatedAt DESC, id ASC"), arguments: [userId])
+        return
+            (try? read { db in
+                try Row.fetchAll(
+                    db.cachedStatement(sql: "SELECT * FROM conversation WHERE ownerId = ? ORDER BY updatedAt DESC, id ASC"),
+                    arguments: [userId]
+                )
                 .map { Self.conversation(from: $0, now: now) }
-        }) ?? []
+            }) ?? []
     }
 
     /// The owner of a conversation, or nil if there is no such conversation.

@@ -19,8 +19,9 @@ extension Backend {
         return try write { db in
             _ = try Self.appSettings(db, apiKey: apiKey)
             try ensureUser(db, id: userId, apiKey: apiKey, isAnonymous: false)
-            let token = try insertToken(db, prefix: "ak-", kind: "appAccess", userId: userId, apiKey: apiKey, now: now,
-                                        expiresAt: Instant(milliseconds: Int64.max / 2))
+            let token = try insertToken(
+                db, prefix: "ak-", kind: "appAccess", userId: userId, apiKey: apiKey, now: now,
+                expiresAt: Instant(milliseconds: Int64.max / 2))
             return IssuedCredential(token: token, expiresAt: nil)
         }
     }
@@ -46,13 +47,17 @@ extension Backend {
     public func revokeCredential(apiKey: String, token: String) throws(WireError) {
         let now = environment.now().milliseconds
         let sessionIds = try write { db -> [String] in
-            guard try Bool.fetchOne(db, sql: """
-                SELECT 1 FROM token WHERE token = ? AND apiKey = ? AND kind IN ('appAccess', 'session')
-                """, arguments: [token, apiKey]) == true
+            guard
+                try Bool.fetchOne(
+                    db,
+                    sql: """
+                        SELECT 1 FROM token WHERE token = ? AND apiKey = ? AND kind IN ('appAccess', 'session')
+                        """, arguments: [token, apiKey]) == true
             else { throw WireError(.invalidAccessToken, "The app issued no such token") }
             let ids = try String.fetchAll(db, sql: "SELECT id FROM session WHERE credential = ? AND closedAt IS NULL", arguments: [token])
-            try db.execute(sql: "UPDATE token SET revokedAt = ? WHERE (token = ? OR credential = ?) AND revokedAt IS NULL",
-                           arguments: [now, token, token])
+            try db.execute(
+                sql: "UPDATE token SET revokedAt = ? WHERE (token = ? OR credential = ?) AND revokedAt IS NULL",
+                arguments: [now, token, token])
             try db.execute(sql: "UPDATE session SET closedAt = ? WHERE credential = ? AND closedAt IS NULL", arguments: [now, token])
             return ids
         }
@@ -66,7 +71,8 @@ extension Backend {
 
     func signIn(_ envelope: WireEnvelope) throws(WireError) -> WireResponse {
         try Self.validateIdentifier(envelope.deviceId, what: "device id")
-        let apiKey = envelope.apiKey, deviceId = envelope.deviceId
+        let apiKey = envelope.apiKey
+        let deviceId = envelope.deviceId
         switch envelope.request {
         case .loginJWT(let jwt):
             return try loginJWT(envelope, jwt: jwt)
@@ -111,16 +117,20 @@ extension Backend {
         let now = environment.now()
         return try write { db in
             let settings = try Self.appSettings(db, apiKey: apiKey)
-            guard let row = try Row.fetchOne(db, sql: """
-                SELECT expiresAt, revokedAt FROM token WHERE token = ? AND kind = ? AND apiKey = ? AND userId = ?
-                """, arguments: [token, kind, apiKey, userId]),
-                  row["revokedAt"] as Int64? == nil
+            guard
+                let row = try Row.fetchOne(
+                    db,
+                    sql: """
+                        SELECT expiresAt, revokedAt FROM token WHERE token = ? AND kind = ? AND apiKey = ? AND userId = ?
+                        """, arguments: [token, kind, apiKey, userId]),
+                row["revokedAt"] as Int64? == nil
             else { throw WireError(invalid) }
             let expiresAt = Instant(milliseconds: row["expiresAt"])
             guard now < expiresAt else { throw WireError(.expiredSessionToken) }
             try ensureUser(db, id: userId, apiKey: apiKey, isAnonymous: false)
-            let tokens = try openSession(db, userId: userId, apiKey: apiKey, settings: settings, via: via, deviceId: deviceId,
-                                         credential: token, credentialExpiry: kind == "session" ? expiresAt : nil)
+            let tokens = try openSession(
+                db, userId: userId, apiKey: apiKey, settings: settings, via: via, deviceId: deviceId,
+                credential: token, credentialExpiry: kind == "session" ? expiresAt : nil)
             return .session(tokens: tokens, user: try wireUser(db, id: userId, via: via), mergedConversationIds: [])
         }
     }
@@ -135,8 +145,9 @@ extension Backend {
             let settings = try Self.appSettings(db, apiKey: apiKey)
             try ensureUser(db, id: userId, apiKey: apiKey, isAnonymous: false)
             // A JWT names a known identity: the user is not anonymous (any more).
-            try db.execute(sql: "UPDATE user SET isAnonymous = 0, name = COALESCE(?, name), email = COALESCE(?, email) WHERE id = ?",
-                           arguments: [verified.name, verified.email, userId])
+            try db.execute(
+                sql: "UPDATE user SET isAnonymous = 0, name = COALESCE(?, name), email = COALESCE(?, email) WHERE id = ?",
+                arguments: [verified.name, verified.email, userId])
             var merged: [String] = []
             let anonymousId = try anonymousCaller(db, apiKey: apiKey, accessToken: envelope.accessToken).flatMap { $0 == userId ? nil : $0 }
             if let anonymousId {
@@ -158,61 +169,72 @@ extension Backend {
     /// expired, not revoked, of this app, not already merged), or nil.
     private func anonymousCaller(_ db: Database, apiKey: String, accessToken: String?) throws -> String? {
         guard let accessToken else { return nil }
-        return try String.fetchOne(db, sql: """
-            SELECT u.id FROM token t JOIN user u ON u.id = t.userId
-            WHERE t.token = ? AND t.kind = 'access' AND t.revokedAt IS NULL AND t.apiKey = ?
-              AND u.isAnonymous = 1 AND u.mergedInto IS NULL
-            """, arguments: [accessToken, apiKey])
+        return try String.fetchOne(
+            db,
+            sql: """
+                SELECT u.id FROM token t JOIN user u ON u.id = t.userId
+                WHERE t.token = ? AND t.kind = 'access' AND t.revokedAt IS NULL AND t.apiKey = ?
+                  AND u.isAnonymous = 1 AND u.mergedInto IS NULL
+                """, arguments: [accessToken, apiKey])
     }
 
     /// Moves an anonymous user's conversations to `targetId` (A8), tells the
     /// target (`conversationUpdated` for each) and retires the anonymous
     /// user. Returns the moved conversations' ids, most recent first.
     private func merge(_ db: Database, anonymousId: String, into targetId: String, now: Instant) throws -> [String] {
-        let rows = try Row.fetchAll(db, sql: "SELECT * FROM conversation WHERE ownerId = ? ORDER BY updatedAt DESC, id ASC",
-                                    arguments: [anonymousId])
+        let rows = try Row.fetchAll(
+            db, sql: "SELECT * FROM conversation WHERE ownerId = ? ORDER BY updatedAt DESC, id ASC",
+            arguments: [anonymousId])
         try db.execute(sql: "UPDATE conversation SET ownerId = ? WHERE ownerId = ?", arguments: [targetId, anonymousId])
         for row in rows {
             try appendEvent(db, userId: targetId, kind: .conversationUpdated(Self.conversation(from: row, now: now)), now: now)
         }
         try db.execute(sql: "UPDATE user SET mergedInto = ? WHERE id = ?", arguments: [targetId, anonymousId])
-        try db.execute(sql: "UPDATE token SET revokedAt = ? WHERE userId = ? AND revokedAt IS NULL", arguments: [now.milliseconds, anonymousId])
-        try db.execute(sql: "UPDATE session SET closedAt = ? WHERE userId = ? AND closedAt IS NULL", arguments: [now.milliseconds, anonymousId])
+        try db.execute(
+            sql: "UPDATE token SET revokedAt = ? WHERE userId = ? AND revokedAt IS NULL", arguments: [now.milliseconds, anonymousId])
+        try db.execute(
+            sql: "UPDATE session SET closedAt = ? WHERE userId = ? AND closedAt IS NULL", arguments: [now.milliseconds, anonymousId])
         try db.execute(sql: "DELETE FROM device WHERE userId = ?", arguments: [anonymousId])
         return rows.map { $0["id"] }
     }
 
     /// Opens a session for a sign-in: a session row, the device's push
     /// subscription (when the device is known), and a token pair.
-    func openSession(_ db: Database, userId: String, apiKey: String, settings: AppSettings, via: WireUser.AuthenticationType,
-                     deviceId: String?, credential: String? = nil, credentialExpiry: Instant? = nil) throws -> TokenPair {
+    func openSession(
+        _ db: Database, userId: String, apiKey: String, settings: AppSettings, via: WireUser.AuthenticationType,
+        deviceId: String?, credential: String? = nil, credentialExpiry: Instant? = nil
+    ) throws -> TokenPair {
         let now = environment.now()
         // Session ids count sessions rather than drawing from `makeID`, so
         // that opening sessions does not shift the world's random sequence.
         let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM session") ?? 0
         let sessionId = "ses-\(count + 1)"
-        try db.execute(sql: """
-            INSERT INTO session (id, userId, apiKey, deviceId, via, credential, openedAt) VALUES (?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [sessionId, userId, apiKey, deviceId, via.rawValue, credential, now.milliseconds])
+        try db.execute(
+            sql: """
+                INSERT INTO session (id, userId, apiKey, deviceId, via, credential, openedAt) VALUES (?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [sessionId, userId, apiKey, deviceId, via.rawValue, credential, now.milliseconds])
         if let deviceId { try subscribeDevice(db, apiKey: apiKey, deviceId: deviceId, userId: userId, now: now) }
-        return try mintPair(db, userId: userId, apiKey: apiKey, settings: settings, sessionId: sessionId,
-                            credential: credential, credentialExpiry: credentialExpiry)
+        return try mintPair(
+            db, userId: userId, apiKey: apiKey, settings: settings, sessionId: sessionId,
+            credential: credential, credentialExpiry: credentialExpiry)
     }
 
     /// Binds a session that has no device yet to `deviceId` and subscribes it.
     func bindDevice(_ db: Database, sessionId: String, deviceId: String, now: Instant) throws {
         guard Self.isValidIdentifier(deviceId),
-              let row = try Row.fetchOne(db, sql: "SELECT userId, apiKey, deviceId, closedAt FROM session WHERE id = ?", arguments: [sessionId]),
-              row["deviceId"] as String? == nil, row["closedAt"] as Int64? == nil
+            let row = try Row.fetchOne(
+                db, sql: "SELECT userId, apiKey, deviceId, closedAt FROM session WHERE id = ?", arguments: [sessionId]),
+            row["deviceId"] as String? == nil, row["closedAt"] as Int64? == nil
         else { return }
         try db.execute(sql: "UPDATE session SET deviceId = ? WHERE id = ?", arguments: [deviceId, sessionId])
         try subscribeDevice(db, apiKey: row["apiKey"], deviceId: deviceId, userId: row["userId"], now: now)
     }
 
     private func subscribeDevice(_ db: Database, apiKey: String, deviceId: String, userId: String, now: Instant) throws {
-        try db.execute(sql: """
-            INSERT OR IGNORE INTO device (apiKey, deviceId, userId, subscribedAt) VALUES (?, ?, ?, ?)
-            """, arguments: [apiKey, deviceId, userId, now.milliseconds])
+        try db.execute(
+            sql: """
+                INSERT OR IGNORE INTO device (apiKey, deviceId, userId, subscribedAt) VALUES (?, ?, ?, ?)
+                """, arguments: [apiKey, deviceId, userId, now.milliseconds])
     }
 
     // MARK: Logout and devices
@@ -223,11 +245,13 @@ extension Backend {
         let closed = try write { db -> String? in
             _ = try Self.appSettings(db, apiKey: apiKey)
             guard let accessToken,
-                  let row = try Row.fetchOne(db, sql: "SELECT userId, sessionId FROM token WHERE token = ? AND kind = 'access' AND apiKey = ?",
-                                             arguments: [accessToken, apiKey])
+                let row = try Row.fetchOne(
+                    db, sql: "SELECT userId, sessionId FROM token WHERE token = ? AND kind = 'access' AND apiKey = ?",
+                    arguments: [accessToken, apiKey])
             else { throw WireError(.userNotAuthorized, "No user is signed in with this access token") }
             let userId: String = row["userId"]
-            try db.execute(sql: "DELETE FROM device WHERE apiKey = ? AND deviceId = ? AND userId = ?", arguments: [apiKey, deviceId, userId])
+            try db.execute(
+                sql: "DELETE FROM device WHERE apiKey = ? AND deviceId = ? AND userId = ?", arguments: [apiKey, deviceId, userId])
             guard let sessionId = row["sessionId"] as String? else {
                 try db.execute(sql: "UPDATE token SET revokedAt = ? WHERE token = ? AND revokedAt IS NULL", arguments: [now, accessToken])
                 return nil
@@ -237,7 +261,9 @@ extension Backend {
             return sessionId
         }
         if let closed {
-            closeSubscriptions(reason: WireError(.invalidToken, "The session was logged out")) { subscription, _ in subscription.sessionId == closed }
+            closeSubscriptions(reason: WireError(.invalidToken, "The session was logged out")) { subscription, _ in
+                subscription.sessionId == closed
+            }
         }
     }
 
@@ -249,15 +275,17 @@ extension Backend {
         let now = environment.now()
         try write { db in
             try subscribeDevice(db, apiKey: caller.apiKey, deviceId: deviceId, userId: caller.userId, now: now)
-            try db.execute(sql: "UPDATE device SET pushToken = ? WHERE apiKey = ? AND deviceId = ? AND userId = ?",
-                           arguments: [pushToken, caller.apiKey, deviceId, caller.userId])
+            try db.execute(
+                sql: "UPDATE device SET pushToken = ? WHERE apiKey = ? AND deviceId = ? AND userId = ?",
+                arguments: [pushToken, caller.apiKey, deviceId, caller.userId])
         }
     }
 
     func unregisterDevice(_ caller: Caller, deviceId: String) throws(WireError) {
         try write { db in
-            try db.execute(sql: "DELETE FROM device WHERE apiKey = ? AND deviceId = ? AND userId = ?",
-                           arguments: [caller.apiKey, deviceId, caller.userId])
+            try db.execute(
+                sql: "DELETE FROM device WHERE apiKey = ? AND deviceId = ? AND userId = ?",
+                arguments: [caller.apiKey, deviceId, caller.userId])
         }
     }
 
@@ -276,7 +304,9 @@ extension Backend {
             }
         }
         if let profileURL, !profileURL.isEmpty {
-            guard profileURL.unicodeScalars.count <= 2048 else { throw WireError(.badRequest, "The profile URL is longer than 2048 characters") }
+            guard profileURL.unicodeScalars.count <= 2048 else {
+                throw WireError(.badRequest, "The profile URL is longer than 2048 characters")
+            }
             guard let url = URL(string: profileURL), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
                 throw WireError(.badRequest, "The profile URL must be an http or https URL")
             }
@@ -285,16 +315,22 @@ extension Backend {
             guard attributes.count <= 100 else { throw WireError(.badRequest, "At most 100 attributes are accepted") }
             for (key, value) in attributes {
                 try Self.validateIdentifier(key, what: "attribute name")
-                guard key.unicodeScalars.count <= 128 else { throw WireError(.badRequest, "The attribute name is longer than 128 characters") }
-                guard value.unicodeScalars.count <= 1024 else { throw WireError(.badRequest, "The value of attribute \(key.debugDescription) is longer than 1024 characters") }
+                guard key.unicodeScalars.count <= 128 else {
+                    throw WireError(.badRequest, "The attribute name is longer than 128 characters")
+                }
+                guard value.unicodeScalars.count <= 1024 else {
+                    throw WireError(.badRequest, "The value of attribute \(key.debugDescription) is longer than 1024 characters")
+                }
             }
         }
         return try write { db in
             if let nickname {
-                try db.execute(sql: "UPDATE user SET nickname = ? WHERE id = ?", arguments: [nickname.isEmpty ? nil : nickname, caller.userId])
+                try db.execute(
+                    sql: "UPDATE user SET nickname = ? WHERE id = ?", arguments: [nickname.isEmpty ? nil : nickname, caller.userId])
             }
             if let profileURL {
-                try db.execute(sql: "UPDATE user SET profileURL = ? WHERE id = ?", arguments: [profileURL.isEmpty ? nil : profileURL, caller.userId])
+                try db.execute(
+                    sql: "UPDATE user SET profileURL = ? WHERE id = ?", arguments: [profileURL.isEmpty ? nil : profileURL, caller.userId])
             }
             if let attributes {
                 let json = try String.fetchOne(db, sql: "SELECT attributes FROM user WHERE id = ?", arguments: [caller.userId]) ?? "{}"
@@ -311,12 +347,15 @@ extension Backend {
     func uploadProfileImage(_ caller: Caller, mimeType: String, size: Int64) throws(WireError) -> WireUser {
         let type = mimeType.lowercased()
         guard WireLimits.profileImageMimeTypes.contains(type) else {
-            throw WireError(.unsupportedMediaType,
-                            "A profile image must be \(WireLimits.profileImageMimeTypes.joined(separator: " or ")), not \(String(mimeType.prefix(100)).debugDescription)")
+            throw WireError(
+                .unsupportedMediaType,
+                "A profile image must be \(WireLimits.profileImageMimeTypes.joined(separator: " or ")), not \(String(mimeType.prefix(100)).debugDescription)"
+            )
         }
         guard size > 0 else { throw WireError(.badRequest, "The profile image is empty") }
         guard size <= WireLimits.maxProfileImageBytes else {
-            throw WireError(.attachmentTooLarge, "The profile image is \(size) bytes; the server accepts at most \(WireLimits.maxProfileImageBytes)")
+            throw WireError(
+                .attachmentTooLarge, "The profile image is \(size) bytes; the server accepts at most \(WireLimits.maxProfileImageBytes)")
         }
         let url = "https://media.chatbench.invalid/profile/\(environment.makeID("img-")).\(type == "image/png" ? "png" : "jpg")"
         return try write { db in
@@ -327,9 +366,10 @@ extension Backend {
 
     func wireUser(_ db: Database, id: String, via: WireUser.AuthenticationType) throws -> WireUser {
         guard let row = try Row.fetchOne(db, sql: "SELECT * FROM user WHERE id = ?", arguments: [id]) else { throw WireError(.unknownUser) }
-        return WireUser(id: id, isAnonymous: row["isAnonymous"], authenticationType: via, name: row["name"], email: row["email"],
-                        nickname: row["nickname"], profileURL: row["profileURL"],
-                        attributes: (try? Self.decode([String: String].self, from: row["attributes"])) ?? [:])
+        return WireUser(
+            id: id, isAnonymous: row["isAnonymous"], authenticationType: via, name: row["name"], email: row["email"],
+            nickname: row["nickname"], profileURL: row["profileURL"],
+            attributes: (try? Self.decode([String: String].self, from: row["attributes"])) ?? [:])
     }
 
     // MARK: Inspection (the workbench's `server sessions|pushes|users`)
@@ -338,26 +378,32 @@ extension Backend {
     /// and holding a refresh token that is still valid.
     public func sessions(userId: String) -> [BackendSession] {
         let now = environment.now().milliseconds
-        return (try? read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT s.* FROM session s
-                WHERE s.userId = ? AND s.closedAt IS NULL AND EXISTS (
-                    SELECT 1 FROM token t WHERE t.sessionId = s.id AND t.kind = 'refresh' AND t.revokedAt IS NULL AND t.expiresAt > ?)
-                ORDER BY s.openedAt, s.rowid
-                """, arguments: [userId, now]).map { row in
-                BackendSession(id: row["id"], userId: row["userId"], deviceId: row["deviceId"],
-                               authenticationType: WireUser.AuthenticationType(rawValue: row["via"]) ?? .tokens,
-                               openedAt: Instant(milliseconds: row["openedAt"]))
-            }
-        }) ?? []
+        return
+            (try? read { db in
+                try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT s.* FROM session s
+                        WHERE s.userId = ? AND s.closedAt IS NULL AND EXISTS (
+                            SELECT 1 FROM token t WHERE t.sessionId = s.id AND t.kind = 'refresh' AND t.revokedAt IS NULL AND t.expiresAt > ?)
+                        ORDER BY s.openedAt, s.rowid
+                        """, arguments: [userId, now]
+                ).map { row in
+                    BackendSession(
+                        id: row["id"], userId: row["userId"], deviceId: row["deviceId"],
+                        authenticationType: WireUser.AuthenticationType(rawValue: row["via"]) ?? .tokens,
+                        openedAt: Instant(milliseconds: row["openedAt"]))
+                }
+            }) ?? []
     }
 
     /// The devices subscribed to a user's pushes, by device id.
     public func pushSubscriptions(userId: String) -> [BackendDevice] {
         (try? read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM device WHERE userId = ? ORDER BY deviceId", arguments: [userId]).map { row in
-                BackendDevice(deviceId: row["deviceId"], userId: row["userId"], hasPushToken: row["pushToken"] as String? != nil,
-                              subscribedAt: Instant(milliseconds: row["subscribedAt"]))
+                BackendDevice(
+                    deviceId: row["deviceId"], userId: row["userId"], hasPushToken: row["pushToken"] as String? != nil,
+                    subscribedAt: Instant(milliseconds: row["subscribedAt"]))
             }
         }) ?? []
     }
@@ -374,8 +420,9 @@ extension Backend {
 
     private static func pushes(_ db: Database, sql: String, arguments: StatementArguments) throws -> [BackendPush] {
         try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
-            BackendPush(userId: row["userId"], deviceId: row["deviceId"], conversationId: row["conversationId"],
-                        messageId: row["messageId"], preview: row["preview"], sentAt: Instant(milliseconds: row["sentAt"]))
+            BackendPush(
+                userId: row["userId"], deviceId: row["deviceId"], conversationId: row["conversationId"],
+                messageId: row["messageId"], preview: row["preview"], sentAt: Instant(milliseconds: row["sentAt"]))
         }
     }
 
@@ -386,9 +433,11 @@ extension Backend {
         if case .user(let author) = message.author, author == userId { return }
         let devices = try String.fetchAll(db, sql: "SELECT deviceId FROM device WHERE userId = ? ORDER BY deviceId", arguments: [userId])
         for deviceId in devices {
-            try db.execute(sql: """
-                INSERT INTO push (userId, deviceId, conversationId, messageId, preview, sentAt) VALUES (?, ?, ?, ?, ?, ?)
-                """, arguments: [userId, deviceId, message.conversationId, message.id, Self.preview(of: message.content), now.milliseconds])
+            try db.execute(
+                sql: """
+                    INSERT INTO push (userId, deviceId, conversationId, messageId, preview, sentAt) VALUES (?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [userId, deviceId, message.conversationId, message.id, Self.preview(of: message.content), now.milliseconds])
         }
     }
 

@@ -19,9 +19,11 @@ extension Backend {
         }
         return try read { db in
             _ = try ownedConversationRow(db, id: conversationId, userId: caller.userId)
-            let rows = try Row.fetchAll(db.cachedStatement(sql: """
-                SELECT * FROM message WHERE conversationId = ? AND seq < ? ORDER BY seq DESC LIMIT ?
-                """), arguments: [conversationId, beforeSeq, limit + 1])
+            let rows = try Row.fetchAll(
+                db.cachedStatement(
+                    sql: """
+                        SELECT * FROM message WHERE conversationId = ? AND seq < ? ORDER BY seq DESC LIMIT ?
+                        """), arguments: [conversationId, beforeSeq, limit + 1])
             let elements = try rows.prefix(limit).map(Self.message(from:))
             let next = rows.count > limit ? elements.last.map { PageCursor.messages(beforeSeq: $0.seq).encoded } : nil
             return WirePage(elements: elements, nextCursor: next)
@@ -34,9 +36,11 @@ extension Backend {
         let limit = PageCursor.clamp(limit)
         return try read { db in
             _ = try ownedConversationRow(db, id: conversationId, userId: caller.userId)
-            let rows = try Row.fetchAll(db.cachedStatement(sql: """
-                SELECT * FROM message WHERE conversationId = ? AND seq > ? ORDER BY seq ASC LIMIT ?
-                """), arguments: [conversationId, afterSeq, limit + 1])
+            let rows = try Row.fetchAll(
+                db.cachedStatement(
+                    sql: """
+                        SELECT * FROM message WHERE conversationId = ? AND seq > ? ORDER BY seq ASC LIMIT ?
+                        """), arguments: [conversationId, afterSeq, limit + 1])
             let elements = try rows.prefix(limit).map(Self.message(from:))
             let next = rows.count > limit ? elements.last.map { Self.sinceCursor(after: $0.seq) } : nil
             return WirePage(elements: elements, nextCursor: next)
@@ -45,7 +49,9 @@ extension Backend {
 
     /// Sends a message from the caller, creating the conversation first when
     /// asked to; idempotent on the message id and on the conversation id.
-    func sendMessage(_ caller: Caller, conversationId: String, create: NewConversation?, message: NewMessage) throws(WireError) -> (WireConversation, WireMessage) {
+    func sendMessage(_ caller: Caller, conversationId: String, create: NewConversation?, message: NewMessage) throws(WireError) -> (
+        WireConversation, WireMessage
+    ) {
         try Self.validateIdentifier(conversationId, what: "conversation id")
         try Self.validateIdentifier(message.id, what: "message id")
         if let replyTo = message.replyTo { try Self.validateIdentifier(replyTo, what: "replied message id") }
@@ -61,20 +67,25 @@ extension Backend {
                 }
                 row = existing
             } else if let create {
-                try db.cachedStatement(sql: """
-                    INSERT INTO conversation (id, ownerId, title, createdAt, updatedAt) VALUES (?, ?, ?, ?, ?)
-                    """).execute(arguments: [conversationId, caller.userId, create.title, now.milliseconds, now.milliseconds])
+                try db.cachedStatement(
+                    sql: """
+                        INSERT INTO conversation (id, ownerId, title, createdAt, updatedAt) VALUES (?, ?, ?, ?, ?)
+                        """
+                ).execute(arguments: [conversationId, caller.userId, create.title, now.milliseconds, now.milliseconds])
                 row = try ownedConversationRow(db, id: conversationId, userId: caller.userId)
             } else {
                 throw WireError(.unknownConversation)
             }
-            if let stored = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM message WHERE conversationId = ? AND id = ?"),
-                                             arguments: [conversationId, message.id]) {
+            if let stored = try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT * FROM message WHERE conversationId = ? AND id = ?"),
+                arguments: [conversationId, message.id])
+            {
                 return (Self.conversation(from: row, now: now), try Self.message(from: stored), false)
             }
             try Self.validate(message.content, settings: caller.settings)
-            let (conversation, sent) = try appendMessage(db, conversation: row, id: message.id, author: .user(id: caller.userId),
-                                                         content: message.content, replyTo: message.replyTo, now: now)
+            let (conversation, sent) = try appendMessage(
+                db, conversation: row, id: message.id, author: .user(id: caller.userId),
+                content: message.content, replyTo: message.replyTo, now: now)
             return (conversation, sent, true)
         }
         if delivered { deliverEvents(userId: caller.userId) }
@@ -86,8 +97,10 @@ extension Backend {
     public func messages(conversationId: String) throws(WireError) -> [WireMessage] {
         try read { db in
             guard try conversationRow(db, id: conversationId) != nil else { throw WireError(.unknownConversation) }
-            return try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM message WHERE conversationId = ? ORDER BY seq"), arguments: [conversationId])
-                .map(Self.message(from:))
+            return try Row.fetchAll(
+                db.cachedStatement(sql: "SELECT * FROM message WHERE conversationId = ? ORDER BY seq"), arguments: [conversationId]
+            )
+            .map(Self.message(from:))
         }
     }
 
@@ -96,20 +109,27 @@ extension Backend {
     /// Stores a new message at `lastSeq + 1`, updates the conversation and
     /// records `messageCreated` then `conversationUpdated` for its owner.
     /// Callers deliver the events after the transaction commits.
-    func appendMessage(_ db: Database, conversation row: Row, id: String, author: WireAuthor, content: WireContent,
-                       replyTo: String?, now: Instant, clearProviderTyping: Bool = false) throws -> (WireConversation, WireMessage) {
+    func appendMessage(
+        _ db: Database, conversation row: Row, id: String, author: WireAuthor, content: WireContent,
+        replyTo: String?, now: Instant, clearProviderTyping: Bool = false
+    ) throws -> (WireConversation, WireMessage) {
         let conversationId: String = row["id"]
         let ownerId: String = row["ownerId"]
         let seq = (row["lastSeq"] as Int64) + 1
-        let message = WireMessage(id: id, conversationId: conversationId, seq: seq, author: author, content: content, replyTo: replyTo, createdAt: now)
-        try db.cachedStatement(sql: """
-            INSERT INTO message (conversationId, id, seq, author, content, replyTo, createdAt) VALUES (?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [conversationId, id, seq, try Self.encodedAuthor(author), try Self.encode(content), replyTo, now.milliseconds])
-        try db.cachedStatement(sql: """
-            UPDATE conversation SET lastSeq = ?, updatedAt = ?, lastMessagePreview = ?,
-                providerTypingUntil = CASE WHEN ? THEN NULL ELSE providerTypingUntil END
-            WHERE id = ?
-            """).execute(arguments: [seq, now.milliseconds, Self.preview(of: content), clearProviderTyping, conversationId])
+        let message = WireMessage(
+            id: id, conversationId: conversationId, seq: seq, author: author, content: content, replyTo: replyTo, createdAt: now)
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO message (conversationId, id, seq, author, content, replyTo, createdAt) VALUES (?, ?, ?, ?, ?, ?, ?)
+                """
+        ).execute(arguments: [conversationId, id, seq, try Self.encodedAuthor(author), try Self.encode(content), replyTo, now.milliseconds])
+        try db.cachedStatement(
+            sql: """
+                UPDATE conversation SET lastSeq = ?, updatedAt = ?, lastMessagePreview = ?,
+                    providerTypingUntil = CASE WHEN ? THEN NULL ELSE providerTypingUntil END
+                WHERE id = ?
+                """
+        ).execute(arguments: [seq, now.milliseconds, Self.preview(of: content), clearProviderTyping, conversationId])
         guard let updated = try conversationRow(db, id: conversationId) else { throw WireError(.internalError) }
         let conversation = Self.conversation(from: updated, now: now)
         try appendEvent(db, userId: ownerId, kind: .messageCreated(message), now: now)
@@ -148,11 +168,15 @@ extension Backend {
                 throw WireError(.badRequest, "The attachment file name is longer than 1024 characters")
             }
             guard size <= settings.maxAttachmentBytes else {
-                throw WireError(.attachmentTooLarge, "The attachment is \(size) bytes; the server accepts at most \(settings.maxAttachmentBytes)")
+                throw WireError(
+                    .attachmentTooLarge, "The attachment is \(size) bytes; the server accepts at most \(settings.maxAttachmentBytes)")
             }
             let allowed = settings.allowedMimeTypes.map { $0.lowercased() }
             guard allowed.contains(mimeType.lowercased()) else {
-                throw WireError(.unsupportedMediaType, "The server does not accept \(mimeType.debugDescription); it accepts \(settings.allowedMimeTypes.joined(separator: ", "))")
+                throw WireError(
+                    .unsupportedMediaType,
+                    "The server does not accept \(mimeType.debugDescription); it accepts \(settings.allowedMimeTypes.joined(separator: ", "))"
+                )
             }
         }
     }

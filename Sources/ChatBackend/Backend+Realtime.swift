@@ -16,9 +16,11 @@ extension Backend {
     /// A sink may call back into the backend; events produced that way are
     /// delivered once the sink returns, still in order. An `afterUserSeq`
     /// beyond the user's newest event counts as the newest.
-    public func subscribe(apiKey: String, accessToken: String, afterUserSeq: Int64?,
-                          sink: @escaping @Sendable (WireEvent) -> Void,
-                          onClose: (@Sendable (WireError) -> Void)? = nil) -> Result<SubscriptionID, WireError> {
+    public func subscribe(
+        apiKey: String, accessToken: String, afterUserSeq: Int64?,
+        sink: @escaping @Sendable (WireEvent) -> Void,
+        onClose: (@Sendable (WireError) -> Void)? = nil
+    ) -> Result<SubscriptionID, WireError> {
         let caller: Caller
         let latest: Int64
         do throws(WireError) {
@@ -33,8 +35,9 @@ extension Backend {
             // A position past the newest event (a client that knew another
             // world) restarts from the newest, so nothing new is skipped.
             let start = min(max(afterUserSeq ?? latest, 0), latest)
-            state.subscriptions[id] = Subscription(userId: caller.userId, sink: sink, sessionId: caller.sessionId, onClose: onClose,
-                                                   lastDelivered: start)
+            state.subscriptions[id] = Subscription(
+                userId: caller.userId, sink: sink, sessionId: caller.sessionId, onClose: onClose,
+                lastDelivered: start)
             return id
         }
         deliver(to: id)
@@ -113,9 +116,11 @@ extension Backend {
         }
         guard claimed else { return }
         while true {
-            guard let (userId, after, sink) = state.withLock({ state in
-                state.subscriptions[id].map { ($0.userId, $0.lastDelivered, $0.sink) }
-            }) else { return }
+            guard
+                let (userId, after, sink) = state.withLock({ state in
+                    state.subscriptions[id].map { ($0.userId, $0.lastDelivered, $0.sink) }
+                })
+            else { return }
             let pending = (try? read { db in try Self.events(db, userId: userId, after: after) }) ?? []
             for event in pending {
                 // Stop at once if the sink unsubscribed.
@@ -147,9 +152,11 @@ extension Backend {
     }
 
     static func events(_ db: Database, userId: String, after: Int64) throws -> [WireEvent] {
-        try Row.fetchAll(db.cachedStatement(sql: "SELECT userSeq, kind FROM event WHERE userId = ? AND userSeq > ? ORDER BY userSeq"),
-                         arguments: [userId, after])
-            .map { WireEvent(userSeq: $0["userSeq"], kind: try decodedEventKind($0["kind"])) }
+        try Row.fetchAll(
+            db.cachedStatement(sql: "SELECT userSeq, kind FROM event WHERE userId = ? AND userSeq > ? ORDER BY userSeq"),
+            arguments: [userId, after]
+        )
+        .map { WireEvent(userSeq: $0["userSeq"], kind: try decodedEventKind($0["kind"])) }
     }
 
     /// Kinds of the events appended lately, by their JSON text: delivery reads

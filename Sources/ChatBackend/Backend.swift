@@ -108,7 +108,9 @@ public final class Backend: Sendable {
             if try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM app WHERE apiKey = ?"), arguments: [apiKey]) == true {
                 throw WireError(.badRequest, "An app with this API key already exists")
             }
-            try db.cachedStatement(sql: "INSERT INTO app (apiKey, jwtSecret, settings) VALUES (?, ?, ?)").execute(arguments: [apiKey, jwtSecret, json])
+            try db.cachedStatement(sql: "INSERT INTO app (apiKey, jwtSecret, settings) VALUES (?, ?, ?)").execute(arguments: [
+                apiKey, jwtSecret, json,
+            ])
         }
     }
 
@@ -127,14 +129,18 @@ public final class Backend: Sendable {
         try write { db in
             var settings = try Self.appSettings(db, apiKey: apiKey)
             change(&settings)
-            try db.cachedStatement(sql: "UPDATE app SET settings = ? WHERE apiKey = ?").execute(arguments: [try Self.encode(settings), apiKey])
+            try db.cachedStatement(sql: "UPDATE app SET settings = ? WHERE apiKey = ?").execute(arguments: [
+                try Self.encode(settings), apiKey,
+            ])
         }
     }
 
     /// The JWT secret of an app (for the workbench's `login jwt`). Throws `invalidApiKey` for an unknown key.
     public func jwtSecret(apiKey: String) throws(WireError) -> String {
         try read { db in
-            guard let secret = try String.fetchOne(db.cachedStatement(sql: "SELECT jwtSecret FROM app WHERE apiKey = ?"), arguments: [apiKey]) else {
+            guard
+                let secret = try String.fetchOne(db.cachedStatement(sql: "SELECT jwtSecret FROM app WHERE apiKey = ?"), arguments: [apiKey])
+            else {
                 throw WireError(.invalidApiKey)
             }
             return secret
@@ -142,7 +148,8 @@ public final class Backend: Sendable {
     }
 
     static func appSettings(_ db: Database, apiKey: String) throws -> AppSettings {
-        guard let json = try String.fetchOne(db.cachedStatement(sql: "SELECT settings FROM app WHERE apiKey = ?"), arguments: [apiKey]) else {
+        guard let json = try String.fetchOne(db.cachedStatement(sql: "SELECT settings FROM app WHERE apiKey = ?"), arguments: [apiKey])
+        else {
             throw WireError(.invalidApiKey)
         }
         return try decodedSettings(json)

@@ -27,7 +27,7 @@ enum BackendSchema {
             // `revokedAt`) so that the workbench can show closed sessions.
             try db.create(table: "token") { t in
                 t.primaryKey("token", .text)
-                t.column("kind", .text).notNull()  // "access" | "refresh"
+                t.column("kind", .text).notNull() // "access" | "refresh"
                 t.column("userId", .text).notNull().indexed().references("user", onDelete: .cascade)
                 t.column("apiKey", .text).notNull()
                 t.column("issuedAt", .integer).notNull()
@@ -71,9 +71,9 @@ enum BackendSchema {
         // subscriptions, the push log, app-issued credentials.
         migrator.registerMigration("v2-identity") { db in
             try db.alter(table: "user") { t in
-                t.add(column: "name", .text)    // the JWT's `name`
-                t.add(column: "email", .text)   // the JWT's `email`
-                t.add(column: "mergedInto", .text)  // set when an anonymous user was merged (A8)
+                t.add(column: "name", .text) // the JWT's `name`
+                t.add(column: "email", .text) // the JWT's `email`
+                t.add(column: "mergedInto", .text) // set when an anonymous user was merged (A8)
             }
             // Token kinds now also include "appAccess" (app-issued access
             // token: never expires, revocable) and "session" (app-issued
@@ -89,8 +89,8 @@ enum BackendSchema {
                 t.primaryKey("id", .text)
                 t.column("userId", .text).notNull().indexed()
                 t.column("apiKey", .text).notNull()
-                t.column("deviceId", .text)   // NULL until the first request of tokens minted by `issueTokens`
-                t.column("via", .text).notNull()  // WireUser.AuthenticationType
+                t.column("deviceId", .text) // NULL until the first request of tokens minted by `issueTokens`
+                t.column("via", .text).notNull() // WireUser.AuthenticationType
                 t.column("credential", .text)
                 t.column("openedAt", .integer).notNull()
                 t.column("closedAt", .integer)

@@ -26,8 +26,11 @@ public struct BackendUser: Sendable, Codable, Hashable {
     public var mergedInto: String? = nil
 
     /// Creates a user value.
-    public init(id: String, apiKey: String, isAnonymous: Bool, nickname: String? = nil, profileURL: String? = nil, attributes: [String: String] = [:], createdAt: Instant,
-                name: String? = nil, email: String? = nil, mergedInto: String? = nil) {
+    public init(
+        id: String, apiKey: String, isAnonymous: Bool, nickname: String? = nil, profileURL: String? = nil,
+        attributes: [String: String] = [:], createdAt: Instant,
+        name: String? = nil, email: String? = nil, mergedInto: String? = nil
+    ) {
         self.name = name
         self.email = email
         self.mergedInto = mergedInto

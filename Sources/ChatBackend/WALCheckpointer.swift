@@ -37,12 +37,14 @@ final class WALCheckpointer: Sendable {
     /// each commit, with the lock released, with the log's size in frames.
     func install(on db: Database) {
         let context = Unmanaged.passUnretained(self).toOpaque()
-        sqlite3_wal_hook(db.sqliteConnection, { context, _, _, frames in
-            if frames >= WALCheckpointer.thresholdFrames, let context {
-                Unmanaged<WALCheckpointer>.fromOpaque(context).takeUnretainedValue().logDidGrow()
-            }
-            return SQLITE_OK
-        }, context)
+        sqlite3_wal_hook(
+            db.sqliteConnection,
+            { context, _, _, frames in
+                if frames >= WALCheckpointer.thresholdFrames, let context {
+                    Unmanaged<WALCheckpointer>.fromOpaque(context).takeUnretainedValue().logDidGrow()
+                }
+                return SQLITE_OK
+            }, context)
     }
 
     /// Removes the hook (before this object goes away).

@@ -67,8 +67,9 @@ extension AppBackendClient {
     /// An app-issued session token for a user (created if unknown), valid for
     /// `ttlMilliseconds` or the app's `sessionTokenTTL`.
     public func issueSessionToken(userId: String, ttlMilliseconds: Int64? = nil) async throws -> HTTPWire.IssuedCredentialBody {
-        try await post("/v1/app/session-tokens", HTTPWire.IssueCredentialBody(userId: userId, ttlMilliseconds: ttlMilliseconds),
-                       as: HTTPWire.IssuedCredentialBody.self)
+        try await post(
+            "/v1/app/session-tokens", HTTPWire.IssueCredentialBody(userId: userId, ttlMilliseconds: ttlMilliseconds),
+            as: HTTPWire.IssuedCredentialBody.self)
     }
 
     static func userPath(_ userId: String, _ rest: String) -> String {

@@ -34,20 +34,23 @@ public struct AppBackendClient: Sendable {
     /// The agent says `text` in a conversation; returns the message.
     @discardableResult
     public func agentSay(_ text: String, in conversationId: String, agentName: String? = nil) async throws -> WireMessage {
-        try await post("/v1/agent/conversations/\(HTTPWire.segment(conversationId))/say",
-                       HTTPWire.AgentSayBody(text: text, agentName: agentName), as: WireMessage.self)
+        try await post(
+            "/v1/agent/conversations/\(HTTPWire.segment(conversationId))/say",
+            HTTPWire.AgentSayBody(text: text, agentName: agentName), as: WireMessage.self)
     }
 
     /// The agent starts or stops typing in a conversation.
     public func agentTyping(_ isTyping: Bool, in conversationId: String, agentName: String? = nil) async throws {
-        _ = try await post("/v1/agent/conversations/\(HTTPWire.segment(conversationId))/typing",
-                           HTTPWire.TypingBody(isTyping: isTyping, agentName: agentName), as: Empty.self)
+        _ = try await post(
+            "/v1/agent/conversations/\(HTTPWire.segment(conversationId))/typing",
+            HTTPWire.TypingBody(isTyping: isTyping, agentName: agentName), as: Empty.self)
     }
 
     /// The agent reads a conversation up to its newest message.
     public func agentRead(in conversationId: String, agentName: String? = nil) async throws {
-        _ = try await post("/v1/agent/conversations/\(HTTPWire.segment(conversationId))/read",
-                           HTTPWire.AgentReadBody(agentName: agentName), as: Empty.self)
+        _ = try await post(
+            "/v1/agent/conversations/\(HTTPWire.segment(conversationId))/read",
+            HTTPWire.AgentReadBody(agentName: agentName), as: Empty.self)
     }
 
     /// Closes the app's event streams (all, or one user's); returns how many closed.

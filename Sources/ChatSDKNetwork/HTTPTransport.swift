@@ -33,8 +33,10 @@ public struct HTTPTransport: ChatTransport {
 
     /// A transport to the server at `baseURL` (`http://host:port`), using
     /// ``defaultClient`` unless told otherwise.
-    public init(baseURL: String, client: HTTPClient = HTTPTransport.defaultClient, requestTimeout: Duration = .seconds(30),
-                keepAlive: Duration = .seconds(30)) {
+    public init(
+        baseURL: String, client: HTTPClient = HTTPTransport.defaultClient, requestTimeout: Duration = .seconds(30),
+        keepAlive: Duration = .seconds(30)
+    ) {
         var base = baseURL
         while base.hasSuffix("/") { base.removeLast() }
         self.baseURL = base
@@ -118,7 +120,7 @@ public struct HTTPTransport: ChatTransport {
         var query: [String: String] = [:]
         if let after = request.afterUserSeq { query["after"] = String(after) }
         let httpURL = url("/v1/events", query: query)
-        let wsURL = "ws" + httpURL.dropFirst(4)  // http… → ws…, https… → wss…
+        let wsURL = "ws" + httpURL.dropFirst(4) // http… → ws…, https… → wss…
         var headers = HTTPFields()
         headers[HTTPField.Name(HTTPWire.Header.apiKey)!] = request.apiKey
         headers[HTTPField.Name(HTTPWire.Header.authorization)!] = "Bearer \(request.accessToken)"
@@ -134,8 +136,9 @@ public struct HTTPTransport: ChatTransport {
             do {
                 let close = try await WebSocketClient.connect(
                     url: wsURL,
-                    configuration: .init(maxFrameSize: 1 << 22, additionalHeaders: headers, closeTimeout: .seconds(2),
-                                         autoPing: .enabled(timePeriod: keepAlive)),
+                    configuration: .init(
+                        maxFrameSize: 1 << 22, additionalHeaders: headers, closeTimeout: .seconds(2),
+                        autoPing: .enabled(timePeriod: keepAlive)),
                     logger: logger
                 ) { inbound, _, _ in
                     let decoder = JSONDecoder()

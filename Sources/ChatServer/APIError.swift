@@ -25,8 +25,9 @@ struct APIError: Error, HTTPResponseError {
     static func status(for code: WireError.Code) -> HTTPResponse.Status {
         switch code {
         case .invalidApiKey, .invalidToken, .expiredToken, .invalidRefreshToken, .expiredRefreshToken,
-             .invalidJWT, .expiredJWT, .invalidAccessToken, .invalidSessionToken, .expiredSessionToken, .userNotAuthorized,
-             .invalidAppSecret: .unauthorized
+            .invalidJWT, .expiredJWT, .invalidAccessToken, .invalidSessionToken, .expiredSessionToken, .userNotAuthorized,
+            .invalidAppSecret:
+            .unauthorized
         case .forbidden, .userIdOnlyNotAllowed, .accessTokenRequired: .forbidden
         case .unknownUser, .unknownConversation, .unknownRoute: .notFound
         case .badRequest: .badRequest
@@ -74,22 +75,25 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         if error.status == .notFound {
             let path = request.uri.path
             if let template = methodsByPath.keys.first(where: { $0.matches(path) }), let methods = methodsByPath[template] {
-                var answer = APIError(WireError(.methodNotAllowed,
-                                      "\(request.method) is not allowed on \(template.path); allowed: \(methods.joined(separator: ", "))"))
+                var answer = APIError(
+                    WireError(
+                        .methodNotAllowed,
+                        "\(request.method) is not allowed on \(template.path); allowed: \(methods.joined(separator: ", "))"))
                 answer.headers[.allow] = methods.joined(separator: ", ")
                 return answer
             }
             return APIError(WireError(.unknownRoute, "No route \(request.method) \(path)"))
         }
-        let code: WireError.Code = switch error.status {
-        case .contentTooLarge: .requestTooLarge
-        case .unsupportedMediaType: .unsupportedMediaType
-        case .unauthorized: .invalidToken
-        case .forbidden: .forbidden
-        case .methodNotAllowed: .methodNotAllowed
-        case .requestHeaderFieldsTooLarge: .headersTooLarge
-        default: error.status.code >= 500 ? .internalError : .badRequest
-        }
+        let code: WireError.Code =
+            switch error.status {
+            case .contentTooLarge: .requestTooLarge
+            case .unsupportedMediaType: .unsupportedMediaType
+            case .unauthorized: .invalidToken
+            case .forbidden: .forbidden
+            case .methodNotAllowed: .methodNotAllowed
+            case .requestHeaderFieldsTooLarge: .headersTooLarge
+            default: error.status.code >= 500 ? .internalError : .badRequest
+            }
         // The status follows the code, so that a body's code and its status never disagree.
         return APIError(WireError(code, code == .requestTooLarge ? code.defaultMessage : error.body ?? error.status.reasonPhrase))
     }

@@ -17,43 +17,52 @@ extension ChatServer {
         let hub = self.hub
         let connections = self.connections
         let log = configuration.exchangeLog
-        router.ws("/v1/events", shouldUpgrade: { request, context in
-            // Check the request now, so that a refused client gets an HTTP
-            // answer (401 or 400 with the JSON error, written by the
-            // connection's guard) rather than an upgrade followed by a close.
-            do {
-                let credentials = try Self.realtimeCredentials(request)
-                _ = try Self.afterUserSeq(request)
-                switch backend.subscribe(apiKey: credentials.apiKey, accessToken: credentials.accessToken ?? "", afterUserSeq: nil, sink: { _ in }) {
-                case .failure(let error): throw error
-                case .success(let id): backend.unsubscribe(id)
+        router.ws(
+            "/v1/events",
+            shouldUpgrade: { request, context in
+                // Check the request now, so that a refused client gets an HTTP
+                // answer (401 or 400 with the JSON error, written by the
+                // connection's guard) rather than an upgrade followed by a close.
+                do {
+                    let credentials = try Self.realtimeCredentials(request)
+                    _ = try Self.afterUserSeq(request)
+                    switch backend.subscribe(
+                        apiKey: credentials.apiKey, accessToken: credentials.accessToken ?? "", afterUserSeq: nil, sink: { _ in })
+                    {
+                    case .failure(let error): throw error
+                    case .success(let id): backend.unsubscribe(id)
+                    }
+                } catch {
+                    connections.refuseUpgrade(on: context.channel, with: error as? WireError ?? WireError(.badRequest))
+                    return .dontUpgrade
                 }
-            } catch {
-                connections.refuseUpgrade(on: context.channel, with: error as? WireError ?? WireError(.badRequest))
-                return .dontUpgrade
-            }
-            return .upgrade([:])
-        }, onUpgrade: { inbound, outbound, context in
-            try await Self.stream(backend: backend, hub: hub, request: context.request, inbound: inbound,
-                                  outbound: LoggedOutbound(outbound: outbound, log: log), logger: context.logger)
-        })
+                return .upgrade([:])
+            },
+            onUpgrade: { inbound, outbound, context in
+                try await Self.stream(
+                    backend: backend, hub: hub, request: context.request, inbound: inbound,
+                    outbound: LoggedOutbound(outbound: outbound, log: log), logger: context.logger)
+            })
         return router
     }
 
-    private static func stream(backend: Backend, hub: RealtimeHub, request: Request, inbound: WebSocketInboundStream,
-                               outbound: LoggedOutbound, logger: Logger) async throws {
+    private static func stream(
+        backend: Backend, hub: RealtimeHub, request: Request, inbound: WebSocketInboundStream,
+        outbound: LoggedOutbound, logger: Logger
+    ) async throws {
         let credentials = try realtimeCredentials(request)
         let after = try afterUserSeq(request)
         let (frames, continuation) = AsyncStream<RealtimeHub.Frame>.makeStream()
         // When the backend ends the subscription (logout, revoked tokens, a
         // merged user), the stream closes with the reason.
         let result = await BackendThread.run {
-            backend.subscribe(apiKey: credentials.apiKey, accessToken: credentials.accessToken ?? "", afterUserSeq: after,
-                              sink: { event in continuation.yield(.event(event)) },
-                              onClose: { error in
-                                  continuation.yield(.close(reason: error.message))
-                                  continuation.finish()
-                              })
+            backend.subscribe(
+                apiKey: credentials.apiKey, accessToken: credentials.accessToken ?? "", afterUserSeq: after,
+                sink: { event in continuation.yield(.event(event)) },
+                onClose: { error in
+                    continuation.yield(.close(reason: error.message))
+                    continuation.finish()
+                })
         }
         let subscription: SubscriptionID
         switch result {

@@ -73,12 +73,15 @@ extension ChatServer {
         }
         router.get("/v1/conversations/{id}") { request, context in
             let wire = WireRequest.getConversation(id: try Self.parameter(context, "id"))
-            guard case .conversation(let conversation) = try await Self.perform(backend, request, wire) else { throw WireError(.internalError) }
+            guard case .conversation(let conversation) = try await Self.perform(backend, request, wire) else {
+                throw WireError(.internalError)
+            }
             return JSONBody.response(conversation)
         }
         router.get("/v1/conversations/{id}/messages") { request, context in
-            let wire = WireRequest.listMessages(conversationId: try Self.parameter(context, "id"),
-                                                cursor: Self.query(request, "cursor"), limit: try Self.limit(request))
+            let wire = WireRequest.listMessages(
+                conversationId: try Self.parameter(context, "id"),
+                cursor: Self.query(request, "cursor"), limit: try Self.limit(request))
             guard case .messages(let page) = try await Self.perform(backend, request, wire) else { throw WireError(.internalError) }
             return JSONBody.response(page)
         }
@@ -89,8 +92,9 @@ extension ChatServer {
             }
             // The previous page's nextCursor takes the place of the seq.
             if let cursor = Self.query(request, "cursor") { seq = try Backend.sinceSeq(fromCursor: cursor) }
-            let wire = WireRequest.messagesSince(conversationId: try Self.parameter(context, "id"), afterSeq: seq,
-                                                 limit: try Self.limit(request))
+            let wire = WireRequest.messagesSince(
+                conversationId: try Self.parameter(context, "id"), afterSeq: seq,
+                limit: try Self.limit(request))
             guard case .messages(let page) = try await Self.perform(backend, request, wire) else { throw WireError(.internalError) }
             return JSONBody.response(page)
         }
@@ -114,7 +118,9 @@ extension ChatServer {
         router.get("/v1/events") { request, _ -> Response in
             let credentials = try Self.realtimeCredentials(request)
             _ = try Self.afterUserSeq(request)
-            switch backend.subscribe(apiKey: credentials.apiKey, accessToken: credentials.accessToken ?? "", afterUserSeq: nil, sink: { _ in }) {
+            switch backend.subscribe(
+                apiKey: credentials.apiKey, accessToken: credentials.accessToken ?? "", afterUserSeq: nil, sink: { _ in })
+            {
             case .failure(let error):
                 throw error
             case .success(let id):
@@ -224,8 +230,9 @@ extension ChatServer {
     /// Answers one SDK request through the backend, on the backend's thread.
     static func perform(_ backend: Backend, _ request: Request, _ wire: WireRequest) async throws -> WireResponse {
         let credentials = try credentials(request)
-        let envelope = WireEnvelope(apiKey: credentials.apiKey, accessToken: credentials.accessToken,
-                                    deviceId: credentials.deviceId, request: wire)
+        let envelope = WireEnvelope(
+            apiKey: credentials.apiKey, accessToken: credentials.accessToken,
+            deviceId: credentials.deviceId, request: wire)
         return try await BackendThread.run { backend.handle(envelope) }.get()
     }
 
@@ -254,7 +261,9 @@ extension ChatServer {
 
     static func agentName(_ name: String?) throws -> String {
         guard let name else { return "agent" }
-        guard !name.isEmpty, name.unicodeScalars.count <= 100, !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+        guard !name.isEmpty, name.unicodeScalars.count <= 100,
+            !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else {
             throw WireError(.badRequest, "agentName must be 1 to 100 printable characters")
         }
         return name
@@ -286,7 +295,8 @@ extension ChatServer {
     }
 
     static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
-        let x = Array(a.utf8), y = Array(b.utf8)
+        let x = Array(a.utf8)
+        let y = Array(b.utf8)
         var difference = UInt8(x.count == y.count ? 0 : 1)
         for index in 0..<max(x.count, y.count) {
             difference |= (index < x.count ? x[index] : 0) ^ (index < y.count ? y[index] : 0)

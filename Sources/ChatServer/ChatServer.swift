@@ -81,8 +81,9 @@ public final class ChatServer: Sendable {
     /// Opens the database (running its migrations) and creates the demo app if needed.
     public init(configuration: Configuration) throws {
         self.configuration = configuration
-        backend = try Backend(environment: ServerEnvironment.make(seed: configuration.seed), path: configuration.databasePath,
-                              commitSync: configuration.commitSync)
+        backend = try Backend(
+            environment: ServerEnvironment.make(seed: configuration.seed), path: configuration.databasePath,
+            commitSync: configuration.commitSync)
         if configuration.createDemoApp, (try? backend.settings(apiKey: Self.demoApiKey)) == nil {
             try backend.createApp(apiKey: Self.demoApiKey, jwtSecret: Self.demoSecret)
         }
@@ -154,8 +155,10 @@ public final class ChatServer: Sendable {
 
     func makeServiceGroup(handleSignals: Bool, onReady: @escaping @Sendable (Int) async -> Void) -> ServiceGroup {
         var configuration = ServiceGroupConfiguration(
-            services: [.init(service: makeApplication(onReady: onReady)),
-                       .init(service: RealtimeShutdown(hub: hub, connections: connections, grace: self.configuration.shutdownGrace))],
+            services: [
+                .init(service: makeApplication(onReady: onReady)),
+                .init(service: RealtimeShutdown(hub: hub, connections: connections, grace: self.configuration.shutdownGrace)),
+            ],
             gracefulShutdownSignals: handleSignals ? [.sigterm, .sigint] : [], logger: self.configuration.logger)
         // The connections' guards close what is left after the grace period;
         // this is the last resort.
@@ -166,16 +169,19 @@ public final class ChatServer: Sendable {
     func makeApplication(onReady: @escaping @Sendable (Int) async -> Void) -> some ApplicationProtocol {
         let logger = configuration.logger
         let webSocketResponder = makeWebSocketRouter().buildResponder()
-        let connections = self.connections, idleTimeout = configuration.idleTimeout
+        let connections = self.connections
+        let idleTimeout = configuration.idleTimeout
         // Event streams are pinged well within the idle timeout.
         let ping = min(.seconds(30), idleTimeout / 2)
         let channelConfiguration = HTTP1WebSocketUpgradeChannel.Configuration(
             http1: .init(httpDecoderConfiguration: .init(maxHeaderFieldSize: Self.maxHeaderBytes, maxHeaderListSize: Self.maxHeaderBytes)),
             ws: .init(maxFrameSize: 1 << 20, autoPing: .enabled(timePeriod: ping)))
         let server = HTTPServerBuilder { responder in
-            GuardedHTTPChannel(base: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder,
-                                                                  configuration: channelConfiguration),
-                               registry: connections, idleTimeout: idleTimeout)
+            GuardedHTTPChannel(
+                base: HTTP1WebSocketUpgradeChannel(
+                    responder: responder, webSocketResponder: webSocketResponder,
+                    configuration: channelConfiguration),
+                registry: connections, idleTimeout: idleTimeout)
         }
         return Application(
             router: makeRouter(),

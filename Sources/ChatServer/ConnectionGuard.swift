@@ -189,10 +189,12 @@ final class ProtocolErrorHandler: ChannelInboundHandler, RemovableChannelHandler
         }
         guard !answered else { return }
         answered = true
-        let wire: WireError = switch parserError {
-        case .headerOverflow: WireError(.headersTooLarge, "The request's header fields are larger than \(ChatServer.maxHeaderBytes) bytes")
-        default: WireError(.badRequest, "The request is not valid HTTP/1.1")
-        }
+        let wire: WireError =
+            switch parserError {
+            case .headerOverflow:
+                WireError(.headersTooLarge, "The request's header fields are larger than \(ChatServer.maxHeaderBytes) bytes")
+            default: WireError(.badRequest, "The request is not valid HTTP/1.1")
+            }
         front.answerAndClose(RawHTTPAnswer.bytes(wire, allocator: context.channel.allocator))
     }
 }

@@ -42,7 +42,10 @@ struct ExchangeLogMiddleware<Context: RequestContext>: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response = try await next(request, context)
-        let method = request.method.rawValue, path = request.uri.path, status = Int(response.status.code), log = self.log
+        let method = request.method.rawValue
+        let path = request.uri.path
+        let status = Int(response.status.code)
+        let log = self.log
         if response.body.contentLength == 0 {
             log.response(method: method, path: path, status: status, body: nil)
         } else {

@@ -18,7 +18,8 @@ struct GuardedHTTPChannel: ServerChildChannel {
     let idleTimeout: Duration
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
-        let registry = self.registry, idle = TimeAmount.nanoseconds(Int64(idleTimeout / .nanoseconds(1)))
+        let registry = self.registry
+        let idle = TimeAmount.nanoseconds(Int64(idleTimeout / .nanoseconds(1)))
         return base.setup(channel: channel, logger: logger).flatMapThrowing { value in
             let pipeline = channel.pipeline.syncOperations
             let front = ConnectionGuardHandler(registry: registry)

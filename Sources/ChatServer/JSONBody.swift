@@ -16,8 +16,9 @@ enum JSONBody {
     /// A JSON response.
     static func response(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
         let data = (try? encoder.encode(value)) ?? Data(#"{"code":"internalError","message":"The answer could not be encoded"}"#.utf8)
-        return Response(status: status, headers: [.contentType: "application/json; charset=utf-8"],
-                        body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        return Response(
+            status: status, headers: [.contentType: "application/json; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 
     /// 204, no body.
@@ -32,8 +33,10 @@ enum JSONBody {
     /// itself) that hold an enum, which must be an object of exactly one key,
     /// its case: Swift's decoding ignores other keys, docs/openapi.json
     /// refuses them, and so does the server.
-    static func decode<T: Decodable>(_ type: T.Type, from request: Request, optional: Bool = false,
-                                     oneKey: [[String]] = []) async throws -> T? {
+    static func decode<T: Decodable>(
+        _ type: T.Type, from request: Request, optional: Bool = false,
+        oneKey: [[String]] = []
+    ) async throws -> T? {
         let buffer: ByteBuffer
         do {
             buffer = try await request.body.collect(upTo: maxRequestBytes)

@@ -65,7 +65,8 @@ struct RealtimeShutdown: Service {
     func run() async throws {
         try? await gracefulShutdown()
         hub.dropAll(apiKey: nil, userId: nil, reason: "server shutting down")
-        let connections = self.connections, grace = self.grace
+        let connections = self.connections
+        let grace = self.grace
         Task {
             try? await Task.sleep(for: grace)
             connections.closeAll()

@@ -13,16 +13,20 @@ enum ServerEnvironment {
         }
         if let seed {
             let generator = Mutex(SeededRandom(seed: seed))
-            return BackendEnvironment(now: now, makeID: { prefix in
-                let value = generator.withLock { $0.next() }
-                return prefix + hex(value)
-            })
+            return BackendEnvironment(
+                now: now,
+                makeID: { prefix in
+                    let value = generator.withLock { $0.next() }
+                    return prefix + hex(value)
+                })
         }
-        return BackendEnvironment(now: now, makeID: { prefix in
-            // 128 bits: tokens must not be guessable.
-            var generator = SystemRandomNumberGenerator()
-            return prefix + hex(generator.next()) + hex(generator.next())
-        })
+        return BackendEnvironment(
+            now: now,
+            makeID: { prefix in
+                // 128 bits: tokens must not be guessable.
+                var generator = SystemRandomNumberGenerator()
+                return prefix + hex(generator.next()) + hex(generator.next())
+            })
     }
 
     static func hex(_ value: UInt64) -> String {

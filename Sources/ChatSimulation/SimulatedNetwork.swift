@@ -1,5 +1,5 @@
-import ChatCore
 import ChatBackend
+import ChatCore
 import ChatSDK
 import Synchronization
 

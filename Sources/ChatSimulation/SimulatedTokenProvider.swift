@@ -1,5 +1,5 @@
-import ChatCore
 import ChatBackend
+import ChatCore
 import ChatSDK
 import Synchronization
 
@@ -59,7 +59,6 @@ public final class SimulatedTokenProvider: SessionTokenProvider {
         self.issuer = issuer
     }
 
-
     public var mode: Mode {
         get { state.withLock { $0.mode } }
         set { state.withLock { $0.mode = newValue } }
@@ -90,8 +89,9 @@ public final class SimulatedTokenProvider: SessionTokenProvider {
         case .fail:
             throw ProviderFailure()
         case .malformed:
-            return TokenPair(accessToken: "not a token", accessExpiresAt: runtime.now + .seconds(3600),
-                             refreshToken: "", refreshExpiresAt: runtime.now + .seconds(3600))
+            return TokenPair(
+                accessToken: "not a token", accessExpiresAt: runtime.now + .seconds(3600),
+                refreshToken: "", refreshExpiresAt: runtime.now + .seconds(3600))
         case .expired:
             var pair = try await issue(userId)
             pair.accessExpiresAt = runtime.now - .seconds(3600)

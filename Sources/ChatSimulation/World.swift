@@ -1,5 +1,5 @@
-import ChatCore
 import ChatBackend
+import ChatCore
 import ChatSDK
 import Synchronization
 
@@ -42,9 +42,10 @@ public final class World: TracingRuntime, Sendable {
         self.random = random
         simulationExecutor = SimulationExecutor(interruption: interruption)
         traceSink = Mutex(nil)
-        backend = try Backend(environment: BackendEnvironment(
-            now: { scheduler.now },
-            makeID: { random.makeID(prefix: $0) }))
+        backend = try Backend(
+            environment: BackendEnvironment(
+                now: { scheduler.now },
+                makeID: { random.makeID(prefix: $0) }))
         try backend.createApp(apiKey: Self.apiKey, jwtSecret: Self.jwtSecret)
         network = SimulatedNetwork(scheduler: scheduler, random: random, backend: backend)
     }
@@ -133,7 +134,8 @@ public final class World: TracingRuntime, Sendable {
     public func step(until deadline: Instant) -> Bool {
         simulationExecutor.drain()
         guard !interruption.isRequested, let next = scheduler.earliest, next <= deadline,
-              let fire = scheduler.popDue(upTo: next) else { return false }
+            let fire = scheduler.popDue(upTo: next)
+        else { return false }
         fire()
         runUntilIdle()
         return true
@@ -164,8 +166,10 @@ public final class World: TracingRuntime, Sendable {
     public func run<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) -> Result<T, any Error>? {
         let box = Mutex<Result<T, any Error>?>(nil)
         spawn {
-            do { let value = try await operation(); box.withLock { $0 = .success(value) } }
-            catch { box.withLock { $0 = .failure(error) } }
+            do {
+                let value = try await operation()
+                box.withLock { $0 = .success(value) }
+            } catch { box.withLock { $0 = .failure(error) } }
         }
         runUntilIdle()
         return box.withLock { $0 }

@@ -35,8 +35,11 @@ final class Redactor {
         for match in matches {
             guard let range = Range(match.range(at: 3), in: result) else { continue }
             let value = String(result[range])
-            guard !value.hasPrefix("<"), !valueNames.contains(value.trimmingCharacters(in: CharacterSet(charactersIn: "])"))) else { continue }
-            result.replaceSubrange(range, with: placeholder(for: value.trimmingCharacters(in: CharacterSet(charactersIn: "\"'")), kind: "secret"))
+            guard !value.hasPrefix("<"), !valueNames.contains(value.trimmingCharacters(in: CharacterSet(charactersIn: "])"))) else {
+                continue
+            }
+            result.replaceSubrange(
+                range, with: placeholder(for: value.trimmingCharacters(in: CharacterSet(charactersIn: "\"'")), kind: "secret"))
         }
         result = replace(token, in: result, kind: "token")
         for match in apiKey.matches(in: result, range: NSRange(result.startIndex..., in: result)).reversed() {
@@ -49,11 +52,15 @@ final class Redactor {
     /// Whether `line` has `eyJ`, `--`, `t-`, `k-`, `_` or `y"`, without which
     /// no pattern below can match (a byte scan: Foundation's `contains` is slow).
     private static func mayHoldSecret(_ line: String) -> Bool {
-        var previous: UInt8 = 0, beforePrevious: UInt8 = 0
+        var previous: UInt8 = 0
+        var beforePrevious: UInt8 = 0
         for byte in line.utf8 {
             if byte == UInt8(ascii: "_") { return true }
             if byte == UInt8(ascii: "-"),
-               previous == UInt8(ascii: "-") || previous == UInt8(ascii: "t") || previous == UInt8(ascii: "k") { return true }
+                previous == UInt8(ascii: "-") || previous == UInt8(ascii: "t") || previous == UInt8(ascii: "k")
+            {
+                return true
+            }
             if byte == UInt8(ascii: "J"), previous == UInt8(ascii: "y"), beforePrevious == UInt8(ascii: "e") { return true }
             if byte == UInt8(ascii: "\""), previous == UInt8(ascii: "y"), beforePrevious == UInt8(ascii: "e") { return true }
             beforePrevious = previous

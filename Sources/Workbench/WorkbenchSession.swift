@@ -49,8 +49,10 @@ public struct StepResult: Sendable, Hashable {
     /// the embedded world).
     public var traffic: [TrafficEntry]
 
-    public init(output: String, status: StepStatus, events: [StepEvent] = [], virtualTime: Instant = .simulationEpoch,
-                traffic: [TrafficEntry] = [], timing: String? = nil) {
+    public init(
+        output: String, status: StepStatus, events: [StepEvent] = [], virtualTime: Instant = .simulationEpoch,
+        traffic: [TrafficEntry] = [], timing: String? = nil
+    ) {
         self.timing = timing
         self.output = output
         self.status = status
@@ -102,7 +104,8 @@ public final class WorkbenchSession {
         var result = interpreter.world.exclusively { interpreter.execute(line) }
         if interpreter.resetRequested { reset() }
         if timed, interpreter.timing {
-            result.timing = "virtual \(Format.duration(result.virtualTime - virtualStart)), wall \(Format.wall(seconds: Self.seconds(ContinuousClock.now - started)))"
+            result.timing =
+                "virtual \(Format.duration(result.virtualTime - virtualStart)), wall \(Format.wall(seconds: Self.seconds(ContinuousClock.now - started)))"
         }
         return result
     }

@@ -29,7 +29,8 @@ enum ArgumentOrder {
             }
             guard subcommands.contains(argument) else {
                 return .unknownSubcommand(
-                    "chatbench: unknown subcommand \"\(argument)\"\(Suggestion.hint(for: argument, in: subcommands)); chatbench --help lists them")
+                    "chatbench: unknown subcommand \"\(argument)\"\(Suggestion.hint(for: argument, in: subcommands)); chatbench --help lists them"
+                )
             }
             guard index > 0 else { return .arguments(arguments) }
             var reordered = arguments

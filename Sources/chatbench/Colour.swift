@@ -27,7 +27,8 @@ enum Colour {
 
     static func paintLine(_ line: String) -> String {
         if line.hasPrefix("error:") || line.hasPrefix("script error:") || line.hasPrefix("expect failed:") || line.hasPrefix("FAIL ")
-            || line.hasPrefix("ERROR ") {
+            || line.hasPrefix("ERROR ")
+        {
             return red + line + reset
         }
         if line.hasPrefix("ok:") { return green + line + reset }

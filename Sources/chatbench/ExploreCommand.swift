@@ -24,7 +24,9 @@ struct ExploreCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("Scripts or transcripts to explore, or folders of them.", valueName: "file"), completion: .file(extensions: ["chat"]))
+    @Argument(
+        help: ArgumentHelp("Scripts or transcripts to explore, or folders of them.", valueName: "file"),
+        completion: .file(extensions: ["chat"]))
     var files: [String]
 
     @Option(help: "Runs per file.")
@@ -33,8 +35,10 @@ struct ExploreCommand: ParsableCommand {
     @Option(help: "The seed the fault schedules are drawn from.")
     var seed: UInt64 = 1
 
-    @Option(help: ArgumentHelp("The kinds of fault, comma-separated (default all): \(FaultSchedule.Kind.allCases.map(\.rawValue).joined(separator: ",")).",
-                               valueName: "list"))
+    @Option(
+        help: ArgumentHelp(
+            "The kinds of fault, comma-separated (default all): \(FaultSchedule.Kind.allCases.map(\.rawValue).joined(separator: ",")).",
+            valueName: "list"))
     var faults: String?
 
     @Flag(help: "Check only the invariants, not the script's own expect lines.")
@@ -49,7 +53,8 @@ struct ExploreCommand: ParsableCommand {
     @Option(help: ArgumentHelp("How many runs at once (default: the number of cores).", valueName: "n"))
     var jobs: Int?
 
-    @Option(help: ArgumentHelp("Write a JUnit XML report to this file: a test case per file explored.", valueName: "file"), completion: .file())
+    @Option(
+        help: ArgumentHelp("Write a JUnit XML report to this file: a test case per file explored.", valueName: "file"), completion: .file())
     var junit: String?
 
     func validate() throws {
@@ -64,7 +69,8 @@ struct ExploreCommand: ParsableCommand {
         var kinds = Set<FaultSchedule.Kind>()
         for name in faults.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
             guard let kind = FaultSchedule.Kind(rawValue: name) else {
-                throw ValidationError("unknown fault \"\(name)\": use \(FaultSchedule.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
+                throw ValidationError(
+                    "unknown fault \"\(name)\": use \(FaultSchedule.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             kinds.insert(kind)
         }
@@ -84,18 +90,24 @@ struct ExploreCommand: ParsableCommand {
             let lines = Self.inputs(of: file)
             explorer.budget = try explorer.budget(for: lines)
             let report = try explore(lines, of: file, with: explorer)
-            Terminal.write("explore \(file): \(report.runs.count) runs in \(String(format: "%.1f", report.seconds)) s (\(ExploreProgress.rate(Double(report.runs.count) / report.seconds)) runs/s), \(report.failing.count) failed\n")
+            Terminal.write(
+                "explore \(file): \(report.runs.count) runs in \(String(format: "%.1f", report.seconds)) s (\(ExploreProgress.rate(Double(report.runs.count) / report.seconds)) runs/s), \(report.failing.count) failed\n"
+            )
             for group in report.byInvariant { try save(group.runs[0], of: file) }
             // A long exploration into a file or a pipe shows each file's result as it ends.
             Terminal.flush()
             reports.append(report)
         }
-        let table = reports.flatMap { report in report.byInvariant.map { (report.file, $0.invariant.rawValue, $0.runs.count, $0.runs[0].number) } }
+        let table = reports.flatMap { report in
+            report.byInvariant.map { (report.file, $0.invariant.rawValue, $0.runs.count, $0.runs[0].number) }
+        }
         if !table.isEmpty {
             Terminal.write("\nINVARIANT".padding(toLength: 40, withPad: " ", startingAt: 0) + "RUNS  FIRST RUN  FILE\n")
             for (file, invariant, runs, first) in table {
-                Terminal.write(invariant.padding(toLength: 39, withPad: " ", startingAt: 0) + String(runs).padding(toLength: 6, withPad: " ", startingAt: 0)
-                               + String(first).padding(toLength: 11, withPad: " ", startingAt: 0) + file + "\n")
+                Terminal.write(
+                    invariant.padding(toLength: 39, withPad: " ", startingAt: 0)
+                        + String(runs).padding(toLength: 6, withPad: " ", startingAt: 0)
+                        + String(first).padding(toLength: 11, withPad: " ", startingAt: 0) + file + "\n")
             }
         }
         Terminal.flush()
@@ -131,7 +143,8 @@ struct ExploreCommand: ParsableCommand {
         }
         progress.finish()
         if let problem = problem.withLock({ $0 }) { SessionSource.fail("explore \(file): \(problem)") }
-        return ExploreReport(file: file, runs: results.withLock { $0.compactMap { $0 } }, seconds: max(Date().timeIntervalSince(started), 0.001))
+        return ExploreReport(
+            file: file, runs: results.withLock { $0.compactMap { $0 } }, seconds: max(Date().timeIntervalSince(started), 0.001))
     }
 
     /// Saves a failing run (shrunk unless asked not to) as a script.
@@ -146,7 +159,9 @@ struct ExploreCommand: ParsableCommand {
             shrinker.checkExpects = !noExpects
             if let shrunk = try shrinker.shrink(run.lines) {
                 text += "\n# shrunk from \(run.lines.count) lines to \(shrunk.lines.count) in \(shrunk.trials) trial runs:\n"
-                try (Explorer.script(Explorer.Run(number: run.number, lines: shrunk.lines, violations: run.violations), seed: seed, from: file))
+                try
+                    (Explorer.script(
+                        Explorer.Run(number: run.number, lines: shrunk.lines, violations: run.violations), seed: seed, from: file))
                     .write(toFile: path.replacingOccurrences(of: ".chat", with: "-shrunk.chat"), atomically: true, encoding: .utf8)
             }
         }

@@ -25,8 +25,9 @@ struct ExportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write a self-contained SQLite bundle to this file instead.", valueName: "file"), completion: .file())
     var bundle: String?
 
-    @Option(help: ArgumentHelp("Write an HTML sequence view of the session to this file instead.", valueName: "file"),
-            completion: .file(extensions: ["html"]))
+    @Option(
+        help: ArgumentHelp("Write an HTML sequence view of the session to this file instead.", valueName: "file"),
+        completion: .file(extensions: ["html"]))
     var html: String?
 
     @Flag(help: "Overwrite FILE if it exists.")

@@ -14,7 +14,9 @@ enum FreshServer {
     /// With `CHATBENCH_EXCHANGE_LOG=FILE`, every answer of every fresh
     /// server is appended to FILE (one log for the process: the files run
     /// in parallel), for scripts/openapi_check.py to check against the document.
-    static let exchangeLog: ExchangeLog? = ProcessInfo.processInfo.environment["CHATBENCH_EXCHANGE_LOG"].flatMap { try? ExchangeLog(path: $0) }
+    static let exchangeLog: ExchangeLog? = ProcessInfo.processInfo.environment["CHATBENCH_EXCHANGE_LOG"].flatMap {
+        try? ExchangeLog(path: $0)
+    }
 
     @Sendable
     static func start(seed: UInt64) throws -> (url: String, stop: @Sendable () -> Void) {
@@ -32,13 +34,16 @@ enum FreshServer {
         }
         started.wait()
         let running = try outcome.withLock { $0 }!.get()
-        return (running.baseURL, {
-            let stopped = DispatchSemaphore(value: 0)
-            Task.detached {
-                await running.stop()
-                stopped.signal()
+        return (
+            running.baseURL,
+            {
+                let stopped = DispatchSemaphore(value: 0)
+                Task.detached {
+                    await running.stop()
+                    stopped.signal()
+                }
+                stopped.wait()
             }
-            stopped.wait()
-        })
+        )
     }
 }

@@ -40,18 +40,21 @@ struct InteractiveLoop {
             var interrupted = false
             while true {
                 let (read, stopped) = Interrupt.atPrompt { editor.readLine(prompt: prompt) }
-                if stopped { interrupted = true; break }
+                if stopped {
+                    interrupted = true
+                    break
+                }
                 guard let read else { break }
                 line = line.map { LineContinuation.join($0, read) } ?? read
                 guard LineContinuation.continues(line!) else { break }
                 prompt = Self.continuationPrompt
             }
             if interrupted {
-                Terminal.write("\n")  // Ctrl-C: drop the line, prompt again
+                Terminal.write("\n") // Ctrl-C: drop the line, prompt again
                 continue
             }
             guard let line else {
-                Terminal.write("\n")  // Ctrl-D: leave the shell's prompt on a line of its own
+                Terminal.write("\n") // Ctrl-D: leave the shell's prompt on a line of its own
                 break
             }
             // Remembered first: a command that had to be stopped is the one

@@ -24,12 +24,12 @@ enum Interrupt {
         _ = Interruption.shared.isRequested
         var action = sigaction()
         #if os(Linux)
-        action.__sigaction_handler.sa_handler = handle
+            action.__sigaction_handler.sa_handler = handle
         #else
-        action.__sigaction_u.__sa_handler = handle
+            action.__sigaction_u.__sa_handler = handle
         #endif
         sigemptyset(&action.sa_mask)
-        action.sa_flags = 0  // no SA_RESTART: the pending read must return
+        action.sa_flags = 0 // no SA_RESTART: the pending read must return
         sigaction(SIGINT, &action, nil)
     }
 

@@ -24,12 +24,12 @@ final class LineEditor {
         self.completer = completer
         // Multibyte input needs the user's character type.
         setlocale(LC_CTYPE, "")
-        chatbench_rl_set_readline_name("chatbench")  // for `chatbench:` lines in ~/.editrc
+        chatbench_rl_set_readline_name("chatbench") // for `chatbench:` lines in ~/.editrc
         // Words are separated by white space only: the session completes
         // whole words such as `w1.state` or `k=v`.
         chatbench_rl_set_basic_word_break_characters(LineEditor.wordBreakCharacters)
         chatbench_rl_set_attempted_completion_function(attemptCompletion)
-        Interrupt.install()  // before libedit, which chains to it
+        Interrupt.install() // before libedit, which chains to it
         rl_initialize()
         LineEditor.current = self
     }
@@ -75,28 +75,30 @@ final class LineEditor {
 
 /// libedit's `rl_attempted_completion_function`: a C function pointer, so it
 /// captures nothing and finds the editor through `LineEditor.current`.
-private let attemptCompletion: @convention(c) (UnsafePointer<CChar>?, Int32, Int32)
-    -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = { text, _, end in
-        // Never fall back to libedit's file name completion.
-        chatbench_rl_set_attempted_completion_over(1)
-        let word = text.map { String(cString: $0) } ?? ""
-        let answer: (substitution: String, candidates: [String], append: Int32)? = MainActor.assumeIsolated {
-            guard let editor = LineEditor.current, let found = editor.matches(text: word, end: Int(end)) else {
-                return nil
+private let attemptCompletion:
+    @convention(c) (UnsafePointer<CChar>?, Int32, Int32)
+        -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = { text, _, end in
+            // Never fall back to libedit's file name completion.
+            chatbench_rl_set_attempted_completion_over(1)
+            let word = text.map { String(cString: $0) } ?? ""
+            let answer: (substitution: String, candidates: [String], append: Int32)? = MainActor.assumeIsolated {
+                guard let editor = LineEditor.current, let found = editor.matches(text: word, end: Int(end)) else {
+                    return nil
+                }
+                let append = found.candidates.isEmpty ? LineEditor.appendCharacter(after: found.substitution) : 0
+                return (found.substitution, found.candidates, append)
             }
-            let append = found.candidates.isEmpty ? LineEditor.appendCharacter(after: found.substitution) : 0
-            return (found.substitution, found.candidates, append)
+            guard let answer else { return nil }
+            chatbench_rl_set_completion_append_character(answer.append)
+            // readline's convention: [substitution, candidates..., NULL], all
+            // malloc'ed; libedit frees them.
+            let words = [answer.substitution] + answer.candidates
+            guard
+                let matches = calloc(words.count + 1, MemoryLayout<UnsafeMutablePointer<CChar>?>.stride)?
+                    .assumingMemoryBound(to: UnsafeMutablePointer<CChar>?.self)
+            else { return nil }
+            for (index, word) in words.enumerated() {
+                matches[index] = strdup(word)
+            }
+            return matches
         }
-        guard let answer else { return nil }
-        chatbench_rl_set_completion_append_character(answer.append)
-        // readline's convention: [substitution, candidates..., NULL], all
-        // malloc'ed; libedit frees them.
-        let words = [answer.substitution] + answer.candidates
-        guard let matches = calloc(words.count + 1, MemoryLayout<UnsafeMutablePointer<CChar>?>.stride)?
-            .assumingMemoryBound(to: UnsafeMutablePointer<CChar>?.self)
-        else { return nil }
-        for (index, word) in words.enumerated() {
-            matches[index] = strdup(word)
-        }
-        return matches
-    }

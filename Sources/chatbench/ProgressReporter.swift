@@ -17,8 +17,10 @@ final class ProgressReporter: Sendable {
     private let atTerminal: Bool
     private let write: @Sendable (String) -> Void
 
-    init(_ progress: ExploreProgress, started: Date, atTerminal: Bool = Terminal.stderrIsTerminal,
-         write: @escaping @Sendable (String) -> Void = { Terminal.writeError($0) }) {
+    init(
+        _ progress: ExploreProgress, started: Date, atTerminal: Bool = Terminal.stderrIsTerminal,
+        write: @escaping @Sendable (String) -> Void = { Terminal.writeError($0) }
+    ) {
         state = Mutex(State(progress: progress))
         self.started = started
         self.atTerminal = atTerminal

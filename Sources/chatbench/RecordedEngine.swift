@@ -17,7 +17,8 @@ final class RecordedEngine: LineEngine {
     }
 
     var banner: String {
-        session.banner + "\nRecording as session \(recorder.session.label) in \(recorder.store.path) (record stop stops, --no-record skips)."
+        session.banner
+            + "\nRecording as session \(recorder.session.label) in \(recorder.store.path) (record stop stops, --no-record skips)."
     }
 
     func execute(_ line: String) -> StepResult { recorder.execute(line) }

@@ -32,21 +32,24 @@ struct ReplayCommand: ParsableCommand {
     @Flag(help: "Print the result as JSON.")
     var json = false
 
-    @Option(help: ArgumentHelp("When the replay diverges, write its HTML sequence view into this folder.", valueName: "dir"),
-            completion: .directory)
+    @Option(
+        help: ArgumentHelp("When the replay diverges, write its HTML sequence view into this folder.", valueName: "dir"),
+        completion: .directory)
     var htmlOnFailure: String?
 
     @OptionGroup var world: WorldOptions
 
     func run() throws {
         if tape, update {
-            SessionSource.fail("--tape replays a server session as recorded; --update cannot re-record it (record it again against a server)")
+            SessionSource.fail(
+                "--tape replays a server session as recorded; --update cannot re-record it (record it again against a server)")
         }
         let (store, recorded) = try SessionSource.open(session, db: world.db)
         let outcome: ReplayOutcome
         do {
             let steps = try store.steps(of: recorded.id)
-            outcome = tape
+            outcome =
+                tape
                 ? try Replayer.replayTape(recorded, steps: steps, traffic: try store.traffic(of: recorded.id))
                 : try Replayer.replay(recorded, steps: steps, update: update)
             if update, outcome.changedSteps > 0 {
@@ -64,7 +67,7 @@ struct ReplayCommand: ParsableCommand {
         if json {
             Terminal.write(try JSONOutput.encode(ReplayReport(outcome, updated: update)) + "\n")
         } else {
-            outcome.notes.forEach { Terminal.error("chatbench: note: \($0)") }
+            for note in outcome.notes { Terminal.error("chatbench: note: \(note)") }
             report(outcome)
         }
         throw ExitCode(outcome.identical || update ? 0 : 1)
@@ -72,27 +75,34 @@ struct ReplayCommand: ParsableCommand {
 
     private func report(_ outcome: ReplayOutcome) {
         let label = "session \(outcome.session.label)"
-        let timing = "\(Format.duration(milliseconds: outcome.virtualMilliseconds)) of virtual time in \(Format.wall(seconds: outcome.seconds))"
+        let timing =
+            "\(Format.duration(milliseconds: outcome.virtualMilliseconds)) of virtual time in \(Format.wall(seconds: outcome.seconds))"
         if update {
-            Terminal.write(outcome.changedSteps == 0
-                ? "\(label): \(Format.count(outcome.stepsRun, "step")) replayed, nothing changed (\(timing))\n"
-                : "\(label): re-recorded, \(outcome.changedSteps) of \(Format.count(outcome.stepsRun, "step")) changed (\(timing))\n")
+            Terminal.write(
+                outcome.changedSteps == 0
+                    ? "\(label): \(Format.count(outcome.stepsRun, "step")) replayed, nothing changed (\(timing))\n"
+                    : "\(label): re-recorded, \(outcome.changedSteps) of \(Format.count(outcome.stepsRun, "step")) changed (\(timing))\n")
             return
         }
         if !outcome.tapeDivergences.isEmpty {
             Terminal.write("\(label): the SDK's requests diverge from the tape:\n")
-            outcome.tapeDivergences.forEach { Terminal.write("  \($0)\n") }
+            for divergence in outcome.tapeDivergences { Terminal.write("  \(divergence)\n") }
         }
         if !outcome.unusedTape.isEmpty {
-            Terminal.write("\(label): \(outcome.unusedTape.count) request\(outcome.unusedTape.count == 1 ? "" : "s") on the tape never made: \(outcome.unusedTape.prefix(3).joined(separator: "; "))\(outcome.unusedTape.count > 3 ? "; …" : "")\n")
+            Terminal.write(
+                "\(label): \(outcome.unusedTape.count) request\(outcome.unusedTape.count == 1 ? "" : "s") on the tape never made: \(outcome.unusedTape.prefix(3).joined(separator: "; "))\(outcome.unusedTape.count > 3 ? "; …" : "")\n"
+            )
         }
         guard let divergence = outcome.divergence else {
-            if outcome.identical { Terminal.write("\(label): \(Format.count(outcome.stepsRun, "step")) replayed\(tape ? " from the tape" : ""), identical (\(timing))\n") }
+            if outcome.identical {
+                Terminal.write(
+                    "\(label): \(Format.count(outcome.stepsRun, "step")) replayed\(tape ? " from the tape" : ""), identical (\(timing))\n")
+            }
             return
         }
         Terminal.write("\(label) diverged at step \(divergence.step): > \(divergence.input)\n")
         Terminal.write("--- recorded\n+++ replayed\n")
-        divergence.diff.forEach { Terminal.write($0 + "\n") }
+        for line in divergence.diff { Terminal.write(line + "\n") }
         if let hint = divergence.hint { Terminal.write("hint: \(hint)\n") }
     }
 }

@@ -17,8 +17,9 @@ struct RunCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("The script or transcript to run, or - for standard input.", valueName: "file"),
-              completion: .file(extensions: ["chat"]))
+    @Argument(
+        help: ArgumentHelp("The script or transcript to run, or - for standard input.", valueName: "file"),
+        completion: .file(extensions: ["chat"]))
     var file: String
 
     @OptionGroup var world: WorldOptions

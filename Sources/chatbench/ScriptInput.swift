@@ -24,17 +24,22 @@ enum ScriptInput {
         var header: [String] = []
         var first: String?
         while let line = readLine() {
-            if Transcript.isHeader(line) { header.append(line); continue }
+            if Transcript.isHeader(line) {
+                header.append(line)
+                continue
+            }
             first = line
             break
         }
         guard let first, first.hasPrefix("> ") || first == ">" else {
             let seed = try Transcript.parse(header.map { $0 + "\n" }.joined(), path: path).seed
             var pending = header + (first.map { [$0] } ?? [])
-            return .script(header: header, seed: seed, next: {
-                if !pending.isEmpty { return pending.removeFirst() }
-                return readLine()
-            })
+            return .script(
+                header: header, seed: seed,
+                next: {
+                    if !pending.isEmpty { return pending.removeFirst() }
+                    return readLine()
+                })
         }
         var all = header + [first]
         while let line = readLine() { all.append(line) }
@@ -59,9 +64,11 @@ enum ScriptInputRunner {
         case .script(_, _, let next):
             return ScriptLoop(engine: engine, bail: world.bail).run(lines: next)
         case .transcript(let transcript):
-            let result = TranscriptRunner.check(transcript, path: path, session: session, execute: engine.execute, onStep: { _, step in
-                Terminal.writeStep(step.output)
-            }, conformance: options.serverURL != nil)
+            let result = TranscriptRunner.check(
+                transcript, path: path, session: session, execute: engine.execute,
+                onStep: { _, step in
+                    Terminal.writeStep(step.output)
+                }, conformance: options.serverURL != nil)
             Terminal.flush()
             TranscriptRunner.report(result).forEach(Terminal.error)
             return result.passed ? 0 : 1

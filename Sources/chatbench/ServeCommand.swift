@@ -28,29 +28,36 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "The TCP port to listen on (0 picks a free one).")
     var port: Int = 8080
 
-    @Option(help: ArgumentHelp("The server's SQLite database (:memory: keeps everything in memory).", valueName: "path"), completion: .file())
+    @Option(
+        help: ArgumentHelp("The server's SQLite database (:memory: keeps everything in memory).", valueName: "path"), completion: .file())
     var db: String = "chatbench-server.sqlite"
 
-    @Option(help: ArgumentHelp("""
-        How each commit is synced to disk: normal (a commit survives a crash or kill of the \
-        server, the last ones may be lost on power loss) or full (a sync per commit, survives \
-        power loss, about 1.6 ms each).
-        """, valueName: "mode"))
+    @Option(
+        help: ArgumentHelp(
+            """
+            How each commit is synced to disk: normal (a commit survives a crash or kill of the \
+            server, the last ones may be lost on power loss) or full (a sync per commit, survives \
+            power loss, about 1.6 ms each).
+            """, valueName: "mode"))
     var sync: String = CommitSync.normal.rawValue
 
     @Option(help: "Seed of the identifiers and tokens the server makes (reproducible runs; tokens become guessable).")
     var seed: UInt64?
 
-    @Option(help: ArgumentHelp("""
-        Close a connection that sends nothing for this many seconds while none of its requests \
-        is being answered (event streams are pinged more often).
-        """, valueName: "seconds"))
+    @Option(
+        help: ArgumentHelp(
+            """
+            Close a connection that sends nothing for this many seconds while none of its requests \
+            is being answered (event streams are pinged more often).
+            """, valueName: "seconds"))
     var idleTimeout: Double = 60
 
-    @Option(help: ArgumentHelp("""
-        On SIGINT or SIGTERM, idle connections close at once; requests in flight get this many \
-        seconds to be answered, then every connection still open is closed and the server exits.
-        """, valueName: "seconds"))
+    @Option(
+        help: ArgumentHelp(
+            """
+            On SIGINT or SIGTERM, idle connections close at once; requests in flight get this many \
+            seconds to be answered, then every connection still open is closed and the server exits.
+            """, valueName: "seconds"))
     var shutdownGrace: Double = 5
 
     @Option(help: ArgumentHelp("Log level: trace, debug, info, notice, warning, error, critical.", valueName: "level"))
@@ -91,7 +98,8 @@ struct ServeCommand: ParsableCommand {
             Terminal.error("chatbench serve: cannot open the database \(db): \(error)")
             throw ExitCode(1)
         }
-        let host = self.host, db = self.db
+        let host = self.host
+        let db = self.db
         let failure = Mutex<(any Error)?>(nil)
         let done = DispatchSemaphore(value: 0)
         Task {

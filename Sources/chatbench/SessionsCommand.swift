@@ -40,7 +40,7 @@ struct SessionsCommand: ParsableCommand {
             if options.json {
                 Terminal.write(try JSONOutput.encode(sessions.map(Listed.init)) + "\n")
             } else {
-                SessionListing.table(sessions).forEach { Terminal.write($0 + "\n") }
+                for line in SessionListing.table(sessions) { Terminal.write(line + "\n") }
             }
         }
     }
@@ -74,11 +74,14 @@ struct SessionsCommand: ParsableCommand {
         @Flag(help: "Draw the session as client ↔ server exchanges and watcher emissions over virtual time.")
         var timeline = false
 
-        @Flag(help: "Print the traffic tape of a server-mode session: each HTTP exchange and WebSocket frame, with its time, step and device.")
+        @Flag(
+            help: "Print the traffic tape of a server-mode session: each HTTP exchange and WebSocket frame, with its time, step and device."
+        )
         var traffic = false
 
-        @Option(help: ArgumentHelp("Write the session as one self-contained HTML sequence view to this file.", valueName: "file"),
-                completion: .file(extensions: ["html"]))
+        @Option(
+            help: ArgumentHelp("Write the session as one self-contained HTML sequence view to this file.", valueName: "file"),
+            completion: .file(extensions: ["html"]))
         var html: String?
 
         @OptionGroup var options: Options
@@ -107,14 +110,15 @@ struct SessionsCommand: ParsableCommand {
                 Terminal.write(try JSONOutput.encode(Shown(session: session, steps: steps, traffic: traffic ? tape : nil)) + "\n")
                 return
             }
-            let lines = if timeline {
-                Timeline.draw(session, steps: steps, traffic: tape ?? [])
-            } else if let tape {
-                TrafficListing.lines(session, steps: steps, traffic: tape)
-            } else {
-                SessionListing.transcript(session, steps: steps)
-            }
-            lines.forEach { Terminal.write($0 + "\n") }
+            let lines =
+                if timeline {
+                    Timeline.draw(session, steps: steps, traffic: tape ?? [])
+                } else if let tape {
+                    TrafficListing.lines(session, steps: steps, traffic: tape)
+                } else {
+                    SessionListing.transcript(session, steps: steps)
+                }
+            for line in lines { Terminal.write(line + "\n") }
         }
     }
 }

@@ -18,8 +18,9 @@ struct TestCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("Transcripts, scripts or folders of them.", valueName: "path"),
-              completion: .file(extensions: ["chat"]))
+    @Argument(
+        help: ArgumentHelp("Transcripts, scripts or folders of them.", valueName: "path"),
+        completion: .file(extensions: ["chat"]))
     var paths: [String]
 
     @Option(help: ArgumentHelp("Write a JUnit XML report to this file.", valueName: "file"), completion: .file())
@@ -34,17 +35,27 @@ struct TestCommand: ParsableCommand {
     @Flag(help: "Print results as JSON.")
     var json = false
 
-    @Option(help: ArgumentHelp("Write the HTML sequence view of each failing file's run into this folder.", valueName: "dir"),
-            completion: .directory)
+    @Option(
+        help: ArgumentHelp("Write the HTML sequence view of each failing file's run into this folder.", valueName: "dir"),
+        completion: .directory)
     var htmlOnFailure: String?
 
-    @Option(help: ArgumentHelp("Fail a file still running after this many seconds of wall time, and go on with the others (0: no limit).", valueName: "seconds"))
+    @Option(
+        help: ArgumentHelp(
+            "Fail a file still running after this many seconds of wall time, and go on with the others (0: no limit).", valueName: "seconds"
+        ))
     var timeout: Double = 60
 
-    @Option(help: ArgumentHelp("Run only shard K of N: every Nth file by name, starting at the Kth (for splitting a folder across CI machines).", valueName: "K/N"))
+    @Option(
+        help: ArgumentHelp(
+            "Run only shard K of N: every Nth file by name, starting at the Kth (for splitting a folder across CI machines).",
+            valueName: "K/N"))
     var shard: String?
 
-    @Option(help: ArgumentHelp("Run against this running `chatbench serve` (files one after the other), or `fresh` for a new in-process server per file.", valueName: "url"))
+    @Option(
+        help: ArgumentHelp(
+            "Run against this running `chatbench serve` (files one after the other), or `fresh` for a new in-process server per file.",
+            valueName: "url"))
     var server: String?
 
     func validate() throws {
@@ -59,7 +70,9 @@ struct TestCommand: ParsableCommand {
     /// `2/4` → (2, 4).
     static func parseShard(_ text: String) -> (index: Int, count: Int)? {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1, (1...count).contains(index) else { return nil }
+        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1, (1...count).contains(index) else {
+            return nil
+        }
         return (index, count)
     }
 
@@ -83,10 +96,12 @@ struct TestCommand: ParsableCommand {
         let results: [TranscriptResult]
         switch server {
         case nil:
-            results = TranscriptRunner.runAll(files, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, timeout: limit, html: htmlOnFailure != nil)
+            results = TranscriptRunner.runAll(
+                files, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, timeout: limit, html: htmlOnFailure != nil)
         case FreshServer.keyword?:
-            results = TranscriptRunner.runAll(files, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, timeout: limit, server: FreshServer.start,
-                                              html: htmlOnFailure != nil)
+            results = TranscriptRunner.runAll(
+                files, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, timeout: limit, server: FreshServer.start,
+                html: htmlOnFailure != nil)
         case let url?:
             // One server for every file: they run one after the other.
             results = TranscriptRunner.runAll(files, jobs: 1, timeout: limit, server: { _ in (url, {}) }, html: htmlOnFailure != nil)
@@ -100,7 +115,8 @@ struct TestCommand: ParsableCommand {
         }
         if let junit {
             do {
-                try Data(JUnitWriter.xml(results, suite: shard.map { "chatbench shard \($0)" } ?? "chatbench").utf8).write(to: URL(fileURLWithPath: junit))
+                try Data(JUnitWriter.xml(results, suite: shard.map { "chatbench shard \($0)" } ?? "chatbench").utf8).write(
+                    to: URL(fileURLWithPath: junit))
             } catch {
                 SessionSource.fail("cannot write \(junit): \((error as NSError).localizedDescription)")
             }
@@ -129,7 +145,7 @@ struct TestCommand: ParsableCommand {
             let report = results.map { Report(path: $0.path, passed: $0.passed, failures: $0.failures, seconds: $0.seconds) }
             Terminal.write(try JSONOutput.encode(report) + "\n")
         } else {
-            for result in results { TranscriptRunner.report(result).forEach { Terminal.write(Colour.paint($0 + "\n")) } }
+            for result in results { for line in TranscriptRunner.report(result) { Terminal.write(Colour.paint(line + "\n")) } }
             if update { Terminal.write("updated \(updated) file\(updated == 1 ? "" : "s")\n") }
             Terminal.write(TranscriptRunner.summary(results) + "\n")
         }

@@ -6,8 +6,9 @@ struct WorldOptions: ParsableArguments {
     @Option(help: "Seed of the embedded world's random choices.")
     var seed: UInt64 = 1
 
-    @Option(help: ArgumentHelp("Record into this SQLite database instead of the default one.", valueName: "path"),
-            completion: .file())
+    @Option(
+        help: ArgumentHelp("Record into this SQLite database instead of the default one.", valueName: "path"),
+        completion: .file())
     var db: String?
 
     @Flag(help: "Do not record this session.")
@@ -19,7 +20,9 @@ struct WorldOptions: ParsableArguments {
     @Flag(help: "Stop at the first failing `expect` or line that cannot be understood.")
     var bail = false
 
-    @Option(help: ArgumentHelp("Run against a running `chatbench serve` (real sockets, real time) instead of the embedded backend.", valueName: "url"))
+    @Option(
+        help: ArgumentHelp(
+            "Run against a running `chatbench serve` (real sockets, real time) instead of the embedded backend.", valueName: "url"))
     var server: String?
 
     /// How many values the option `name` takes (`--seed`: 1, `--bail`: 0),

@@ -14,11 +14,13 @@ import Testing
         #expect(message.id.hasPrefix("msg-"))
         #expect(message.seq == 2 && message.author == .provider(name: "Dr. Who") && message.createdAt == world.clock.now)
         let conversation = try #require(world.backend.conversations(userId: "alice").first)
-        #expect(conversation.lastSeq == 2 && conversation.updatedAt == world.clock.now && conversation.lastMessagePreview == "How can I help?")
-        #expect(log.events == [
-            WireEvent(userSeq: 3, kind: .messageCreated(message)),
-            WireEvent(userSeq: 4, kind: .conversationUpdated(conversation)),
-        ])
+        #expect(
+            conversation.lastSeq == 2 && conversation.updatedAt == world.clock.now && conversation.lastMessagePreview == "How can I help?")
+        #expect(
+            log.events == [
+                WireEvent(userSeq: 3, kind: .messageCreated(message)),
+                WireEvent(userSeq: 4, kind: .conversationUpdated(conversation)),
+            ])
         let page = try world.messagePage(.listMessages(conversationId: "c1", cursor: nil, limit: 10), token: pair.accessToken)
         #expect(page.elements.map(\.text) == ["How can I help?", "hello"])
     }
@@ -45,7 +47,8 @@ import Testing
         #expect(log.events == [WireEvent(userSeq: 3, kind: .typing(conversationId: "c1", providerName: "bot", until: until))])
         #expect(world.backend.conversations(userId: "alice").first?.providerTypingUntil == until)
         guard case .conversation(let viaWire) = try world.handle(.getConversation(id: "c1"), token: pair.accessToken).get() else {
-            Issue.record("expected a conversation"); return
+            Issue.record("expected a conversation")
+            return
         }
         #expect(viaWire.providerTypingUntil == until)
 

@@ -47,7 +47,8 @@ import Testing
         let pair = try world.tokens("alice")
         world.clock.advance(.seconds(4000))
         guard case .tokens(let renewed) = try world.handle(.refresh(refreshToken: pair.refreshToken), token: nil).get() else {
-            Issue.record("expected tokens"); return
+            Issue.record("expected tokens")
+            return
         }
         #expect(renewed.accessToken != pair.accessToken && renewed.refreshToken != pair.refreshToken)
         #expect(renewed.accessExpiresAt == world.clock.now + .seconds(3600))
@@ -77,7 +78,8 @@ import Testing
         #expect((try? world.conversationPage(token: bob.accessToken, limit: 1)) != nil)
         // The refresh token still works and gives a usable access token.
         guard case .tokens(let renewed) = try world.handle(.refresh(refreshToken: alice.refreshToken), token: nil).get() else {
-            Issue.record("expected tokens"); return
+            Issue.record("expected tokens")
+            return
         }
         #expect((try? world.conversationPage(token: renewed.accessToken, limit: 1)) != nil)
     }

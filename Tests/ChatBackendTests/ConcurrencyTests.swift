@@ -13,15 +13,18 @@ import Testing
         let logs = users.map { _ in EventLog() }
         for index in users.indices {
             let log = logs[index]
-            _ = try world.backend.subscribe(apiKey: TestWorld.apiKey, accessToken: tokens[index], afterUserSeq: nil) { log.append($0) }.get()
+            _ = try world.backend.subscribe(apiKey: TestWorld.apiKey, accessToken: tokens[index], afterUserSeq: nil) { log.append($0) }
+                .get()
         }
         // Four users, each on two threads, all writing into the user's one conversation.
         DispatchQueue.concurrentPerform(iterations: 8) { worker in
             let index = worker % users.count
             for n in 0..<20 {
-                _ = world.handle(.sendMessage(conversationId: "c-\(users[index])", createConversation: NewConversation(title: nil),
-                                              message: NewMessage(id: "w\(worker)-\(n)", content: .text("x"), replyTo: nil)),
-                                 token: tokens[index])
+                _ = world.handle(
+                    .sendMessage(
+                        conversationId: "c-\(users[index])", createConversation: NewConversation(title: nil),
+                        message: NewMessage(id: "w\(worker)-\(n)", content: .text("x"), replyTo: nil)),
+                    token: tokens[index])
                 if n % 5 == 0 { _ = try? world.backend.agentSay(conversationId: "c-\(users[index])", text: "agent") }
             }
         }

@@ -13,8 +13,11 @@ import Testing
         #expect(world.errorCode(.messagesSince(conversationId: "c-alice", afterSeq: 0, limit: 10), token: bob) == .forbidden)
         #expect(world.errorCode(.setTyping(conversationId: "c-alice", isTyping: true), token: bob) == .forbidden)
         // Sending into it, even with createConversation, is forbidden too.
-        #expect(world.errorCode(.sendMessage(conversationId: "c-alice", createConversation: NewConversation(title: nil),
-                                             message: NewMessage(id: "x", content: .text("intrude"), replyTo: nil)), token: bob) == .forbidden)
+        #expect(
+            world.errorCode(
+                .sendMessage(
+                    conversationId: "c-alice", createConversation: NewConversation(title: nil),
+                    message: NewMessage(id: "x", content: .text("intrude"), replyTo: nil)), token: bob) == .forbidden)
         #expect(try world.conversationPage(token: bob, limit: 10).elements.isEmpty)
         #expect(try world.backend.messages(conversationId: "c-alice").count == 1)
         #expect(world.errorCode(.getConversation(id: "nope"), token: bob) == .unknownConversation)
@@ -72,10 +75,14 @@ import Testing
     @Test func getConversationReturnsIt() throws {
         let world = try TestWorld()
         let alice = try world.tokens("alice").accessToken
-        _ = try world.handle(.sendMessage(conversationId: "c1", createConversation: NewConversation(title: "Question"),
-                                          message: NewMessage(id: "m1", content: .text("hi"), replyTo: nil)), token: alice).get()
+        _ = try world.handle(
+            .sendMessage(
+                conversationId: "c1", createConversation: NewConversation(title: "Question"),
+                message: NewMessage(id: "m1", content: .text("hi"), replyTo: nil)), token: alice
+        ).get()
         guard case .conversation(let conversation) = try world.handle(.getConversation(id: "c1"), token: alice).get() else {
-            Issue.record("expected a conversation"); return
+            Issue.record("expected a conversation")
+            return
         }
         #expect(conversation.title == "Question")
         #expect(conversation.createdAt == Instant.simulationEpoch)

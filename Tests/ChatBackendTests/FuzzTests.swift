@@ -2,7 +2,6 @@ import ChatBackend
 import ChatCore
 import Testing
 
-
 @Suite struct FuzzTests {
     @Test(arguments: [1, 2, 3] as [UInt64])
     func garbageNeverCrashesAndInvariantsHold(seed: UInt64) throws {
@@ -14,10 +13,13 @@ import Testing
         let logs = Dictionary(uniqueKeysWithValues: users.map { ($0, EventLog()) })
         for (index, user) in users.enumerated() {
             let log = logs[user]!
-            _ = try world.backend.subscribe(apiKey: TestWorld.apiKey, accessToken: tokens[index].accessToken, afterUserSeq: 0) { log.append($0) }.get()
+            _ = try world.backend.subscribe(apiKey: TestWorld.apiKey, accessToken: tokens[index].accessToken, afterUserSeq: 0) {
+                log.append($0)
+            }.get()
         }
         var cursors: [String] = []
-        var sent = 0, failed = 0
+        var sent = 0
+        var failed = 0
         var codes: [WireError.Code: Int] = [:]
         let conversationIds = ["c1", "c2", "c3", "", "x\u{0}y", String(repeating: "z", count: 300), "é🙂"]
         let garbage = ["", " ", "\u{0}", "null", "' OR 1=1 --", "%%", "🙂", String(repeating: "a", count: 3000), "YzE6", "bTE6", "czE6LTE"]
@@ -44,9 +46,12 @@ import Testing
             }
         }
         func someContent() -> WireContent {
-            if Bool.random(using: &rng) { return .text(Bool.random(using: &rng) ? "hello \(Int.random(in: 0..<99, using: &rng))" : pick(garbage)) }
-            return .attachment(kind: pick(WireContent.AttachmentKind.allCases), mimeType: pick(["image/png", "text/html", "", "VIDEO/MP4"]),
-                               size: pick([Int64.min, -1, 0, 1_000, 25 * 1024 * 1024, Int64.max]), fileName: pick([nil, "f.png", "", "\u{0}"]))
+            if Bool.random(using: &rng) {
+                return .text(Bool.random(using: &rng) ? "hello \(Int.random(in: 0..<99, using: &rng))" : pick(garbage))
+            }
+            return .attachment(
+                kind: pick(WireContent.AttachmentKind.allCases), mimeType: pick(["image/png", "text/html", "", "VIDEO/MP4"]),
+                size: pick([Int64.min, -1, 0, 1_000, 25 * 1024 * 1024, Int64.max]), fileName: pick([nil, "f.png", "", "\u{0}"]))
         }
 
         for _ in 0..<3_000 {
@@ -59,10 +64,13 @@ import Testing
             case 4: request = .messagesSince(conversationId: someString(), afterSeq: someSeq(), limit: someLimit())
             case 5: request = .setTyping(conversationId: someString(), isTyping: Bool.random(using: &rng))
             default:
-                request = .sendMessage(conversationId: someString(),
-                                       createConversation: Bool.random(using: &rng) ? NewConversation(title: pick([nil, "t", String(repeating: "t", count: 1_001)])) : nil,
-                                       message: NewMessage(id: Bool.random(using: &rng) ? "m\(Int.random(in: 0..<30, using: &rng))" : pick(garbage),
-                                                           content: someContent(), replyTo: pick([nil, "m1", ""])))
+                request = .sendMessage(
+                    conversationId: someString(),
+                    createConversation: Bool.random(using: &rng)
+                        ? NewConversation(title: pick([nil, "t", String(repeating: "t", count: 1_001)])) : nil,
+                    message: NewMessage(
+                        id: Bool.random(using: &rng) ? "m\(Int.random(in: 0..<30, using: &rng))" : pick(garbage),
+                        content: someContent(), replyTo: pick([nil, "m1", ""])))
             }
             let apiKey = Int.random(in: 0..<20, using: &rng) == 0 ? pick(garbage) : TestWorld.apiKey
             let token = someToken()

@@ -1,7 +1,8 @@
-@testable import ChatBackend
 import ChatCore
 import Foundation
 import Testing
+
+@testable import ChatBackend
 
 /// Connect paths and settings (A10), the profile (A13, A14), and isolation
 /// between users.
@@ -69,7 +70,8 @@ import Testing
         #expect(tokens.accessExpiresAt == credential.expiresAt && tokens.refreshExpiresAt == credential.expiresAt)
         world.clock.advance(.seconds(300))
         guard case .tokens(let renewed) = try world.handle(.refresh(refreshToken: tokens.refreshToken), token: nil).get() else {
-            Issue.record("expected tokens"); return
+            Issue.record("expected tokens")
+            return
         }
         #expect(renewed.accessExpiresAt == credential.expiresAt)
         world.clock.advance(.seconds(300))
@@ -104,11 +106,12 @@ import Testing
         let world = try TestWorld()
         let described = world.backend.settingsDescription(apiKey: TestWorld.apiKey)
         #expect(described.map(\.0) == AppSettings.keys)
-        #expect(described.map { "\($0)=\($1)" } == [
-            "allowUserIdOnly=true", "requireAccessToken=false", "accessTokenTTL=1h", "refreshTokenTTL=720h", "sessionTokenTTL=1h",
-            "typingTTL=6s", "maxAttachmentBytes=26214400",
-            "allowedMimeTypes=image/jpeg,image/png,image/gif,video/mp4,application/pdf,audio/mpeg,audio/mp4",
-        ])
+        #expect(
+            described.map { "\($0)=\($1)" } == [
+                "allowUserIdOnly=true", "requireAccessToken=false", "accessTokenTTL=1h", "refreshTokenTTL=720h", "sessionTokenTTL=1h",
+                "typingTTL=6s", "maxAttachmentBytes=26214400",
+                "allowedMimeTypes=image/jpeg,image/png,image/gif,video/mp4,application/pdf,audio/mpeg,audio/mp4",
+            ])
         try world.backend.updateSetting(apiKey: TestWorld.apiKey, key: "accessTokenTTL", value: "90s")
         try world.backend.updateSetting(apiKey: TestWorld.apiKey, key: "typingTTL", value: "1500ms")
         try world.backend.updateSetting(apiKey: TestWorld.apiKey, key: "maxAttachmentBytes", value: "1000")
@@ -122,19 +125,26 @@ import Testing
 
     @Test func badSettingsAreRefusedClearly() throws {
         let world = try TestWorld()
-        #expect(throws: WireError(.badRequest, #"Unknown setting "allowUserIDOnly"; the settings are "# + AppSettings.keys.joined(separator: ", "))) {
+        #expect(
+            throws: WireError(
+                .badRequest, #"Unknown setting "allowUserIDOnly"; the settings are "# + AppSettings.keys.joined(separator: ", "))
+        ) {
             try world.backend.updateSetting(apiKey: TestWorld.apiKey, key: "allowUserIDOnly", value: "true")
         }
         #expect(throws: WireError(.badRequest, #"Bad value "maybe" for setting allowUserIdOnly: expected true or false"#)) {
             try world.backend.updateSetting(apiKey: TestWorld.apiKey, key: "allowUserIdOnly", value: "maybe")
         }
-        for (key, value) in [("accessTokenTTL", "10"), ("accessTokenTTL", "-5s"), ("accessTokenTTL", "s"), ("sessionTokenTTL", "9999999999999999999h"),
-                             ("maxAttachmentBytes", "-1"), ("maxAttachmentBytes", "5MB"), ("allowedMimeTypes", ""), ("allowedMimeTypes", "png"),
-                             // What docs/openapi.json's patterns refuse, the backend refuses too (issue 13):
-                             ("typingTTL", "+5s"), ("typingTTL", "1234567890s"), ("maxAttachmentBytes", "+5"),
-                             ("maxAttachmentBytes", "1234567890123456789"), ("allowedMimeTypes", "image/png,"),
-                             ("allowedMimeTypes", "image/png,\timage/jpeg"), ("allowedMimeTypes", "image/\u{1}")] {
-            #expect(throws: WireError.self, "\(key)=\(value)") { try world.backend.updateSetting(apiKey: TestWorld.apiKey, key: key, value: value) }
+        for (key, value) in [
+            ("accessTokenTTL", "10"), ("accessTokenTTL", "-5s"), ("accessTokenTTL", "s"), ("sessionTokenTTL", "9999999999999999999h"),
+            ("maxAttachmentBytes", "-1"), ("maxAttachmentBytes", "5MB"), ("allowedMimeTypes", ""), ("allowedMimeTypes", "png"),
+            // What docs/openapi.json's patterns refuse, the backend refuses too (issue 13):
+            ("typingTTL", "+5s"), ("typingTTL", "1234567890s"), ("maxAttachmentBytes", "+5"),
+            ("maxAttachmentBytes", "1234567890123456789"), ("allowedMimeTypes", "image/png,"),
+            ("allowedMimeTypes", "image/png,\timage/jpeg"), ("allowedMimeTypes", "image/\u{1}"),
+        ] {
+            #expect(throws: WireError.self, "\(key)=\(value)") {
+                try world.backend.updateSetting(apiKey: TestWorld.apiKey, key: key, value: value)
+            }
         }
         #expect(throws: WireError(.invalidApiKey)) { try world.backend.updateSetting(apiKey: "nope", key: "typingTTL", value: "1s") }
         #expect(try world.backend.settings(apiKey: TestWorld.apiKey) == AppSettings(), "nothing changed")
@@ -146,31 +156,57 @@ import Testing
         let world = try TestWorld()
         let (alice, _, _) = try world.signIn(.connectUserId(userId: "alice"))
         _ = try world.signIn(.connectUserId(userId: "bob"))
-        let response = try world.handle(.updateUser(nickname: "Al", profileURL: "https://example.com/a.png", attributes: ["plan": "gold", "lang": "fr"]),
-                                        token: alice.accessToken).get()
-        guard case .user(let user) = response else { Issue.record("expected a user"); return }
-        #expect(user.nickname == "Al" && user.profileURL == "https://example.com/a.png" && user.attributes == ["plan": "gold", "lang": "fr"])
-        guard case .user(let again) = try world.handle(.updateUser(nickname: nil, profileURL: "", attributes: ["lang": "", "tier": "1"]),
-                                                       token: alice.accessToken).get() else { Issue.record("expected a user"); return }
+        let response = try world.handle(
+            .updateUser(nickname: "Al", profileURL: "https://example.com/a.png", attributes: ["plan": "gold", "lang": "fr"]),
+            token: alice.accessToken
+        ).get()
+        guard case .user(let user) = response else {
+            Issue.record("expected a user")
+            return
+        }
+        #expect(
+            user.nickname == "Al" && user.profileURL == "https://example.com/a.png" && user.attributes == ["plan": "gold", "lang": "fr"])
+        guard
+            case .user(let again) = try world.handle(
+                .updateUser(nickname: nil, profileURL: "", attributes: ["lang": "", "tier": "1"]),
+                token: alice.accessToken
+            ).get()
+        else {
+            Issue.record("expected a user")
+            return
+        }
         #expect(again.nickname == "Al" && again.profileURL == nil && again.attributes == ["plan": "gold", "tier": "1"])
         #expect(world.backend.users().first { $0.id == "bob" }?.attributes == [:])
-        #expect(world.errorCode(.updateUser(nickname: nil, profileURL: "javascript:alert(1)", attributes: nil), token: alice.accessToken) == .badRequest)
+        #expect(
+            world.errorCode(.updateUser(nickname: nil, profileURL: "javascript:alert(1)", attributes: nil), token: alice.accessToken)
+                == .badRequest)
         #expect(world.errorCode(.updateUser(nickname: "a\u{7}", profileURL: nil, attributes: nil), token: alice.accessToken) == .badRequest)
-        #expect(world.errorCode(.updateUser(nickname: nil, profileURL: nil, attributes: ["": "x"]), token: alice.accessToken) == .badRequest)
+        #expect(
+            world.errorCode(.updateUser(nickname: nil, profileURL: nil, attributes: ["": "x"]), token: alice.accessToken) == .badRequest)
         #expect(world.errorCode(.updateUser(nickname: "x", profileURL: nil, attributes: nil), token: nil) == .invalidToken)
     }
 
     @Test func profileImagesMustBeSmallJPEGsOrPNGs() throws {
         let world = try TestWorld()
         let (alice, _, _) = try world.signIn(.connectUserId(userId: "alice"))
-        guard case .user(let user) = try world.handle(.uploadProfileImage(mimeType: "image/png", size: 1000), token: alice.accessToken).get() else {
-            Issue.record("expected a user"); return
+        guard
+            case .user(let user) = try world.handle(.uploadProfileImage(mimeType: "image/png", size: 1000), token: alice.accessToken).get()
+        else {
+            Issue.record("expected a user")
+            return
         }
-        #expect(user.profileURL?.hasPrefix("https://media.chatbench.invalid/profile/") == true && user.profileURL?.hasSuffix(".png") == true)
-        #expect((try? world.handle(.uploadProfileImage(mimeType: "IMAGE/JPEG", size: WireLimits.maxProfileImageBytes), token: alice.accessToken).get()) != nil)
-        #expect(world.errorCode(.uploadProfileImage(mimeType: "image/jpeg", size: WireLimits.maxProfileImageBytes + 1), token: alice.accessToken) == .attachmentTooLarge)
+        #expect(
+            user.profileURL?.hasPrefix("https://media.chatbench.invalid/profile/") == true && user.profileURL?.hasSuffix(".png") == true)
+        #expect(
+            (try? world.handle(.uploadProfileImage(mimeType: "IMAGE/JPEG", size: WireLimits.maxProfileImageBytes), token: alice.accessToken)
+                .get()) != nil)
+        #expect(
+            world.errorCode(
+                .uploadProfileImage(mimeType: "image/jpeg", size: WireLimits.maxProfileImageBytes + 1), token: alice.accessToken)
+                == .attachmentTooLarge)
         #expect(world.errorCode(.uploadProfileImage(mimeType: "image/gif", size: 10), token: alice.accessToken) == .unsupportedMediaType)
-        #expect(world.errorCode(.uploadProfileImage(mimeType: "application/pdf", size: 10), token: alice.accessToken) == .unsupportedMediaType)
+        #expect(
+            world.errorCode(.uploadProfileImage(mimeType: "application/pdf", size: 10), token: alice.accessToken) == .unsupportedMediaType)
         #expect(world.errorCode(.uploadProfileImage(mimeType: "image/png", size: 0), token: alice.accessToken) == .badRequest)
         #expect(world.errorCode(.uploadProfileImage(mimeType: "image/png", size: -1), token: alice.accessToken) == .badRequest)
     }
@@ -186,9 +222,15 @@ import Testing
         #expect(world.errorCode(.getConversation(id: "c-bob"), token: alice.accessToken) == .forbidden)
         #expect(world.errorCode(.listMessages(conversationId: "c-bob", cursor: nil, limit: 10), token: alice.accessToken) == .forbidden)
         #expect(world.errorCode(.messagesSince(conversationId: "c-bob", afterSeq: 0, limit: 10), token: alice.accessToken) == .forbidden)
-        #expect(world.errorCode(.sendMessage(conversationId: "c-bob", createConversation: NewConversation(title: nil),
-                                             message: NewMessage(id: "m2", content: .text("x"), replyTo: nil)), token: alice.accessToken) == .forbidden)
-        guard case .user(let me) = try world.handle(.getCurrentUser, token: alice.accessToken).get() else { Issue.record("no user"); return }
+        #expect(
+            world.errorCode(
+                .sendMessage(
+                    conversationId: "c-bob", createConversation: NewConversation(title: nil),
+                    message: NewMessage(id: "m2", content: .text("x"), replyTo: nil)), token: alice.accessToken) == .forbidden)
+        guard case .user(let me) = try world.handle(.getCurrentUser, token: alice.accessToken).get() else {
+            Issue.record("no user")
+            return
+        }
         #expect(me.id == "alice")
         // Logging out with alice's token touches only alice.
         _ = try world.handle(.logout, token: alice.accessToken).get()
@@ -202,15 +244,18 @@ import Testing
     @Test func newWireValuesRoundTripThroughJSON() throws {
         let values: [WireRequest] = [
             .loginJWT(jwt: "a.b.c"), .loginAnonymous, .connectUserId(userId: "u"), .connectAccessToken(userId: "u", accessToken: "t"),
-            .connectSessionToken(userId: "u", sessionToken: "s"), .logout, .registerDevice(pushToken: "p"), .unregisterDevice, .getCurrentUser,
+            .connectSessionToken(userId: "u", sessionToken: "s"), .logout, .registerDevice(pushToken: "p"), .unregisterDevice,
+            .getCurrentUser,
             .updateUser(nickname: "n", profileURL: nil, attributes: ["k": "v"]), .uploadProfileImage(mimeType: "image/png", size: 1),
         ]
         for value in values {
             #expect(try JSONDecoder().decode(WireRequest.self, from: JSONEncoder().encode(value)) == value)
         }
         let user = WireUser(id: "u", isAnonymous: true, authenticationType: .anonymous)
-        let response = WireResponse.session(tokens: TokenPair(accessToken: "a", accessExpiresAt: .simulationEpoch, refreshToken: "r",
-                                                              refreshExpiresAt: .simulationEpoch), user: user, mergedConversationIds: ["c"])
+        let response = WireResponse.session(
+            tokens: TokenPair(
+                accessToken: "a", accessExpiresAt: .simulationEpoch, refreshToken: "r",
+                refreshExpiresAt: .simulationEpoch), user: user, mergedConversationIds: ["c"])
         #expect(try JSONDecoder().decode(WireResponse.self, from: JSONEncoder().encode(response)) == response)
         #expect(String(decoding: try JSONEncoder().encode(WireUser.AuthenticationType.userId), as: UTF8.self) == #""userId""#)
         #expect(WireError(.expiredJWT).message == "The JWT has expired")

@@ -1,7 +1,8 @@
-@testable import ChatBackend
 import ChatCore
 import Foundation
 import Testing
+
+@testable import ChatBackend
 
 /// Garbage in the identity requests never crashes the backend, and a JWT
 /// with any byte changed is never accepted for another user.
@@ -37,14 +38,15 @@ import Testing
         let garbage = ["", " ", "\u{0}", "' OR 1=1 --", String(repeating: "a", count: 3000), "🙂"]
         for _ in 0..<300 {
             let pick = { garbage.randomElement(using: &rng)! }
-            let request: WireRequest = switch Int.random(in: 0..<6, using: &rng) {
-            case 0: .connectUserId(userId: pick())
-            case 1: .connectAccessToken(userId: pick(), accessToken: pick())
-            case 2: .connectSessionToken(userId: pick(), sessionToken: pick())
-            case 3: .updateUser(nickname: pick(), profileURL: pick(), attributes: [pick(): pick()])
-            case 4: .uploadProfileImage(mimeType: pick(), size: [Int64.min, -1, 0, 1, Int64.max].randomElement(using: &rng)!)
-            default: .logout
-            }
+            let request: WireRequest =
+                switch Int.random(in: 0..<6, using: &rng) {
+                case 0: .connectUserId(userId: pick())
+                case 1: .connectAccessToken(userId: pick(), accessToken: pick())
+                case 2: .connectSessionToken(userId: pick(), sessionToken: pick())
+                case 3: .updateUser(nickname: pick(), profileURL: pick(), attributes: [pick(): pick()])
+                case 4: .uploadProfileImage(mimeType: pick(), size: [Int64.min, -1, 0, 1, Int64.max].randomElement(using: &rng)!)
+                default: .logout
+                }
             let device = Bool.random(using: &rng) ? "device-1" : pick()
             _ = world.request(request, token: Bool.random(using: &rng) ? nil : pick(), device: device)
         }

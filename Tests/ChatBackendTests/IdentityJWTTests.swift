@@ -1,8 +1,9 @@
-@testable import ChatBackend
 import ChatCore
 import Foundation
 import JWTKit
 import Testing
+
+@testable import ChatBackend
 
 /// JWT login (A5, A6): acceptance and every refusal.
 @Suite struct IdentityJWTTests {
@@ -13,9 +14,12 @@ import Testing
 
     var now: Date { world.clock.now.date }
 
-    func jwt(_ externalId: String? = "alice", exp: Date? = nil, iat: Date? = nil, name: String? = nil, email: String? = nil,
-             secret: String = IdentityJWTTests.secret) -> String {
-        AppJWT.sign(.init(externalId: externalId, name: name, email: email, exp: exp ?? now.addingTimeInterval(600), iat: iat), secret: secret)
+    func jwt(
+        _ externalId: String? = "alice", exp: Date? = nil, iat: Date? = nil, name: String? = nil, email: String? = nil,
+        secret: String = IdentityJWTTests.secret
+    ) -> String {
+        AppJWT.sign(
+            .init(externalId: externalId, name: name, email: email, exp: exp ?? now.addingTimeInterval(600), iat: iat), secret: secret)
     }
 
     func login(_ jwt: String, token: String? = nil) -> Result<WireResponse, WireError> {
@@ -29,11 +33,17 @@ import Testing
 
     @Test func aValidJWTSignsInAndCreatesTheUser() throws {
         let response = try login(jwt("alice", name: "Alice", email: "alice@example.com")).get()
-        guard case .session(let tokens, let user, let merged) = response else { Issue.record("expected a session: \(response)"); return }
+        guard case .session(let tokens, let user, let merged) = response else {
+            Issue.record("expected a session: \(response)")
+            return
+        }
         #expect(user == WireUser(id: "alice", isAnonymous: false, authenticationType: .jwt, name: "Alice", email: "alice@example.com"))
         #expect(merged.isEmpty)
         #expect(try world.conversationPage(token: tokens.accessToken, limit: 5).elements.isEmpty)
-        guard case .user(let current) = try world.handle(.getCurrentUser, token: tokens.accessToken).get() else { Issue.record("expected a user"); return }
+        guard case .user(let current) = try world.handle(.getCurrentUser, token: tokens.accessToken).get() else {
+            Issue.record("expected a user")
+            return
+        }
         #expect(current.authenticationType == .jwt && current.id == "alice")
         #expect(world.backend.users().first { $0.id == "alice" }?.email == "alice@example.com")
         // The tokens refresh like any other pair.
@@ -48,7 +58,10 @@ import Testing
         let claims = AppJWT.Claims(externalId: "kit-user", name: "Kit", exp: now.addingTimeInterval(60), iat: now)
         let token = try await keys.sign(claims)
         let result = world.handle(.loginJWT(jwt: token), token: nil, apiKey: "kit-key")
-        guard case .success(.session(_, let user, _)) = result else { Issue.record("expected a session: \(result)"); return }
+        guard case .success(.session(_, let user, _)) = result else {
+            Issue.record("expected a session: \(result)")
+            return
+        }
         #expect(user.id == "kit-user" && user.name == "Kit")
         // And the backend's own signer makes tokens jwt-kit verifies.
         let ours = AppJWT.sign(AppJWT.Claims(externalId: "x", exp: Date(timeIntervalSince1970: 4_102_444_800)), secret: secret)
@@ -59,7 +72,10 @@ import Testing
     @Test func aJWTMadeByPyJWTIsAccepted() throws {
         try world.backend.createApp(apiKey: "py-key", jwtSecret: PyJWTFixture.secret)
         let result = world.handle(.loginJWT(jwt: PyJWTFixture.valid), token: nil, apiKey: "py-key")
-        guard case .success(.session(_, let user, _)) = result else { Issue.record("expected a session: \(result)"); return }
+        guard case .success(.session(_, let user, _)) = result else {
+            Issue.record("expected a session: \(result)")
+            return
+        }
         #expect(user == WireUser(id: "pyjwt-user", isAnonymous: false, authenticationType: .jwt, name: "Py Jwt", email: "py@example.com"))
         #expect(world.errorCode(.loginJWT(jwt: PyJWTFixture.expired), token: nil, apiKey: "py-key") == .expiredJWT)
         // The same token under another app's secret is refused.
@@ -97,10 +113,12 @@ import Testing
         let payload = Data(#"{"external_id":"mallory","exp":4102444800}"#.utf8).base64URLEncodedString()
         #expect(error("\(header).\(payload).") == WireError(.invalidJWT, #"The JWT must be signed with HS256, not "none""#))
         // Even with a signature that is a valid HMAC of the input.
-        let signed = AppJWT.sign(header: Data(#"{"alg":"none"}"#.utf8), payload: Data(#"{"external_id":"mallory","exp":4102444800}"#.utf8), secret: Self.secret)
+        let signed = AppJWT.sign(
+            header: Data(#"{"alg":"none"}"#.utf8), payload: Data(#"{"external_id":"mallory","exp":4102444800}"#.utf8), secret: Self.secret)
         #expect(error(signed)?.code == .invalidJWT)
         // And with no alg at all.
-        let noAlg = AppJWT.sign(header: Data(#"{"typ":"JWT"}"#.utf8), payload: Data(#"{"external_id":"m","exp":4102444800}"#.utf8), secret: Self.secret)
+        let noAlg = AppJWT.sign(
+            header: Data(#"{"typ":"JWT"}"#.utf8), payload: Data(#"{"external_id":"m","exp":4102444800}"#.utf8), secret: Self.secret)
         #expect(error(noAlg) == WireError(.invalidJWT, "The JWT must be signed with HS256, not no algorithm"))
     }
 
@@ -108,18 +126,21 @@ import Testing
     func otherAlgorithmsAreRefusedEvenWithAValidHMAC(alg: String) {
         // The classic confusion attack: an asymmetric alg in the header, an
         // HMAC made with the shared secret as signature.
-        let token = AppJWT.sign(header: Data(#"{"alg":"\#(alg)","typ":"JWT"}"#.utf8),
-                                payload: Data(#"{"external_id":"mallory","exp":4102444800}"#.utf8), secret: Self.secret)
+        let token = AppJWT.sign(
+            header: Data(#"{"alg":"\#(alg)","typ":"JWT"}"#.utf8),
+            payload: Data(#"{"external_id":"mallory","exp":4102444800}"#.utf8), secret: Self.secret)
         #expect(error(token) == WireError(.invalidJWT, "The JWT must be signed with HS256, not \"\(alg)\""))
     }
 
     @Test func malformedAndTruncatedJWTsAreRefused() {
         let good = jwt("alice")
         let parts = good.split(separator: ".").map(String.init)
-        let cases = ["", ".", "..", "a.b", "a.b.c.d", "not a jwt", parts[0], "\(parts[0]).\(parts[1])",
-                     String(good.dropLast(10)), String(good.prefix(good.count / 2)), "\(parts[0]).!!!.\(parts[2])",
-                     "\(parts[0])..\(parts[2])", ".\(parts[1]).\(parts[2])", String(repeating: "a", count: 9000),
-                     "\(Data("{".utf8).base64URLEncodedString()).\(parts[1]).\(parts[2])", good + "\u{0}"]
+        let cases = [
+            "", ".", "..", "a.b", "a.b.c.d", "not a jwt", parts[0], "\(parts[0]).\(parts[1])",
+            String(good.dropLast(10)), String(good.prefix(good.count / 2)), "\(parts[0]).!!!.\(parts[2])",
+            "\(parts[0])..\(parts[2])", ".\(parts[1]).\(parts[2])", String(repeating: "a", count: 9000),
+            "\(Data("{".utf8).base64URLEncodedString()).\(parts[1]).\(parts[2])", good + "\u{0}",
+        ]
         for token in cases {
             let error = error(token)
             #expect(error?.code == .invalidJWT, "\(token.prefix(40))")
@@ -129,15 +150,20 @@ import Testing
     }
 
     @Test func missingOrBadClaimsAreRefused() {
-        let noExternalId = AppJWT.sign(header: Data(#"{"alg":"HS256"}"#.utf8), payload: Data(#"{"exp":4102444800}"#.utf8), secret: Self.secret)
+        let noExternalId = AppJWT.sign(
+            header: Data(#"{"alg":"HS256"}"#.utf8), payload: Data(#"{"exp":4102444800}"#.utf8), secret: Self.secret)
         #expect(error(noExternalId) == WireError(.invalidJWT, "The JWT has no external_id claim"))
-        let noExp = AppJWT.sign(header: Data(#"{"alg":"HS256"}"#.utf8), payload: Data(#"{"external_id":"alice"}"#.utf8), secret: Self.secret)
+        let noExp = AppJWT.sign(
+            header: Data(#"{"alg":"HS256"}"#.utf8), payload: Data(#"{"external_id":"alice"}"#.utf8), secret: Self.secret)
         #expect(error(noExp) == WireError(.invalidJWT, "The JWT has no exp claim"))
-        let numericId = AppJWT.sign(header: Data(#"{"alg":"HS256"}"#.utf8), payload: Data(#"{"external_id":42,"exp":4102444800}"#.utf8), secret: Self.secret)
+        let numericId = AppJWT.sign(
+            header: Data(#"{"alg":"HS256"}"#.utf8), payload: Data(#"{"external_id":42,"exp":4102444800}"#.utf8), secret: Self.secret)
         #expect(error(numericId)?.code == .invalidJWT)
-        let textExp = AppJWT.sign(header: Data(#"{"alg":"HS256"}"#.utf8), payload: Data(#"{"external_id":"a","exp":"soon"}"#.utf8), secret: Self.secret)
+        let textExp = AppJWT.sign(
+            header: Data(#"{"alg":"HS256"}"#.utf8), payload: Data(#"{"external_id":"a","exp":"soon"}"#.utf8), secret: Self.secret)
         #expect(error(textExp)?.code == .invalidJWT)
-        let emptyId = AppJWT.sign(header: Data(#"{"alg":"HS256"}"#.utf8), payload: Data(#"{"external_id":"","exp":4102444800}"#.utf8), secret: Self.secret)
+        let emptyId = AppJWT.sign(
+            header: Data(#"{"alg":"HS256"}"#.utf8), payload: Data(#"{"external_id":"","exp":4102444800}"#.utf8), secret: Self.secret)
         #expect(error(emptyId)?.code == .invalidJWT)
         let notJSON = AppJWT.sign(header: Data(#"{"alg":"HS256"}"#.utf8), payload: Data("[1,2]".utf8), secret: Self.secret)
         #expect(error(notJSON)?.code == .invalidJWT)
@@ -154,7 +180,10 @@ import Testing
     }
 
     @Test func aJWTForAMergedUserIsRefused() throws {
-        guard case .session(let anon, let anonUser, _) = try world.handle(.loginAnonymous, token: nil).get() else { Issue.record("no session"); return }
+        guard case .session(let anon, let anonUser, _) = try world.handle(.loginAnonymous, token: nil).get() else {
+            Issue.record("no session")
+            return
+        }
         try world.send("hi", id: "m1", in: "c1", token: anon.accessToken)
         _ = try login(jwt("alice"), token: anon.accessToken).get()
         #expect(error(jwt(anonUser.id)) == WireError(.forbidden, "The user was merged into another user"))

@@ -1,8 +1,9 @@
-@testable import ChatBackend
 import ChatCore
 import Foundation
 import Synchronization
 import Testing
+
+@testable import ChatBackend
 
 extension TestWorld {
     /// Signs in with `request` from `device`; returns the tokens, user and merged ids.
@@ -36,7 +37,10 @@ final class CloseLog: Sendable {
         #expect(user.isAnonymous && user.authenticationType == .anonymous && user.id.hasPrefix("anon-"))
         try world.send("hello", id: "m1", in: "c1", token: tokens.accessToken)
         #expect(world.backend.conversations(userId: user.id).map(\.id) == ["c1"])
-        guard case .user(let current) = try world.handle(.getCurrentUser, token: tokens.accessToken).get() else { Issue.record("no user"); return }
+        guard case .user(let current) = try world.handle(.getCurrentUser, token: tokens.accessToken).get() else {
+            Issue.record("no user")
+            return
+        }
         #expect(current.authenticationType == .anonymous && current.isAnonymous)
         // After logout, the next anonymous login is somebody new.
         _ = try world.handle(.logout, token: tokens.accessToken).get()
@@ -49,20 +53,28 @@ final class CloseLog: Sendable {
         let world = try TestWorld()
         let (anon, anonUser, _) = try world.signIn(.loginAnonymous)
         try world.send("help", id: "m1", in: "c-anon", token: anon.accessToken)
-        let log = EventLog(), closes = CloseLog()
-        _ = try world.backend.subscribe(apiKey: TestWorld.apiKey, accessToken: anon.accessToken, afterUserSeq: nil,
-                                        sink: { log.append($0) }, onClose: { closes.append($0) }).get()
+        let log = EventLog()
+        let closes = CloseLog()
+        _ = try world.backend.subscribe(
+            apiKey: TestWorld.apiKey, accessToken: anon.accessToken, afterUserSeq: nil,
+            sink: { log.append($0) }, onClose: { closes.append($0) }
+        ).get()
         let (tokens, user, merged) = try world.signIn(.loginJWT(jwt: world.jwt("alice")), token: anon.accessToken)
         #expect(user.id == "alice" && !user.isAnonymous && user.authenticationType == .jwt)
         #expect(merged == ["c-anon"])
         #expect(try world.conversationPage(token: tokens.accessToken, limit: 10).elements.map(\.id) == ["c-anon"])
         #expect(world.backend.owner(ofConversation: "c-anon") == "alice")
         // The messages came along, and alice can go on writing there.
-        #expect(try world.messagePage(.listMessages(conversationId: "c-anon", cursor: nil, limit: 10), token: tokens.accessToken).elements.map(\.id) == ["m1"])
+        #expect(
+            try world.messagePage(.listMessages(conversationId: "c-anon", cursor: nil, limit: 10), token: tokens.accessToken).elements.map(
+                \.id) == ["m1"])
         try world.send("still me", id: "m2", in: "c-anon", token: tokens.accessToken, create: false)
         // alice was told, so that lists update.
         let kinds = world.backend.events(userId: "alice").map(\.kind)
-        guard case .conversationUpdated(let conversation) = kinds.first else { Issue.record("expected conversationUpdated: \(kinds)"); return }
+        guard case .conversationUpdated(let conversation) = kinds.first else {
+            Issue.record("expected conversationUpdated: \(kinds)")
+            return
+        }
         #expect(conversation.id == "c-anon")
         // The anonymous user is retired: tokens, sessions, realtime, pushes.
         #expect(world.errorCode(.listConversations(cursor: nil, limit: 1), token: anon.accessToken) == .invalidToken)
@@ -150,11 +162,16 @@ final class CloseLog: Sendable {
         let (phone, _, _) = try world.signIn(.loginJWT(jwt: world.jwt("alice")), device: "phone")
         let (tablet, _, _) = try world.signIn(.loginJWT(jwt: world.jwt("alice")), device: "tablet")
         try world.send("hi", id: "m1", in: "c1", token: phone.accessToken)
-        let closes = CloseLog(), log = EventLog()
-        _ = try world.backend.subscribe(apiKey: TestWorld.apiKey, accessToken: phone.accessToken, afterUserSeq: nil,
-                                        sink: { log.append($0) }, onClose: { closes.append($0) }).get()
+        let closes = CloseLog()
+        let log = EventLog()
+        _ = try world.backend.subscribe(
+            apiKey: TestWorld.apiKey, accessToken: phone.accessToken, afterUserSeq: nil,
+            sink: { log.append($0) }, onClose: { closes.append($0) }
+        ).get()
         let tabletLog = EventLog()
-        _ = try world.backend.subscribe(apiKey: TestWorld.apiKey, accessToken: tablet.accessToken, afterUserSeq: nil) { tabletLog.append($0) }.get()
+        _ = try world.backend.subscribe(apiKey: TestWorld.apiKey, accessToken: tablet.accessToken, afterUserSeq: nil) {
+            tabletLog.append($0)
+        }.get()
 
         _ = try world.request(.logout, token: phone.accessToken, device: "phone").get()
         #expect(world.backend.sessions(userId: "alice").map(\.deviceId) == ["tablet"])
@@ -215,8 +232,10 @@ final class CloseLog: Sendable {
         let world = try TestWorld()
         let (tokens, _, _) = try world.signIn(.connectUserId(userId: "alice"))
         let closes = CloseLog()
-        _ = try world.backend.subscribe(apiKey: TestWorld.apiKey, accessToken: tokens.accessToken, afterUserSeq: nil,
-                                        sink: { _ in }, onClose: { closes.append($0) }).get()
+        _ = try world.backend.subscribe(
+            apiKey: TestWorld.apiKey, accessToken: tokens.accessToken, afterUserSeq: nil,
+            sink: { _ in }, onClose: { closes.append($0) }
+        ).get()
         world.backend.revokeTokens(userId: "alice")
         #expect(closes.reasons.map(\.code) == [.invalidToken])
         #expect(world.backend.subscriptionCount(userId: "alice") == 0)

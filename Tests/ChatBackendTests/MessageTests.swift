@@ -22,16 +22,22 @@ import Testing
     @Test func sendingToAnUnknownConversationWithoutCreateFails() throws {
         let world = try TestWorld()
         let alice = try world.tokens("alice").accessToken
-        #expect(world.errorCode(.sendMessage(conversationId: "nope", createConversation: nil,
-                                             message: NewMessage(id: "m1", content: .text("hi"), replyTo: nil)), token: alice) == .unknownConversation)
+        #expect(
+            world.errorCode(
+                .sendMessage(
+                    conversationId: "nope", createConversation: nil,
+                    message: NewMessage(id: "m1", content: .text("hi"), replyTo: nil)), token: alice) == .unknownConversation)
         #expect(world.backend.conversations(userId: "alice").isEmpty)
     }
 
     @Test func aRejectedFirstMessageDoesNotCreateTheConversation() throws {
         let world = try TestWorld()
         let alice = try world.tokens("alice").accessToken
-        #expect(world.errorCode(.sendMessage(conversationId: "c1", createConversation: NewConversation(title: nil),
-                                             message: NewMessage(id: "m1", content: .text(""), replyTo: nil)), token: alice) == .badRequest)
+        #expect(
+            world.errorCode(
+                .sendMessage(
+                    conversationId: "c1", createConversation: NewConversation(title: nil),
+                    message: NewMessage(id: "m1", content: .text(""), replyTo: nil)), token: alice) == .badRequest)
         #expect(world.backend.conversations(userId: "alice").isEmpty)
     }
 
@@ -46,7 +52,7 @@ import Testing
         #expect(again == first)
         #expect(conversation.lastSeq == 1)
         #expect(try world.backend.messages(conversationId: "c1") == [first])
-        #expect(log.userSeqs == [1, 2])  // messageCreated + conversationUpdated, once
+        #expect(log.userSeqs == [1, 2]) // messageCreated + conversationUpdated, once
         #expect(world.backend.latestUserSeq(userId: "alice") == 2)
         // The same id in another conversation is another message.
         let (_, other) = try world.send("hello", id: "m1", in: "c2", token: pair.accessToken)
@@ -57,8 +63,10 @@ import Testing
         let world = try TestWorld()
         let alice = try world.tokens("alice").accessToken
         func code(_ text: String) -> WireError.Code? {
-            world.errorCode(.sendMessage(conversationId: "c1", createConversation: NewConversation(title: nil),
-                                         message: NewMessage(id: "m-\(text.count)", content: .text(text), replyTo: nil)), token: alice)
+            world.errorCode(
+                .sendMessage(
+                    conversationId: "c1", createConversation: NewConversation(title: nil),
+                    message: NewMessage(id: "m-\(text.count)", content: .text(text), replyTo: nil)), token: alice)
         }
         #expect(code("") == .badRequest)
         #expect(code("   \n") == .badRequest)
@@ -70,9 +78,12 @@ import Testing
         let world = try TestWorld()
         let alice = try world.tokens("alice").accessToken
         func send(_ mime: String, _ size: Int64, id: String) -> Result<WireResponse, WireError> {
-            world.handle(.sendMessage(conversationId: "c1", createConversation: NewConversation(title: nil),
-                                      message: NewMessage(id: id, content: .attachment(kind: .image, mimeType: mime, size: size, fileName: "a.png"),
-                                                          replyTo: nil)), token: alice)
+            world.handle(
+                .sendMessage(
+                    conversationId: "c1", createConversation: NewConversation(title: nil),
+                    message: NewMessage(
+                        id: id, content: .attachment(kind: .image, mimeType: mime, size: size, fileName: "a.png"),
+                        replyTo: nil)), token: alice)
         }
         #expect(send("image/png", 25 * 1024 * 1024 + 1, id: "a").errorCode == .attachmentTooLarge)
         #expect(send("image/tiff", 10, id: "b").errorCode == .unsupportedMediaType)
@@ -109,7 +120,7 @@ import Testing
         let all = try world.messagePage(.listMessages(conversationId: "c1", cursor: nil, limit: 7), token: alice)
         #expect(all.elements.count == 7 && all.nextCursor == nil)
         // A conversation cursor is not a message cursor.
-        let conversationCursor = "YzE6NTox"  // "c1:5:1"
+        let conversationCursor = "YzE6NTox" // "c1:5:1"
         #expect(world.errorCode(.listMessages(conversationId: "c1", cursor: conversationCursor, limit: 3), token: alice) == .badRequest)
         #expect(world.errorCode(.listMessages(conversationId: "c1", cursor: "%%%", limit: 3), token: alice) == .badRequest)
     }
@@ -125,15 +136,19 @@ import Testing
         #expect(rest.elements.map(\.seq) == [5])
         #expect(rest.nextCursor == nil)
         #expect(try world.messagePage(.messagesSince(conversationId: "c1", afterSeq: Int64.max, limit: 2), token: alice).elements.isEmpty)
-        #expect(try world.messagePage(.messagesSince(conversationId: "c1", afterSeq: Int64.min, limit: 100), token: alice).elements.count == 5)
+        #expect(
+            try world.messagePage(.messagesSince(conversationId: "c1", afterSeq: Int64.min, limit: 100), token: alice).elements.count == 5)
     }
 
     @Test func repliesAreKept() throws {
         let world = try TestWorld()
         let alice = try world.tokens("alice").accessToken
         try world.send("question", id: "m1", in: "c1", token: alice)
-        _ = try world.handle(.sendMessage(conversationId: "c1", createConversation: nil,
-                                          message: NewMessage(id: "m2", content: .text("more"), replyTo: "m1")), token: alice).get()
+        _ = try world.handle(
+            .sendMessage(
+                conversationId: "c1", createConversation: nil,
+                message: NewMessage(id: "m2", content: .text("more"), replyTo: "m1")), token: alice
+        ).get()
         #expect(try world.backend.messages(conversationId: "c1").map(\.replyTo) == [nil, "m1"])
     }
 

@@ -1,6 +1,6 @@
-import Synchronization
 import ChatBackend
 import ChatCore
+import Synchronization
 import Testing
 
 @Suite struct RealtimeTests {
@@ -8,13 +8,15 @@ import Testing
         let world = try TestWorld()
         let pair = try world.tokens("alice")
         let log = EventLog()
-        let id = try world.backend.subscribe(apiKey: TestWorld.apiKey, accessToken: pair.accessToken, afterUserSeq: nil) { log.append($0) }.get()
+        let id = try world.backend.subscribe(apiKey: TestWorld.apiKey, accessToken: pair.accessToken, afterUserSeq: nil) { log.append($0) }
+            .get()
         #expect(log.events.isEmpty)
         let (conversation, message) = try world.send("hi", id: "m1", in: "c1", token: pair.accessToken)
-        #expect(log.events == [
-            WireEvent(userSeq: 1, kind: .messageCreated(message)),
-            WireEvent(userSeq: 2, kind: .conversationUpdated(conversation)),
-        ])
+        #expect(
+            log.events == [
+                WireEvent(userSeq: 1, kind: .messageCreated(message)),
+                WireEvent(userSeq: 2, kind: .conversationUpdated(conversation)),
+            ])
         world.backend.unsubscribe(id)
         try world.send("again", id: "m2", in: "c1", token: pair.accessToken)
         #expect(log.events.count == 2)
@@ -25,10 +27,12 @@ import Testing
         let world = try TestWorld()
         let pair = try world.tokens("alice")
         let first = EventLog()
-        let id = try world.backend.subscribe(apiKey: TestWorld.apiKey, accessToken: pair.accessToken, afterUserSeq: nil) { first.append($0) }.get()
+        let id = try world.backend.subscribe(apiKey: TestWorld.apiKey, accessToken: pair.accessToken, afterUserSeq: nil) {
+            first.append($0)
+        }.get()
         try world.send("one", id: "m1", in: "c1", token: pair.accessToken)
         let seen = try #require(first.userSeqs.last)
-        world.backend.unsubscribe(id)  // the connection drops
+        world.backend.unsubscribe(id) // the connection drops
 
         try world.send("two", id: "m2", in: "c1", token: pair.accessToken)
         try world.backend.agentSay(conversationId: "c1", text: "three")
@@ -37,7 +41,8 @@ import Testing
         #expect(missed.map(\.userSeq) == [3, 4, 5, 6, 7])
 
         let second = EventLog()
-        _ = try world.backend.subscribe(apiKey: TestWorld.apiKey, accessToken: pair.accessToken, afterUserSeq: seen) { second.append($0) }.get()
+        _ = try world.backend.subscribe(apiKey: TestWorld.apiKey, accessToken: pair.accessToken, afterUserSeq: seen) { second.append($0) }
+            .get()
         #expect(second.events == missed)
         try world.send("four", id: "m4", in: "c1", token: pair.accessToken)
         #expect(second.userSeqs == [3, 4, 5, 6, 7, 8, 9])
@@ -58,7 +63,8 @@ import Testing
         let world = try TestWorld()
         let alice = try world.tokens("alice")
         let bob = try world.tokens("bob")
-        let aliceLog = EventLog(), bobLog = EventLog()
+        let aliceLog = EventLog()
+        let bobLog = EventLog()
         _ = world.backend.subscribe(apiKey: TestWorld.apiKey, accessToken: alice.accessToken, afterUserSeq: 0) { aliceLog.append($0) }
         _ = world.backend.subscribe(apiKey: TestWorld.apiKey, accessToken: bob.accessToken, afterUserSeq: 0) { bobLog.append($0) }
         try world.send("alice's", id: "m1", in: "c-alice", token: alice.accessToken)
@@ -73,10 +79,16 @@ import Testing
         let world = try TestWorld()
         let pair = try world.tokens("alice")
         let sink: @Sendable (WireEvent) -> Void = { _ in }
-        #expect(world.backend.subscribe(apiKey: "nope", accessToken: pair.accessToken, afterUserSeq: nil, sink: sink).errorCode == .invalidApiKey)
-        #expect(world.backend.subscribe(apiKey: TestWorld.apiKey, accessToken: "bogus", afterUserSeq: nil, sink: sink).errorCode == .invalidToken)
+        #expect(
+            world.backend.subscribe(apiKey: "nope", accessToken: pair.accessToken, afterUserSeq: nil, sink: sink).errorCode
+                == .invalidApiKey)
+        #expect(
+            world.backend.subscribe(apiKey: TestWorld.apiKey, accessToken: "bogus", afterUserSeq: nil, sink: sink).errorCode
+                == .invalidToken)
         world.clock.advance(.seconds(3600))
-        #expect(world.backend.subscribe(apiKey: TestWorld.apiKey, accessToken: pair.accessToken, afterUserSeq: nil, sink: sink).errorCode == .expiredToken)
+        #expect(
+            world.backend.subscribe(apiKey: TestWorld.apiKey, accessToken: pair.accessToken, afterUserSeq: nil, sink: sink).errorCode
+                == .expiredToken)
     }
 
     @Test func aSinkMayCallBackIntoTheBackend() throws {

@@ -37,7 +37,8 @@ struct TestWorld {
     let backend: Backend
 
     init(settings: AppSettings = .init()) throws {
-        let clock = clock, ids = ids
+        let clock = clock
+        let ids = ids
         backend = try Backend(environment: BackendEnvironment(now: { clock.now }, makeID: { ids.make($0) }))
         try backend.createApp(apiKey: Self.apiKey, jwtSecret: "test-secret", settings: settings)
     }
@@ -57,9 +58,14 @@ struct TestWorld {
     }
 
     @discardableResult
-    func send(_ text: String, id: String, in conversationId: String, token: String, create: Bool = true) throws -> (WireConversation, WireMessage) {
-        let response = try handle(.sendMessage(conversationId: conversationId, createConversation: create ? NewConversation(title: nil) : nil,
-                                               message: NewMessage(id: id, content: .text(text), replyTo: nil)), token: token).get()
+    func send(_ text: String, id: String, in conversationId: String, token: String, create: Bool = true) throws -> (
+        WireConversation, WireMessage
+    ) {
+        let response = try handle(
+            .sendMessage(
+                conversationId: conversationId, createConversation: create ? NewConversation(title: nil) : nil,
+                message: NewMessage(id: id, content: .text(text), replyTo: nil)), token: token
+        ).get()
         guard case .sent(let conversation, let message) = response else { throw WireError(.internalError, "unexpected \(response)") }
         return (conversation, message)
     }

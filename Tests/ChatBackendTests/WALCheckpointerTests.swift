@@ -1,8 +1,9 @@
-@testable import ChatBackend
 import ChatCore
 import Foundation
 import GRDB
 import Testing
+
+@testable import ChatBackend
 
 /// A file-backed backend checkpoints its write-ahead log on a connection of
 /// its own (WALCheckpointer), not inside the commits of its writer.
@@ -11,16 +12,22 @@ import Testing
     /// waiting for the checkpointer after each `batch`; returns the largest
     /// size the log reached.
     private func send(_ count: Int, batch: Int, path: String) throws -> (backend: Backend, largestLog: Int) {
-        let clock = TestClock(), ids = CounterIDs()
-        let backend = try Backend(environment: BackendEnvironment(now: { clock.now }, makeID: { ids.make($0) }), path: path,
-                                  commitSync: .normal)
+        let clock = TestClock()
+        let ids = CounterIDs()
+        let backend = try Backend(
+            environment: BackendEnvironment(now: { clock.now }, makeID: { ids.make($0) }), path: path,
+            commitSync: .normal)
         try backend.createApp(apiKey: "k", jwtSecret: "s")
         let token = try backend.issueTokens(apiKey: "k", userId: "alice").accessToken
         var largest = 0
         for n in 0..<count {
-            _ = try backend.handle(WireEnvelope(apiKey: "k", accessToken: token, deviceId: "d", request: .sendMessage(
-                conversationId: "c1", createConversation: NewConversation(title: nil),
-                message: NewMessage(id: "m\(n)", content: .text("message \(n)"), replyTo: nil)))).get()
+            _ = try backend.handle(
+                WireEnvelope(
+                    apiKey: "k", accessToken: token, deviceId: "d",
+                    request: .sendMessage(
+                        conversationId: "c1", createConversation: NewConversation(title: nil),
+                        message: NewMessage(id: "m\(n)", content: .text("message \(n)"), replyTo: nil)))
+            ).get()
             if n % batch == batch - 1 {
                 backend.checkpointer?.waitUntilIdle()
                 largest = max(largest, Self.size(of: path + "-wal"))
@@ -63,15 +70,21 @@ import Testing
         // Each backend goes away with a checkpoint likely in flight: it must
         // be finished, and the file closed, by the time the next one opens.
         for round in 0..<10 {
-            let clock = TestClock(), ids = CounterIDs()
-            let backend = try Backend(environment: BackendEnvironment(now: { clock.now }, makeID: { ids.make($0) }), path: path,
-                                      commitSync: .normal)
+            let clock = TestClock()
+            let ids = CounterIDs()
+            let backend = try Backend(
+                environment: BackendEnvironment(now: { clock.now }, makeID: { ids.make($0) }), path: path,
+                commitSync: .normal)
             if round == 0 { try backend.createApp(apiKey: "k", jwtSecret: "s") }
             let token = try backend.issueTokens(apiKey: "k", userId: "alice").accessToken
             for n in 0..<200 {
-                _ = try backend.handle(WireEnvelope(apiKey: "k", accessToken: token, deviceId: "d", request: .sendMessage(
-                    conversationId: "c1", createConversation: NewConversation(title: nil),
-                    message: NewMessage(id: "m\(round)-\(n)", content: .text("message"), replyTo: nil)))).get()
+                _ = try backend.handle(
+                    WireEnvelope(
+                        apiKey: "k", accessToken: token, deviceId: "d",
+                        request: .sendMessage(
+                            conversationId: "c1", createConversation: NewConversation(title: nil),
+                            message: NewMessage(id: "m\(round)-\(n)", content: .text("message"), replyTo: nil)))
+                ).get()
             }
         }
         let reader = try DatabaseQueue(path: path)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ChatCore
 
 /// `Instant.description` computes the date by arithmetic in its usual range;
@@ -8,8 +9,8 @@ import Testing
         var instants: [Int64] = [
             0, -1, 1, 999, 1000, 86_399_999, 86_400_000, -86_400_000, -86_400_001,
             Instant.simulationEpoch.milliseconds, Instant.simulationEpoch.milliseconds + 365 * 86_400_000 + 1,
-            951_782_400_000,  // 2000-02-29
-            4_107_542_400_000,  // 2100-03-01
+            951_782_400_000, // 2000-02-29
+            4_107_542_400_000, // 2100-03-01
             Instant.fastRange.lowerBound, Instant.fastRange.lowerBound - 1,
             Instant.fastRange.upperBound - 1, Instant.fastRange.upperBound,
         ]

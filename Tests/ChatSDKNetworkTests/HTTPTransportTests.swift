@@ -2,6 +2,7 @@ import ChatCore
 import ChatSDK
 import Foundation
 import Testing
+
 @testable import ChatSDKNetwork
 
 /// The SDK's HTTP client without a server: how it builds URLs, reads the

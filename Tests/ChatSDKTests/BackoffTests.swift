@@ -1,5 +1,6 @@
 import ChatCore
 import Testing
+
 @testable import ChatSDK
 
 /// Reconnection back-off (D8, issue 6): doubling from 1 s up to 30 s, each

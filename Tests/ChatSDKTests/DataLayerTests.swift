@@ -1,6 +1,6 @@
-import ChatTestSupport
 import ChatSDK
 import ChatSimulation
+import ChatTestSupport
 import Foundation
 import GRDB
 import Testing
@@ -25,7 +25,9 @@ import Testing
 
         deinit { try? FileManager.default.removeItem(atPath: folder) }
 
-        static func launch(_ world: World, _ folder: String, _ provider: SimulatedTokenProvider, _ autoResend: Bool, _ warnings: Locked<[String]>) -> ChatClient {
+        static func launch(
+            _ world: World, _ folder: String, _ provider: SimulatedTokenProvider, _ autoResend: Bool, _ warnings: Locked<[String]>
+        ) -> ChatClient {
             var configuration = ChatClient.Configuration(apiKey: World.apiKey, transport: world.makeTransport(), runtime: world)
             configuration.cacheDirectory = folder
             configuration.autoResend = autoResend
@@ -93,7 +95,9 @@ import Testing
         } else {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3", "-c", "import sqlite3; c = sqlite3.connect('\(file)'); c.execute('create table notes(x)'); c.commit()"]
+            process.arguments = [
+                "python3", "-c", "import sqlite3; c = sqlite3.connect('\(file)'); c.execute('create table notes(x)'); c.commit()",
+            ]
             try process.run()
             _ = try process.waitForExit()
         }
@@ -156,7 +160,10 @@ import Testing
         f.world.network.setLatency(.milliseconds(100))
         f.world.network.failNext(1)
         let (a, b) = try f.call {
-            (try await f.client.sendMessage(.text("a"), in: conversation.id), try await f.client.sendMessage(.text("b"), in: conversation.id))
+            (
+                try await f.client.sendMessage(.text("a"), in: conversation.id),
+                try await f.client.sendMessage(.text("b"), in: conversation.id)
+            )
         }
         f.world.runUntilIdle()
         #expect(try f.call { try await f.client.message(withId: a.id) }?.state.name == "failed")

@@ -1,6 +1,7 @@
 import ChatCore
 import Foundation
 import Testing
+
 @testable import ChatSDK
 
 /// Error codes are open sets (structs with static members, issue 14): a code
@@ -20,10 +21,9 @@ import Testing
 
     @Test func aCatchNamesTheCodeItCatches() {
         func outcome(_ error: any Error) -> String {
-            do { throw error }
-            catch ChatError.expiredJWT { return "expired" }
-            catch ChatError.offline { return "offline" }
-            catch { return "other" }
+            do { throw error } catch ChatError.expiredJWT { return "expired" } catch ChatError.offline { return "offline" } catch {
+                return "other"
+            }
         }
         #expect(outcome(ChatError(.expiredJWT, "old")) == "expired")
         #expect(outcome(ChatError(ChatError.Code(.expiredJWT), "old")) == "expired")

@@ -8,7 +8,8 @@ import Testing
 @Suite struct IdentityTests {
     func jwt(_ user: String, expiresIn: Duration = .seconds(3600), secret: String = World.jwtSecret, world: World) -> String {
         let exp = world.now + expiresIn
-        return AppJWT.sign(AppJWT.Claims(externalId: user, exp: Date(timeIntervalSince1970: Double(exp.milliseconds) / 1000)), secret: secret)
+        return AppJWT.sign(
+            AppJWT.Claims(externalId: user, exp: Date(timeIntervalSince1970: Double(exp.milliseconds) / 1000)), secret: secret)
     }
 
     struct Renewer: AuthenticationDelegate {
@@ -21,7 +22,10 @@ import Testing
     }
 
     struct SessionRenewer: CallbackSessionDelegate {
-        enum Answer: Sendable { case token(@Sendable () -> String), decline, fail }
+        enum Answer: Sendable {
+            case token(@Sendable () -> String)
+            case decline, fail
+        }
         let answer: Answer
         let events = Locked<[String]>([])
         func sessionTokenDidRequire(success: @escaping @Sendable (String?) -> Void, fail: @escaping @Sendable (any Error) -> Void) {
@@ -55,7 +59,12 @@ import Testing
     @Test func anExpiredJWTIsRenewedThroughTheDelegateWithoutInterruption() throws {
         let f = try Fixture()
         let world = f.world
-        let renewer = Renewer { AppJWT.sign(AppJWT.Claims(externalId: "alice", exp: Date(timeIntervalSince1970: Double((world.now + .seconds(7200)).milliseconds) / 1000)), secret: World.jwtSecret) }
+        let renewer = Renewer {
+            AppJWT.sign(
+                AppJWT.Claims(
+                    externalId: "alice", exp: Date(timeIntervalSince1970: Double((world.now + .seconds(7200)).milliseconds) / 1000)),
+                secret: World.jwtSecret)
+        }
         try f.call { try await f.client.setAuthenticationDelegate(renewer) }
         try f.call { try await f.client.loginUser(jwt: jwt("alice", expiresIn: .seconds(600), world: f.world)) }
         let conversation = try f.call { try await f.client.startConversation() }
@@ -135,11 +144,13 @@ import Testing
     func sessionTokensAreRenewedThroughTheSessionDelegate(answer: String) throws {
         let f = try Fixture()
         let world = f.world
-        let kind: SessionRenewer.Answer = switch answer {
-        case "renew": .token { (try? world.backend.issueSessionToken(apiKey: World.apiKey, userId: "dave", ttl: .seconds(600)).token) ?? "" }
-        case "decline": .decline
-        default: .fail
-        }
+        let kind: SessionRenewer.Answer =
+            switch answer {
+            case "renew":
+                .token { (try? world.backend.issueSessionToken(apiKey: World.apiKey, userId: "dave", ttl: .seconds(600)).token) ?? "" }
+            case "decline": .decline
+            default: .fail
+            }
         let delegate = SessionRenewer(answer: kind)
         try f.call { try await f.client.setSessionDelegate(delegate) }
         let token = try f.world.backend.issueSessionToken(apiKey: World.apiKey, userId: "dave", ttl: .seconds(600))
@@ -197,10 +208,22 @@ import Testing
         let f = try Fixture()
         try f.call { try await f.client.loginUser(jwt: jwt("alice", world: f.world)) }
         let before = f.world.network.requestCount
-        #expect(chatError { try f.call { try await f.client.updateCurrentUserInfo(nickname: nil, image: ProfileImage(mimeType: "image/gif", size: 100)) } }?.code == ChatError.Code(.unsupportedMediaType))
-        #expect(chatError { try f.call { try await f.client.updateCurrentUserInfo(nickname: nil, image: ProfileImage(mimeType: "image/png", size: 6_000_000)) } }?.code == ChatError.Code(.attachmentTooLarge))
+        #expect(
+            chatError {
+                try f.call {
+                    try await f.client.updateCurrentUserInfo(nickname: nil, image: ProfileImage(mimeType: "image/gif", size: 100))
+                }
+            }?.code == ChatError.Code(.unsupportedMediaType))
+        #expect(
+            chatError {
+                try f.call {
+                    try await f.client.updateCurrentUserInfo(nickname: nil, image: ProfileImage(mimeType: "image/png", size: 6_000_000))
+                }
+            }?.code == ChatError.Code(.attachmentTooLarge))
         #expect(f.world.network.requestCount == before, "refused before upload")
-        let user = try f.call { try await f.client.updateCurrentUserInfo(nickname: "Al", image: ProfileImage(mimeType: "image/png", size: 200_000)) }
+        let user = try f.call {
+            try await f.client.updateCurrentUserInfo(nickname: "Al", image: ProfileImage(mimeType: "image/png", size: 200_000))
+        }
         #expect(user.nickname == "Al")
     }
 

@@ -1,5 +1,6 @@
 import ChatCore
 import Testing
+
 @testable import ChatSDK
 
 /// The realtime link's decisions, without I/O (issue 14): every input
@@ -54,11 +55,19 @@ import Testing
         var link = RealtimeLinkMachine()
         var draws = 0
         _ = link.ended(reachable: false, closedByServer: nil)
-        #expect(link.nextWait(fraction: { draws += 1; return 0.5 }) == .network)
+        #expect(
+            link.nextWait(fraction: {
+                draws += 1
+                return 0.5
+            }) == .network)
         #expect(draws == 0)
         // An attempt counts offline too: the next back-off online is the second.
         #expect(link.ended(reachable: true, closedByServer: nil) == .waitingForNetwork(.backoff(attempt: 2)))
-        #expect(link.nextWait(fraction: { draws += 1; return 0 }) == .backoff(.milliseconds(1000)))
+        #expect(
+            link.nextWait(fraction: {
+                draws += 1
+                return 0
+            }) == .backoff(.milliseconds(1000)))
         #expect(draws == 1)
     }
 }

@@ -1,5 +1,6 @@
-@testable import ChatSDK
 import Testing
+
+@testable import ChatSDK
 
 /// The session's decisions without I/O (A1–A15).
 @Suite struct SessionStateMachineTests {
@@ -7,7 +8,9 @@ import Testing
     let margin = Duration.seconds(30)
 
     func pair(accessFor access: Duration, refreshFor refresh: Duration, from now: Instant) -> TokenPair {
-        TokenPair(accessToken: "at_access_\(access)", accessExpiresAt: now + access, refreshToken: "rt_refresh_\(refresh)", refreshExpiresAt: now + refresh)
+        TokenPair(
+            accessToken: "at_access_\(access)", accessExpiresAt: now + access, refreshToken: "rt_refresh_\(refresh)",
+            refreshExpiresAt: now + refresh)
     }
 
     @Test func nobodyMeansNotAuthenticated() {
@@ -95,7 +98,9 @@ import Testing
         machine.handle(.identify(userId: "dave", credential: .sessionToken("st")))
         let first = pair(accessFor: .seconds(600), refreshFor: .seconds(600), from: t0)
         machine.handle(.signedIn(userId: "dave", tokens: first))
-        let same = TokenPair(accessToken: "at_second", accessExpiresAt: first.accessExpiresAt, refreshToken: "rt_second", refreshExpiresAt: first.refreshExpiresAt)
+        let same = TokenPair(
+            accessToken: "at_second", accessExpiresAt: first.accessExpiresAt, refreshToken: "rt_second",
+            refreshExpiresAt: first.refreshExpiresAt)
         machine.handle(.refreshed(same))
         // Inside the margin, but the refresh gained nothing: no new refresh.
         #expect(machine.nextStep(now: t0 + .seconds(590), margin: margin) == .use(accessToken: "at_second"))
@@ -135,7 +140,9 @@ import Testing
         #expect(machine.admits(userId: "alice", credential: .provider) == .noChange)
         if case .refused(let error) = machine.admits(userId: "bob", credential: .provider) {
             #expect(error.code == .currentUserAlreadySet)
-        } else { Issue.record("bob must be refused") }
+        } else {
+            Issue.record("bob must be refused")
+        }
         machine.handle(.cleared)
         #expect(machine.state == .signedOut)
         #expect(machine.admits(userId: "bob", credential: .provider) == .allowed)

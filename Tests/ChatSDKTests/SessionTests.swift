@@ -23,7 +23,8 @@ import Testing
         f.world.runUntilIdle()
         #expect(f.provider.calls == 1)
         #expect(watcher.last?.isDataFresh == true)
-        #expect(f.sessionStates == [.userSet(userId: "alice"), .authenticating(userId: "alice"), .authenticated(userId: "alice", via: .tokens)])
+        #expect(
+            f.sessionStates == [.userSet(userId: "alice"), .authenticating(userId: "alice"), .authenticated(userId: "alice", via: .tokens)])
     }
 
     @Test func concurrentNeedsMakeOneProviderCall() throws {

@@ -19,8 +19,7 @@ final class Collected<Value: Sendable>: Sendable {
         let responses = self.responses
         let ended = self.ended
         task = world.spawn {
-            do { for try await response in watcher { responses.withLock { $0.append(response) } } }
-            catch { ended.withLock { $0 = error } }
+            do { for try await response in watcher { responses.withLock { $0.append(response) } } } catch { ended.withLock { $0 = error } }
         }
     }
 
@@ -36,8 +35,10 @@ final class Fixture: Sendable {
     let client: ChatClient
     let events: Locked<[ChatEvent]>
 
-    init(seed: UInt64 = 1, pageSize: Int = 20, apiKey: String = World.apiKey,
-         transport wrap: (World, any ChatTransport) -> any ChatTransport = { $1 }) throws {
+    init(
+        seed: UInt64 = 1, pageSize: Int = 20, apiKey: String = World.apiKey,
+        transport wrap: (World, any ChatTransport) -> any ChatTransport = { $1 }
+    ) throws {
         world = try World(seed: seed)
         provider = SimulatedTokenProvider(world: world)
         var configuration = ChatClient.Configuration(apiKey: apiKey, transport: wrap(world, world.makeTransport()), runtime: world)
@@ -66,5 +67,8 @@ final class Fixture: Sendable {
 }
 
 func chatError<T>(_ body: () throws -> T) -> ChatError? {
-    do { _ = try body(); return nil } catch { return error as? ChatError }
+    do {
+        _ = try body()
+        return nil
+    } catch { return error as? ChatError }
 }

@@ -31,8 +31,10 @@ import Testing
         }
 
         func send(_ text: String, id: String, in conversationId: String) async throws {
-            try await perform(.sendMessage(conversationId: conversationId, createConversation: NewConversation(title: nil),
-                                           message: NewMessage(id: id, content: .text(text), replyTo: nil)))
+            try await perform(
+                .sendMessage(
+                    conversationId: conversationId, createConversation: NewConversation(title: nil),
+                    message: NewMessage(id: id, content: .text(text), replyTo: nil)))
         }
     }
 
@@ -46,12 +48,29 @@ import Testing
             let body = route.method == "POST" ? #"{"userId": "alice", "settings": []}"# : nil
             let label = "\(route.method) \(route.path)"
             answers.append(("\(label), no key", try await http(route.method, url, body: body)))
-            answers.append(("\(label), no secret", try await http(route.method, url, headers: [HTTPWire.Header.apiKey: ChatServer.demoApiKey],
-                                                                  body: body)))
-            answers.append(("\(label), wrong secret", try await http(route.method, url, headers: Self.secret.merging(
-                [HTTPWire.Header.appSecret: "guess"]) { $1 }, body: body)))
-            answers.append(("\(label), unknown app", try await http(route.method, url, headers: Self.secret.merging(
-                [HTTPWire.Header.apiKey: "nope"]) { $1 }, body: body)))
+            answers.append(
+                (
+                    "\(label), no secret",
+                    try await http(
+                        route.method, url, headers: [HTTPWire.Header.apiKey: ChatServer.demoApiKey],
+                        body: body)
+                ))
+            answers.append(
+                (
+                    "\(label), wrong secret",
+                    try await http(
+                        route.method, url,
+                        headers: Self.secret.merging(
+                            [HTTPWire.Header.appSecret: "guess"]) { $1 }, body: body)
+                ))
+            answers.append(
+                (
+                    "\(label), unknown app",
+                    try await http(
+                        route.method, url,
+                        headers: Self.secret.merging(
+                            [HTTPWire.Header.apiKey: "nope"]) { $1 }, body: body)
+                ))
         }
         let users = server.server.backend.users()
         await server.stop()
@@ -78,13 +97,16 @@ import Testing
         let devices = try await app.pushSubscriptions(userId: "alice")
         let pushes = try await app.pushes(userId: "alice")
         let messages = try await app.messages(conversationId: "c1")
-        let nobody = try await (app.conversations(userId: "nobody"), app.sessions(userId: "nobody"),
-                                app.pushSubscriptions(userId: "nobody"), app.pushes(userId: "nobody"))
+        let nobody = try await (
+            app.conversations(userId: "nobody"), app.sessions(userId: "nobody"),
+            app.pushSubscriptions(userId: "nobody"), app.pushes(userId: "nobody")
+        )
         await server.stop()
-        #expect(users == [
-            HTTPWire.AppUser(id: "alice", isAnonymous: false, conversationCount: 1, sessionCount: 1),
-            HTTPWire.AppUser(id: "bob", isAnonymous: false, conversationCount: 0, sessionCount: 1),
-        ])
+        #expect(
+            users == [
+                HTTPWire.AppUser(id: "alice", isAnonymous: false, conversationCount: 1, sessionCount: 1),
+                HTTPWire.AppUser(id: "bob", isAnonymous: false, conversationCount: 0, sessionCount: 1),
+            ])
         #expect(conversations.map(\.id) == ["c1"])
         #expect(sessions == [HTTPWire.AppSession(authenticationType: .tokens, deviceId: "phone")])
         #expect(devices == ["phone"])
@@ -122,7 +144,8 @@ import Testing
         let revoke = try await http("POST", base + "/v1/app/users/carol/tokens/revoke", headers: Self.secret)
         let say = try await http("POST", base + "/v1/agent/conversations/c-carol/say", headers: Self.secret, body: #"{"text": "hi"}"#)
         let issue = try await http("POST", base + "/v1/app/access-tokens", headers: Self.secret, body: #"{"userId": "carol"}"#)
-        let mixed = try await http("GET", base + "/v1/app/users", headers: Self.secret.merging([HTTPWire.Header.apiKey: "other-key"]) { $1 })
+        let mixed = try await http(
+            "GET", base + "/v1/app/users", headers: Self.secret.merging([HTTPWire.Header.apiKey: "other-key"]) { $1 })
         let carolsOwn = try await other.users()
         let carolSessions = server.server.backend.sessionCount(userId: "carol")
         await server.stop()

@@ -18,9 +18,11 @@ import Testing
         let before = try await app.settings()
         let changed = try await app.updateSettings([.init(key: "typingTTL", value: "10s"), .init(key: "allowUserIdOnly", value: "false")])
         var refusals: [String: WireError] = [:]
-        for (label, changes) in [("key", [HTTPWire.AppSetting(key: "colour", value: "blue")]),
-                                 ("value", [.init(key: "sessionTokenTTL", value: "soon")]),
-                                 ("one of two", [.init(key: "typingTTL", value: "1s"), .init(key: "requireAccessToken", value: "maybe")])] {
+        for (label, changes) in [
+            ("key", [HTTPWire.AppSetting(key: "colour", value: "blue")]),
+            ("value", [.init(key: "sessionTokenTTL", value: "soon")]),
+            ("one of two", [.init(key: "typingTTL", value: "1s"), .init(key: "requireAccessToken", value: "maybe")]),
+        ] {
             do {
                 try await app.updateSettings(changes)
             } catch let error as WireError {
@@ -30,8 +32,9 @@ import Testing
         let after = try await app.settings()
         let base = server.baseURL
         let malformed = try await http("POST", base + "/v1/app/settings", headers: Self.secret, body: #"{"settings": {"typingTTL": "1s"}}"#)
-        let badValue = try await http("POST", base + "/v1/app/settings", headers: Self.secret,
-                                      body: #"{"settings": [{"key": "maxAttachmentBytes", "value": "lots"}]}"#)
+        let badValue = try await http(
+            "POST", base + "/v1/app/settings", headers: Self.secret,
+            body: #"{"settings": [{"key": "maxAttachmentBytes", "value": "lots"}]}"#)
         await server.stop()
         #expect(before.map(\.key) == AppSettings.keys)
         #expect(before.first { $0.key == "typingTTL" }?.value == "6s")
@@ -53,8 +56,10 @@ import Testing
         let session = try await app.issueSessionToken(userId: "alice", ttlMilliseconds: 60_000)
         let defaultSession = try await app.issueSessionToken(userId: "bob")
         let base = server.baseURL
-        let zeroTTL = try await http("POST", base + "/v1/app/session-tokens", headers: Self.secret, body: #"{"userId": "alice", "ttlMilliseconds": 0}"#)
-        let accessTTL = try await http("POST", base + "/v1/app/access-tokens", headers: Self.secret, body: #"{"userId": "alice", "ttlMilliseconds": 5}"#)
+        let zeroTTL = try await http(
+            "POST", base + "/v1/app/session-tokens", headers: Self.secret, body: #"{"userId": "alice", "ttlMilliseconds": 0}"#)
+        let accessTTL = try await http(
+            "POST", base + "/v1/app/access-tokens", headers: Self.secret, body: #"{"userId": "alice", "ttlMilliseconds": 5}"#)
         let emptyUser = try await http("POST", base + "/v1/app/access-tokens", headers: Self.secret, body: #"{"userId": ""}"#)
         let noBody = try await http("POST", base + "/v1/app/session-tokens", headers: Self.secret)
         let users = try await app.users()
@@ -88,8 +93,10 @@ import Testing
         let server = try await TestServer.start()
         let tokens = try await server.app.issueTokens(userId: "alice")
         let transport = HTTPTransport(baseURL: server.baseURL)
-        let connection = try await transport.openRealtime(RealtimeRequest(apiKey: ChatServer.demoApiKey, accessToken: tokens.accessToken,
-                                                                          deviceId: "device-1", afterUserSeq: nil))
+        let connection = try await transport.openRealtime(
+            RealtimeRequest(
+                apiKey: ChatServer.demoApiKey, accessToken: tokens.accessToken,
+                deviceId: "device-1", afterUserSeq: nil))
         try await eventually("the stream to open") { server.server.realtimeConnectionCount == 1 }
         let received = Task {
             var signals: [RealtimeSignal] = []
@@ -107,8 +114,9 @@ import Testing
         let signals = await received.value
         watchdog.cancel()
         let sessions = try await server.app.sessions(userId: "alice")
-        let refused = try await http("GET", server.baseURL + "/v1/conversations",
-                                     headers: [HTTPWire.Header.apiKey: ChatServer.demoApiKey, "Authorization": "Bearer \(tokens.accessToken)"])
+        let refused = try await http(
+            "GET", server.baseURL + "/v1/conversations",
+            headers: [HTTPWire.Header.apiKey: ChatServer.demoApiKey, "Authorization": "Bearer \(tokens.accessToken)"])
         await server.stop()
         #expect(signals == [.closed(reason: "The user's tokens were revoked")])
         #expect(sessions.isEmpty)

@@ -47,14 +47,17 @@ import Testing
         let base = server.baseURL
         let alice = try await server.app.issueTokens(userId: "alice")
         let bob = try await server.app.issueTokens(userId: "bob")
-        let created = try await http("POST", base + "/v1/conversations/c-alice/messages", headers: Self.bearer(alice.accessToken), body: Self.send)
+        let created = try await http(
+            "POST", base + "/v1/conversations/c-alice/messages", headers: Self.bearer(alice.accessToken), body: Self.send)
         let own = try await http("GET", base + "/v1/conversations/c-alice", headers: Self.bearer(alice.accessToken))
         let get = try await http("GET", base + "/v1/conversations/c-alice", headers: Self.bearer(bob.accessToken))
         let list = try await http("GET", base + "/v1/conversations/c-alice/messages", headers: Self.bearer(bob.accessToken))
         let since = try await http("GET", base + "/v1/conversations/c-alice/messages/since/0", headers: Self.bearer(bob.accessToken))
-        let post = try await http("POST", base + "/v1/conversations/c-alice/messages", headers: Self.bearer(bob.accessToken),
-                                  body: Self.send.replacingOccurrences(of: "m1", with: "m2"))
-        let typing = try await http("POST", base + "/v1/conversations/c-alice/typing", headers: Self.bearer(bob.accessToken), body: #"{"isTyping": true}"#)
+        let post = try await http(
+            "POST", base + "/v1/conversations/c-alice/messages", headers: Self.bearer(bob.accessToken),
+            body: Self.send.replacingOccurrences(of: "m1", with: "m2"))
+        let typing = try await http(
+            "POST", base + "/v1/conversations/c-alice/typing", headers: Self.bearer(bob.accessToken), body: #"{"isTyping": true}"#)
         let bobsList = try await http("GET", base + "/v1/conversations", headers: Self.bearer(bob.accessToken))
         let unknown = try await http("GET", base + "/v1/conversations/c-nobody", headers: Self.bearer(bob.accessToken))
         await server.stop()
@@ -79,16 +82,26 @@ import Testing
         check("wrong type", try await http("POST", conversation + "/messages", headers: auth, body: #"{"message": 5}"#))
         check("missing field", try await http("POST", conversation + "/messages", headers: auth, body: #"{"message": {"id": "m"}}"#))
         check("no body", try await http("POST", conversation + "/messages", headers: auth))
-        check("empty id", try await http("POST", conversation + "/messages", headers: auth,
-                                        body: Self.send.replacingOccurrences(of: #""id": "m1""#, with: #""id": """#)))
+        check(
+            "empty id",
+            try await http(
+                "POST", conversation + "/messages", headers: auth,
+                body: Self.send.replacingOccurrences(of: #""id": "m1""#, with: #""id": """#)))
         check("array body", try await http("POST", conversation + "/typing", headers: auth, body: "[]"))
         check("id over 256", try await http("GET", base + "/v1/conversations/" + String(repeating: "c", count: 257), headers: auth))
         check("id with a control character", try await http("GET", base + "/v1/conversations/c%01", headers: auth))
-        check("identity with an unknown key", try await http("POST", base + "/v1/identity", headers: auth,
-                                                            body: #"{"logout": {}, "extra": 1}"#))
-        check("content with two cases", try await http("POST", conversation + "/messages", headers: auth, body: #"""
-            {"message": {"id": "m9", "content": {"text": {"_0": "hi"}, "attachment": 5}}}
-            """#))
+        check(
+            "identity with an unknown key",
+            try await http(
+                "POST", base + "/v1/identity", headers: auth,
+                body: #"{"logout": {}, "extra": 1}"#))
+        check(
+            "content with two cases",
+            try await http(
+                "POST", conversation + "/messages", headers: auth,
+                body: #"""
+                    {"message": {"id": "m9", "content": {"text": {"_0": "hi"}, "attachment": 5}}}
+                    """#))
         check("device id not ASCII", try await http("GET", base + "/v1/conversations", headers: auth.merging(["X-Device-Id": "dé"]) { $1 }))
         check("bad limit", try await http("GET", base + "/v1/conversations?limit=abc", headers: auth))
         check("zero limit", try await http("GET", base + "/v1/conversations?limit=0", headers: auth))
@@ -98,14 +111,22 @@ import Testing
         check("bad after", try await http("GET", base + "/v1/events?after=x", headers: auth))
         check("unknown route", try await http("GET", base + "/v1/nothing", headers: auth))
         check("wrong method", try await http("DELETE", base + "/v1/conversations", headers: auth))
-        check("refresh garbage", try await http("POST", base + "/v1/auth/refresh", headers: Self.key, body: #"{"refreshToken": "rt-nope"}"#))
+        check(
+            "refresh garbage", try await http("POST", base + "/v1/auth/refresh", headers: Self.key, body: #"{"refreshToken": "rt-nope"}"#))
         check("too large", try await http("POST", conversation + "/messages", headers: auth, data: Data(repeating: 0x20, count: 2 << 20)))
         check("no app secret", try await http("POST", base + "/v1/app/tokens", headers: Self.key, body: #"{"userId": "eve"}"#))
-        check("wrong app secret", try await http("POST", base + "/v1/app/tokens", headers: Self.key.merging(["X-App-Secret": "guess"]) { $1 },
-                                                 body: #"{"userId": "eve"}"#))
+        check(
+            "wrong app secret",
+            try await http(
+                "POST", base + "/v1/app/tokens", headers: Self.key.merging(["X-App-Secret": "guess"]) { $1 },
+                body: #"{"userId": "eve"}"#))
         let app = Self.key.merging(["X-App-Secret": ChatServer.demoSecret]) { $1 }
-        check("agent, unknown conversation", try await http("POST", base + "/v1/agent/conversations/nope/say", headers: app, body: #"{"text": "hi"}"#))
-        check("agent, empty name", try await http("POST", base + "/v1/agent/conversations/nope/read", headers: app, body: #"{"agentName": ""}"#))
+        check(
+            "agent, unknown conversation",
+            try await http("POST", base + "/v1/agent/conversations/nope/say", headers: app, body: #"{"text": "hi"}"#))
+        check(
+            "agent, empty name",
+            try await http("POST", base + "/v1/agent/conversations/nope/read", headers: app, body: #"{"agentName": ""}"#))
         check("not an upgrade", try await http("GET", base + "/v1/events", headers: auth))
         await server.stop()
 
@@ -131,7 +152,9 @@ import Testing
         #expect(byLabel["wrong app secret"]?.code == "invalidAppSecret")
         #expect(byLabel["not an upgrade"]?.code == "upgradeRequired")
         // The limits docs/openapi.json states for ids in paths and headers.
-        for label in ["id over 256", "id with a control character", "device id not ASCII", "identity with an unknown key", "content with two cases"] {
+        for label in [
+            "id over 256", "id with a control character", "device id not ASCII", "identity with an unknown key", "content with two cases",
+        ] {
             #expect(byLabel[label]?.status == 400 && byLabel[label]?.code == "badRequest", "\(label)")
         }
     }
@@ -163,7 +186,8 @@ import Testing
             url = conversation + "/messages/since/2?limit=3&cursor=" + next
         }
         let wrongKind = try await http("GET", conversation + "/messages?limit=1", headers: auth)
-        let foreign = try await http("GET", conversation + "/messages/since/0?cursor=" + (wrongKind.json?["nextCursor"] as? String ?? ""), headers: auth)
+        let foreign = try await http(
+            "GET", conversation + "/messages/since/0?cursor=" + (wrongKind.json?["nextCursor"] as? String ?? ""), headers: auth)
         await server.stop()
         #expect(seqs == [3, 4, 5, 6, 7])
         #expect(pages.count == 2)
@@ -180,7 +204,8 @@ import Testing
         try await server.app.agentTyping(true, in: "c1")
         try await server.app.agentRead(in: "c1")
         let messages = try await http("GET", base + "/v1/conversations/c1/messages/since/0", headers: Self.bearer(tokens.accessToken))
-        let refreshed = try await http("POST", base + "/v1/auth/refresh", headers: Self.key, body: #"{"refreshToken": "\#(tokens.refreshToken)"}"#)
+        let refreshed = try await http(
+            "POST", base + "/v1/auth/refresh", headers: Self.key, body: #"{"refreshToken": "\#(tokens.refreshToken)"}"#)
         let readSeq = try server.server.backend.providerReadSeq(conversationId: "c1")
         await server.stop()
         #expect(said.seq == 2)

@@ -1,7 +1,8 @@
 import ChatCore
-@testable import ChatServer
 import Foundation
 import Testing
+
+@testable import ChatServer
 
 /// `docs/openapi.json` documents exactly the routes the server serves.
 @Suite struct OpenAPITests {

@@ -95,14 +95,17 @@ import Testing
     @Test func refusedTokensSurfaceAsWireErrors() async throws {
         let server = try await TestServer.start()
         let transport = HTTPTransport(baseURL: server.baseURL)
-        let badRequest = WireEnvelope(apiKey: ChatServer.demoApiKey, accessToken: "at-forged", deviceId: "d",
-                                      request: .listConversations(cursor: nil, limit: 5))
+        let badRequest = WireEnvelope(
+            apiKey: ChatServer.demoApiKey, accessToken: "at-forged", deviceId: "d",
+            request: .listConversations(cursor: nil, limit: 5))
         await #expect(throws: WireError(.invalidToken)) { try await transport.perform(badRequest) }
         let stream = RealtimeRequest(apiKey: ChatServer.demoApiKey, accessToken: "at-forged", deviceId: "d", afterUserSeq: nil)
         await #expect(throws: WireError(.invalidToken)) { try await transport.openRealtime(stream) }
         let tokens = try await server.app.issueTokens(userId: "alice")
-        let answer = try await transport.perform(WireEnvelope(apiKey: ChatServer.demoApiKey, accessToken: tokens.accessToken,
-                                                              deviceId: "d", request: .listConversations(cursor: nil, limit: 5)))
+        let answer = try await transport.perform(
+            WireEnvelope(
+                apiKey: ChatServer.demoApiKey, accessToken: tokens.accessToken,
+                deviceId: "d", request: .listConversations(cursor: nil, limit: 5)))
         await server.stop()
         // Nothing listens any more: a transport error, not a crash.
         await #expect(throws: TransportError.self) { try await transport.perform(badRequest) }
@@ -113,7 +116,8 @@ import Testing
     /// agent's "one", pushed on the event stream: the client has its place in
     /// the stream, from which a new connection catches up.
     private func connectedWithAPlaceInTheStream(_ client: ChatClient, _ server: TestServer) async throws
-        -> (ChatClient, Conversation, Probe<PaginatedList<Message>>) {
+        -> (ChatClient, Conversation, Probe<PaginatedList<Message>>)
+    {
         try await client.setCurrentUser(userId: "alice")
         let conversation = try await client.startConversation()
         try await client.sendMessage(.text("first"), in: conversation.id)

@@ -47,7 +47,7 @@ final class SilentProxy: Sendable {
 
     /// Stops forwarding on every connection open now, without closing any.
     func silenceOpenConnections() {
-        registry.gates.withLock { gates in gates.forEach { $0.close() } }
+        registry.gates.withLock { gates in for gate in gates { gate.close() } }
     }
 
     func stop() async {

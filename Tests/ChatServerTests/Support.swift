@@ -32,8 +32,9 @@ struct TestServer {
 
     /// A client of the demo app on this server (or through `transport`), with an in-memory cache.
     func makeClient(deviceId: String = "device-1", transport: HTTPTransport? = nil) -> ChatClient {
-        var configuration = ChatClient.Configuration(apiKey: ChatServer.demoApiKey, transport: transport ?? HTTPTransport(baseURL: baseURL),
-                                                     runtime: RealTimeRuntime())
+        var configuration = ChatClient.Configuration(
+            apiKey: ChatServer.demoApiKey, transport: transport ?? HTTPTransport(baseURL: baseURL),
+            runtime: RealTimeRuntime())
         configuration.cacheMode = .memory
         configuration.deviceId = deviceId
         return ChatClient(configuration: configuration, tokenProvider: app.tokenProvider)
@@ -74,7 +75,12 @@ final class Probe<Value: Sendable>: Sendable {
         let state = self.state
         task = Task {
             do {
-                for try await response in watcher { state.value.withLock { $0.latest = response; $0.count += 1 } }
+                for try await response in watcher {
+                    state.value.withLock {
+                        $0.latest = response
+                        $0.count += 1
+                    }
+                }
             } catch {
                 state.value.withLock { $0.error = error }
             }
@@ -86,7 +92,9 @@ final class Probe<Value: Sendable>: Sendable {
 
     /// Waits until the latest response satisfies `predicate`; returns it.
     @discardableResult
-    func wait(_ what: String, timeout: Duration = .seconds(15), until predicate: @escaping @Sendable (Response<Value>) -> Bool) async throws -> Response<Value> {
+    func wait(_ what: String, timeout: Duration = .seconds(15), until predicate: @escaping @Sendable (Response<Value>) -> Bool) async throws
+        -> Response<Value>
+    {
         try await eventually(what, timeout: timeout) {
             if let error = self.state.value.withLock({ $0.error }) { throw error }
             return self.latest.map(predicate) ?? false

@@ -97,7 +97,10 @@ import Testing
         let count = Mutex(0)
         // In-flight work that never ends: only an interruption stops it.
         @Sendable func forever() {
-            let n = count.withLock { $0 += 1; return $0 }
+            let n = count.withLock {
+                $0 += 1
+                return $0
+            }
             if n == 50 { interruption.request() }
             world.scheduler.schedule(at: world.now + .milliseconds(10), kind: .inFlight) { forever() }
         }

@@ -12,8 +12,9 @@ final class Recorder<Value: Sendable>: Sendable {
 
     init(_ watcher: Watcher<Value>, in world: World) {
         world.spawn {
-            do { for try await response in watcher { self.responses.withLock { $0.append(response) } } }
-            catch { self.error.withLock { $0 = error } }
+            do { for try await response in watcher { self.responses.withLock { $0.append(response) } } } catch {
+                self.error.withLock { $0 = error }
+            }
         }
     }
 }

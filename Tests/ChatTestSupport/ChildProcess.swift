@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// How a child process ended.
@@ -74,8 +75,10 @@ extension Process {
     /// on standard output. The output goes to a file, not a pipe: a daemon
     /// the program starts (tmux's server) would hold a pipe open for as long
     /// as it runs.
-    public static func output(of executable: URL, _ arguments: [String], in directory: URL? = nil,
-                              timeout: Duration = .seconds(60)) throws -> String {
+    public static func output(
+        of executable: URL, _ arguments: [String], in directory: URL? = nil,
+        timeout: Duration = .seconds(60)
+    ) throws -> String {
         let scratch = try TemporaryFolder()
         let file = scratch.url.appendingPathComponent("stdout")
         _ = FileManager.default.createFile(atPath: file.path, contents: nil)

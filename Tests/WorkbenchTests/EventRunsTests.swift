@@ -1,5 +1,6 @@
 import ChatCore
 import Testing
+
 @testable import Workbench
 
 @Suite struct EventRunsTests {
@@ -16,10 +17,11 @@ import Testing
         var texts = ["start"]
         for _ in 0..<1000 { texts += ["session → refreshing", "session → authenticated"] }
         texts.append("end")
-        #expect(EventRuns.fold(texts) == [
-            .event(index: 0), .event(index: 1), .event(index: 2),
-            .repeated(count: 999, block: 1..<3, lastIndex: 2000), .event(index: 2001),
-        ])
+        #expect(
+            EventRuns.fold(texts) == [
+                .event(index: 0), .event(index: 1), .event(index: 2),
+                .repeated(count: 999, block: 1..<3, lastIndex: 2000), .event(index: 2001),
+            ])
     }
 
     @Test func twoRepeatsAreShownInFull() {

@@ -16,8 +16,9 @@ import Testing
 
     @Test func theFolderIsThere() {
         var isDirectory: ObjCBool = false
-        #expect(FileManager.default.fileExists(atPath: Self.folder.path, isDirectory: &isDirectory) && isDirectory.boolValue,
-                "examples/ not found at \(Self.folder.path)")
+        #expect(
+            FileManager.default.fileExists(atPath: Self.folder.path, isDirectory: &isDirectory) && isDirectory.boolValue,
+            "examples/ not found at \(Self.folder.path)")
     }
 
     @Test(arguments: ExamplesTests.files)
@@ -36,7 +37,8 @@ import Testing
     }
 
     @Test func markdownTranscriptBlocksKeepTheFilesLineNumbers() throws {
-        let text = "# Title\n\nprose\n\n```transcript\n> clock\nclock [..]\n```\n\n```sh\n> not this\n```\n\n```transcript\n> expect error == none\nok: error == none\n```\n"
+        let text =
+            "# Title\n\nprose\n\n```transcript\n> clock\nclock [..]\n```\n\n```sh\n> not this\n```\n\n```transcript\n> expect error == none\nok: error == none\n```\n"
         let transcript = try Transcript.parseMarkdown(text, path: "doc.md")
         #expect(transcript.blocks.map(\.input) == ["clock", "expect error == none"])
         #expect(transcript.blocks.map(\.line) == [6, 15])

@@ -72,9 +72,11 @@ import Testing
 
     @Test func theProgressLineSaysRunsRateFailuresAndTimeLeft() {
         #expect(ExploreProgress(file: "f.chat", total: 1000).line == "explore f.chat: 0/1000 runs, 0 failed")
-        #expect(ExploreProgress(file: "f.chat", total: 1000, done: 120, failed: 3, seconds: 2.5).line
+        #expect(
+            ExploreProgress(file: "f.chat", total: 1000, done: 120, failed: 3, seconds: 2.5).line
                 == "explore f.chat: 120/1000 runs, 48 runs/s, 3 failed, ETA 19s")
-        #expect(ExploreProgress(file: "f.chat", total: 100, done: 10, failed: 0, seconds: 4).line
+        #expect(
+            ExploreProgress(file: "f.chat", total: 100, done: 10, failed: 0, seconds: 4).line
                 == "explore f.chat: 10/100 runs, 2.5 runs/s, 0 failed, ETA 36s")
     }
 
@@ -87,17 +89,23 @@ import Testing
     @Test func aReportGroupsFailuresByInvariantAndIsATestCase() {
         let broken = Violation(invariant: .delivered, detail: "m1 is still sending after the world healed")
         let expect = Violation(invariant: .expects, detail: "expect m1.state == sent")
-        let runs = [Explorer.Run(number: 0, lines: [], violations: []),
-                    Explorer.Run(number: 1, lines: [], violations: [expect]),
-                    Explorer.Run(number: 2, lines: [], violations: [broken, expect]),
-                    Explorer.Run(number: 3, lines: [], violations: [expect])]
+        let runs = [
+            Explorer.Run(number: 0, lines: [], violations: []),
+            Explorer.Run(number: 1, lines: [], violations: [expect]),
+            Explorer.Run(number: 2, lines: [], violations: [broken, expect]),
+            Explorer.Run(number: 3, lines: [], violations: [expect]),
+        ]
         let report = ExploreReport(file: "examples/f.chat", runs: runs, seconds: 1.5)
         #expect(report.byInvariant.map(\.invariant) == [.delivered, .expects])
         #expect(report.byInvariant.map { $0.runs.map(\.number) } == [[2], [1, 3]])
-        let xml = JUnitWriter.xml([report.testResult, ExploreReport(file: "examples/g.chat", runs: [runs[0]], seconds: 0.5).testResult],
-                                  suite: "chatbench explore", failing: "an invariant broke: ")
+        let xml = JUnitWriter.xml(
+            [report.testResult, ExploreReport(file: "examples/g.chat", runs: [runs[0]], seconds: 0.5).testResult],
+            suite: "chatbench explore", failing: "an invariant broke: ")
         #expect(xml.contains("<testsuite name=\"chatbench explore\" tests=\"2\" failures=\"1\" errors=\"0\" time=\"2.000\">"))
-        #expect(xml.contains("<failure message=\"an invariant broke: every message sent once or failed: 1 of 4 runs, first run 2 (m1 is still sending after the world healed)\">"))
+        #expect(
+            xml.contains(
+                "<failure message=\"an invariant broke: every message sent once or failed: 1 of 4 runs, first run 2 (m1 is still sending after the world healed)\">"
+            ))
         #expect(xml.contains("\nthe script's expects: 2 of 4 runs, first run 1 (expect m1.state == sent)</failure>"))
         #expect(xml.contains("<testcase name=\"g.chat\" classname=\"examples\" time=\"0.500\"/>"))
     }

@@ -1,5 +1,6 @@
 import ChatCore
 import Testing
+
 @testable import Workbench
 
 /// Nothing a user types may crash the process or hang it (W2).
@@ -43,9 +44,9 @@ import Testing
         _ = session.execute("user set alice")
         _ = session.execute("start conversation")
         for _ in 0..<1000 {
-            let line = (0..<Int(random.next() % 4)).map { _ in Self.fragments[Int(random.next() % UInt64(Self.fragments.count))] }.joined(separator: " ")
+            let line = (0..<Int(random.next() % 4)).map { _ in Self.fragments[Int(random.next() % UInt64(Self.fragments.count))] }.joined(
+                separator: " ")
             _ = session.completions(for: line, cursor: Int(random.next() % UInt64(line.utf8.count + 2)))
         }
     }
 }
-

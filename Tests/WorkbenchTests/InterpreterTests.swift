@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Workbench
 
 /// Runs lines in a fresh session and returns the outputs.
@@ -51,7 +52,10 @@ func run(_ lines: [String], seed: UInt64 = 1) throws -> (session: WorkbenchSessi
 
     @Test(arguments: [
         ("w9", "script error: unknown verb or handle \"w9\"\n"),
-        ("client.sesion", "script error: client has no field \"sesion\" (did you mean session?); fields: user, auth, session, connection, connectionReason, cache\n"),
+        (
+            "client.sesion",
+            "script error: client has no field \"sesion\" (did you mean session?); fields: user, auth, session, connection, connectionReason, cache\n"
+        ),
         ("watch conversations --fast", "script error: unknown option --fast for watch; watch takes no options\n"),
         ("start conversation --titel x", "script error: unknown option --titel for start conversation (did you mean --title?)\n"),
         ("clock advance 10x", "script error: invalid duration \"10x\": write a number and a unit, e.g. 500ms, 30s, 10m, 2h\n"),
@@ -82,7 +86,8 @@ func run(_ lines: [String], seed: UInt64 = 1) throws -> (session: WorkbenchSessi
             "expect error == none",
         ])
         #expect(results[2].output.hasPrefix("error: notAuthenticated — "))
-        #expect(results[5].output == "error: currentUserAlreadySet — User alice is already set: call clearCurrentUser() before setting bob\n")
+        #expect(
+            results[5].output == "error: currentUserAlreadySet — User alice is already set: call clearCurrentUser() before setting bob\n")
         #expect(session.exitStatus == 0, "\(results.map(\.output))")
     }
 
@@ -131,7 +136,8 @@ func run(_ lines: [String], seed: UInt64 = 1) throws -> (session: WorkbenchSessi
             "expect w1[0] == c1",
             "x = user set bob",
         ])
-        #expect(results[2].output == "script error: c1 already names a conversation: names are never rebound; pick another, as in c1_2 = …\n")
+        #expect(
+            results[2].output == "script error: c1 already names a conversation: names are never rebound; pick another, as in c1_2 = …\n")
         #expect(results[2].status == .scriptError)
         #expect(results[6].output == "script error: user set makes no object to name: write it without \"x =\"\n")
         #expect(results[4].status == .ok && results[5].status == .ok, "\(results.map(\.output))")
@@ -139,7 +145,9 @@ func run(_ lines: [String], seed: UInt64 = 1) throws -> (session: WorkbenchSessi
     }
 
     @Test func anInspectionFollowedByJSONPrintsJSON() throws {
-        let (_, results) = try run(["user set alice", "start conversation", #"send c1 text "two\nlines \"q\"""#, "m1 --json", "m1.text --json", "w9 --json"])
+        let (_, results) = try run([
+            "user set alice", "start conversation", #"send c1 text "two\nlines \"q\"""#, "m1 --json", "m1.text --json", "w9 --json",
+        ])
         let object = try JSONSerialization.jsonObject(with: Data(results[3].output.utf8)) as? [String: Any]
         #expect(object?["handle"] as? String == "m1")
         #expect(object?["text"] as? String == "two\nlines \"q\"")
@@ -150,7 +158,10 @@ func run(_ lines: [String], seed: UInt64 = 1) throws -> (session: WorkbenchSessi
     }
 
     @Test func sameLinesSameSeedSameTranscript() throws {
-        let lines = ["user set alice", "watch conversations", "start conversation", "send c1 text hi", "agent say c1 hello --times 3", "clock advance 2h", "inspect m1"]
+        let lines = [
+            "user set alice", "watch conversations", "start conversation", "send c1 text hi", "agent say c1 hello --times 3",
+            "clock advance 2h", "inspect m1",
+        ]
         let first = try run(lines, seed: 5).results.map(\.output)
         let second = try run(lines, seed: 5).results.map(\.output)
         #expect(first == second)
@@ -161,17 +172,19 @@ func run(_ lines: [String], seed: UInt64 = 1) throws -> (session: WorkbenchSessi
     @Test func helpListsGroupsAndVerbs() throws {
         let (_, results) = try run(["help", "help send", "help snd"])
         #expect(results[0].output.contains("data:\n"))
-        #expect(results[0].output.contains("  send C text|image|video|document|audio [CONTENT] [--reply-to M] [--size BYTES] [--type MIME]"))
-        #expect(results[1].output == """
-            usage: send C text|image|video|document|audio [CONTENT] [--reply-to M] [--size BYTES] [--type MIME]
-              sendMessage: appears at once, then toBeSent → sending → sent or failed
-            options:
-              --reply-to M  the message it answers
-              --size BYTES  an attachment's size
-              --type MIME   an attachment's MIME type
-            example: send c1 text "Hello, doctor"
+        #expect(
+            results[0].output.contains("  send C text|image|video|document|audio [CONTENT] [--reply-to M] [--size BYTES] [--type MIME]"))
+        #expect(
+            results[1].output == """
+                usage: send C text|image|video|document|audio [CONTENT] [--reply-to M] [--size BYTES] [--type MIME]
+                  sendMessage: appears at once, then toBeSent → sending → sent or failed
+                options:
+                  --reply-to M  the message it answers
+                  --size BYTES  an attachment's size
+                  --type MIME   an attachment's MIME type
+                example: send c1 text "Hello, doctor"
 
-            """)
+                """)
         #expect(results[2].output == "script error: no verb or topic \"snd\" (did you mean send?); help -k snd searches\n")
     }
 
@@ -190,7 +203,9 @@ func run(_ lines: [String], seed: UInt64 = 1) throws -> (session: WorkbenchSessi
     }
 
     @Test func helpTopicsSearchesAndObjects() throws {
-        let (_, results) = try run(["help watchers", "help -k revoke", "user set alice", "watch conversations", "help w1", "help nosuch", "? durations"])
+        let (_, results) = try run([
+            "help watchers", "help -k revoke", "user set alice", "watch conversations", "help w1", "help nosuch", "? durations",
+        ])
         #expect(results[0].output.contains("refreshing (asking the server), refreshed"))
         #expect(results[1].output.contains("  token revoke  the server revokes"), "\(results[1].output)")
         #expect(results[1].output.contains("  topic faults: "), "\(results[1].output)")
@@ -200,7 +215,9 @@ func run(_ lines: [String], seed: UInt64 = 1) throws -> (session: WorkbenchSessi
     }
 
     @Test func historyAndReset() throws {
-        let (session, results) = try run(["user set alice", "login jwt bob --secret hunter22", "history", "history -k alice", "reset", "client.user", "history 1"])
+        let (session, results) = try run([
+            "user set alice", "login jwt bob --secret hunter22", "history", "history -k alice", "reset", "client.user", "history 1",
+        ])
         #expect(results[2].output == "  1  user set alice\n  2  login jwt bob --secret <secret#1>\n  3  history\n")
         #expect(results[3].output == "  1  user set alice\n  4  history -k alice\n")
         #expect(results[5].output == "none\n", "a fresh world has no user")
@@ -232,7 +249,9 @@ func run(_ lines: [String], seed: UInt64 = 1) throws -> (session: WorkbenchSessi
         for spec in CommandTable.standard.specs {
             #expect(!spec.summary.isEmpty && !spec.example.isEmpty, "\(spec.name)")
             let tokens = try Tokenizer.tokenize(spec.example)
-            let words = tokens.first?.text == spec.example.split(separator: " ").first.map(String.init) && tokens.count > 2 && tokens[1].text == "=" ? Array(tokens.dropFirst(2)) : tokens
+            let words =
+                tokens.first?.text == spec.example.split(separator: " ").first.map(String.init) && tokens.count > 2 && tokens[1].text == "="
+                ? Array(tokens.dropFirst(2)) : tokens
             #expect(CommandTable.standard.match(words)?.0.name == spec.name, "example of \(spec.name) does not dispatch to it")
         }
     }

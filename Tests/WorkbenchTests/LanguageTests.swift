@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Workbench
 
 @Suite struct TokenizerTests {
@@ -22,7 +23,10 @@ import Testing
         #expect(try Tokenizer.tokenize("user set alice   # setCurrentUser: no request").map(\.text) == ["user", "set", "alice"])
         #expect(try Tokenizer.tokenize("watch conversations #the provider").map(\.text) == ["watch", "conversations"])
         #expect(try Tokenizer.tokenize("# only a comment").isEmpty)
-        #expect(try Tokenizer.tokenize(#"agent say c1 "not # a comment" # but this is"#).map(\.text) == ["agent", "say", "c1", "not # a comment"])
+        #expect(
+            try Tokenizer.tokenize(#"agent say c1 "not # a comment" # but this is"#).map(\.text) == [
+                "agent", "say", "c1", "not # a comment",
+            ])
         #expect(try Tokenizer.tokenize("login jwt alice <jwt#1>").last?.text == "<jwt#1>")
     }
 
@@ -149,13 +153,15 @@ import Testing
         #expect(redactor.redact("x --secret \"two words\"") == "x --secret <secret#2>")
         #expect(redactor.redact("token at_0123456789abcdef") == "token <token#1>")
         // As the backend mints them.
-        #expect(redactor.redact(#"{"accessToken":"at-59320dd7","refreshToken":"rt-0123456789abcdef0123456789abcdef"}"#)
+        #expect(
+            redactor.redact(#"{"accessToken":"at-59320dd7","refreshToken":"rt-0123456789abcdef0123456789abcdef"}"#)
                 == #"{"accessToken":"<token#3>","refreshToken":"<token#2>"}"#)
         #expect(redactor.redact("a first-rate start-up at-home") == "a first-rate start-up at-home")
         #expect(redactor.redact("send c1 text hello") == "send c1 text hello")
         // The tape's envelopes: the API key is a secret too (issue 13).
-        #expect(redactor.redact(#"{"accessToken":null,"apiKey":"demo-key","deviceId":"d1"}"#)
-            == #"{"accessToken":null,"apiKey":"<secret#3>","deviceId":"d1"}"#)
+        #expect(
+            redactor.redact(#"{"accessToken":null,"apiKey":"demo-key","deviceId":"d1"}"#)
+                == #"{"accessToken":null,"apiKey":"<secret#3>","deviceId":"d1"}"#)
         #expect(redactor.redact(#"{"apiKey":"demo-key"}"#) == #"{"apiKey":"<secret#3>"}"#)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Workbench
 
 /// A finished session leaves nothing behind: no object, no cache folder.
@@ -9,8 +10,10 @@ import Testing
         var folder = ""
         do {
             let session = try WorkbenchSession(options: WorkbenchOptions())
-            for line in ["user set alice", "watch conversations", "start conversation", "send c1 text hi",
-                         "watch items c1", "agent say c1 hello", "client new phone2", "login anonymous", "app restart"] {
+            for line in [
+                "user set alice", "watch conversations", "start conversation", "send c1 text hi",
+                "watch items c1", "agent say c1 hello", "client new phone2", "login anonymous", "app restart",
+            ] {
                 _ = session.execute(line)
             }
             interpreter = session.interpreter
@@ -31,8 +34,10 @@ import Testing
         weak var world: (any Stage)?
         for _ in 0..<12 {
             let session = try WorkbenchSession(options: WorkbenchOptions())
-            for line in ["user set alice", "start conversation", "send c1 text hi", "watch items c1", "net drop",
-                         "agent say c1 missed", "client new phone2", "app restart", "clock advance 1s"] {
+            for line in [
+                "user set alice", "start conversation", "send c1 text hi", "watch items c1", "net drop",
+                "agent say c1 missed", "client new phone2", "app restart", "clock advance 1s",
+            ] {
                 _ = session.execute(line)
             }
             folders.append((session.interpreter.cacheFolder as NSString).lastPathComponent)

@@ -22,10 +22,12 @@ import Testing
 
     @Test(arguments: 0..<12)
     func faultsNeverLoseDuplicateOrReorder(run: Int) throws {
-        let schedule = FaultSchedule.draw(seed: 1, run: run, steps: Self.script.count,
-                                          kinds: [.offline, .fail, .drop, .restart, .clock], count: 20...30)
+        let schedule = FaultSchedule.draw(
+            seed: 1, run: run, steps: Self.script.count,
+            kinds: [.offline, .fail, .drop, .restart, .clock], count: 20...30)
         let messages = (1...Self.sends).map { "m\($0)" }
-        let lines = schedule.apply(to: Self.script) + FaultSchedule.heal
+        let lines =
+            schedule.apply(to: Self.script) + FaultSchedule.heal
             + messages.map { "retry \($0)" } + FaultSchedule.heal
             + messages.map { "expect \($0).state == sent" }
         let violations = try Explorer.check(lines, seed: 1)

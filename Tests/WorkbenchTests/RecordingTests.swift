@@ -30,7 +30,8 @@ private let demoLines = [
                 try Int32.fetchOne(db, sql: "PRAGMA application_id"),
                 try String.fetchOne(db, sql: "PRAGMA journal_mode"),
                 try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations"),
-                try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+                try String.fetchAll(
+                    db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
             )
         }
         #expect(id == RecordingStore.applicationID)
@@ -48,7 +49,7 @@ private let demoLines = [
         let reader = try RecordingStore(path: path, create: false)
         for (index, line) in demoLines.prefix(4).enumerated() {
             _ = recorder.execute(line)
-            _ = recorder.execute("   ")  // blank lines are not recorded
+            _ = recorder.execute("   ") // blank lines are not recorded
             // Another connection sees the step at once.
             #expect(try reader.steps(of: recorder.session.id).count == index + 1)
         }
@@ -65,7 +66,8 @@ private let demoLines = [
     @Test func concurrentWritersNeverSeeALockedDatabase() throws {
         let folder = try TemporaryFolder()
         let path = folder.url.appendingPathComponent("shared.sqlite").path
-        let writers = 6, steps = 40
+        let writers = 6
+        let steps = 40
         let failures = Mutex<[String]>([])
         DispatchQueue.concurrentPerform(iterations: writers) { writer in
             do {
@@ -74,9 +76,10 @@ private let demoLines = [
                 let session = try store.begin(.init(name: "w\(writer)", seed: 1, kind: "test"))
                 for number in 1...steps {
                     try store.append(
-                        RecordedStep(number: number, input: "clock", output: "clock\n", status: "ok", virtualTime: 0,
-                                     wallTime: Date(), wallMicroseconds: 1,
-                                     events: [RecordedEvent(virtualTime: 0, source: "x", text: "x \(number)")]),
+                        RecordedStep(
+                            number: number, input: "clock", output: "clock\n", status: "ok", virtualTime: 0,
+                            wallTime: Date(), wallMicroseconds: 1,
+                            events: [RecordedEvent(virtualTime: 0, source: "x", text: "x \(number)")]),
                         to: session.id)
                 }
             } catch {
@@ -127,7 +130,8 @@ private let demoLines = [
         } throws: { error in
             let error = error as? RecordingError
             return error?.code == .newerSchema
-                && error?.message == "\(path) was written by a newer chatbench (schema v4; this one knows up to v3): upgrade chatbench, or pass --db with another path"
+                && error?.message
+                    == "\(path) was written by a newer chatbench (schema v4; this one knows up to v3): upgrade chatbench, or pass --db with another path"
         }
     }
 
@@ -143,7 +147,8 @@ private let demoLines = [
         try queue.write { try $0.execute(sql: "CREATE TABLE entry (line TEXT)") }
         try queue.close()
         #expect { try RecordingStore(path: foreign) } throws: { error in
-            (error as? RecordingError)?.message == "\(foreign) is a SQLite database of something else (tables: entry), not a chatbench recording: pass --db with another path"
+            (error as? RecordingError)?.message
+                == "\(foreign) is a SQLite database of something else (tables: entry), not a chatbench recording: pass --db with another path"
         }
     }
 
@@ -168,10 +173,9 @@ private let demoLines = [
         let folder = try TemporaryFolder()
         let path = folder.url.appendingPathComponent("none.sqlite").path
         var caught = ""
-        do { _ = try RecordingStore(path: path, create: false) }
-        catch RecordingError.Code.locked { caught = "locked" }
-        catch RecordingError.Code.missing { caught = "missing" }
-        catch { caught = "other: \(error)" }
+        do { _ = try RecordingStore(path: path, create: false) } catch RecordingError.Code.locked { caught = "locked" } catch RecordingError
+            .Code.missing
+        { caught = "missing" } catch { caught = "other: \(error)" }
         #expect(caught == "missing")
         #expect(RecordingError.Code(rawValue: "missing") == .missing)
     }

@@ -9,34 +9,47 @@ import Testing
     private let t0 = Instant.simulationEpoch.milliseconds
 
     private func session(mode: String = "embedded", ended: Bool = true) -> RecordedSession {
-        RecordedSession(id: 3, uuid: "u", name: "demo", created: Date(timeIntervalSince1970: 1_767_225_600), ended: ended ? Date() : nil,
-                        toolVersion: "0.1.0", seed: 1, mode: mode, serverURL: nil, kind: "script", platform: "test",
-                        stepCount: 3, status: "expectFailed")
+        RecordedSession(
+            id: 3, uuid: "u", name: "demo", created: Date(timeIntervalSince1970: 1_767_225_600), ended: ended ? Date() : nil,
+            toolVersion: "0.1.0", seed: 1, mode: mode, serverURL: nil, kind: "script", platform: "test",
+            stepCount: 3, status: "expectFailed")
     }
 
-    private func step(_ number: Int, _ input: String, _ status: String = "ok", at ms: Int64, events: [(Int64, String)] = []) -> RecordedStep {
-        RecordedStep(number: number, input: input, output: "out \(number)\n", status: status, virtualTime: t0 + ms,
-                     wallTime: Date(), wallMicroseconds: 1,
-                     events: events.map { RecordedEvent(virtualTime: t0 + $0.0, source: String($0.1.prefix { $0 != " " }), text: $0.1) })
+    private func step(_ number: Int, _ input: String, _ status: String = "ok", at ms: Int64, events: [(Int64, String)] = []) -> RecordedStep
+    {
+        RecordedStep(
+            number: number, input: input, output: "out \(number)\n", status: status, virtualTime: t0 + ms,
+            wallTime: Date(), wallMicroseconds: 1,
+            events: events.map { RecordedEvent(virtualTime: t0 + $0.0, source: String($0.1.prefix { $0 != " " }), text: $0.1) })
     }
 
-    private func row(_ seq: Int, step: Int, _ ms: Int64, _ device: String, _ channel: TrafficEntry.Channel,
-                     _ direction: TrafficEntry.Direction, _ summary: String, exchange: Int? = nil, body: String? = nil) -> RecordedTraffic {
-        RecordedTraffic(seq: seq, step: step, wallTime: Date(), entry: TrafficEntry(
-            time: Instant(milliseconds: t0 + ms), deviceId: device, channel: channel, direction: direction, summary: summary,
-            body: body.map { Data($0.utf8) }, exchange: exchange))
+    private func row(
+        _ seq: Int, step: Int, _ ms: Int64, _ device: String, _ channel: TrafficEntry.Channel,
+        _ direction: TrafficEntry.Direction, _ summary: String, exchange: Int? = nil, body: String? = nil
+    ) -> RecordedTraffic {
+        RecordedTraffic(
+            seq: seq, step: step, wallTime: Date(),
+            entry: TrafficEntry(
+                time: Instant(milliseconds: t0 + ms), deviceId: device, channel: channel, direction: direction, summary: summary,
+                body: body.map { Data($0.utf8) }, exchange: exchange))
     }
 
     private var recorded: (RecordedSession, [RecordedStep], [RecordedTraffic]) {
         let steps = [
-            step(1, "send c1 text \"hi\"", at: 50, events: [(0, "client.session → authenticated(alice)"), (50, "m1: sent"),
-                                                            (50, "net: sendMessage → ok"), (60, "w1 emits (fresh, refreshed) 1 item"),
-                                                            (0, "provider: asked for tokens of alice (ok)")]),
+            step(
+                1, "send c1 text \"hi\"", at: 50,
+                events: [
+                    (0, "client.session → authenticated(alice)"), (50, "m1: sent"),
+                    (50, "net: sendMessage → ok"), (60, "w1 emits (fresh, refreshed) 1 item"),
+                    (0, "provider: asked for tokens of alice (ok)"),
+                ]),
             step(2, "net offline", at: 100, events: [(100, "w1 emits (cached, refreshing) 1 item")]),
             step(3, "expect <b>m2.state == sent</b>", "expectFailed", at: 300, events: [(300, "phone.session → signedOut")]),
         ]
         let traffic = [
-            row(1, step: 1, 0, "device-alice", .http, .out, "POST /v1/conversations/c-1/messages", exchange: 1, body: #"{"accessToken":"<token#1>"}"#),
+            row(
+                1, step: 1, 0, "device-alice", .http, .out, "POST /v1/conversations/c-1/messages", exchange: 1,
+                body: #"{"accessToken":"<token#1>"}"#),
             row(2, step: 1, 40, "device-alice", .http, .in, "ok sent", exchange: 1),
             row(3, step: 1, 45, "device-alice", .ws, .in, "event #5 messageCreated", exchange: 2),
             row(4, step: 1, 46, "app-backend", .http, .out, "agentSay(c-1, \"yo\")"),
@@ -115,7 +128,10 @@ import Testing
         let items = SequenceView(session: session, steps: steps, traffic: []).bands[0].items
         let request = items.first { $0.kind == .request }
         #expect(request?.label == "sendMessage" && request?.answer == "ok")
-        #expect(SequenceView(session: session, steps: steps, traffic: []).lanes.map(\.title) == ["client", "phone", "network", "server", "other side"])
+        #expect(
+            SequenceView(session: session, steps: steps, traffic: []).lanes.map(\.title) == [
+                "client", "phone", "network", "server", "other side",
+            ])
     }
 
     @Test func theLastStepOfAnUnfinishedSessionIsInterrupted() {

@@ -1,7 +1,8 @@
-import ChatTestSupport
 import ChatServer
+import ChatTestSupport
 import Foundation
 import Testing
+
 @testable import Workbench
 
 /// The workbench against a real server (`--server URL`): the same verbs,
@@ -60,7 +61,10 @@ import Testing
         #expect(outputs[4] == "ok: m1.state == toBeSent\n")
         #expect(outputs[7] == "ok: m1.state == sent\n")
         #expect(outputs[10] == "ok: m2.error == networkFailure\n")
-        #expect(outputs[11] == "script error: clock advance needs the embedded world's virtual time; against a server time is real: use wait or settle\n")
+        #expect(
+            outputs[11]
+                == "script error: clock advance needs the embedded world's virtual time; against a server time is real: use wait or settle\n"
+        )
     }
 
     @Test func aRecordedSessionReplaysFromItsTapeWithTheServerStopped() async throws {
@@ -96,8 +100,9 @@ import Testing
         let changed = edited
         let diverged = try await onThread { try Replayer.replayTape(recorded, steps: changed, traffic: traffic) }.get()
         #expect(!diverged.identical)
-        #expect(diverged.tapeDivergences.contains { $0.matches(#"POST /v1/conversations/c-[0-9a-f]{8}89025cc1/messages"#) },
-                "\(diverged.tapeDivergences)")
+        #expect(
+            diverged.tapeDivergences.contains { $0.matches(#"POST /v1/conversations/c-[0-9a-f]{8}89025cc1/messages"#) },
+            "\(diverged.tapeDivergences)")
     }
 
     /// Two sessions with the same seed share one server: their ids differ
@@ -106,10 +111,13 @@ import Testing
     @Test func twoSessionsWithTheSameSeedShareAServer() async throws {
         let server = try await Self.startServer()
         defer { Task { await server.stop() } }
-        let lines = ["start conversation --title Knee", "send c1 text \"Hello\"", "wait m1 state sent", "expect m1.state == sent",
-                     "expect server.messages(c1).count == 1"]
+        let lines = [
+            "start conversation --title Knee", "send c1 text \"Hello\"", "wait m1 state sent", "expect m1.state == sent",
+            "expect server.messages(c1).count == 1",
+        ]
         let outputs = try await onThread { () throws -> [[String]] in
-            let first = try Self.session(server.baseURL), second = try Self.session(server.baseURL)
+            let first = try Self.session(server.baseURL)
+            let second = try Self.session(server.baseURL)
             return [(first, "alice"), (second, "bob")].map { session, user in
                 (["user set \(user)"] + lines).map { session.execute($0).output }
             }

@@ -1,7 +1,8 @@
-import ChatTestSupport
 import ChatServer
+import ChatTestSupport
 import Foundation
 import Testing
+
 @testable import Workbench
 
 /// The sequence view of a session recorded against a real server, on wall
@@ -39,7 +40,8 @@ import Testing
         #expect(view.offlineWindows.count == 1 && view.offlineWindows[0].to != nil)
         #expect(view.firstFailure == 6)
         // The tape replays with the fault rows skipped, and its page has the steps run.
-        let outcome = try Replayer.replayTape(recorded, steps: try store.steps(of: recorded.id), traffic: try store.traffic(of: recorded.id))
+        let outcome = try Replayer.replayTape(
+            recorded, steps: try store.steps(of: recorded.id), traffic: try store.traffic(of: recorded.id))
         #expect(outcome.unusedTape.isEmpty && outcome.tapeDivergences.isEmpty, "\(outcome.unusedTape) \(outcome.tapeDivergences)")
         #expect(outcome.traffic.contains { $0.entry.deviceId == TrafficReporter.networkDevice && $0.entry.summary == "offline" })
     }

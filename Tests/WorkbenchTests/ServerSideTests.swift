@@ -6,6 +6,7 @@ import ChatServer
 import ChatSimulation
 import Foundation
 import Testing
+
 @testable import Workbench
 
 /// The embedded world and a real server answer the workbench's "other side"
@@ -47,8 +48,10 @@ import Testing
                 _ = try perform(WireEnvelope(apiKey: World.apiKey, accessToken: alice.accessToken, deviceId: "phone", request: request))
             }
             try send(.registerDevice(pushToken: "push-token"))
-            try send(.sendMessage(conversationId: "c1", createConversation: NewConversation(title: "help"),
-                                  message: NewMessage(id: "m1", content: .text("hello"), replyTo: nil)))
+            try send(
+                .sendMessage(
+                    conversationId: "c1", createConversation: NewConversation(title: "help"),
+                    message: NewMessage(id: "m1", content: .text("hello"), replyTo: nil)))
             let said = try side.agentSay(conversationId: "c1", text: "Hi Alice")
             try side.agentTyping(conversationId: "c1", isTyping: true)
             try side.agentRead(conversationId: "c1")
@@ -60,8 +63,10 @@ import Testing
             refused("revoke nobody") { try side.revokeTokens(userId: "nobody") }
             let access = try side.issueAccessToken(userId: "bob")
             let session = try side.issueSessionToken(userId: "carol", ttl: .seconds(60))
-            outcome.credentials = [String(access.token.prefix(3)), "\(access.expiresAt == nil)",
-                                   String(session.token.prefix(3)), "\(session.expiresAt != nil)", "\(said.seq)"]
+            outcome.credentials = [
+                String(access.token.prefix(3)), "\(access.expiresAt == nil)",
+                String(session.token.prefix(3)), "\(session.expiresAt != nil)", "\(said.seq)",
+            ]
 
             outcome.users = try side.users()
             outcome.conversations = try side.conversations(userId: "alice").map { "\($0.id) \($0.title ?? "-") \($0.lastSeq)" }
@@ -82,9 +87,10 @@ import Testing
     @Test func theEmbeddedAndTheHTTPSidesAnswerTheSame() async throws {
         let world = try World()
         let backend = world.backend
-        let embedded = Self.story(EmbeddedServerSide(backend: backend),
-                                  issueTokens: { try backend.issueTokens(apiKey: World.apiKey, userId: $0) },
-                                  perform: { try backend.handle($0).get() })
+        let embedded = Self.story(
+            EmbeddedServerSide(backend: backend),
+            issueTokens: { try backend.issueTokens(apiKey: World.apiKey, userId: $0) },
+            perform: { try backend.handle($0).get() })
 
         var configuration = ChatServer.Configuration(port: 0)
         configuration.logger.logLevel = .warning
@@ -94,8 +100,9 @@ import Testing
         // ServerSide blocks its caller: tell the story on a thread of its own,
         // as the workbench does, not on one of the cooperative pool's.
         let overHTTP = await onThread {
-            Self.story(side, issueTokens: { id in try HTTPServerSide.blocking { try await side.app.issueTokens(userId: id) } },
-                       perform: { envelope in try HTTPServerSide.blocking { try await transport.perform(envelope) } })
+            Self.story(
+                side, issueTokens: { id in try HTTPServerSide.blocking { try await side.app.issueTokens(userId: id) } },
+                perform: { envelope in try HTTPServerSide.blocking { try await transport.perform(envelope) } })
         }
         await running.stop()
 

@@ -49,7 +49,10 @@ import Testing
         let (_, results) = try run(["user set alice", "watch conversations", "clock advance 365d"])
         let lines = results[2].output.split(separator: "\n")
         #expect(lines.count < 10, "\(lines.count) lines")
-        #expect(lines.contains { $0.contains("more times: client.session → refreshing(alice) · client.session → authenticated(alice, via: tokens)") })
+        #expect(
+            lines.contains {
+                $0.contains("more times: client.session → refreshing(alice) · client.session → authenticated(alice, via: tokens)")
+            })
         #expect(lines.contains { $0.contains("[364d ") || $0.contains("[365d ") })
     }
 
@@ -95,11 +98,14 @@ import Testing
 
     /// The message states an example prints, with where each line starts.
     static func states(in text: String) -> [(handle: String, state: String, at: String.Index)] {
-        let pattern = try! NSRegularExpression(pattern: #"^  \[[^\]]+\] (\w+): (toBeSent|sending|sent|failed)\b"#, options: .anchorsMatchLines)
+        let pattern = try! NSRegularExpression(
+            pattern: #"^  \[[^\]]+\] (\w+): (toBeSent|sending|sent|failed)\b"#, options: .anchorsMatchLines)
         let range = NSRange(text.startIndex..., in: text)
         return pattern.matches(in: text, range: range).map { match in
-            (String(text[Range(match.range(at: 1), in: text)!]), String(text[Range(match.range(at: 2), in: text)!]),
-             Range(match.range, in: text)!.lowerBound)
+            (
+                String(text[Range(match.range(at: 1), in: text)!]), String(text[Range(match.range(at: 2), in: text)!]),
+                Range(match.range, in: text)!.lowerBound
+            )
         }
     }
 
@@ -108,7 +114,8 @@ import Testing
         var found: [String] = []
         for (handle, state, at) in states(in: text) {
             let from = last[handle] ?? ("start", text.startIndex)
-            let legal = allowed[from.state]?.contains(state) == true
+            let legal =
+                allowed[from.state]?.contains(state) == true
                 || (from.state == "sending" && state == "toBeSent" && cutOff(text[from.at..<at]))
             if !legal { found.append("\(handle) went \(from.state) → \(state)") }
             last[handle] = (state, at)

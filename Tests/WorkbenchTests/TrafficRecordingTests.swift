@@ -1,5 +1,5 @@
-import ChatTestSupport
 import ChatCore
+import ChatTestSupport
 import Foundation
 import GRDB
 import Testing
@@ -10,27 +10,47 @@ import Testing
     private let token = "at_0123abcd4567ef89"
     private let t0 = Instant.simulationEpoch
 
-    private func entry(_ ms: Int64, _ device: String, _ channel: TrafficEntry.Channel, _ direction: TrafficEntry.Direction,
-                       _ summary: String, _ body: String?, _ exchange: Int) -> TrafficEntry {
-        TrafficEntry(time: t0 + .milliseconds(ms), deviceId: device, channel: channel, direction: direction, summary: summary,
-                     body: body.map { Data($0.utf8) }, exchange: exchange)
+    private func entry(
+        _ ms: Int64, _ device: String, _ channel: TrafficEntry.Channel, _ direction: TrafficEntry.Direction,
+        _ summary: String, _ body: String?, _ exchange: Int
+    ) -> TrafficEntry {
+        TrafficEntry(
+            time: t0 + .milliseconds(ms), deviceId: device, channel: channel, direction: direction, summary: summary,
+            body: body.map { Data($0.utf8) }, exchange: exchange)
     }
 
     /// A session of three recorded steps (and a blank line) carrying traffic.
     private func recorded(in folder: TemporaryFolder) throws -> (RecordingStore, Recorder) {
         let store = try RecordingStore(path: folder.url.appendingPathComponent("s.sqlite").path)
-        let recorder = try Recorder(store: store, workbench: try WorkbenchSession(options: WorkbenchOptions()), name: "tape", kind: "script")
-        recorder.record("user set alice", StepResult(output: "ok\n", status: .ok, traffic: [
-            entry(20, "alice-device", .http, .out, "POST /v1/identity", #"{"accessToken":null,"request":{"connectUserId":{"userId":"alice"}}}"#, 1),
-            entry(40, "alice-device", .http, .in, "ok session", #"{"response":{"session":{"tokens":{"accessToken":"\#(token)"}}}}"#, 1),
-        ]))
-        recorder.record("   ", StepResult(output: "", status: .ok, traffic: [
-            entry(50, "alice-device", .ws, .out, "open after=-", #"{"accessToken":"\#(token)"}"#, 2),
-        ]))
-        recorder.record("print \(token)", StepResult(output: "\(token)\n", status: .ok, traffic: [
-            entry(70, "alice-device", .ws, .in, "ready", nil, 2),
-            entry(1_070, "bob-device", .http, .out, "GET /v1/conversations?limit=20", nil, 1),
-        ]))
+        let recorder = try Recorder(
+            store: store, workbench: try WorkbenchSession(options: WorkbenchOptions()), name: "tape", kind: "script")
+        recorder.record(
+            "user set alice",
+            StepResult(
+                output: "ok\n", status: .ok,
+                traffic: [
+                    entry(
+                        20, "alice-device", .http, .out, "POST /v1/identity",
+                        #"{"accessToken":null,"request":{"connectUserId":{"userId":"alice"}}}"#, 1),
+                    entry(
+                        40, "alice-device", .http, .in, "ok session", #"{"response":{"session":{"tokens":{"accessToken":"\#(token)"}}}}"#, 1
+                    ),
+                ]))
+        recorder.record(
+            "   ",
+            StepResult(
+                output: "", status: .ok,
+                traffic: [
+                    entry(50, "alice-device", .ws, .out, "open after=-", #"{"accessToken":"\#(token)"}"#, 2)
+                ]))
+        recorder.record(
+            "print \(token)",
+            StepResult(
+                output: "\(token)\n", status: .ok,
+                traffic: [
+                    entry(70, "alice-device", .ws, .in, "ready", nil, 2),
+                    entry(1_070, "bob-device", .http, .out, "GET /v1/conversations?limit=20", nil, 1),
+                ]))
         recorder.record("clock", StepResult(output: "", status: .ok))
         recorder.finish()
         return (store, recorder)
@@ -62,13 +82,14 @@ import Testing
         }
         // The listing `sessions show --traffic` prints.
         let lines = TrafficListing.lines(try store.session("tape"), steps: steps, traffic: tape)
-        #expect(Array(lines.dropFirst()) == [
-            "[+00:00:00.020] step 1  alice-device  http → POST /v1/identity",
-            "[+00:00:00.040] step 1  alice-device  http ← ok session",
-            "[+00:00:00.050] step 2  alice-device  ws   → open after=-",
-            "[+00:00:00.070] step 2  alice-device  ws   ← ready",
-            "[+00:00:01.070] step 2  bob-device    http → GET /v1/conversations?limit=20",
-        ])
+        #expect(
+            Array(lines.dropFirst()) == [
+                "[+00:00:00.020] step 1  alice-device  http → POST /v1/identity",
+                "[+00:00:00.040] step 1  alice-device  http ← ok session",
+                "[+00:00:00.050] step 2  alice-device  ws   → open after=-",
+                "[+00:00:00.070] step 2  alice-device  ws   ← ready",
+                "[+00:00:01.070] step 2  bob-device    http → GET /v1/conversations?limit=20",
+            ])
     }
 
     @Test func aBundleCarriesTheTape() throws {
@@ -89,7 +110,8 @@ import Testing
         let recorder = try Recorder(store: store, workbench: try WorkbenchSession(options: WorkbenchOptions()), kind: "script")
         _ = recorder.execute("clock")
         #expect(try store.traffic(of: recorder.session.id).isEmpty)
-        #expect(TrafficListing.lines(recorder.session, steps: [], traffic: []).last
+        #expect(
+            TrafficListing.lines(recorder.session, steps: [], traffic: []).last
                 == "(no traffic: nothing crossed the network in this session)")
     }
 

@@ -17,12 +17,15 @@ import Testing
 
     @Test func linesAreRenderedFromTheValues() {
         let failed = ChatError(.offline, "The device is offline")
-        #expect(WorldEvent.emission(watcher: "w1", fresh: false, refreshing: .failed(failed), summary: "2 items").text
+        #expect(
+            WorldEvent.emission(watcher: "w1", fresh: false, refreshing: .failed(failed), summary: "2 items").text
                 == "w1 emits (cached, failed) 2 items — offline")
         #expect(WorldEvent.messageState(message: "m2", state: .failed(failed)).text == "m2: failed (offline — The device is offline)")
-        #expect(WorldEvent.client("client", .connectionChanged(.waitingForNetwork(.backoff(attempt: 2)))).text
+        #expect(
+            WorldEvent.client("client", .connectionChanged(.waitingForNetwork(.backoff(attempt: 2)))).text
                 == "client.connection → waitingForNetwork(backoff(attempt 2))")
-        #expect(WorldEvent.watcherEnded(watcher: "w3", error: ChatError(.userCleared, "The user was cleared")).text
+        #expect(
+            WorldEvent.watcherEnded(watcher: "w3", error: ChatError(.userCleared, "The user was cleared")).text
                 == "w3 ended: userCleared — The user was cleared")
         #expect(WorldEvent.trace(source: "net", message: "x").isNetwork)
         #expect(!WorldEvent.trace(source: "provider", message: "x").isNetwork)

@@ -79,7 +79,11 @@ enum ChatbenchBinary {
         let stdin = try FileHandle(forReadingFrom: inputFile)
         let stdout = try FileHandle(forWritingTo: outputFile)
         let stderr = try FileHandle(forWritingTo: errorFile)
-        defer { try? stdin.close(); try? stdout.close(); try? stderr.close() }
+        defer {
+            try? stdin.close()
+            try? stdout.close()
+            try? stderr.close()
+        }
         process.standardInput = stdin
         process.standardOutput = stdout
         process.standardError = stderr

@@ -23,8 +23,10 @@ enum Chromium {
 
     /// The flags a container needs, and a profile of its own.
     static func arguments(profile: URL) -> [String] {
-        ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run", "--disable-extensions",
-         "--user-data-dir=\(profile.path)"]
+        [
+            "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run", "--disable-extensions",
+            "--user-data-dir=\(profile.path)",
+        ]
     }
 
     /// The page's DOM after its script ran (`--dump-dom`).
@@ -40,8 +42,9 @@ enum Chromium {
     private static func run(_ extra: [String]) throws -> String {
         let scratch = try TemporaryFolder()
         // Never hang a test run on a browser that does not quit.
-        return try Process.output(of: URL(fileURLWithPath: try executable()),
-                                  arguments(profile: scratch.url.appendingPathComponent("profile")) + extra,
-                                  in: scratch.url, timeout: .seconds(90))
+        return try Process.output(
+            of: URL(fileURLWithPath: try executable()),
+            arguments(profile: scratch.url.appendingPathComponent("profile")) + extra,
+            in: scratch.url, timeout: .seconds(90))
     }
 }

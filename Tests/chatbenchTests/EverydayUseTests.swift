@@ -20,14 +20,19 @@ import Testing
     @Test func aTranscriptOnStandardInputIsCheckedAsRunFileChecksIt() throws {
         let piped = try ChatbenchBinary.run(["--no-record"], input: Self.transcript)
         #expect(piped.status == 0, "\(piped.stderr)")
-        #expect(piped.stdout == "user alice set on client (no request)\n  [00:00:00.000] client.session → userSet(alice)\nok: client.user == alice\n")
-        let wrong = try ChatbenchBinary.run(["--no-record"], input: Self.transcript.replacingOccurrences(of: "== alice\nok: client.user == alice", with: "== alice\nok: something else"))
+        #expect(
+            piped.stdout
+                == "user alice set on client (no request)\n  [00:00:00.000] client.session → userSet(alice)\nok: client.user == alice\n")
+        let wrong = try ChatbenchBinary.run(
+            ["--no-record"],
+            input: Self.transcript.replacingOccurrences(of: "== alice\nok: client.user == alice", with: "== alice\nok: something else"))
         #expect(wrong.status == 1)
         #expect(wrong.stderr.contains("FAIL <stdin>"), "\(wrong.stderr)")
     }
 
     @Test func anExampleFilePipedInPasses() throws {
-        let example = try String(contentsOf: ChatbenchBinary.packageRoot.appendingPathComponent("examples/01-walking-skeleton.chat"), encoding: .utf8)
+        let example = try String(
+            contentsOf: ChatbenchBinary.packageRoot.appendingPathComponent("examples/01-walking-skeleton.chat"), encoding: .utf8)
         let piped = try ChatbenchBinary.run(["--no-record"], input: example)
         #expect(piped.status == 0, "\(piped.stderr)")
         #expect(!piped.stdout.contains("unknown verb"))
@@ -54,16 +59,22 @@ import Testing
     @Test func argumentOrderIsPure() {
         let subcommands = ["run", "test", "sessions"]
         let arity: (String) -> Int? = { ["--seed": 1, "--db": 1, "--no-record": 0][$0] }
-        #expect(ArgumentOrder.normalize(["--seed", "3", "run", "f"], subcommands: subcommands, arity: arity) == .arguments(["run", "--seed", "3", "f"]))
-        #expect(ArgumentOrder.normalize(["--db=x", "sessions"], subcommands: subcommands, arity: arity) == .arguments(["sessions", "--db=x"]))
+        #expect(
+            ArgumentOrder.normalize(["--seed", "3", "run", "f"], subcommands: subcommands, arity: arity)
+                == .arguments(["run", "--seed", "3", "f"]))
+        #expect(
+            ArgumentOrder.normalize(["--db=x", "sessions"], subcommands: subcommands, arity: arity) == .arguments(["sessions", "--db=x"]))
         #expect(ArgumentOrder.normalize(["--no-record"], subcommands: subcommands, arity: arity) == .arguments(["--no-record"]))
         #expect(ArgumentOrder.normalize([], subcommands: subcommands, arity: arity) == .arguments([]))
         // Options it does not know, and the parser's own, are left as they are.
-        #expect(ArgumentOrder.normalize(["--generate-completion-script", "bash"], subcommands: subcommands, arity: arity)
-            == .arguments(["--generate-completion-script", "bash"]))
-        #expect(ArgumentOrder.normalize(["---completion", "run", "--", "x"], subcommands: subcommands, arity: arity)
-            == .arguments(["---completion", "run", "--", "x"]))
-        if case .unknownSubcommand = ArgumentOrder.normalize(["tset"], subcommands: subcommands, arity: arity) {} else {
+        #expect(
+            ArgumentOrder.normalize(["--generate-completion-script", "bash"], subcommands: subcommands, arity: arity)
+                == .arguments(["--generate-completion-script", "bash"]))
+        #expect(
+            ArgumentOrder.normalize(["---completion", "run", "--", "x"], subcommands: subcommands, arity: arity)
+                == .arguments(["---completion", "run", "--", "x"]))
+        if case .unknownSubcommand = ArgumentOrder.normalize(["tset"], subcommands: subcommands, arity: arity) {
+        } else {
             Issue.record("tset is no subcommand")
         }
         #expect(WorldOptions.arity("--seed") == 1)
@@ -78,7 +89,10 @@ import Testing
         #expect(first.status == 0, "\(first.stderr)")
         let second = try ChatbenchBinary.run(["--db", db, "--name", "explore"], input: "clock\n")
         #expect(second.status == 2)
-        #expect(second.stderr == "chatbench: a session named \"explore\" is already recorded in \(db): choose another --name (chatbench sessions lists them) (or --no-record to run without recording)\n")
+        #expect(
+            second.stderr
+                == "chatbench: a session named \"explore\" is already recorded in \(db): choose another --name (chatbench sessions lists them) (or --no-record to run without recording)\n"
+        )
         let listed = try ChatbenchBinary.run(["sessions", "--db", db, "--json"])
         #expect(listed.status == 0)
         let sessions = try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]]
@@ -92,7 +106,10 @@ import Testing
         let db = folder.url.appendingPathComponent("missing/s.sqlite").path
         let run = try ChatbenchBinary.run(["--db", db], input: "clock\n")
         #expect(run.status == 2)
-        #expect(run.stderr == "chatbench: cannot record into \(db): there is no folder \(folder.url.appendingPathComponent("missing").path) (create it, or pass --no-record)\n")
+        #expect(
+            run.stderr
+                == "chatbench: cannot record into \(db): there is no folder \(folder.url.appendingPathComponent("missing").path) (create it, or pass --no-record)\n"
+        )
         #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("missing").path))
     }
 
@@ -102,7 +119,8 @@ import Testing
         let process = Process()
         process.executableURL = try ChatbenchBinary.url()
         process.arguments = ["--no-record"]
-        let input = Pipe(), output = Pipe()
+        let input = Pipe()
+        let output = Pipe()
         process.standardInput = input
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -125,7 +143,8 @@ import Testing
     }
 
     @Test func linesGoOnAfterABackslashOrInsideAQuote() throws {
-        let run = try ChatbenchBinary.run(["--no-record"], input: "user set \\\nalice\nexpect client.user \\\n  == alice\nexpect client.user != \"two\nlines\"\n")
+        let run = try ChatbenchBinary.run(
+            ["--no-record"], input: "user set \\\nalice\nexpect client.user \\\n  == alice\nexpect client.user != \"two\nlines\"\n")
         #expect(run.status == 0, "\(run.stdout)")
         #expect(run.stdout.contains("ok: client.user == alice\n"))
         #expect(run.stdout.contains(#"ok: client.user != "two\nlines""#))
@@ -136,8 +155,9 @@ import Testing
         #expect(!Colour.allowed(noColor: "1"))
         #expect(Colour.allowed(noColor: nil))
         #expect(Colour.allowed(noColor: ""))
-        #expect(Colour.paint("ok: a\nerror: b\n  [00:00:00.000] w1 emits\n", force: true)
-            == "\u{1B}[32mok: a\u{1B}[0m\n\u{1B}[31merror: b\u{1B}[0m\n  \u{1B}[2m[00:00:00.000]\u{1B}[0m w1 emits\n")
+        #expect(
+            Colour.paint("ok: a\nerror: b\n  [00:00:00.000] w1 emits\n", force: true)
+                == "\u{1B}[32mok: a\u{1B}[0m\n\u{1B}[31merror: b\u{1B}[0m\n  \u{1B}[2m[00:00:00.000]\u{1B}[0m w1 emits\n")
     }
 
     @Test func theStartUpFileIsFoundUnderXDGConfigHome() {
@@ -193,8 +213,10 @@ final class LockedText: @unchecked Sendable {
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         #expect(try process.waitForExit() == ChildExit(status: 0, signaled: false))
-        for path in ["bin/chatbench", "share/bash-completion/completions/chatbench", "share/zsh/site-functions/_chatbench",
-                     "share/fish/vendor_completions.d/chatbench.fish"] {
+        for path in [
+            "bin/chatbench", "share/bash-completion/completions/chatbench", "share/zsh/site-functions/_chatbench",
+            "share/fish/vendor_completions.d/chatbench.fish",
+        ] {
             #expect(FileManager.default.fileExists(atPath: prefix.url.appendingPathComponent(path).path), "\(path)")
         }
         let version = try ChatbenchBinary.run(["--version"], environment: [:])

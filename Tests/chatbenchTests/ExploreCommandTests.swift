@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 import Workbench
+
 @testable import chatbench
 
 /// `chatbench explore` and `chatbench shrink` as a user runs them.
@@ -15,7 +16,9 @@ import Workbench
         try Self.fragile.write(to: script, atomically: true, encoding: .utf8)
         let out = folder.url.appendingPathComponent("failures").path
         let junit = folder.url.appendingPathComponent("explore.xml").path
-        let explore = try ChatbenchBinary.run(["explore", script.path, "--runs", "30", "--faults", "offline", "--out", out, "--jobs", "2", "--junit", junit])
+        let explore = try ChatbenchBinary.run([
+            "explore", script.path, "--runs", "30", "--faults", "offline", "--out", out, "--jobs", "2", "--junit", junit,
+        ])
         #expect(explore.status == 1, "\(explore.stdout)\(explore.stderr)")
         #expect(explore.stdout.contains("the script's expects"))
         // Not a terminal: plain progress lines, at each tenth of the runs.
@@ -60,8 +63,9 @@ import Workbench
     @Test func progressIsOneLineRedrawnAtATerminalAndPlainLinesElsewhere() {
         let start = Date(timeIntervalSinceReferenceDate: 0)
         let written = Mutex<[String]>([])
-        let plain = ProgressReporter(ExploreProgress(file: "f.chat", total: 20), started: start, atTerminal: false,
-                                     write: { text in written.withLock { $0.append(text) } })
+        let plain = ProgressReporter(
+            ExploreProgress(file: "f.chat", total: 20), started: start, atTerminal: false,
+            write: { text in written.withLock { $0.append(text) } })
         for run in 1...20 { plain.runEnded(failed: run == 5, at: start + Double(run) / 10) }
         plain.finish()
         let lines = written.withLock { $0 }
@@ -70,13 +74,17 @@ import Workbench
         #expect(lines.last == "explore f.chat: 18/20 runs, 10 runs/s, 1 failed, ETA 1s\n")
 
         written.withLock { $0 = [] }
-        let terminal = ProgressReporter(ExploreProgress(file: "f.chat", total: 4), started: start, atTerminal: true,
-                                        write: { text in written.withLock { $0.append(text) } })
+        let terminal = ProgressReporter(
+            ExploreProgress(file: "f.chat", total: 4), started: start, atTerminal: true,
+            write: { text in written.withLock { $0.append(text) } })
         for seconds in [0.5, 0.55, 0.7, 2.0] { terminal.runEnded(failed: false, at: start + seconds) }
         terminal.finish()
         // Drawn at 0.5 s and 0.7 s (not 0.05 s after the last), not for the last run, erased at the end.
-        #expect(written.withLock { $0 } == ["\r\u{1B}[Kexplore f.chat: 1/4 runs, 2.0 runs/s, 0 failed, ETA 2s",
-                                            "\r\u{1B}[Kexplore f.chat: 3/4 runs, 4.3 runs/s, 0 failed, ETA 1s",
-                                            "\r\u{1B}[K"])
+        #expect(
+            written.withLock { $0 } == [
+                "\r\u{1B}[Kexplore f.chat: 1/4 runs, 2.0 runs/s, 0 failed, ETA 2s",
+                "\r\u{1B}[Kexplore f.chat: 3/4 runs, 4.3 runs/s, 0 failed, ETA 1s",
+                "\r\u{1B}[K",
+            ])
     }
 }

@@ -12,8 +12,11 @@ import Workbench
 /// command's work went quiet for longer than its 50 ms window and the step
 /// ended early: three server tests failed in each of two full runs, none in
 /// a full run without these).
-@Suite(.serialized, .enabled(if: ProcessInfo.processInfo.environment["CHATBENCH_BROWSER_TESTS"] == "1",
-                             "browser tests run on their own: CHATBENCH_BROWSER_TESTS=1 (scripts/test.sh does)"))
+@Suite(
+    .serialized,
+    .enabled(
+        if: ProcessInfo.processInfo.environment["CHATBENCH_BROWSER_TESTS"] == "1",
+        "browser tests run on their own: CHATBENCH_BROWSER_TESTS=1 (scripts/test.sh does)"))
 struct HTMLViewTests {
     /// A session with faults: a lost request (`net fail`), an offline
     /// window, an app restart, an agent's message pushed to the client and a
@@ -55,8 +58,10 @@ struct HTMLViewTests {
         let dom = try Chromium.dumpDOM(page)
         // The page's script ran.
         #expect(dom.contains("data-ready=\"1\""), "\(dom.prefix(300))")
-        for lane in ["<span class=\"lane client\">client</span>", "<span class=\"lane network\">network</span>",
-                     "<span class=\"lane server\">server</span>", "<span class=\"lane other\">other side</span>"] {
+        for lane in [
+            "<span class=\"lane client\">client</span>", "<span class=\"lane network\">network</span>",
+            "<span class=\"lane server\">server</span>", "<span class=\"lane other\">other side</span>",
+        ] {
             #expect(dom.contains(lane), "\(lane)")
         }
         #expect(count("<section class=\"step ", in: dom) == Self.steps)
@@ -115,10 +120,12 @@ struct HTMLViewTests {
         #expect(export.status == 0, "\(export.stderr)")
         let blank = folder.url.appendingPathComponent("blank.html")
         try Data("<!DOCTYPE html><html><body></body></html>".utf8).write(to: blank)
-        let shot = folder.url.appendingPathComponent("shot.png"), blankShot = folder.url.appendingPathComponent("blank.png")
+        let shot = folder.url.appendingPathComponent("shot.png")
+        let blankShot = folder.url.appendingPathComponent("blank.png")
         try Chromium.screenshot(page, to: shot)
         try Chromium.screenshot(blank, to: blankShot)
-        let png = try Data(contentsOf: shot), blankPNG = try Data(contentsOf: blankShot)
+        let png = try Data(contentsOf: shot)
+        let blankPNG = try Data(contentsOf: blankShot)
         #expect(png.prefix(8) == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
         // 1200×800: the width and height in the IHDR chunk.
         #expect(Array(png[16..<24]) == [0, 0, 0x04, 0xB0, 0, 0, 0x03, 0x20])
@@ -130,7 +137,8 @@ struct HTMLViewTests {
         let (folder, db) = try recorded()
         let pages = folder.url.appendingPathComponent("pages")
         // test: only the failing file gets a page.
-        let good = folder.url.appendingPathComponent("good.chat"), bad = folder.url.appendingPathComponent("bad.chat")
+        let good = folder.url.appendingPathComponent("good.chat")
+        let bad = folder.url.appendingPathComponent("bad.chat")
         try Data("> user set alice\nuser alice set on client (no request)\n...\n".utf8).write(to: good)
         try Data(Self.script.split(separator: "\n").map { "> \($0)\n" }.joined().utf8).write(to: bad)
         let test = try ChatbenchBinary.run(["test", good.path, bad.path, "--html-on-failure", pages.path])
@@ -146,11 +154,13 @@ struct HTMLViewTests {
         #expect(same.status == 0, "\(same.stdout)\(same.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: pages.path).count == 1)
         let store = try RecordingStore(path: db, create: false)
-        try store.replaceSteps(of: 1, with: try store.steps(of: 1).map { step in
-            var step = step
-            if step.number == 3 { step.output += "tampered\n" }
-            return step
-        })
+        try store.replaceSteps(
+            of: 1,
+            with: try store.steps(of: 1).map { step in
+                var step = step
+                if step.number == 3 { step.output += "tampered\n" }
+                return step
+            })
         let diverged = try ChatbenchBinary.run(["replay", "faults", "--db", db, "--html-on-failure", pages.path])
         #expect(diverged.status == 1)
         let replayPage = pages.path + "/replay-session-1.html"

@@ -72,7 +72,7 @@ import Testing
             store: try HistoryStore(directory: folder.url), redact: { $0 }, addToEditor: { editor.lines.append($0) })
         recorder.loadIntoEditor()
         #expect(editor.lines == ["first", "second"])
-        recorder.remember("second")  // repeats the last line of the previous session
+        recorder.remember("second") // repeats the last line of the previous session
         #expect(editor.lines == ["first", "second"])
     }
 

@@ -75,11 +75,13 @@ import Workbench
         #expect(same.stdout.hasPrefix("session 1 \"demo\": 7 steps replayed, identical (1h0.117s of virtual time in "))
 
         let store = try RecordingStore(path: db, create: false)
-        try store.replaceSteps(of: 1, with: try store.steps(of: 1).map { step in
-            var step = step
-            if step.number == 4 { step.output = step.output.replacingOccurrences(of: "m1: sent", with: "m1: failed") }
-            return step
-        })
+        try store.replaceSteps(
+            of: 1,
+            with: try store.steps(of: 1).map { step in
+                var step = step
+                if step.number == 4 { step.output = step.output.replacingOccurrences(of: "m1: sent", with: "m1: failed") }
+                return step
+            })
         let diverged = try ChatbenchBinary.run(["replay", "1", "--db", db])
         #expect(diverged.status == 1)
         #expect(diverged.stdout.hasPrefix("session 1 \"demo\" diverged at step 4: > send c1 text \"hi\"\n--- recorded\n+++ replayed\n"))
@@ -118,21 +120,25 @@ import Workbench
         let junit = folder.url.appendingPathComponent("junit.xml").path
         let run = try ChatbenchBinary.run(["test", folder.url.path, "--jobs", "2", "--junit", junit])
         #expect(run.status == 1)
-        #expect(run.stdout == """
-            FAIL \(bad.path)
-              line 1: > user set alice
-                - user bob set on client (no request)
-                  user alice set on client (no request)
-                    [00:00:00.000] client.session → userSet(alice)
-            1 passed, 1 failed
+        #expect(
+            run.stdout == """
+                FAIL \(bad.path)
+                  line 1: > user set alice
+                    - user bob set on client (no request)
+                      user alice set on client (no request)
+                        [00:00:00.000] client.session → userSet(alice)
+                1 passed, 1 failed
 
-            """)
+                """)
         let xml = try String(contentsOfFile: junit, encoding: .utf8)
         #expect(xml.contains("<testsuite name=\"chatbench\" tests=\"2\" failures=\"1\" errors=\"0\""))
 
         let refused = try ChatbenchBinary.run(["test", folder.url.path, "--update"], environment: ["CI": "true"])
         #expect(refused.status == 2)
-        #expect(refused.stderr == "chatbench: test --update rewrites expected output and is refused when CI is set: run it locally and commit the result\n")
+        #expect(
+            refused.stderr
+                == "chatbench: test --update rewrites expected output and is refused when CI is set: run it locally and commit the result\n"
+        )
         let updated = try ChatbenchBinary.run(["test", folder.url.path, "--update"], environment: ["CI": ""])
         #expect(updated.stdout.hasSuffix("updated 1 file\n1 passed, 1 failed\n"))
         #expect(try ChatbenchBinary.run(["test", folder.url.path]).status == 0)
@@ -156,7 +162,10 @@ import Workbench
         try Data(String(repeating: "garbage ", count: 500).utf8).write(to: URL(fileURLWithPath: corrupt))
         let run = try ChatbenchBinary.run(["--db", corrupt], input: "clock\n")
         #expect(run.status == 2)
-        #expect(run.stderr == "chatbench: \(corrupt) is not a usable SQLite database (damaged, or not a database at all): move it away, or pass --db with another path (or --no-record to run without recording)\n")
+        #expect(
+            run.stderr
+                == "chatbench: \(corrupt) is not a usable SQLite database (damaged, or not a database at all): move it away, or pass --db with another path (or --no-record to run without recording)\n"
+        )
 
         let (_folder, db) = try record()
         _ = _folder
@@ -221,8 +230,9 @@ import Workbench
         var committed = 0
         while Date() < deadline {
             if FileManager.default.fileExists(atPath: db),
-               let store = try? RecordingStore(path: db, create: false),
-               let session = try? store.session("killed") {
+                let store = try? RecordingStore(path: db, create: false),
+                let session = try? store.session("killed")
+            {
                 committed = session.stepCount
                 if committed == lines.count { break }
             }

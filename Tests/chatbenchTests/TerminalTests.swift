@@ -23,7 +23,9 @@ import Testing
                 "XDG_CONFIG_HOME": config.path, "TERM": "xterm-256color",
             ]
             variables.merge(environment) { $1 }
-            let command = (["env", "-u", "NO_COLOR"] + variables.map { "\($0.key)=\($0.value)" } + [try ChatbenchBinary.url().path, "--no-record"] + arguments)
+            let command =
+                (["env", "-u", "NO_COLOR"] + variables.map { "\($0.key)=\($0.value)" } + [try ChatbenchBinary.url().path, "--no-record"]
+                + arguments)
                 .map { "'\($0)'" }.joined(separator: " ")
             try Self.tmux(["new-session", "-d", "-s", name, "-x", "100", "-y", "40", command])
         }

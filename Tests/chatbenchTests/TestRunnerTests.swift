@@ -17,10 +17,12 @@ import Testing
     static let failing = "> user set alice\nsomething else\n"
 
     @Test func junitIsValidAgainstJenkinsXunitSchema() throws {
-        let files = try folder(["a.chat": "> user set alice\nuser alice set on client (no request)\n  [..] client.session → userSet(alice)\n",
-                                "b.chat": Self.failing,
-                                "c.chat": "# server-only: needs a server\n> clock\nclock [..]\n",
-                                "d.chat": "> nonsense\n"])
+        let files = try folder([
+            "a.chat": "> user set alice\nuser alice set on client (no request)\n  [..] client.session → userSet(alice)\n",
+            "b.chat": Self.failing,
+            "c.chat": "# server-only: needs a server\n> clock\nclock [..]\n",
+            "d.chat": "> nonsense\n",
+        ])
         let report = files.url.appendingPathComponent("junit.xml").path
         let run = try ChatbenchBinary.run(["test", files.url.path, "--junit", report])
         #expect(run.status == 1)
@@ -44,7 +46,10 @@ import Testing
         ])
         let run = try ChatbenchBinary.run(["test", files.url.path, "--timeout", "0.3", "--jobs", "1"])
         #expect(run.status == 1)
-        #expect(run.stdout.contains("FAIL \(files.url.path)/a-slow.chat\n  timed out: still running after 300ms of wall time (--timeout); the rest of the file did not run\n"), "\(run.stdout)")
+        #expect(
+            run.stdout.contains(
+                "FAIL \(files.url.path)/a-slow.chat\n  timed out: still running after 300ms of wall time (--timeout); the rest of the file did not run\n"
+            ), "\(run.stdout)")
         #expect(run.stdout.hasSuffix("1 passed, 1 failed\n"))
     }
 

@@ -45,7 +45,7 @@ public struct Instant: Codable, Sendable, Hashable, Comparable, CustomStringConv
     }
 
     /// 1583-01-01T00:00:00Z ..< 10000-01-01T00:00:00Z.
-    static let fastRange: Range<Int64> = -12_212_553_600_000 ..< 253_402_300_800_000
+    static let fastRange: Range<Int64> = -12_212_553_600_000..<253_402_300_800_000
 
     /// Howard Hinnant's `civil_from_days`, for a time in `fastRange`.
     static func iso8601(_ milliseconds: Int64) -> String {

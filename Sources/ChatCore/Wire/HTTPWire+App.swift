@@ -10,8 +10,10 @@ extension HTTPWire {
         public var attributes: [String: String]
         public var conversationCount: Int
         public var sessionCount: Int
-        public init(id: String, isAnonymous: Bool, nickname: String? = nil, attributes: [String: String] = [:],
-                    conversationCount: Int, sessionCount: Int) {
+        public init(
+            id: String, isAnonymous: Bool, nickname: String? = nil, attributes: [String: String] = [:],
+            conversationCount: Int, sessionCount: Int
+        ) {
             self.id = id
             self.isAnonymous = isAnonymous
             self.nickname = nickname

@@ -146,16 +146,19 @@ public enum HTTPWire {
             if let cursor { query["cursor"] = cursor }
             return Route(method: "GET", path: "/v1/conversations/\(segment(conversationId))/messages", query: query, body: nil)
         case .messagesSince(let conversationId, let afterSeq, let limit):
-            return Route(method: "GET", path: "/v1/conversations/\(segment(conversationId))/messages/since/\(afterSeq)",
-                         query: ["limit": String(limit)], body: nil)
+            return Route(
+                method: "GET", path: "/v1/conversations/\(segment(conversationId))/messages/since/\(afterSeq)",
+                query: ["limit": String(limit)], body: nil)
         case .sendMessage(let conversationId, let createConversation, let message):
-            return Route(method: "POST", path: "/v1/conversations/\(segment(conversationId))/messages", query: [:],
-                         body: body(SendMessageBody(createConversation: createConversation, message: message)))
+            return Route(
+                method: "POST", path: "/v1/conversations/\(segment(conversationId))/messages", query: [:],
+                body: body(SendMessageBody(createConversation: createConversation, message: message)))
         case .setTyping(let conversationId, let isTyping):
-            return Route(method: "POST", path: "/v1/conversations/\(segment(conversationId))/typing", query: [:],
-                         body: body(TypingBody(isTyping: isTyping)))
+            return Route(
+                method: "POST", path: "/v1/conversations/\(segment(conversationId))/typing", query: [:],
+                body: body(TypingBody(isTyping: isTyping)))
         case .loginJWT, .loginAnonymous, .connectUserId, .connectAccessToken, .connectSessionToken, .logout,
-             .registerDevice, .unregisterDevice, .getCurrentUser, .updateUser, .uploadProfileImage:
+            .registerDevice, .unregisterDevice, .getCurrentUser, .updateUser, .uploadProfileImage:
             // Identity requests travel as themselves: the body is the
             // request's JSON, the answer the response's (A5–A14).
             return Route(method: "POST", path: identityPath, query: [:], body: body(request))
@@ -169,7 +172,8 @@ public enum HTTPWire {
     public static func isIdentity(_ request: WireRequest) -> Bool {
         switch request {
         case .loginJWT, .loginAnonymous, .connectUserId, .connectAccessToken, .connectSessionToken, .logout,
-             .registerDevice, .unregisterDevice, .getCurrentUser, .updateUser, .uploadProfileImage: true
+            .registerDevice, .unregisterDevice, .getCurrentUser, .updateUser, .uploadProfileImage:
+            true
         default: false
         }
     }
@@ -192,7 +196,7 @@ public enum HTTPWire {
         case .setTyping:
             return .ok
         case .loginJWT, .loginAnonymous, .connectUserId, .connectAccessToken, .connectSessionToken, .logout,
-             .registerDevice, .unregisterDevice, .getCurrentUser, .updateUser, .uploadProfileImage:
+            .registerDevice, .unregisterDevice, .getCurrentUser, .updateUser, .uploadProfileImage:
             return try decoder.decode(WireResponse.self, from: data)
         }
     }

@@ -28,8 +28,10 @@ public struct WireConversation: Codable, Sendable, Hashable {
     /// The seq of the newest message a provider has read; nil when none has.
     public var providerReadSeq: Int64?
 
-    public init(id: String, title: String?, createdAt: Instant, updatedAt: Instant, lastSeq: Int64, lastMessagePreview: String?,
-                providerTypingUntil: Instant? = nil, providerReadSeq: Int64? = nil) {
+    public init(
+        id: String, title: String?, createdAt: Instant, updatedAt: Instant, lastSeq: Int64, lastMessagePreview: String?,
+        providerTypingUntil: Instant? = nil, providerReadSeq: Int64? = nil
+    ) {
         self.id = id
         self.title = title
         self.createdAt = createdAt
@@ -67,7 +69,9 @@ public struct WireMessage: Codable, Sendable, Hashable {
     public var replyTo: String?
     public var createdAt: Instant
 
-    public init(id: String, conversationId: String, seq: Int64, author: WireAuthor, content: WireContent, replyTo: String?, createdAt: Instant) {
+    public init(
+        id: String, conversationId: String, seq: Int64, author: WireAuthor, content: WireContent, replyTo: String?, createdAt: Instant
+    ) {
         self.id = id
         self.conversationId = conversationId
         self.seq = seq
@@ -108,8 +112,10 @@ public struct WireUser: Codable, Sendable, Hashable {
     /// Free-form attributes set by the app (A12, A13).
     public var attributes: [String: String]
 
-    public init(id: String, isAnonymous: Bool, authenticationType: AuthenticationType, name: String? = nil, email: String? = nil,
-                nickname: String? = nil, profileURL: String? = nil, attributes: [String: String] = [:]) {
+    public init(
+        id: String, isAnonymous: Bool, authenticationType: AuthenticationType, name: String? = nil, email: String? = nil,
+        nickname: String? = nil, profileURL: String? = nil, attributes: [String: String] = [:]
+    ) {
         self.id = id
         self.isAnonymous = isAnonymous
         self.authenticationType = authenticationType

@@ -56,7 +56,9 @@ final class LocalStore: Sendable {
         do {
             return try LocalStore(path: nil)
         } catch {
-            fatalError("ChatSDK cannot open an in-memory store (\(reason(error))): the process is out of memory or of file descriptors (ulimit -n); is something keeping clients alive?")
+            fatalError(
+                "ChatSDK cannot open an in-memory store (\(reason(error))): the process is out of memory or of file descriptors (ulimit -n); is something keeping clients alive?"
+            )
         }
     }
 
@@ -84,7 +86,8 @@ final class LocalStore: Sendable {
     func unsentMessages() -> [MessageRow] {
         attempt("read the unsent messages") {
             try db.read { db in
-                try MessageRow.fetchAll(db, sql: "SELECT \(MessageRow.columns) FROM message WHERE state IN ('toBeSent', 'sending') ORDER BY localOrder")
+                try MessageRow.fetchAll(
+                    db, sql: "SELECT \(MessageRow.columns) FROM message WHERE state IN ('toBeSent', 'sending') ORDER BY localOrder")
             }
         } ?? []
     }
@@ -143,7 +146,9 @@ final class LocalStore: Sendable {
     func addPendingLogout(accessToken: String) {
         attempt("keep a logout for later") {
             try db.write { db in
-                try db.execute(sql: "INSERT OR IGNORE INTO pendingLogout(accessToken, queuedAt) VALUES (?, (SELECT COUNT(*) FROM pendingLogout))", arguments: [accessToken])
+                try db.execute(
+                    sql: "INSERT OR IGNORE INTO pendingLogout(accessToken, queuedAt) VALUES (?, (SELECT COUNT(*) FROM pendingLogout))",
+                    arguments: [accessToken])
             }
         }
     }
@@ -185,11 +190,15 @@ final class LocalStore: Sendable {
 
     func upsert(_ row: ConversationRow) {
         let written: Void? = access { db in
-            try db.cachedStatement(sql: """
-                INSERT OR REPLACE INTO conversation (id, title, isLocal, createdAt, updatedAt, lastSeq, preview, providerTypingUntil, providerReadSeq)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """).execute(arguments: [row.id, row.title, row.isLocal, row.createdAt, row.updatedAt, row.lastSeq, row.preview, row.providerTypingUntil,
-                                         row.providerReadSeq])
+            try db.cachedStatement(
+                sql: """
+                    INSERT OR REPLACE INTO conversation (id, title, isLocal, createdAt, updatedAt, lastSeq, preview, providerTypingUntil, providerReadSeq)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """
+            ).execute(arguments: [
+                row.id, row.title, row.isLocal, row.createdAt, row.updatedAt, row.lastSeq, row.preview, row.providerTypingUntil,
+                row.providerReadSeq,
+            ])
         }
         mirror.withLock { mirror in
             if written != nil {
@@ -204,9 +213,11 @@ final class LocalStore: Sendable {
 
     func conversation(id: String) -> ConversationRow? {
         if let known = mirror.withLock({ $0.conversations[id] }) { return known }
-        let row = access { db in
-            try ConversationRow.fetchOne(db.cachedStatement(sql: "SELECT \(ConversationRow.columns) FROM conversation WHERE id = ?"), arguments: [id])
-        } ?? nil
+        let row =
+            access { db in
+                try ConversationRow.fetchOne(
+                    db.cachedStatement(sql: "SELECT \(ConversationRow.columns) FROM conversation WHERE id = ?"), arguments: [id])
+            } ?? nil
         if let row { mirror.withLock { $0.conversations[row.id] = row } }
         return row
     }
@@ -216,10 +227,13 @@ final class LocalStore: Sendable {
         if let all = mirror.withLock({ $0.allConversations }) {
             return Array(all.sorted(by: Mirror.newerConversation).prefix(limit))
         }
-        guard let rows = access({ db in
-            try ConversationRow.fetchAll(
-                db.cachedStatement(sql: "SELECT \(ConversationRow.columns) FROM conversation ORDER BY updatedAt DESC, id LIMIT ?"), arguments: [limit])
-        }) else { return [] }
+        guard
+            let rows = access({ db in
+                try ConversationRow.fetchAll(
+                    db.cachedStatement(sql: "SELECT \(ConversationRow.columns) FROM conversation ORDER BY updatedAt DESC, id LIMIT ?"),
+                    arguments: [limit])
+            })
+        else { return [] }
         if rows.count < limit, rows.count <= Mirror.conversationLimit {
             // Every conversation is here: the mirror can answer from now on.
             mirror.withLock { mirror in
@@ -259,11 +273,13 @@ final class LocalStore: Sendable {
             row.replyTo, row.createdAt, row.state, row.errorCode, row.errorMessage,
         ]
         let written: Void? = access { db in
-            try db.cachedStatement(sql: """
-                INSERT OR REPLACE INTO message (id, conversationId, seq, localOrder, authorKind, authorName, contentKind, text,
-                    mimeType, size, fileName, replyTo, createdAt, state, errorCode, errorMessage)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """).execute(arguments: arguments)
+            try db.cachedStatement(
+                sql: """
+                    INSERT OR REPLACE INTO message (id, conversationId, seq, localOrder, authorKind, authorName, contentKind, text,
+                        mimeType, size, fileName, replyTo, createdAt, state, errorCode, errorMessage)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """
+            ).execute(arguments: arguments)
         }
         mirror.withLock { mirror in
             if written != nil { mirror.apply(row) } else { mirror.pages[row.conversationId] = nil }
@@ -293,11 +309,14 @@ final class LocalStore: Sendable {
         }
         // Read only what follows the rows already here (keyset pagination).
         let head = known?.rows ?? []
-        guard let tail = access({ db in try Self.messages(db, conversationId: conversationId, after: head.last, limit: limit - head.count) })
+        guard
+            let tail = access({ db in try Self.messages(db, conversationId: conversationId, after: head.last, limit: limit - head.count) })
         else { return [] }
         let rows = head + tail
         if limit <= Mirror.pageLimit {
-            mirror.withLock { $0.pages[conversationId] = Mirror.Page(rows: rows, complete: rows.count < limit, wanted: max(limit, known?.wanted ?? 0)) }
+            mirror.withLock {
+                $0.pages[conversationId] = Mirror.Page(rows: rows, complete: rows.count < limit, wanted: max(limit, known?.wanted ?? 0))
+            }
         }
         return rows
     }
@@ -309,26 +328,31 @@ final class LocalStore: Sendable {
     private static func messages(_ db: Database, conversationId: String, after last: MessageRow?, limit: Int) throws -> [MessageRow] {
         var rows: [MessageRow] = []
         if last == nil || last?.seq == nil {
-            rows = try MessageRow.fetchAll(db.cachedStatement(sql: """
-                SELECT \(MessageRow.columns) FROM message WHERE conversationId = ? AND seq IS NULL AND localOrder < ?
-                ORDER BY localOrder DESC LIMIT ?
-                """), arguments: [conversationId, last?.localOrder ?? Int64.max, limit])
+            rows = try MessageRow.fetchAll(
+                db.cachedStatement(
+                    sql: """
+                        SELECT \(MessageRow.columns) FROM message WHERE conversationId = ? AND seq IS NULL AND localOrder < ?
+                        ORDER BY localOrder DESC LIMIT ?
+                        """), arguments: [conversationId, last?.localOrder ?? Int64.max, limit])
         }
         if rows.count < limit {
             let seq = last?.seq ?? Int64.max
             let localOrder = last?.seq == nil ? Int64.max : last!.localOrder
-            rows += try MessageRow.fetchAll(db.cachedStatement(sql: """
-                SELECT \(MessageRow.columns) FROM message WHERE conversationId = ? AND seq IS NOT NULL
-                AND (seq < ? OR (seq = ? AND localOrder < ?))
-                ORDER BY seq DESC, localOrder DESC LIMIT ?
-                """), arguments: [conversationId, seq, seq, localOrder, limit - rows.count])
+            rows += try MessageRow.fetchAll(
+                db.cachedStatement(
+                    sql: """
+                        SELECT \(MessageRow.columns) FROM message WHERE conversationId = ? AND seq IS NOT NULL
+                        AND (seq < ? OR (seq = ? AND localOrder < ?))
+                        ORDER BY seq DESC, localOrder DESC LIMIT ?
+                        """), arguments: [conversationId, seq, seq, localOrder, limit - rows.count])
         }
         return rows
     }
 
     func messageCount(conversationId: String) -> Int {
         access { db in
-            try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM message WHERE conversationId = ?"), arguments: [conversationId]) ?? 0
+            try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM message WHERE conversationId = ?"), arguments: [conversationId])
+                ?? 0
         } ?? 0
     }
 
@@ -336,23 +360,27 @@ final class LocalStore: Sendable {
     /// `count` steps, not the length of the conversation.
     func hasMessages(conversationId: String, moreThan count: Int) -> Bool {
         access { db in
-            try Bool.fetchOne(db.cachedStatement(sql: """
-                SELECT EXISTS (SELECT 1 FROM message WHERE conversationId = ? LIMIT 1 OFFSET ?)
-                """), arguments: [conversationId, count]) ?? false
+            try Bool.fetchOne(
+                db.cachedStatement(
+                    sql: """
+                        SELECT EXISTS (SELECT 1 FROM message WHERE conversationId = ? LIMIT 1 OFFSET ?)
+                        """), arguments: [conversationId, count]) ?? false
         } ?? false
     }
 
     func unsentCount(conversationId: String) -> Int {
         if let count = mirror.withLock({ $0.unsentCount(conversationId: conversationId) }) { return count }
         return access { db in
-            try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM message WHERE conversationId = ? AND seq IS NULL"),
-                             arguments: [conversationId]) ?? 0
+            try Int.fetchOne(
+                db.cachedStatement(sql: "SELECT COUNT(*) FROM message WHERE conversationId = ? AND seq IS NULL"),
+                arguments: [conversationId]) ?? 0
         } ?? 0
     }
 
     func newestSeq(conversationId: String) -> Int64? {
         access { db in
-            try Int64.fetchOne(db.cachedStatement(sql: "SELECT MAX(seq) FROM message WHERE conversationId = ?"), arguments: [conversationId])
+            try Int64.fetchOne(
+                db.cachedStatement(sql: "SELECT MAX(seq) FROM message WHERE conversationId = ?"), arguments: [conversationId])
         } ?? nil
     }
 
@@ -363,9 +391,10 @@ final class LocalStore: Sendable {
     private let lastLocalOrder = Mutex<Int64?>(nil)
 
     func nextLocalOrder() -> Int64 {
-        let last = lastLocalOrder.withLock { $0 } ?? access { db in
-            try Int64.fetchOne(db.cachedStatement(sql: "SELECT MAX(localOrder) FROM message"))
-        }.flatMap { $0 } ?? 0
+        let last =
+            lastLocalOrder.withLock { $0 } ?? access { db in
+                try Int64.fetchOne(db.cachedStatement(sql: "SELECT MAX(localOrder) FROM message"))
+            }.flatMap { $0 } ?? 0
         lastLocalOrder.withLock { $0 = last }
         return last + 1
     }
@@ -374,9 +403,11 @@ final class LocalStore: Sendable {
 
     func meta(_ key: String) -> String? {
         if let known = mirror.withLock({ $0.meta[key] }) { return known }
-        guard let value = access({ db in
-            try String.fetchOne(db.cachedStatement(sql: "SELECT value FROM meta WHERE key = ?"), arguments: [key])
-        }) else { return nil }
+        guard
+            let value = access({ db in
+                try String.fetchOne(db.cachedStatement(sql: "SELECT value FROM meta WHERE key = ?"), arguments: [key])
+            })
+        else { return nil }
         mirror.withLock { $0.meta[key] = .some(value) }
         return value
     }
@@ -487,7 +518,7 @@ extension LocalStore {
             case (nil, nil): a.localOrder > b.localOrder
             case (nil, _?): true
             case (_?, nil): false
-            case let (x?, y?): x != y ? x > y : a.localOrder > b.localOrder
+            case (let x?, let y?): x != y ? x > y : a.localOrder > b.localOrder
             }
         }
     }
@@ -506,8 +537,11 @@ struct ConversationRow: FetchableRecord, PersistableRecord, Hashable {
     /// The seq of the newest message a provider has read (nil: none).
     var providerReadSeq: Int64?
 
-    init(id: String, title: String?, isLocal: Bool, createdAt: Int64, updatedAt: Int64, lastSeq: Int64, preview: String?, providerTypingUntil: Int64?,
-         providerReadSeq: Int64? = nil) {
+    init(
+        id: String, title: String?, isLocal: Bool, createdAt: Int64, updatedAt: Int64, lastSeq: Int64, preview: String?,
+        providerTypingUntil: Int64?,
+        providerReadSeq: Int64? = nil
+    ) {
         self.id = id
         self.title = title
         self.isLocal = isLocal
@@ -565,7 +599,10 @@ struct MessageRow: FetchableRecord, PersistableRecord, Hashable {
     var errorCode: String?
     var errorMessage: String?
 
-    init(id: String, conversationId: String, seq: Int64?, localOrder: Int64, author: WireAuthor, content: WireContent, replyTo: String?, createdAt: Int64, state: String, errorCode: String?, errorMessage: String?) {
+    init(
+        id: String, conversationId: String, seq: Int64?, localOrder: Int64, author: WireAuthor, content: WireContent, replyTo: String?,
+        createdAt: Int64, state: String, errorCode: String?, errorMessage: String?
+    ) {
         self.id = id
         self.conversationId = conversationId
         self.seq = seq

@@ -235,8 +235,9 @@ public final class ChatClient: Sendable {
         _ transform: @escaping @Sendable (ClientCore, Int, WatcherSnapshot) -> Value?
     ) -> Watcher<Value> {
         let (stream, continuation) = AsyncThrowingStream<Response<Value>, any Error>.makeStream()
-        let observation = startWatching(target, transform, onResponse: { continuation.yield($0) },
-                                        onEnd: { continuation.finish(throwing: $0) })
+        let observation = startWatching(
+            target, transform, onResponse: { continuation.yield($0) },
+            onEnd: { continuation.finish(throwing: $0) })
         continuation.onTermination = { _ in observation.cancel() }
         return Watcher(stream: stream)
     }

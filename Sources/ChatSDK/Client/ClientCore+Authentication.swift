@@ -1,3 +1,5 @@
+import Synchronization
+
 extension ClientCore {
     /// Applies a session event and publishes the state when it changed.
     func apply(_ event: SessionStateMachine.Event) {
@@ -284,7 +286,10 @@ extension ClientCore {
 /// Makes a callback-based answer resume a continuation once at most.
 final class OnceFlag: Sendable {
     private let flag = Mutex(false)
-    func set() -> Bool { flag.withLock { done in defer { done = true }; return !done } }
+    func set() -> Bool {
+        flag.withLock { done in
+            defer { done = true }
+            return !done
+        }
+    }
 }
-
-import Synchronization

@@ -26,11 +26,12 @@ extension ClientCore {
     /// `connect(userId:)` with no credential, an access token or a session token (A10).
     func connect(userId: String, credential: Credential) async throws -> ChatUser {
         try Self.checkUserId(userId)
-        let request: WireRequest = switch credential {
-        case .accessToken(let token): .connectAccessToken(userId: userId, accessToken: token)
-        case .sessionToken(let token): .connectSessionToken(userId: userId, sessionToken: token)
-        default: .connectUserId(userId: userId)
-        }
+        let request: WireRequest =
+            switch credential {
+            case .accessToken(let token): .connectAccessToken(userId: userId, accessToken: token)
+            case .sessionToken(let token): .connectSessionToken(userId: userId, sessionToken: token)
+            default: .connectUserId(userId: userId)
+            }
         return try await start(credential, user: userId, request: request, carrying: nil)
     }
 
@@ -56,14 +57,19 @@ extension ClientCore {
         }
     }
 
-    private func signInLoop(_ credential: Credential, user: String?, request: WireRequest, carrying token: String?, generation expected: Int) async throws -> ChatUser {
+    private func signInLoop(
+        _ credential: Credential, user: String?, request: WireRequest, carrying token: String?, generation expected: Int
+    ) async throws -> ChatUser {
         for _ in 0..<3 {
             let next = (try await signIn(signInRequest(fallback: request), generation: expected, carrying: token)) != nil
             try checkGeneration(expected)
             if next, let userId = machine.userId {
                 // The user is known only now (anonymous, or a JWT whose
                 // subject could not be read): open their store now.
-                if user == nil { openStore(for: userId); resumeOutbox() }
+                if user == nil {
+                    openStore(for: userId)
+                    resumeOutbox()
+                }
                 return currentUser ?? ChatUser(id: userId, authenticationType: credential.method)
             }
         }
@@ -81,14 +87,18 @@ extension ClientCore {
     func authorize(user: ChatUser, auth: ChatAuth?) -> [String] {
         var warnings: [String] = []
         if Self.looksLikeContactDetails(user.id) {
-            warnings.append("the identifier \(user.id) looks like an e-mail address or a phone number: identifiers must be unique, persistent and hard to guess")
+            warnings.append(
+                "the identifier \(user.id) looks like an e-mail address or a phone number: identifiers must be unique, persistent and hard to guess"
+            )
         }
         switch machine.admits(userId: user.id, credential: .authorized(token: auth?.token)) {
         case .noChange:
             for warning in warnings { publish(.warning(warning)) }
             return warnings
         case .reconfigure(let previous):
-            warnings.append("authorizing \(user.id) while \(previous) is authorized: \(previous)'s server session and push subscription stay open (call logout() or deauthorizeUser() first)")
+            warnings.append(
+                "authorizing \(user.id) while \(previous) is authorized: \(previous)'s server session and push subscription stay open (call logout() or deauthorizeUser() first)"
+            )
             clearLocally(reason: nil)
         case .refused:
             warnings.append("authorizing \(user.id) replaces the current user on this device")
@@ -122,8 +132,9 @@ extension ClientCore {
         var base64 = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
         guard let data = Data(base64Encoded: base64),
-              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let subject = object["external_id"] as? String, !subject.isEmpty, !subject.contains(where: \.isWhitespace) else { return nil }
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let subject = object["external_id"] as? String, !subject.isEmpty, !subject.contains(where: \.isWhitespace)
+        else { return nil }
         return subject
     }
 
@@ -208,7 +219,8 @@ extension ClientCore {
                 throw ChatError(.unsupportedMediaType, "A profile image is JPEG or PNG, not \(image.mimeType); nothing was uploaded")
             }
             guard image.size > 0, image.size <= 5 * 1024 * 1024 else {
-                throw ChatError(.attachmentTooLarge, "A profile image is at most 5 MB (5242880 bytes), this one is \(image.size); nothing was uploaded")
+                throw ChatError(
+                    .attachmentTooLarge, "A profile image is at most 5 MB (5242880 bytes), this one is \(image.size); nothing was uploaded")
             }
             _ = try await request(.uploadProfileImage(mimeType: image.mimeType, size: image.size))
         }

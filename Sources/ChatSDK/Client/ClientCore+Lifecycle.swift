@@ -19,7 +19,10 @@ extension ClientCore {
             storePath = path
         } catch {
             store = LocalStore.inMemory()
-            publish(.warning("the disk cache \((path as NSString).lastPathComponent) cannot be used (\(LocalStore.reason(error))); carrying on without a disk cache"))
+            publish(
+                .warning(
+                    "the disk cache \((path as NSString).lastPathComponent) cannot be used (\(LocalStore.reason(error))); carrying on without a disk cache"
+                ))
         }
     }
 

@@ -26,9 +26,10 @@ extension ClientCore {
             do {
                 let token = try await accessToken()
                 let after = store.meta("userSeq").flatMap(Int64.init)
-                let connection = try await configuration.transport.openRealtime(RealtimeRequest(
-                    apiKey: configuration.apiKey, accessToken: token,
-                    deviceId: configuration.deviceId, afterUserSeq: after))
+                let connection = try await configuration.transport.openRealtime(
+                    RealtimeRequest(
+                        apiKey: configuration.apiKey, accessToken: token,
+                        deviceId: configuration.deviceId, afterUserSeq: after))
                 guard generation == expected, !Task.isCancelled else {
                     connection.close()
                     return
@@ -63,10 +64,11 @@ extension ClientCore {
             // wait early (`reachabilityChanged`). Back-off is recovery
             // (settle runs it); waiting for the network is not: only the
             // network can end it.
-            let (delay, kind): (Duration, WaitKind) = switch link.nextWait(fraction: { runtime.randomFraction() }) {
-            case .backoff(let delay): (delay, .recovery("reconnect after back-off"))
-            case .network: (.seconds(86_400), .lifecycle("wait for the network"))
-            }
+            let (delay, kind): (Duration, WaitKind) =
+                switch link.nextWait(fraction: { runtime.randomFraction() }) {
+                case .backoff(let delay): (delay, .recovery("reconnect after back-off"))
+                case .network: (.seconds(86_400), .lifecycle("wait for the network"))
+                }
             let wait = Task(executorPreference: runtime.executor) { try await runtime.sleep(for: delay, kind: kind) }
             backoff = wait
             _ = try? await wait.value
@@ -124,7 +126,9 @@ extension ClientCore {
             if let until {
                 let runtime = self.runtime
                 typingTimers[conversationId] = runtime.spawn {
-                    do { try await runtime.sleep(until: until, kind: .lifecycle("provider typing in \(conversationId) lapses")) } catch { return }
+                    do { try await runtime.sleep(until: until, kind: .lifecycle("provider typing in \(conversationId) lapses")) } catch {
+                        return
+                    }
                     await self.notifyWatchers(of: .conversation(conversationId))
                 }
             }

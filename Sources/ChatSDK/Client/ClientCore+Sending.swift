@@ -103,9 +103,10 @@ extension ClientCore {
         let conversation = store.conversation(id: row.conversationId)
         let create = conversation?.isLocal == true ? NewConversation(title: conversation?.title) : nil
         do {
-            let response = try await request(.sendMessage(
-                conversationId: row.conversationId, createConversation: create,
-                message: NewMessage(id: row.id, content: row.content, replyTo: row.replyTo)))
+            let response = try await request(
+                .sendMessage(
+                    conversationId: row.conversationId, createConversation: create,
+                    message: NewMessage(id: row.id, content: row.content, replyTo: row.replyTo)))
             guard generation == expected else { return true }
             if case .sent(let wireConversation, let wireMessage) = response {
                 storeServerConversation(wireConversation)

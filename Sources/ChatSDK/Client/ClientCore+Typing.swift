@@ -17,7 +17,9 @@ extension ClientCore {
         let runtime = self.runtime
         typingRenewals[conversationId] = runtime.spawn {
             while true {
-                do { try await runtime.sleep(for: Self.typingRenewal, kind: .lifecycle("renew typing in \(conversationId)")) } catch { return }
+                do { try await runtime.sleep(for: Self.typingRenewal, kind: .lifecycle("renew typing in \(conversationId)")) } catch {
+                    return
+                }
                 guard await self.generation == expected else { return }
                 _ = try? await self.request(.setTyping(conversationId: conversationId, isTyping: true))
             }

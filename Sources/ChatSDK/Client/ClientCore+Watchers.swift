@@ -1,5 +1,8 @@
 extension ClientCore {
-    func addWatcher(target: WatchTarget, yield: @escaping @Sendable (Int, WatcherSnapshot, Bool, RefreshingState) -> Void, finish: @escaping @Sendable ((any Error)?) -> Void) -> Int {
+    func addWatcher(
+        target: WatchTarget, yield: @escaping @Sendable (Int, WatcherSnapshot, Bool, RefreshingState) -> Void,
+        finish: @escaping @Sendable ((any Error)?) -> Void
+    ) -> Int {
         let id = nextWatcherID
         nextWatcherID += 1
         watchers[id] = WatcherEntry(id: id, target: target, yield: yield, finish: finish)
@@ -53,7 +56,8 @@ extension ClientCore {
         switch target {
         case .conversations: store.meta("fetched:conversations") != nil || store.conversationCount() > 0
         case .conversation(let id): store.conversation(id: id) != nil
-        case .items(let id): store.meta("fetched:items:\(id)") != nil || store.hasMessages(conversationId: id, moreThan: 0)
+        case .items(let id):
+            store.meta("fetched:items:\(id)") != nil || store.hasMessages(conversationId: id, moreThan: 0)
                 || store.conversation(id: id)?.isLocal == true
         }
     }
@@ -129,7 +133,9 @@ extension ClientCore {
             return
         case .items(let id):
             repeat {
-                guard case .messages(let page) = try await request(.listMessages(conversationId: id, cursor: cursor, limit: limit)) else { return }
+                guard case .messages(let page) = try await request(.listMessages(conversationId: id, cursor: cursor, limit: limit)) else {
+                    return
+                }
                 for message in page.elements { storeServerMessage(message) }
                 cursor = page.nextCursor
                 fetched += limit
@@ -158,7 +164,9 @@ extension ClientCore {
             return
         case .conversations:
             if !entry.serverExhausted {
-                guard case .conversations(let page) = try await request(.listConversations(cursor: entry.serverCursor, limit: limit)) else { return }
+                guard case .conversations(let page) = try await request(.listConversations(cursor: entry.serverCursor, limit: limit)) else {
+                    return
+                }
                 for conversation in page.elements { store.upsert(conversationRow(from: conversation)) }
                 entry.serverCursor = page.nextCursor
                 entry.serverExhausted = page.nextCursor == nil
@@ -166,7 +174,10 @@ extension ClientCore {
         case .items(let conversationId):
             if !entry.serverExhausted, store.conversation(id: conversationId)?.isLocal != true {
                 do {
-                    guard case .messages(let page) = try await request(.listMessages(conversationId: conversationId, cursor: entry.serverCursor, limit: limit)) else { return }
+                    guard
+                        case .messages(let page) = try await request(
+                            .listMessages(conversationId: conversationId, cursor: entry.serverCursor, limit: limit))
+                    else { return }
                     for message in page.elements { storeServerMessage(message) }
                     entry.serverCursor = page.nextCursor
                     entry.serverExhausted = page.nextCursor == nil
@@ -188,12 +199,14 @@ extension ClientCore {
         var snapshots: [SnapshotKey: WatcherSnapshot?] = [:]
         for id in watchers.keys.sorted() {
             guard let entry = watchers[id] else { continue }
-            let concerned: Bool = switch (target, entry.target) {
-            case (.conversations, _): true
-            case (_, .conversations): true
-            case (.conversation(let a), .conversation(let b)), (.conversation(let a), .items(let b)),
-                 (.items(let a), .conversation(let b)), (.items(let a), .items(let b)): a == b
-            }
+            let concerned: Bool =
+                switch (target, entry.target) {
+                case (.conversations, _): true
+                case (_, .conversations): true
+                case (.conversation(let a), .conversation(let b)), (.conversation(let a), .items(let b)),
+                    (.items(let a), .conversation(let b)), (.items(let a), .items(let b)):
+                    a == b
+                }
             if concerned, entry.lastEmitted != nil { emit(entry, sharing: &snapshots) }
         }
     }
@@ -237,7 +250,8 @@ extension ClientCore {
         let version = store.version
         let now = self.now
         if let cache = entry.snapshotCache, cache.version == version, cache.pages == entry.pages,
-           cache.serverExhausted == entry.serverExhausted, cache.now == now || entry.target.isItems {
+            cache.serverExhausted == entry.serverExhausted, cache.now == now || entry.target.isItems
+        {
             return cache.snapshot
         }
         let snapshot = readSnapshot(for: entry)
@@ -301,12 +315,13 @@ extension ClientCore {
     /// The model of a message row, read by a provider when the
     /// conversation's read position covers its seq.
     func message(from row: MessageRow, providerReadSeq: Int64?) -> Message {
-        let state: SendState = switch row.state {
-        case "toBeSent": .toBeSent
-        case "sending": .sending
-        case "failed": .failed(ChatError(ChatError.Code(rawValue: row.errorCode ?? "unknown"), row.errorMessage ?? ""))
-        default: .sent
-        }
+        let state: SendState =
+            switch row.state {
+            case "toBeSent": .toBeSent
+            case "sending": .sending
+            case "failed": .failed(ChatError(ChatError.Code(rawValue: row.errorCode ?? "unknown"), row.errorMessage ?? ""))
+            default: .sent
+            }
         return Message(
             id: row.id, conversationId: row.conversationId, seq: row.seq, author: row.author,
             content: row.content, replyTo: row.replyTo, createdAt: Instant(milliseconds: row.createdAt), state: state,
@@ -329,7 +344,8 @@ extension ClientCore {
         // conversation's own update arrives (over a real network it can
         // come second).
         if let existing, existing.seq == nil,
-           var conversation = store.conversation(id: wire.conversationId), conversation.lastSeq < wire.seq {
+            var conversation = store.conversation(id: wire.conversationId), conversation.lastSeq < wire.seq
+        {
             conversation.lastSeq = wire.seq
             store.upsert(conversation)
         }

@@ -65,9 +65,11 @@ actor ClientCore {
         self.provider = provider
         let store = LocalStore.inMemory()
         self.store = store
-        let clientFile = configuration.cacheMode == .disk ? configuration.cacheDirectory.map {
-            LocalStore.path(in: $0, deviceId: configuration.deviceId, userId: "_client")
-        } : nil
+        let clientFile =
+            configuration.cacheMode == .disk
+            ? configuration.cacheDirectory.map {
+                LocalStore.path(in: $0, deviceId: configuration.deviceId, userId: "_client")
+            } : nil
         let clientStore = (try? LocalStore(path: clientFile)) ?? LocalStore.inMemory()
         self.clientStore = clientStore
         reportFailures(of: store)

@@ -52,8 +52,10 @@ public struct ChatUser: Sendable, Hashable {
     public var profileURL: String?
     public var attributes: [String: String]
 
-    public init(id: String, authenticationType: AuthenticationMethod = .authorized, isAnonymous: Bool = false, name: String? = nil,
-                nickname: String? = nil, profileURL: String? = nil, attributes: [String: String] = [:]) {
+    public init(
+        id: String, authenticationType: AuthenticationMethod = .authorized, isAnonymous: Bool = false, name: String? = nil,
+        nickname: String? = nil, profileURL: String? = nil, attributes: [String: String] = [:]
+    ) {
         self.id = id
         self.authenticationType = authenticationType
         self.isAnonymous = isAnonymous
@@ -64,8 +66,9 @@ public struct ChatUser: Sendable, Hashable {
     }
 
     init(_ wire: WireUser, via method: AuthenticationMethod) {
-        self.init(id: wire.id, authenticationType: method, isAnonymous: wire.isAnonymous, name: wire.name,
-                  nickname: wire.nickname, profileURL: wire.profileURL, attributes: wire.attributes)
+        self.init(
+            id: wire.id, authenticationType: method, isAnonymous: wire.isAnonymous, name: wire.name,
+            nickname: wire.nickname, profileURL: wire.profileURL, attributes: wire.attributes)
     }
 }
 

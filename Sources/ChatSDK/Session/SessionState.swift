@@ -31,7 +31,8 @@ public enum SessionState: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .signedOut, .closed: nil
         case .userSet(let user), .authenticating(let user), .authenticated(let user, _),
-             .refreshing(let user), .needsCredentials(let user, _): user
+            .refreshing(let user), .needsCredentials(let user, _):
+            user
         }
     }
 

@@ -144,7 +144,9 @@ struct SessionStateMachine: Sendable {
         // An anonymous user may log in as someone: the server merges (A8).
         if self.credential == .anonymous || state.isAnonymousSession { return .allowed }
         if case .authorized = credential, case .authorized? = self.credential { return .reconfigure(previous: current) }
-        return .refused(ChatError(.currentUserAlreadySet, "User \(current) is already set: call clearCurrentUser() before setting \(user ?? "another user")"))
+        return .refused(
+            ChatError(
+                .currentUserAlreadySet, "User \(current) is already set: call clearCurrentUser() before setting \(user ?? "another user")"))
     }
 
     enum Admission: Sendable, Hashable {

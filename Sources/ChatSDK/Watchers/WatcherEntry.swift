@@ -45,7 +45,10 @@ final class WatcherEntry {
     let yield: @Sendable (Int, WatcherSnapshot, Bool, RefreshingState) -> Void
     let finish: @Sendable ((any Error)?) -> Void
 
-    init(id: Int, target: WatchTarget, yield: @escaping @Sendable (Int, WatcherSnapshot, Bool, RefreshingState) -> Void, finish: @escaping @Sendable ((any Error)?) -> Void) {
+    init(
+        id: Int, target: WatchTarget, yield: @escaping @Sendable (Int, WatcherSnapshot, Bool, RefreshingState) -> Void,
+        finish: @escaping @Sendable ((any Error)?) -> Void
+    ) {
         self.id = id
         self.target = target
         self.yield = yield

@@ -9,9 +9,10 @@ struct CommandTable: Sendable {
         specWords = specs.map(\.words)
     }
 
-    static let standard = CommandTable(specs:
-        clientCommands + identityCommands + loginCommands + credentialCommands + dataCommands
-        + otherSideCommands + worldCommands + appCommands + flowCommands + recordingCommands + metaCommands + sessionCommands)
+    static let standard = CommandTable(
+        specs:
+            clientCommands + identityCommands + loginCommands + credentialCommands + dataCommands
+            + otherSideCommands + worldCommands + appCommands + flowCommands + recordingCommands + metaCommands + sessionCommands)
 
     /// First words of every verb, without duplicates, sorted.
     var verbWords: [String] { Array(Set(specs.map { $0.words[0] })).sorted() }

@@ -39,7 +39,8 @@ extension CommandTable {
                 let client = conversation.client.client
                 let id = conversation.id
                 guard interpreter.perform({ try await client.setIsTyping(on, in: id) }) != nil else { return }
-                interpreter.print("\(conversation.client.userId ?? "user") \(on ? "is typing" : "stopped typing") in \(conversation.handle)")
+                interpreter.print(
+                    "\(conversation.client.userId ?? "user") \(on ? "is typing" : "stopped typing") in \(conversation.handle)")
             }),
     ]
 }

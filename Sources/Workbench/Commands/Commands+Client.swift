@@ -7,7 +7,9 @@ extension CommandTable {
             name: "client new", group: .client,
             arguments: [ArgumentSpec(name: "NAME", kind: .text)],
             options: [
-                OptionSpec(name: "--cache", value: .choice(["disk", "memory", "off"]), valueName: "disk|memory|off", summary: "where the client caches (default disk)"),
+                OptionSpec(
+                    name: "--cache", value: .choice(["disk", "memory", "off"]), valueName: "disk|memory|off",
+                    summary: "where the client caches (default disk)"),
                 OptionSpec(name: "--api-key", value: .text, valueName: "KEY", summary: "the app's API key (default the embedded app's)"),
             ],
             summary: "create another SDK client (an app instance on its own device) and switch to it",
@@ -18,7 +20,8 @@ extension CommandTable {
                     throw ScriptError("a client name is a word of letters, digits, - and _, got \"\(name)\"")
                 }
                 guard !interpreter.clients.contains(where: { $0.name == name }), interpreter.objects[name] == nil,
-                      !Interpreter.reservedRoots.contains(name) || name == "client" else {
+                    !Interpreter.reservedRoots.contains(name) || name == "client"
+                else {
                     throw ScriptError("the name \(name) is taken")
                 }
                 let cache = invocation.option("--cache").flatMap(ChatClient.CacheMode.init(rawValue:)) ?? .disk
@@ -99,7 +102,9 @@ extension CommandTable {
                 case "malformed": mode = .malformed
                 case "expired": mode = .expired
                 case "delay":
-                    guard let text = invocation.argument(1) else { throw ScriptError("provider delay needs a DURATION, as in provider delay 2s") }
+                    guard let text = invocation.argument(1) else {
+                        throw ScriptError("provider delay needs a DURATION, as in provider delay 2s")
+                    }
                     mode = .delay(try DurationParser.parse(text))
                 default: mode = .ok
                 }
@@ -114,7 +119,9 @@ extension CommandTable {
             summary: "the server expires the current user's access tokens now",
             example: "token expire",
             run: { interpreter, _ in
-                guard let user = interpreter.current.userId else { throw ScriptError("token expire needs a signed-in user on \(interpreter.current.name)") }
+                guard let user = interpreter.current.userId else {
+                    throw ScriptError("token expire needs a signed-in user on \(interpreter.current.name)")
+                }
                 try interpreter.world.server.expireAccessTokens(userId: user)
                 interpreter.print("access tokens of \(user) expired on the server")
                 interpreter.world.runUntilIdle()
@@ -124,7 +131,9 @@ extension CommandTable {
             summary: "the server revokes the current user's tokens",
             example: "token revoke",
             run: { interpreter, _ in
-                guard let user = interpreter.current.userId else { throw ScriptError("token revoke needs a signed-in user on \(interpreter.current.name)") }
+                guard let user = interpreter.current.userId else {
+                    throw ScriptError("token revoke needs a signed-in user on \(interpreter.current.name)")
+                }
                 try interpreter.world.server.revokeTokens(userId: user)
                 interpreter.print("tokens of \(user) revoked on the server")
                 interpreter.world.runUntilIdle()

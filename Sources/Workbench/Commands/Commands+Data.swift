@@ -8,7 +8,8 @@ extension CommandTable {
                 ArgumentSpec(name: "WHAT", kind: .choice(["conversations", "conversation", "items"])),
                 ArgumentSpec(name: "C", kind: .handle(.conversation), optional: true),
             ],
-            summary: "start a watcher: cached data first, then the server's; it says fresh only while its data is the server's as of its last fetch and the realtime connection has stayed up since",
+            summary:
+                "start a watcher: cached data first, then the server's; it says fresh only while its data is the server's as of its last fetch and the realtime connection has stayed up since",
             example: "w1 = watch items c1",
             makes: .watcher,
             run: { interpreter, invocation in
@@ -18,7 +19,9 @@ extension CommandTable {
                     if invocation.argument(1) != nil { throw ScriptError("watch conversations takes no conversation") }
                     target = .conversations
                 case let what:
-                    guard let word = invocation.argument(1) else { throw ScriptError("watch \(what) needs a conversation, as in watch \(what) c1") }
+                    guard let word = invocation.argument(1) else {
+                        throw ScriptError("watch \(what) needs a conversation, as in watch \(what) c1")
+                    }
                     let conversation = try interpreter.conversation(word)
                     target = what == "items" ? .items(conversation) : .conversation(conversation)
                 }
@@ -36,7 +39,10 @@ extension CommandTable {
             run: { interpreter, invocation in
                 let watcher = try interpreter.watcher(invocation.argument(0)!)
                 if watcher.stopped {
-                    interpreter.report(ChatError(ChatError.Code(rawValue: "watcherStopped"), "\(watcher.handle) is stopped: start another with watch \(watcher.what)"))
+                    interpreter.report(
+                        ChatError(
+                            ChatError.Code(rawValue: "watcherStopped"),
+                            "\(watcher.handle) is stopped: start another with watch \(watcher.what)"))
                     return
                 }
                 guard let loadMore = watcher.loadMore else {
@@ -106,7 +112,8 @@ extension CommandTable {
                 case .success(let message)?:
                     let object = interpreter.messageObject(for: message.id, conversationId: id, client: client)
                     interpreter.bind(invocation.binding, to: object)
-                    interpreter.lines.insert("\(invocation.binding ?? object.handle) = \(object.kind) message in \(conversation.handle)", at: 0)
+                    interpreter.lines.insert(
+                        "\(invocation.binding ?? object.handle) = \(object.kind) message in \(conversation.handle)", at: 0)
                 case .failure(let error)?: interpreter.report(error)
                 case nil: break
                 }
@@ -135,7 +142,9 @@ extension CommandTable {
             return .text(text)
         }
         let attachment = WireContent.AttachmentKind(rawValue: kind)!
-        let defaults: [WireContent.AttachmentKind: String] = [.image: "image/jpeg", .video: "video/mp4", .document: "application/pdf", .audio: "audio/mpeg"]
+        let defaults: [WireContent.AttachmentKind: String] = [
+            .image: "image/jpeg", .video: "video/mp4", .document: "application/pdf", .audio: "audio/mpeg",
+        ]
         let fileName = invocation.argument(2)
         guard let sizeText = invocation.option("--size"), let size = Int64(sizeText) else {
             throw ScriptError("send C \(kind) needs --size BYTES (files are not read in the embedded world yet)")
@@ -159,7 +168,8 @@ extension CommandTable {
                     let line = times == 1 ? text : "\(text) \(i + 1)"
                     let message = try interpreter.world.server.agentSay(conversationId: conversation.id, text: line)
                     if times == 1 {
-                        let object = interpreter.messageObject(for: message.id, conversationId: conversation.id, client: conversation.client)
+                        let object = interpreter.messageObject(
+                            for: message.id, conversationId: conversation.id, client: conversation.client)
                         interpreter.bind(invocation.binding, to: object)
                         interpreter.print("\(invocation.binding ?? object.handle) = agent message in \(conversation.handle)")
                     }

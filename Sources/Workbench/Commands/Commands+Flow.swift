@@ -5,7 +5,9 @@ extension CommandTable {
     static let flowCommands: [CommandSpec] = [
         CommandSpec(
             name: "expect", group: .flow,
-            arguments: [ArgumentSpec(name: "PATH", kind: .text), ArgumentSpec(name: "OP VALUE", kind: .text, optional: true, variadic: true)],
+            arguments: [
+                ArgumentSpec(name: "PATH", kind: .text), ArgumentSpec(name: "OP VALUE", kind: .text, optional: true, variadic: true),
+            ],
             summary: "check a value: == != < <= > >= contains; a failure makes a script exit 1",
             example: "expect m1.state == sent",
             keepsError: true,
@@ -17,14 +19,18 @@ extension CommandTable {
                 ArgumentSpec(name: "emits|state", kind: .choice(["emits", "state"])),
                 ArgumentSpec(name: "VALUE", kind: .text),
             ],
-            options: [OptionSpec(name: "--within", value: .duration, valueName: "DURATION",
-                                 summary: "give up after this much virtual time (default 1h); giving up fails the step like an expect")],
+            options: [
+                OptionSpec(
+                    name: "--within", value: .duration, valueName: "DURATION",
+                    summary: "give up after this much virtual time (default 1h); giving up fails the step like an expect")
+            ],
             summary: "move the clock, firing every wake-up on the way, until a watcher has emitted N times or a message reaches a state",
             example: "wait m1 state sent --within 5m",
             run: { interpreter, invocation in try interpreter.wait(invocation) }),
         CommandSpec(
             name: "settle", group: .flow,
-            summary: "run until nothing is in flight and no recovery (back-off, retry) is pending; lifecycle timers (token expiry, typing) are left for clock advance",
+            summary:
+                "run until nothing is in flight and no recovery (back-off, retry) is pending; lifecycle timers (token expiry, typing) are left for clock advance",
             example: "settle",
             run: { interpreter, _ in interpreter.settle() }),
         CommandSpec(
@@ -45,8 +51,9 @@ extension CommandTable {
                 // A transcript's inputs run; its expected output is ignored here
                 // (`chatbench test` checks it).
                 let inputs: [String]
-                do { inputs = try Transcript.parse(text, path: path).blocks.map(\.input) }
-                catch let error as TranscriptError { throw ScriptError(error.message) }
+                do { inputs = try Transcript.parse(text, path: path).blocks.map(\.input) } catch let error as TranscriptError {
+                    throw ScriptError(error.message)
+                }
                 for line in inputs {
                     let step = interpreter.execute(line)
                     if line.trimmingCharacters(in: .whitespaces).isEmpty { continue }
@@ -74,7 +81,9 @@ extension CommandTable {
             run: { interpreter, invocation in
                 let path = try PathExpression.parse(invocation.argument(0)!)
                 guard interpreter.isKnownRoot(path.root) else {
-                    throw ScriptError("unknown handle \"\(path.root)\"\(Suggestion.hint(for: path.root, in: interpreter.objects.keys.sorted() + Interpreter.reservedRoots))")
+                    throw ScriptError(
+                        "unknown handle \"\(path.root)\"\(Suggestion.hint(for: path.root, in: interpreter.objects.keys.sorted() + Interpreter.reservedRoots))"
+                    )
                 }
                 switch try interpreter.evaluate(path) {
                 case .object(let object): interpreter.inspect(object)
@@ -82,7 +91,8 @@ extension CommandTable {
                 }
             }),
         CommandSpec(
-            name: "quit", aliases: ["q", "exit", "\\q", ":q"], group: .meta, summary: "leave (Ctrl-D too)", example: "quit", keepsError: true,
+            name: "quit", aliases: ["q", "exit", "\\q", ":q"], group: .meta, summary: "leave (Ctrl-D too)", example: "quit",
+            keepsError: true,
             run: { _, _ in throw QuitRequest() }),
     ]
 }
@@ -102,10 +112,12 @@ extension CommandTable {
                 lines += HelpTopics.wrap(line, width: width, indent: min(2 + spec.usage.count + gap, 40))
             }
         }
-        lines += HelpTopics.wrap("inspection: HANDLE[.field|[index]]... shows an object or a field, e.g. w1, m1.state, w1[0].text", width: width, indent: 2)
+        lines += HelpTopics.wrap(
+            "inspection: HANDLE[.field|[index]]... shows an object or a field, e.g. w1, m1.state, w1[0].text", width: width, indent: 2)
         lines += inspection.flatMap { HelpTopics.wrap("  " + $0, width: width, indent: 4) }
         lines.append("topics: " + HelpTopics.pages.map(\.name).joined(separator: ", ") + " (help TOPIC)")
-        lines += HelpTopics.wrap("help VERB shows usage and an example; help HANDLE the fields of an object; help -k WORD searches.", width: width, indent: 2)
+        lines += HelpTopics.wrap(
+            "help VERB shows usage and an example; help HANDLE the fields of an object; help -k WORD searches.", width: width, indent: 2)
         return lines
     }
 

@@ -1,5 +1,5 @@
-import ChatCore
 import ChatBackend
+import ChatCore
 import ChatSDK
 import ChatSimulation
 
@@ -9,10 +9,13 @@ extension CommandTable {
             name: "login jwt", group: .identity,
             arguments: [ArgumentSpec(name: "ID", kind: .text)],
             options: [
-                OptionSpec(name: "--exp", value: .duration, valueName: "DURATION", summary: "how long the JWT is valid (default 1h; 0s is already expired)"),
+                OptionSpec(
+                    name: "--exp", value: .duration, valueName: "DURATION",
+                    summary: "how long the JWT is valid (default 1h; 0s is already expired)"),
                 OptionSpec(name: "--name", value: .text, valueName: "N", summary: "the name claim"),
                 OptionSpec(name: "--email", value: .text, valueName: "E", summary: "the email claim"),
-                OptionSpec(name: "--secret", value: .text, valueName: "S", summary: "sign with this secret instead of the app's", secret: true),
+                OptionSpec(
+                    name: "--secret", value: .text, valueName: "S", summary: "sign with this secret instead of the app's", secret: true),
             ],
             summary: "loginUser(jwt:): the app's backend signs a JWT (HS256) and the SDK logs in with it",
             example: "login jwt alice --exp 10m --name \"Alice A.\"",
@@ -52,14 +55,18 @@ extension CommandTable {
                 let user = object.userId
                 object.stopTracking()
                 guard interpreter.perform({ try await client.logout() }) != nil else { return }
-                interpreter.print("\(user ?? "the user") logged out of \(object.name)\(interpreter.world.network.isOnline ? "" : "; the server part waits for the network")")
+                interpreter.print(
+                    "\(user ?? "the user") logged out of \(object.name)\(interpreter.world.network.isOnline ? "" : "; the server part waits for the network")"
+                )
             }),
         CommandSpec(
             name: "connect", group: .identity,
             arguments: [ArgumentSpec(name: "ID", kind: .text)],
             options: [
-                OptionSpec(name: "--access-token", value: nil, summary: "with an access token the app's backend issues (never expires, revocable)"),
-                OptionSpec(name: "--session-token", value: nil, summary: "with a session token that expires (the SessionDelegate renews it)"),
+                OptionSpec(
+                    name: "--access-token", value: nil, summary: "with an access token the app's backend issues (never expires, revocable)"),
+                OptionSpec(
+                    name: "--session-token", value: nil, summary: "with a session token that expires (the SessionDelegate renews it)"),
                 OptionSpec(name: "--ttl", value: .duration, valueName: "DURATION", summary: "the session token's lifetime"),
             ],
             summary: "connect(userId:) alone, or with an access or session token",
@@ -79,12 +86,18 @@ extension CommandTable {
                 let user: ChatUser?
                 if invocation.flag("--access-token") {
                     let token: HTTPWire.IssuedCredentialBody
-                    do { token = try server.issueAccessToken(userId: id) } catch { interpreter.report(error); return }
+                    do { token = try server.issueAccessToken(userId: id) } catch {
+                        interpreter.report(error)
+                        return
+                    }
                     user = interpreter.perform { try await client.connect(userId: id, accessToken: token.token) }
                 } else if invocation.flag("--session-token") {
                     let ttl = try invocation.option("--ttl").map { try DurationParser.parse($0) }
                     let token: HTTPWire.IssuedCredentialBody
-                    do { token = try server.issueSessionToken(userId: id, ttl: ttl) } catch { interpreter.report(error); return }
+                    do { token = try server.issueSessionToken(userId: id, ttl: ttl) } catch {
+                        interpreter.report(error)
+                        return
+                    }
                     user = interpreter.perform { try await client.connect(userId: id, sessionToken: token.token) }
                 } else {
                     user = interpreter.perform { try await client.connect(userId: id) }
@@ -124,7 +137,9 @@ extension CommandTable {
                 let before = interpreter.world.network.requestCount
                 let warnings = interpreter.perform { await client.authorize(user: user, auth: auth) } ?? []
                 let requests = interpreter.world.network.requestCount - before
-                interpreter.print("\(id) authorized on \(object.name) (\(requests == 0 ? "no request" : "\(requests) request\(requests == 1 ? "" : "s")"), \(warnings.count) warning\(warnings.count == 1 ? "" : "s"))")
+                interpreter.print(
+                    "\(id) authorized on \(object.name) (\(requests == 0 ? "no request" : "\(requests) request\(requests == 1 ? "" : "s")"), \(warnings.count) warning\(warnings.count == 1 ? "" : "s"))"
+                )
             }),
         CommandSpec(
             name: "deauthorize", group: .identity,
@@ -158,7 +173,8 @@ extension CommandTable {
                 let attributes = try keyValues(invocation.arguments.map(\.text))
                 let client = interpreter.current.client
                 guard interpreter.perform({ try await client.updateData(attributes) }) != nil else { return }
-                interpreter.print("\(attributes.count) attribute\(attributes.count == 1 ? "" : "s") waiting for the next conversation opened online")
+                interpreter.print(
+                    "\(attributes.count) attribute\(attributes.count == 1 ? "" : "s") waiting for the next conversation opened online")
             }),
         CommandSpec(
             name: "profile", group: .identity,

@@ -15,7 +15,8 @@ extension CommandTable {
             keepsError: true,
             run: { interpreter, _ in
                 guard let recording = interpreter.recording else {
-                    interpreter.print("this session is not being recorded (--no-record, or record stop): chatbench sessions lists the database")
+                    interpreter.print(
+                        "this session is not being recorded (--no-record, or record stop): chatbench sessions lists the database")
                     return
                 }
                 let listing: Result<[String], RecordingError> = Result { () throws(RecordingError) in try recording.listSessions() }

@@ -29,7 +29,8 @@ extension CommandTable {
                 case 0: shown = Array(numbered.suffix(20))
                 case 1:
                     guard let n = Int(words[0]), n >= 0 else {
-                        throw ScriptError("history takes a number of lines or -k WORD, got \"\(words[0])\": as in history 10, history -k send")
+                        throw ScriptError(
+                            "history takes a number of lines or -k WORD, got \"\(words[0])\": as in history 10, history -k send")
                     }
                     shown = Array(numbered.suffix(n))
                 case 2 where words[0] == "-k":

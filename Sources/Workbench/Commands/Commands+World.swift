@@ -13,8 +13,11 @@ extension CommandTable {
             }),
         CommandSpec(
             name: "net offline", group: .world,
-            options: [OptionSpec(name: "--after", value: .duration, valueName: "DURATION",
-                                 summary: "cut it this far into the next command's work, while its requests are on the wire (embedded world)")],
+            options: [
+                OptionSpec(
+                    name: "--after", value: .duration, valueName: "DURATION",
+                    summary: "cut it this far into the next command's work, while its requests are on the wire (embedded world)")
+            ],
             summary: "cut the network: requests fail, realtime connections drop", example: "net offline --after 30ms",
             run: { interpreter, invocation in
                 guard let after = invocation.option("--after") else {
@@ -50,7 +53,8 @@ extension CommandTable {
                 interpreter.print("the next \(count) request\(count == 1 ? "" : "s") will fail")
             }),
         CommandSpec(
-            name: "net drop", group: .world, summary: "cut the realtime connections (the SDK reconnects with back-off)", example: "net drop",
+            name: "net drop", group: .world, summary: "cut the realtime connections (the SDK reconnects with back-off)",
+            example: "net drop",
             run: { interpreter, _ in
                 let count = interpreter.world.network.openConnections
                 interpreter.world.network.dropConnections()
@@ -85,8 +89,11 @@ extension CommandTable {
                 let users = try interpreter.world.server.users()
                 if users.isEmpty { interpreter.print("no users") }
                 for user in users {
-                    let conversations = user.conversationCount, sessions = user.sessionCount
-                    interpreter.print("\(user.id)\(user.isAnonymous ? " (anonymous)" : ""): \(conversations) conversation\(conversations == 1 ? "" : "s"), \(sessions) session\(sessions == 1 ? "" : "s")")
+                    let conversations = user.conversationCount
+                    let sessions = user.sessionCount
+                    interpreter.print(
+                        "\(user.id)\(user.isAnonymous ? " (anonymous)" : ""): \(conversations) conversation\(conversations == 1 ? "" : "s"), \(sessions) session\(sessions == 1 ? "" : "s")"
+                    )
                 }
             }),
         CommandSpec(
@@ -94,7 +101,8 @@ extension CommandTable {
             arguments: [ArgumentSpec(name: "ID", kind: .text)],
             summary: "the open server sessions of a user (method@device)", example: "server sessions alice",
             run: { interpreter, invocation in
-                interpreter.show(try ServerObject(world: interpreter.world).field("sessions", argument: invocation.argument(0), in: interpreter)!)
+                interpreter.show(
+                    try ServerObject(world: interpreter.world).field("sessions", argument: invocation.argument(0), in: interpreter)!)
             }),
         CommandSpec(
             name: "server pushes", group: .world,
@@ -114,8 +122,9 @@ extension CommandTable {
             run: { interpreter, invocation in
                 let server = interpreter.world.server
                 for (key, value) in try keyValues(invocation.arguments.map(\.text)).sorted(by: { $0.key < $1.key }) {
-                    do { try server.updateSettings([HTTPWire.AppSetting(key: key, value: value)]) }
-                    catch { throw ScriptError((error as? WireError)?.message ?? "\(error)") }
+                    do { try server.updateSettings([HTTPWire.AppSetting(key: key, value: value)]) } catch {
+                        throw ScriptError((error as? WireError)?.message ?? "\(error)")
+                    }
                 }
                 for setting in try server.settings() { interpreter.print("\(setting.key) = \(setting.value)") }
             }),
@@ -125,7 +134,10 @@ extension CommandTable {
             summary: "the messages of a conversation as the server holds them", example: "server messages c1",
             run: { interpreter, invocation in
                 let conversation = try interpreter.conversation(invocation.argument(0)!)
-                guard let resolved = try ServerObject(world: interpreter.world).field("messages", argument: conversation.handle, in: interpreter) else { return }
+                guard
+                    let resolved = try ServerObject(world: interpreter.world).field(
+                        "messages", argument: conversation.handle, in: interpreter)
+                else { return }
                 interpreter.show(resolved)
             }),
     ]

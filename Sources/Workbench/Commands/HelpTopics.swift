@@ -1,45 +1,60 @@
 /// The pages of `help TOPIC`: what the verbs' one-line summaries cannot say.
 enum HelpTopics {
     static let pages: [(name: String, summary: String, lines: [String])] = [
-        ("handles", "how objects are named: w1, c1, m1, client, your own names", [
-            "Every object a command makes gets a handle: watchers w1, w2…, conversations c1…,",
-            "messages m1…; clients by their name (client, phone2…). Type a handle alone to see",
-            "the object, inspect HANDLE for every field and its history, help HANDLE for its fields.",
-            "NAME = VERB … names what the verb makes (inbox = watch conversations); events then",
-            "use that name (inbox emits …). A name is never rebound: binding one that is in use is",
-            "refused, and automatic numbering skips the names you chose.",
-            "Built-in names: client (the current client), server, provider, clock, net, delegate,",
-            "and error (the error of the last command, none when it succeeded).",
-        ]),
-        ("paths", "reading fields: m1.state, w1[0].text, server.messages(c1)", [
-            "A path starts at a handle or a built-in name and reads on: .field, [index] (from 0),",
-            ".field(ARGUMENT) for fields that take one. Examples: m1.state, w1[0].text,",
-            "w1.count, server.messages(c1)[1].author, server.attributes(alice).",
-            "A path alone prints its value; PATH --json prints it as JSON; expect PATH OP VALUE",
-            "checks it, with OP one of == != < <= > >= contains. Strings print quoted; a quoted",
-            "number and a number compare the same (\"2\" == 2); a number never equals a word.",
-        ]),
-        ("durations", "500ms, 30s, 10m, 2h, 1d, 1m30s", [
-            "Durations are written as numbers with units, joined: ms, s, m, h, d (500ms, 30s, 1m30s,",
-            "2h, 1d). They print in the shortest spelling: 189ms, 1.5s, 2h34m0.947s, 60d 1h30m.",
-            "Times in events, [00:00:01.250], count from the start of the world's virtual clock.",
-        ]),
-        ("watchers", "live views: refreshing, refreshed, failed, fresh", [
-            "watch conversations | conversation C | items C starts a watcher. It first emits what",
-            "the cache holds, then what the server says, and again on every change. Each emission",
-            "says whether the data is fresh (it reflects the server) or cached (it may be stale),",
-            "and the refreshing state: refreshing (asking the server), refreshed (the last ask",
-            "succeeded), failed (it did not; the error code follows). more W loads another page;",
-            "stop W ends a watcher (a stopped watcher says so rather than loading more).",
-        ]),
-        ("faults", "what can go wrong on purpose: net, provider, token, app", [
-            "net offline|online, net latency D, net fail N (the next N requests fail), net drop",
-            "(cut the realtime connection), net log on (show every request).",
-            "provider ok|fail|malformed|expired|delay D: how the token provider answers.",
-            "token expire|revoke: the server forgets or refuses the access token.",
-            "app restart [--corrupt-cache]|background|foreground: the app's life.",
-            "Against a server (--server URL) the same faults are applied in front of the transport.",
-        ]),
+        (
+            "handles", "how objects are named: w1, c1, m1, client, your own names",
+            [
+                "Every object a command makes gets a handle: watchers w1, w2…, conversations c1…,",
+                "messages m1…; clients by their name (client, phone2…). Type a handle alone to see",
+                "the object, inspect HANDLE for every field and its history, help HANDLE for its fields.",
+                "NAME = VERB … names what the verb makes (inbox = watch conversations); events then",
+                "use that name (inbox emits …). A name is never rebound: binding one that is in use is",
+                "refused, and automatic numbering skips the names you chose.",
+                "Built-in names: client (the current client), server, provider, clock, net, delegate,",
+                "and error (the error of the last command, none when it succeeded).",
+            ]
+        ),
+        (
+            "paths", "reading fields: m1.state, w1[0].text, server.messages(c1)",
+            [
+                "A path starts at a handle or a built-in name and reads on: .field, [index] (from 0),",
+                ".field(ARGUMENT) for fields that take one. Examples: m1.state, w1[0].text,",
+                "w1.count, server.messages(c1)[1].author, server.attributes(alice).",
+                "A path alone prints its value; PATH --json prints it as JSON; expect PATH OP VALUE",
+                "checks it, with OP one of == != < <= > >= contains. Strings print quoted; a quoted",
+                "number and a number compare the same (\"2\" == 2); a number never equals a word.",
+            ]
+        ),
+        (
+            "durations", "500ms, 30s, 10m, 2h, 1d, 1m30s",
+            [
+                "Durations are written as numbers with units, joined: ms, s, m, h, d (500ms, 30s, 1m30s,",
+                "2h, 1d). They print in the shortest spelling: 189ms, 1.5s, 2h34m0.947s, 60d 1h30m.",
+                "Times in events, [00:00:01.250], count from the start of the world's virtual clock.",
+            ]
+        ),
+        (
+            "watchers", "live views: refreshing, refreshed, failed, fresh",
+            [
+                "watch conversations | conversation C | items C starts a watcher. It first emits what",
+                "the cache holds, then what the server says, and again on every change. Each emission",
+                "says whether the data is fresh (it reflects the server) or cached (it may be stale),",
+                "and the refreshing state: refreshing (asking the server), refreshed (the last ask",
+                "succeeded), failed (it did not; the error code follows). more W loads another page;",
+                "stop W ends a watcher (a stopped watcher says so rather than loading more).",
+            ]
+        ),
+        (
+            "faults", "what can go wrong on purpose: net, provider, token, app",
+            [
+                "net offline|online, net latency D, net fail N (the next N requests fail), net drop",
+                "(cut the realtime connection), net log on (show every request).",
+                "provider ok|fail|malformed|expired|delay D: how the token provider answers.",
+                "token expire|revoke: the server forgets or refuses the access token.",
+                "app restart [--corrupt-cache]|background|foreground: the app's life.",
+                "Against a server (--server URL) the same faults are applied in front of the transport.",
+            ]
+        ),
     ]
 
     static func page(_ name: String) -> [String]? {

@@ -31,7 +31,8 @@ public struct ExploreReport: Sendable, Hashable {
         let failures = byInvariant.map { group in
             "\(group.invariant.rawValue): \(group.runs.count) of \(runs.count) runs, first run \(group.runs[0].number) (\(group.runs[0].violations[0].detail))"
         }
-        return TranscriptResult(path: file, kind: .script, passed: failures.isEmpty, failures: failures, isError: false,
-                                output: "", updatedText: nil, seconds: seconds)
+        return TranscriptResult(
+            path: file, kind: .script, passed: failures.isEmpty, failures: failures, isError: false,
+            output: "", updatedText: nil, seconds: seconds)
     }
 }

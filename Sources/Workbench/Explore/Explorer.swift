@@ -45,7 +45,9 @@ public struct Explorer: Sendable {
 
     /// Runs `lines` in a fresh embedded world and returns what did not hold:
     /// the first failed expect or script error, then the invariants.
-    public static func check(_ lines: [String], seed: UInt64, expects: Bool = true, budget: Duration = .seconds(7 * 86_400)) throws -> [Violation] {
+    public static func check(_ lines: [String], seed: UInt64, expects: Bool = true, budget: Duration = .seconds(7 * 86_400)) throws
+        -> [Violation]
+    {
         var options = WorkbenchOptions()
         options.seed = seed
         let session = try WorkbenchSession(options: options)

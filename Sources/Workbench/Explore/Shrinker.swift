@@ -20,7 +20,9 @@ public struct Shrinker: Sendable {
             trials += 1
             return Explorer.signature(of: try Explorer.check(candidate, seed: seed, expects: checkExpects))
         }
-        let lines = lines.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty && !$0.trimmingCharacters(in: .whitespaces).hasPrefix("#") }
+        let lines = lines.filter {
+            !$0.trimmingCharacters(in: .whitespaces).isEmpty && !$0.trimmingCharacters(in: .whitespaces).hasPrefix("#")
+        }
         guard let target = try signature(lines) else { return nil }
         var current = lines
         // ddmin: remove chunks, halving their size when nothing goes.
@@ -61,7 +63,10 @@ public struct Shrinker: Sendable {
         guard let range = line.range(of: #"\d+"#, options: .regularExpression), let value = Int(line[range]), value > 1 else { return [] }
         var values: [Int] = [1]
         var half = value / 2
-        while half > 1 { values.append(half); half /= 2 }
+        while half > 1 {
+            values.append(half)
+            half /= 2
+        }
         return values.filter { $0 < value }.map { line.replacingCharacters(in: range, with: String($0)) }
     }
 }

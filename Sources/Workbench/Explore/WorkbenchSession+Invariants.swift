@@ -31,19 +31,30 @@ extension Interpreter {
             let copies = server(message.conversationId).filter { $0.id == message.id }.count
             switch message.latest?.state {
             case .sent?:
-                if copies != 1 { found.append(Violation(invariant: .delivered, detail: "\(message.handle) is sent but on the server \(copies) times")) }
+                if copies != 1 {
+                    found.append(Violation(invariant: .delivered, detail: "\(message.handle) is sent but on the server \(copies) times"))
+                }
             case .failed?:
-                if copies > 1 { found.append(Violation(invariant: .delivered, detail: "\(message.handle) failed and is on the server \(copies) times")) }
+                if copies > 1 {
+                    found.append(Violation(invariant: .delivered, detail: "\(message.handle) failed and is on the server \(copies) times"))
+                }
             case let state:
-                found.append(Violation(invariant: .delivered, detail: "\(message.handle) is still \(state?.name ?? "unknown") after the world healed"))
+                found.append(
+                    Violation(
+                        invariant: .delivered, detail: "\(message.handle) is still \(state?.name ?? "unknown") after the world healed"))
             }
         }
         // Order: the app's messages that never failed reach the server in the order they were sent.
-        for (conversationId, sent) in Dictionary(grouping: ownMessages.filter { !$0.history.contains { $0.state.hasPrefix("failed") } }, by: \.conversationId) {
+        for (conversationId, sent) in Dictionary(
+            grouping: ownMessages.filter { !$0.history.contains { $0.state.hasPrefix("failed") } }, by: \.conversationId)
+        {
             let order = server(conversationId).map(\.id)
             let positions = sent.compactMap { order.firstIndex(of: $0.id) }
             if positions != positions.sorted() {
-                found.append(Violation(invariant: .ordered, detail: "in \(handleForID[conversationId] ?? conversationId) the server holds \(sent.map(\.handle)) out of order"))
+                found.append(
+                    Violation(
+                        invariant: .ordered,
+                        detail: "in \(handleForID[conversationId] ?? conversationId) the server holds \(sent.map(\.handle)) out of order"))
             }
         }
         for watcher in objects.values.compactMap({ $0 as? WatcherObject }) where watcher.state != "ended" && watcher.fresh {
@@ -53,8 +64,10 @@ extension Interpreter {
             let shownSent = shown.filter { !unsent.contains($0) }
             let newest = server(conversation.id).sorted { $0.seq > $1.seq }.prefix(shownSent.count).map(\.id)
             if shownSent != newest {
-                found.append(Violation(invariant: .freshIsTrue,
-                                       detail: "\(watcher.handle) says fresh but shows \(shownSent.count) sent items that are not the server's newest"))
+                found.append(
+                    Violation(
+                        invariant: .freshIsTrue,
+                        detail: "\(watcher.handle) says fresh but shows \(shownSent.count) sent items that are not the server's newest"))
             }
         }
         if world.now - start > budget {

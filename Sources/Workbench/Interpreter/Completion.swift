@@ -16,7 +16,9 @@ extension Interpreter {
                 candidates = objects.keys.sorted() + Self.reservedRoots
             } else if words.count == 2, words[0] == "expect" {
                 candidates = Comparison.allCases.map(\.rawValue)
-            } else { candidates = [] }
+            } else {
+                candidates = []
+            }
         } else if let (spec, used) = table.match(words.map { Token(text: $0, quoted: false, column: 0) }) {
             if current.hasPrefix("-") {
                 candidates = spec.options.map(\.name)
@@ -71,7 +73,8 @@ extension Interpreter {
         let base = String(word[..<dot])
         let partial = String(word[word.index(after: dot)...])
         guard let path = try? PathExpression.parse(base), isKnownRoot(path.root),
-              case .object(let object)? = try? evaluate(path) else { return [] }
+            case .object(let object)? = try? evaluate(path)
+        else { return [] }
         return object.fieldNames
             .map { $0.hasSuffix(")") ? String($0.prefix(while: { $0 != "(" })) + "(" : $0 }
             .filter { $0.hasPrefix(partial) }

@@ -24,7 +24,8 @@ enum EventRuns {
             for size in 1...maxBlock where i + 2 * size <= texts.count {
                 var repeats = 1
                 while i + (repeats + 1) * size <= texts.count,
-                      texts[(i + repeats * size)..<(i + (repeats + 1) * size)].elementsEqual(texts[i..<(i + size)]) {
+                    texts[(i + repeats * size)..<(i + (repeats + 1) * size)].elementsEqual(texts[i..<(i + size)])
+                {
                     repeats += 1
                 }
                 if repeats >= minimumRepeats, repeats * size > (best.map { $0.repeats * $0.size } ?? 0) {

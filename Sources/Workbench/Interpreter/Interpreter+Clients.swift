@@ -1,6 +1,6 @@
 import ChatSDK
-import Foundation
 import ChatSimulation
+import Foundation
 
 extension Interpreter {
     /// A new SDK client on the world's network, with its own provider, and
@@ -19,9 +19,12 @@ extension Interpreter {
 
     /// An SDK client as the app would build it at launch: same device, same
     /// cache folder, same provider.
-    func makeSDKClient(name: String, cacheMode: ChatClient.CacheMode, apiKey: String, provider: SimulatedTokenProvider,
-                       relay: EventRelay) -> ChatClient {
-        var configuration = ChatClient.Configuration(apiKey: apiKey, transport: world.makeTransport(deviceId: "device-\(name)"), runtime: world.clientRuntime)
+    func makeSDKClient(
+        name: String, cacheMode: ChatClient.CacheMode, apiKey: String, provider: SimulatedTokenProvider,
+        relay: EventRelay
+    ) -> ChatClient {
+        var configuration = ChatClient.Configuration(
+            apiKey: apiKey, transport: world.makeTransport(deviceId: "device-\(name)"), runtime: world.clientRuntime)
         configuration.cacheMode = cacheMode
         configuration.cacheDirectory = cacheFolder
         configuration.deviceId = "device-\(name)"
@@ -58,8 +61,14 @@ extension Interpreter {
                 // The user the SDK acts for: set from the first state that
                 // names one, kept through `closed` (the SDK keeps it until
                 // it is cleared), gone when signed out.
-                if let user = state.userId, user != object.userId { object.userId = user; object.auth = nil }
-                if case .signedOut = state { object.userId = nil; object.auth = nil }
+                if let user = state.userId, user != object.userId {
+                    object.userId = user
+                    object.auth = nil
+                }
+                if case .signedOut = state {
+                    object.userId = nil
+                    object.auth = nil
+                }
                 if case .authenticated(let user, let via) = state {
                     object.userId = user
                     object.auth = via
@@ -89,8 +98,9 @@ extension Interpreter {
             print("the disk cache of \(user) on \(object.name) is now garbage")
         }
         object.stopTracking()
-        object.client = makeSDKClient(name: object.name, cacheMode: object.cacheMode, apiKey: object.apiKey, provider: object.provider,
-                                      relay: object.relay)
+        object.client = makeSDKClient(
+            name: object.name, cacheMode: object.cacheMode, apiKey: object.apiKey, provider: object.provider,
+            relay: object.relay)
         object.session = .signedOut
         object.connection = .disconnected
         observe(object)

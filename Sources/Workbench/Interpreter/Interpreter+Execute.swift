@@ -1,5 +1,6 @@
 import ChatCore
 import ChatSimulation
+
 extension Interpreter {
     /// Runs one line; returns its output and status.
     func execute(_ rawLine: String) -> StepResult {
@@ -44,12 +45,15 @@ extension Interpreter {
                 output.append("  \(EventLog.stamp(shown[index].time, since: start)) \(shownTexts[index])")
             case .repeated(let count, let block, let last):
                 let what = block.map { shownTexts[$0] }.joined(separator: " · ")
-                output.append("  \(EventLog.stamp(shown[last].time, since: start)) … \(EventRuns.grouped(count)) more time\(count == 1 ? "" : "s"): \(what)")
+                output.append(
+                    "  \(EventLog.stamp(shown[last].time, since: start)) … \(EventRuns.grouped(count)) more time\(count == 1 ? "" : "s"): \(what)"
+                )
             }
         }
         output += trailer
-        return StepResult(output: output.map { $0 + "\n" }.joined(), status: status, events: events, virtualTime: world.now,
-                          traffic: world.takeTraffic())
+        return StepResult(
+            output: output.map { $0 + "\n" }.joined(), status: status, events: events, virtualTime: world.now,
+            traffic: world.takeTraffic())
     }
 
     private func run(_ line: String) throws(ScriptError) -> StepStatus {
@@ -65,15 +69,19 @@ extension Interpreter {
             }
             if isTaken(first.text) {
                 let free = (2...).lazy.map { "\(first.text)_\($0)" }.first { !self.isTaken($0) }!
-                throw ScriptError("\(first.text) already names \(describeHandle(first.text)): names are never rebound; pick another, as in \(free) = …")
+                throw ScriptError(
+                    "\(first.text) already names \(describeHandle(first.text)): names are never rebound; pick another, as in \(free) = …")
             }
             binding = first.text
             tokens.removeFirst(2)
-            guard !tokens.isEmpty else { throw ScriptError("nothing after \"\(first.text) =\": write a verb, as in \(first.text) = watch conversations") }
+            guard !tokens.isEmpty else {
+                throw ScriptError("nothing after \"\(first.text) =\": write a verb, as in \(first.text) = watch conversations")
+            }
         }
         // `PATH --json`: an inspection, printed as JSON.
         if binding == nil, tokens.count == 2, !tokens[0].quoted, !tokens[1].quoted, tokens[1].text == "--json",
-           PathExpression.looksLikePath(tokens[0].text) {
+            PathExpression.looksLikePath(tokens[0].text)
+        {
             let path = try PathExpression.parse(tokens[0].text)
             if isKnownRoot(path.root) {
                 print(json(try evaluate(path)))
@@ -123,10 +131,13 @@ extension Interpreter {
             let subverbs = table.specs.filter { $0.words.first == word && $0.words.count > 1 }.map { $0.words[1] }
             if !subverbs.isEmpty {
                 let given = tokens.count > 1 ? tokens[1].text : ""
-                throw ScriptError("\(group.words[0]) needs one of \(subverbs.joined(separator: ", "))\(given.isEmpty ? "" : ", got \"\(given)\"")\(Suggestion.hint(for: given, in: subverbs))")
+                throw ScriptError(
+                    "\(group.words[0]) needs one of \(subverbs.joined(separator: ", "))\(given.isEmpty ? "" : ", got \"\(given)\"")\(Suggestion.hint(for: given, in: subverbs))"
+                )
             }
         }
-        throw ScriptError("unknown verb \"\(word)\"\(Suggestion.hint(for: word, in: table.verbWords + table.specs.map(\.name))); type help for the list")
+        throw ScriptError(
+            "unknown verb \"\(word)\"\(Suggestion.hint(for: word, in: table.verbWords + table.specs.map(\.name))); type help for the list")
     }
 
     /// Checks arguments and options against the spec.
@@ -165,7 +176,8 @@ extension Interpreter {
             throw ScriptError("\(spec.name) needs \(missing.name): usage: \(spec.usage)")
         }
         if !variadic, arguments.count > spec.arguments.count {
-            throw ScriptError("too many arguments for \(spec.name) (unexpected \"\(arguments[spec.arguments.count].text)\"): usage: \(spec.usage)")
+            throw ScriptError(
+                "too many arguments for \(spec.name) (unexpected \"\(arguments[spec.arguments.count].text)\"): usage: \(spec.usage)")
         }
         for (i, token) in arguments.enumerated() {
             let argument = spec.arguments[min(i, spec.arguments.count - 1)]
@@ -184,7 +196,9 @@ extension Interpreter {
             }
         case .choice(let choices):
             guard choices.contains(token.text) else {
-                throw ScriptError("\(name) must be one of \(choices.joined(separator: ", ")), got \"\(token.text)\"\(Suggestion.hint(for: token.text, in: choices))")
+                throw ScriptError(
+                    "\(name) must be one of \(choices.joined(separator: ", ")), got \"\(token.text)\"\(Suggestion.hint(for: token.text, in: choices))"
+                )
             }
         case .handle(.conversation) where Self.looksLikeConversationID(token.text):
             break

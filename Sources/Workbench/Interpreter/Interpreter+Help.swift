@@ -15,7 +15,8 @@ extension Interpreter {
                 $0.usage.range(of: word, options: .caseInsensitive) != nil || $0.summary.range(of: word, options: .caseInsensitive) != nil
             }
             let topics = HelpTopics.pages.filter { page in
-                page.summary.range(of: word, options: .caseInsensitive) != nil || page.lines.contains { $0.range(of: word, options: .caseInsensitive) != nil }
+                page.summary.range(of: word, options: .caseInsensitive) != nil
+                    || page.lines.contains { $0.range(of: word, options: .caseInsensitive) != nil }
             }
             guard !found.isEmpty || !topics.isEmpty else {
                 print("nothing in help mentions \(Format.quoted(word))")
@@ -24,7 +25,8 @@ extension Interpreter {
             let column = found.map(\.usage.count).max() ?? 0
             for spec in found {
                 let gap = column - spec.usage.count + 2
-                lines += HelpTopics.wrap("  \(spec.usage)\(String(repeating: " ", count: gap))\(spec.summary)", width: width, indent: min(2 + column + 2, 40))
+                lines += HelpTopics.wrap(
+                    "  \(spec.usage)\(String(repeating: " ", count: gap))\(spec.summary)", width: width, indent: min(2 + column + 2, 40))
             }
             for page in topics { print("  topic \(page.name): \(page.summary) (help \(page.name))") }
             return
@@ -36,7 +38,8 @@ extension Interpreter {
         }
         let specs = table.specs.filter { $0.name == name || $0.words.first == name || $0.aliases.contains(name) }
         if specs.isEmpty, words.count == 1, PathExpression.looksLikePath(name), isKnownRoot(name),
-           case .object(let object) = try evaluate(PathExpression.parse(name)) {
+            case .object(let object) = try evaluate(PathExpression.parse(name))
+        {
             print("\(name) is \(describeHandle(object.handle)); its fields: \(object.fieldNames.joined(separator: ", "))")
             print("\(name).FIELD shows one, inspect \(name) shows them all with their history.")
             return

@@ -13,7 +13,8 @@ extension Interpreter {
                 default: throw ScriptError("\(walked) is not a list: [\(i)] needs a list or a watcher")
                 }
                 guard i < items.count else {
-                    throw ScriptError("\(walked)[\(i)] is out of range: \(walked) holds \(items.count) element\(items.count == 1 ? "" : "s")")
+                    throw ScriptError(
+                        "\(walked)[\(i)] is out of range: \(walked) holds \(items.count) element\(items.count == 1 ? "" : "s")")
                 }
                 resolved = items[i]
                 walked += "[\(i)]"
@@ -21,7 +22,9 @@ extension Interpreter {
                 switch resolved {
                 case .object(let object):
                     guard let next = try object.field(name, argument: argument, in: self) else {
-                        throw ScriptError("\(walked) has no field \"\(name)\"\(Suggestion.hint(for: name, in: object.fieldNames)); fields: \(object.fieldNames.joined(separator: ", "))")
+                        throw ScriptError(
+                            "\(walked) has no field \"\(name)\"\(Suggestion.hint(for: name, in: object.fieldNames)); fields: \(object.fieldNames.joined(separator: ", "))"
+                        )
                     }
                     resolved = next
                 case .list(let items):
@@ -113,7 +116,9 @@ extension Interpreter {
         case 3:
             guard let comparison = Comparison(rawValue: tokens[1].text), !tokens[1].quoted else {
                 let names = Comparison.allCases.map(\.rawValue)
-                throw ScriptError("unknown comparison \"\(tokens[1].text)\": use one of \(names.joined(separator: " "))\(Suggestion.hint(for: tokens[1].text, in: names))")
+                throw ScriptError(
+                    "unknown comparison \"\(tokens[1].text)\": use one of \(names.joined(separator: " "))\(Suggestion.hint(for: tokens[1].text, in: names))"
+                )
             }
             let expected = Value.literal(tokens[2])
             holds = try comparison.holds(found, expected)

@@ -10,10 +10,11 @@ extension Interpreter {
             var members = ["\"handle\":" + Self.json(.string(object.handle))]
             for name in object.fieldNames {
                 guard let field = try? object.field(name, argument: nil, in: self) else { continue }
-                let text: String = switch field {
-                case .object(let inner): Self.json(.string(inner.handle))
-                default: json(field)
-                }
+                let text: String =
+                    switch field {
+                    case .object(let inner): Self.json(.string(inner.handle))
+                    default: json(field)
+                    }
                 members.append(Self.json(.string(name)) + ":" + text)
             }
             return "{" + members.joined(separator: ",") + "}"

@@ -18,14 +18,18 @@ extension Interpreter {
         let what: String
         if invocation.argument(1) == "emits" {
             let watcher = try watcher(handle)
-            guard let count = Int(value), count >= 0 else { throw ScriptError("wait \(handle) emits needs a whole number, got \"\(value)\"") }
+            guard let count = Int(value), count >= 0 else {
+                throw ScriptError("wait \(handle) emits needs a whole number, got \"\(value)\"")
+            }
             condition = { watcher.emissions.count >= count }
             what = "\(watcher.handle) to emit \(count) time\(count == 1 ? "" : "s")"
         } else {
             let message = try message(handle)
             let states = ["toBeSent", "sending", "sent", "failed"]
             guard states.contains(value) else {
-                throw ScriptError("a message state is one of \(states.joined(separator: ", ")), got \"\(value)\"\(Suggestion.hint(for: value, in: states))")
+                throw ScriptError(
+                    "a message state is one of \(states.joined(separator: ", ")), got \"\(value)\"\(Suggestion.hint(for: value, in: states))"
+                )
             }
             condition = { message.latest?.state.name == value }
             what = "\(message.handle) to be \(value)"
@@ -61,7 +65,8 @@ extension Interpreter {
     func describeWakeUps() -> [String] {
         world.pendingWakeUps.map { wakeUp in
             let due = wakeUp.time - world.now
-            return "\(EventLog.stamp(wakeUp.time, since: start)) in \(Format.duration(due)) \(wakeUp.kind.category.rawValue): \(wakeUp.kind.purpose)"
+            return
+                "\(EventLog.stamp(wakeUp.time, since: start)) in \(Format.duration(due)) \(wakeUp.kind.category.rawValue): \(wakeUp.kind.purpose)"
         }
     }
 }

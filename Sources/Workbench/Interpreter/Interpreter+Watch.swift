@@ -14,32 +14,41 @@ extension Interpreter {
         let onEnd: @Sendable ((any Error)?) -> Void = { error in Interpreter.ended(object, error: error, world: world, log: log) }
         switch target {
         case .conversations:
-            object.observation = client.observeConversations(onResponse: { [unowned self] response in
-                let conversations = self.absorb(response.data.elements, client: object.client)
-                Interpreter.page(response, handles: conversations.map(\.handle), labels: conversations.prefix(4).map(\.label),
-                                 noun: "conversation", of: object, world: world, log: log)
-            }, onEnd: onEnd)
+            object.observation = client.observeConversations(
+                onResponse: { [unowned self] response in
+                    let conversations = self.absorb(response.data.elements, client: object.client)
+                    Interpreter.page(
+                        response, handles: conversations.map(\.handle), labels: conversations.prefix(4).map(\.label),
+                        noun: "conversation", of: object, world: world, log: log)
+                }, onEnd: onEnd)
         case .conversation(let conversation):
-            object.observation = client.observeConversation(withId: conversation.id, onResponse: { response in
-                conversation.latest = response.data
-                object.elements = [conversation.handle]
-                let c = response.data
-                let text = "\(conversation.label) \(c.isLocal ? "local" : "on server")"
-                Interpreter.emitted(response, text, by: object, world: world, log: log)
-            }, onEnd: onEnd)
+            object.observation = client.observeConversation(
+                withId: conversation.id,
+                onResponse: { response in
+                    conversation.latest = response.data
+                    object.elements = [conversation.handle]
+                    let c = response.data
+                    let text = "\(conversation.label) \(c.isLocal ? "local" : "on server")"
+                    Interpreter.emitted(response, text, by: object, world: world, log: log)
+                }, onEnd: onEnd)
         case .items(let conversation):
-            object.observation = client.observeItems(ofConversationWithId: conversation.id, onResponse: { [unowned self] response in
-                let messages = self.absorb(response.data.elements, client: object.client)
-                Interpreter.page(response, handles: messages.map(\.handle), labels: messages.prefix(4).map(\.label),
-                                 noun: "item", of: object, world: world, log: log)
-            }, onEnd: onEnd)
+            object.observation = client.observeItems(
+                ofConversationWithId: conversation.id,
+                onResponse: { [unowned self] response in
+                    let messages = self.absorb(response.data.elements, client: object.client)
+                    Interpreter.page(
+                        response, handles: messages.map(\.handle), labels: messages.prefix(4).map(\.label),
+                        noun: "item", of: object, world: world, log: log)
+                }, onEnd: onEnd)
         }
         return object
     }
 
     /// One emission of a paginated watcher: what it holds, then the emission.
-    private static func page<Element>(_ response: Response<PaginatedList<Element>>, handles: [String], labels: [String], noun: String,
-                                      of object: WatcherObject, world: any Stage, log: EventLog) {
+    private static func page<Element>(
+        _ response: Response<PaginatedList<Element>>, handles: [String], labels: [String], noun: String,
+        of object: WatcherObject, world: any Stage, log: EventLog
+    ) {
         object.elements = handles
         object.hasMore = response.data.loadMore != nil
         object.loadMore = response.data.loadMore
@@ -47,14 +56,19 @@ extension Interpreter {
     }
 
     /// One emission of a watcher: its state, its history and the event.
-    private static func emitted<Value>(_ response: Response<Value>, _ description: String, by object: WatcherObject,
-                                       world: any Stage, log: EventLog) {
+    private static func emitted<Value>(
+        _ response: Response<Value>, _ description: String, by object: WatcherObject,
+        world: any Stage, log: EventLog
+    ) {
         guard object.state != "ended" else { return }
         object.fresh = response.isDataFresh
         object.state = response.refreshingState.name
         if case .failed(let error) = response.refreshingState { object.error = error } else { object.error = nil }
-        let entry = log.append(world.now, .emission(watcher: object.handle, fresh: response.isDataFresh,
-                                                    refreshing: response.refreshingState, summary: description))
+        let entry = log.append(
+            world.now,
+            .emission(
+                watcher: object.handle, fresh: response.isDataFresh,
+                refreshing: response.refreshingState, summary: description))
         object.emissions.append(.init(time: entry.time, text: entry.event.text))
     }
 

@@ -1,7 +1,7 @@
 import ChatBackend
-import Foundation
 import ChatSDK
 import ChatSimulation
+import Foundation
 
 /// Runs lines of the command language against one world.
 ///
@@ -90,7 +90,6 @@ final class Interpreter: @unchecked Sendable {
 
     /// Prints `line` after the events of the step.
     func printAfterEvents(_ line: String) { trailer.append(line) }
-
 
     // MARK: Handles
 
@@ -201,7 +200,9 @@ final class Interpreter: @unchecked Sendable {
     func perform<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) -> T? {
         switch world.run(operation) {
         case .success(let value)?: return value
-        case .failure(let error)?: report(error); return nil
+        case .failure(let error)?:
+            report(error)
+            return nil
         case nil:
             print("(still waiting: it completes when the clock reaches a timer; try clock advance or settle)")
             return nil
@@ -209,11 +210,12 @@ final class Interpreter: @unchecked Sendable {
     }
 
     func report(_ error: any Error) {
-        let chatError: ChatError = switch error {
-        case let error as ChatError: error
-        case let error as WireError: ChatError(ChatError.Code(error.code), error.message)
-        default: ChatError(ChatError.Code(rawValue: "error"), "\(error)")
-        }
+        let chatError: ChatError =
+            switch error {
+            case let error as ChatError: error
+            case let error as WireError: ChatError(ChatError.Code(error.code), error.message)
+            default: ChatError(ChatError.Code(rawValue: "error"), "\(error)")
+            }
         lastError = chatError
         print("error: \(chatError.code) — \(chatError.message)")
     }

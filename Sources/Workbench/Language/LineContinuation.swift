@@ -27,15 +27,22 @@ public enum LineContinuation {
 
     static func scan<Units: BidirectionalCollection>(_ text: Units) -> State where Units.Element: LineUnit {
         typealias Unit = Units.Element
-        let doubleQuote = Unit(ascii: "\""), backslash = Unit(ascii: "\\")
+        let doubleQuote = Unit(ascii: "\"")
+        let backslash = Unit(ascii: "\\")
         var quote: Unit?
         var escaped = false
         var previous = Unit(ascii: " ")
         for character in text {
             defer { previous = character }
             if let open = quote {
-                if escaped { escaped = false; continue }
-                if character == backslash && open == doubleQuote { escaped = true; continue }
+                if escaped {
+                    escaped = false
+                    continue
+                }
+                if character == backslash && open == doubleQuote {
+                    escaped = true
+                    continue
+                }
                 if character == open { quote = nil }
                 continue
             }

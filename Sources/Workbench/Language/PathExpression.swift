@@ -1,3 +1,5 @@
+import Foundation
+
 /// `HANDLE[.field | .field(ARG) | [index]]...` — what inspection and
 /// `expect` read.
 struct PathExpression: Hashable, Sendable, CustomStringConvertible {
@@ -10,12 +12,13 @@ struct PathExpression: Hashable, Sendable, CustomStringConvertible {
     var steps: [Step]
 
     var description: String {
-        root + steps.map { step in
-            switch step {
-            case .field(let name, let argument): "." + name + (argument.map { "(\($0))" } ?? "")
-            case .index(let i): "[\(i)]"
-            }
-        }.joined()
+        root
+            + steps.map { step in
+                switch step {
+                case .field(let name, let argument): "." + name + (argument.map { "(\($0))" } ?? "")
+                case .index(let i): "[\(i)]"
+                }
+            }.joined()
     }
 
     static func isIdentifierCharacter(_ c: Character) -> Bool {
@@ -23,7 +26,8 @@ struct PathExpression: Hashable, Sendable, CustomStringConvertible {
         if let ascii = c.asciiValue {
             switch ascii {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "_"), UInt8(ascii: "-"): return true
+                UInt8(ascii: "_"), UInt8(ascii: "-"):
+                return true
             default: return false
             }
         }
@@ -69,7 +73,8 @@ struct PathExpression: Hashable, Sendable, CustomStringConvertible {
                 steps.append(.field(name, argument: argument))
             case Unit(ascii: "["):
                 guard let close = characters[index...].firstIndex(of: Unit(ascii: "]")),
-                      let value = Int(Unit.text(characters[(index + 1)..<close])), value >= 0 else {
+                    let value = Int(Unit.text(characters[(index + 1)..<close])), value >= 0
+                else {
                     throw ScriptError("an index is a whole number in brackets, as in w1[0], in \"\(text)\"")
                 }
                 steps.append(.index(value))
@@ -93,5 +98,3 @@ struct PathExpression: Hashable, Sendable, CustomStringConvertible {
         return PathExpression(root: root, steps: steps)
     }
 }
-
-import Foundation

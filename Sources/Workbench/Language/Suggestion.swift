@@ -30,7 +30,8 @@ public enum Suggestion {
     /// Edit distance where swapping two neighbours counts as one edit
     /// (optimal string alignment), so `sned` is one edit from `send`.
     static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
+        let a = Array(a)
+        let b = Array(b)
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
         var d = Array(repeating: Array(repeating: 0, count: b.count + 1), count: a.count + 1)

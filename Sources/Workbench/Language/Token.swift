@@ -17,7 +17,9 @@ enum Tokenizer {
     }
 
     static func tokenize<Unit: LineUnit>(units characters: [Unit]) throws(ScriptError) -> [Token] {
-        let doubleQuote = Unit(ascii: "\""), singleQuote = Unit(ascii: "'"), backslash = Unit(ascii: "\\")
+        let doubleQuote = Unit(ascii: "\"")
+        let singleQuote = Unit(ascii: "'")
+        let backslash = Unit(ascii: "\\")
         var tokens: [Token] = []
         var index = 0
         while index < characters.count {
@@ -35,7 +37,11 @@ enum Tokenizer {
                 var closed = false
                 while index < characters.count {
                     let c = characters[index]
-                    if c == quote { closed = true; index += 1; break }
+                    if c == quote {
+                        closed = true
+                        index += 1
+                        break
+                    }
                     if c == backslash && quote == doubleQuote && index + 1 < characters.count {
                         let next = characters[index + 1]
                         switch next {
@@ -59,7 +65,8 @@ enum Tokenizer {
                         // A quote inside a word (key="a b") joins the word.
                         let quote = characters[index]
                         guard let close = characters[(index + 1)...].firstIndex(of: quote) else {
-                            throw ScriptError("unterminated quote: the string starting at column \(index + 1) has no closing \(Unit.text([quote]))")
+                            throw ScriptError(
+                                "unterminated quote: the string starting at column \(index + 1) has no closing \(Unit.text([quote]))")
                         }
                         text.append(contentsOf: characters[(index + 1)..<close])
                         index = close + 1

@@ -53,14 +53,19 @@ enum Comparison: String, CaseIterable, Sendable {
     /// compare as numbers with every operator; a number against a word is
     /// the script's mistake, not a failed expectation.
     func holds(_ found: Value, _ expected: Value) throws(ScriptError) -> Bool {
-        var found = found, expected = expected
+        var found = found
+        var expected = expected
         if self != .contains {
             switch (found, expected) {
             case (.int, .string(let s)):
-                guard let n = Int64(s) else { throw ScriptError("cannot compare a number with \(expected.description): write a number, as in \(rawValue) 2") }
+                guard let n = Int64(s) else {
+                    throw ScriptError("cannot compare a number with \(expected.description): write a number, as in \(rawValue) 2")
+                }
                 expected = .int(n)
             case (.string(let s), .int):
-                guard let n = Int64(s) else { throw ScriptError("cannot compare \(found.description) with a number: the value there is a string") }
+                guard let n = Int64(s) else {
+                    throw ScriptError("cannot compare \(found.description) with a number: the value there is a string")
+                }
                 found = .int(n)
             default: break
             }

@@ -22,8 +22,10 @@ final class ClientObject: Inspectable, @unchecked Sendable {
     /// Where the SDK client's events arrive, the moment they happen.
     let relay: EventRelay
 
-    init(name: String, client: ChatClient, provider: SimulatedTokenProvider, cacheMode: ChatClient.CacheMode, apiKey: String,
-         delegate: WorkbenchDelegate, relay: EventRelay) {
+    init(
+        name: String, client: ChatClient, provider: SimulatedTokenProvider, cacheMode: ChatClient.CacheMode, apiKey: String,
+        delegate: WorkbenchDelegate, relay: EventRelay
+    ) {
         self.delegate = delegate
         self.relay = relay
         self.name = name

@@ -71,8 +71,10 @@ final class WorkbenchDelegate: AuthenticationDelegate, SessionDelegate, Inspecta
 
 /// Signs JWTs as the app's backend would (HS256, the app's secret).
 enum AppJWTFactory {
-    static func sign(userId: String, expiresIn: Duration, name: String? = nil, email: String? = nil,
-                     secret: String = World.jwtSecret, world: any ChatRuntime) -> String {
+    static func sign(
+        userId: String, expiresIn: Duration, name: String? = nil, email: String? = nil,
+        secret: String = World.jwtSecret, world: any ChatRuntime
+    ) -> String {
         let expiry = world.now + expiresIn
         let claims = AppJWT.Claims(
             externalId: userId, name: name, email: email,

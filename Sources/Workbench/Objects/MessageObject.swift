@@ -70,7 +70,8 @@ final class MessageObject: Inspectable, @unchecked Sendable {
 
     func summary(in interpreter: Interpreter) -> String {
         guard let latest else { return "\(handle): message \(id)" }
-        var text = "\(handle): \(kind) message \(Format.content(latest.content)) by \(author) in \(interpreter.handleForID[conversationId] ?? conversationId), \(latest.state)"
+        var text =
+            "\(handle): \(kind) message \(Format.content(latest.content)) by \(author) in \(interpreter.handleForID[conversationId] ?? conversationId), \(latest.state)"
         if let reply = latest.replyTo { text += ", replying to \(interpreter.handleForID[reply] ?? reply)" }
         return text
     }

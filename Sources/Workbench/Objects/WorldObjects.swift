@@ -28,12 +28,15 @@ final class ServerObject: Inspectable {
     let world: any Stage
     init(world: any Stage) { self.world = world }
     var handle: String { "server" }
-    let fieldNames = ["users", "requests", "messages(C)", "sessions(ID)", "pushes(ID)", "pushlog(ID)", "attributes(ID)", "conversations(ID)", "settings"]
+    let fieldNames = [
+        "users", "requests", "messages(C)", "sessions(ID)", "pushes(ID)", "pushlog(ID)", "attributes(ID)", "conversations(ID)", "settings",
+    ]
 
     func field(_ name: String, argument: String?, in interpreter: Interpreter) throws(ScriptError) -> Resolved? {
         func needs(_ what: String) throws(ScriptError) -> String {
             guard let argument, !argument.isEmpty else {
-                throw ScriptError("server.\(name) needs \(what) in parentheses, as in server.\(name)(\(what == "a conversation" ? "c1" : "alice"))")
+                throw ScriptError(
+                    "server.\(name) needs \(what) in parentheses, as in server.\(name)(\(what == "a conversation" ? "c1" : "alice"))")
             }
             return argument
         }
@@ -47,8 +50,10 @@ final class ServerObject: Inspectable {
         }
     }
 
-    private func field(_ name: String, server: any ServerSide, needs: (String) throws(ScriptError) -> String,
-                       in interpreter: Interpreter) throws -> Resolved? {
+    private func field(
+        _ name: String, server: any ServerSide, needs: (String) throws(ScriptError) -> String,
+        in interpreter: Interpreter
+    ) throws -> Resolved? {
         switch name {
         case "users":
             return .list(try server.users().map { .value(.string($0.id)) })
@@ -65,7 +70,9 @@ final class ServerObject: Inspectable {
             }
         case "sessions":
             let user = try needs("a user id")
-            return .list(try server.sessions(userId: user).map { .value(.string("\($0.authenticationType.rawValue)@\($0.deviceId ?? "no device")")) })
+            return .list(
+                try server.sessions(userId: user).map { .value(.string("\($0.authenticationType.rawValue)@\($0.deviceId ?? "no device")")) }
+            )
         case "pushes":
             let user = try needs("a user id")
             return .list(try server.pushSubscriptions(userId: user).map { .value(.string($0)) })
@@ -87,7 +94,8 @@ final class ServerObject: Inspectable {
 
     func summary(in interpreter: Interpreter) -> String {
         let users = (try? world.server.users()) ?? []
-        return "server: \(world.server.label), \(users.count) user\(users.count == 1 ? "" : "s"), \(world.network.requestCount) request\(world.network.requestCount == 1 ? "" : "s") so far"
+        return
+            "server: \(world.server.label), \(users.count) user\(users.count == 1 ? "" : "s"), \(world.network.requestCount) request\(world.network.requestCount == 1 ? "" : "s") so far"
     }
 }
 
@@ -205,6 +213,7 @@ final class NetObject: Inspectable {
 
     func summary(in interpreter: Interpreter) -> String {
         let network = world.network
-        return "net: \(network.isOnline ? "online" : "offline"), latency \(Format.duration(network.latency)), \(Format.count(network.openConnections, "realtime connection")), \(Format.count(network.requestCount, "request"))"
+        return
+            "net: \(network.isOnline ? "online" : "offline"), latency \(Format.duration(network.latency)), \(Format.count(network.openConnections, "realtime connection")), \(Format.count(network.requestCount, "request"))"
     }
 }

@@ -45,7 +45,9 @@ public final class Recorder {
         let clock = ContinuousClock.now
         let result = workbench.execute(line)
         let elapsed = ContinuousClock.now - clock
-        record(line, result, startedAt: started, wallMicroseconds: elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000)
+        record(
+            line, result, startedAt: started,
+            wallMicroseconds: elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000)
         return result
     }
 

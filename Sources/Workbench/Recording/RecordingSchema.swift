@@ -11,69 +11,71 @@ enum RecordingSchema {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
             try db.execute(sql: "PRAGMA application_id = \(RecordingStore.applicationID)")
-            try db.execute(sql: """
-                CREATE TABLE session (
-                    id           INTEGER PRIMARY KEY AUTOINCREMENT,
-                    uuid         TEXT NOT NULL UNIQUE,
-                    name         TEXT,
-                    created      DATETIME NOT NULL,
-                    ended        DATETIME,
-                    tool_version TEXT NOT NULL,
-                    seed         INTEGER NOT NULL,
-                    mode         TEXT NOT NULL,
-                    server_url   TEXT,
-                    kind         TEXT NOT NULL,
-                    platform     TEXT NOT NULL
-                );
-                CREATE INDEX session_by_name ON session(name);
-                CREATE TABLE step (
-                    session_id   INTEGER NOT NULL REFERENCES session(id) ON DELETE CASCADE,
-                    number       INTEGER NOT NULL,
-                    input        TEXT NOT NULL,
-                    output       TEXT NOT NULL,
-                    status       TEXT NOT NULL,
-                    virtual_time INTEGER NOT NULL,
-                    wall_time    DATETIME NOT NULL,
-                    wall_us      INTEGER NOT NULL,
-                    PRIMARY KEY (session_id, number)
-                );
-                CREATE TABLE event (
-                    session_id   INTEGER NOT NULL,
-                    step         INTEGER NOT NULL,
-                    seq          INTEGER NOT NULL,
-                    virtual_time INTEGER NOT NULL,
-                    source       TEXT NOT NULL,
-                    text         TEXT NOT NULL,
-                    PRIMARY KEY (session_id, step, seq),
-                    FOREIGN KEY (session_id, step) REFERENCES step(session_id, number) ON DELETE CASCADE
-                );
-                CREATE TABLE traffic (
-                    session_id   INTEGER NOT NULL REFERENCES session(id) ON DELETE CASCADE,
-                    seq          INTEGER NOT NULL,
-                    step         INTEGER,
-                    virtual_time INTEGER NOT NULL,
-                    wall_time    DATETIME NOT NULL,
-                    channel      TEXT NOT NULL,
-                    direction    TEXT NOT NULL,
-                    summary      TEXT NOT NULL,
-                    body         BLOB,
-                    PRIMARY KEY (session_id, seq)
-                );
-                CREATE TABLE bundle (
-                    session_id   INTEGER NOT NULL,
-                    exported     DATETIME NOT NULL,
-                    exported_by  TEXT NOT NULL,
-                    source       TEXT NOT NULL
-                );
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE session (
+                        id           INTEGER PRIMARY KEY AUTOINCREMENT,
+                        uuid         TEXT NOT NULL UNIQUE,
+                        name         TEXT,
+                        created      DATETIME NOT NULL,
+                        ended        DATETIME,
+                        tool_version TEXT NOT NULL,
+                        seed         INTEGER NOT NULL,
+                        mode         TEXT NOT NULL,
+                        server_url   TEXT,
+                        kind         TEXT NOT NULL,
+                        platform     TEXT NOT NULL
+                    );
+                    CREATE INDEX session_by_name ON session(name);
+                    CREATE TABLE step (
+                        session_id   INTEGER NOT NULL REFERENCES session(id) ON DELETE CASCADE,
+                        number       INTEGER NOT NULL,
+                        input        TEXT NOT NULL,
+                        output       TEXT NOT NULL,
+                        status       TEXT NOT NULL,
+                        virtual_time INTEGER NOT NULL,
+                        wall_time    DATETIME NOT NULL,
+                        wall_us      INTEGER NOT NULL,
+                        PRIMARY KEY (session_id, number)
+                    );
+                    CREATE TABLE event (
+                        session_id   INTEGER NOT NULL,
+                        step         INTEGER NOT NULL,
+                        seq          INTEGER NOT NULL,
+                        virtual_time INTEGER NOT NULL,
+                        source       TEXT NOT NULL,
+                        text         TEXT NOT NULL,
+                        PRIMARY KEY (session_id, step, seq),
+                        FOREIGN KEY (session_id, step) REFERENCES step(session_id, number) ON DELETE CASCADE
+                    );
+                    CREATE TABLE traffic (
+                        session_id   INTEGER NOT NULL REFERENCES session(id) ON DELETE CASCADE,
+                        seq          INTEGER NOT NULL,
+                        step         INTEGER,
+                        virtual_time INTEGER NOT NULL,
+                        wall_time    DATETIME NOT NULL,
+                        channel      TEXT NOT NULL,
+                        direction    TEXT NOT NULL,
+                        summary      TEXT NOT NULL,
+                        body         BLOB,
+                        PRIMARY KEY (session_id, seq)
+                    );
+                    CREATE TABLE bundle (
+                        session_id   INTEGER NOT NULL,
+                        exported     DATETIME NOT NULL,
+                        exported_by  TEXT NOT NULL,
+                        source       TEXT NOT NULL
+                    );
+                    """)
         }
         // The tape needs to know whose each entry is, and which answer
         // belongs to which request (TrafficEntry.deviceId, .exchange).
         migrator.registerMigration("v2") { db in
-            try db.execute(sql: """
-                ALTER TABLE traffic ADD COLUMN device_id TEXT NOT NULL DEFAULT '';
-                ALTER TABLE traffic ADD COLUMN exchange INTEGER;
-                """)
+            try db.execute(
+                sql: """
+                    ALTER TABLE traffic ADD COLUMN device_id TEXT NOT NULL DEFAULT '';
+                    ALTER TABLE traffic ADD COLUMN exchange INTEGER;
+                    """)
         }
         // `bundle` belongs to bundle files only (v1 made it in every file):
         // an empty one goes; `exportBundle` makes it in the bundle it writes.

@@ -7,10 +7,11 @@ extension RecordingStore {
     static func insert(_ traffic: [TrafficEntry], step: Int?, wallTime: Date, sessionID: Int64, _ db: Database) throws {
         guard !traffic.isEmpty else { return }
         let last = try Int.fetchOne(db, sql: "SELECT MAX(seq) FROM traffic WHERE session_id = ?", arguments: [sessionID]) ?? 0
-        let insert = try db.cachedStatement(sql: """
-            INSERT INTO traffic (session_id, seq, step, virtual_time, wall_time, channel, direction, summary, body, device_id, exchange)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
+        let insert = try db.cachedStatement(
+            sql: """
+                INSERT INTO traffic (session_id, seq, step, virtual_time, wall_time, channel, direction, summary, body, device_id, exchange)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
         for (index, entry) in traffic.enumerated() {
             try insert.execute(arguments: [
                 sessionID, last + index + 1, step, entry.time.milliseconds, SQLiteTime.string(from: wallTime),
@@ -24,7 +25,8 @@ extension RecordingStore {
     public func traffic(of sessionID: Int64) throws(RecordingError) -> [RecordedTraffic] {
         try read { db in
             try Row.fetchAll(
-                db, sql: """
+                db,
+                sql: """
                     SELECT seq, step, virtual_time, wall_time, channel, direction, summary, body, device_id, exchange
                     FROM traffic WHERE session_id = ? ORDER BY seq
                     """,
@@ -33,8 +35,12 @@ extension RecordingStore {
                 let channel: String = row["channel"]
                 let direction: String = row["direction"]
                 guard let channel = TrafficEntry.Channel(rawValue: channel),
-                      let direction = TrafficEntry.Direction(rawValue: direction) else {
-                    throw RecordingError(.corrupt, "traffic \(row["seq"] as Int) of session \(sessionID) has channel \(channel) and direction \(direction): expected http or ws, and out or in")
+                    let direction = TrafficEntry.Direction(rawValue: direction)
+                else {
+                    throw RecordingError(
+                        .corrupt,
+                        "traffic \(row["seq"] as Int) of session \(sessionID) has channel \(channel) and direction \(direction): expected http or ws, and out or in"
+                    )
                 }
                 let entry = TrafficEntry(
                     time: Instant(milliseconds: row["virtual_time"]), deviceId: row["device_id"], channel: channel,

@@ -50,7 +50,10 @@ public final class RecordingStore: Sendable {
                     try FileManager.default.createDirectory(
                         atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
                 } catch {
-                    throw RecordingError(.unwritable, "cannot create the folder \(folder) for \(path): \(Self.reason(error)); pass --db with another path, or --no-record")
+                    throw RecordingError(
+                        .unwritable,
+                        "cannot create the folder \(folder) for \(path): \(Self.reason(error)); pass --db with another path, or --no-record"
+                    )
                 }
             }
         }
@@ -88,7 +91,8 @@ public final class RecordingStore: Sendable {
         let migrator = RecordingSchema.migrator
         let (fileID, tables, superseded, complete) = try database.read { db in
             let id = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
-            let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+            let tables = try String.fetchAll(
+                db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
             let ours = id == Self.applicationID
             return (id, tables, ours ? try migrator.hasBeenSuperseded(db) : false, ours ? try migrator.hasCompletedMigrations(db) : false)
         }
@@ -98,13 +102,18 @@ public final class RecordingStore: Sendable {
         if fileID != Self.applicationID, !beingCreated {
             if fileID != 0 || !tables.isEmpty {
                 let what = tables.isEmpty ? "" : " (tables: \(tables.prefix(5).joined(separator: ", ")))"
-                throw RecordingError(.foreign, "\(path) is a SQLite database of something else\(what), not a chatbench recording: pass --db with another path")
+                throw RecordingError(
+                    .foreign,
+                    "\(path) is a SQLite database of something else\(what), not a chatbench recording: pass --db with another path")
             }
         }
         if superseded {
             let known = try database.read { try migrator.appliedIdentifiers($0) }
             let newest = known.sorted().last ?? "?"
-            throw RecordingError(.newerSchema, "\(path) was written by a newer chatbench (schema \(newest); this one knows up to \(RecordingSchema.current)): upgrade chatbench, or pass --db with another path")
+            throw RecordingError(
+                .newerSchema,
+                "\(path) was written by a newer chatbench (schema \(newest); this one knows up to \(RecordingSchema.current)): upgrade chatbench, or pass --db with another path"
+            )
         }
         guard !complete else { return }
         do {
@@ -130,11 +139,19 @@ public final class RecordingStore: Sendable {
         }
         switch error.resultCode {
         case .SQLITE_NOTADB, .SQLITE_CORRUPT:
-            return RecordingError(.corrupt, "\(path) is not a usable SQLite database (damaged, or not a database at all): move it away, or pass --db with another path")
+            return RecordingError(
+                .corrupt,
+                "\(path) is not a usable SQLite database (damaged, or not a database at all): move it away, or pass --db with another path")
         case .SQLITE_BUSY, .SQLITE_LOCKED:
-            return RecordingError(.locked, "\(path) stayed locked by another process for \(Int(busyTimeout)) s: close the program holding it, or pass --db with another path")
+            return RecordingError(
+                .locked,
+                "\(path) stayed locked by another process for \(Int(busyTimeout)) s: close the program holding it, or pass --db with another path"
+            )
         case .SQLITE_CANTOPEN, .SQLITE_READONLY, .SQLITE_PERM, .SQLITE_IOERR, .SQLITE_FULL:
-            return RecordingError(.unwritable, "cannot write \(path): \(reason(error)); check its permissions and free space, or pass --db with another path or --no-record")
+            return RecordingError(
+                .unwritable,
+                "cannot write \(path): \(reason(error)); check its permissions and free space, or pass --db with another path or --no-record"
+            )
         default:
             return RecordingError(.unwritable, "cannot use \(path): \(reason(error))")
         }
@@ -181,18 +198,18 @@ public final class RecordingStore: Sendable {
     /// `linux-x86_64 (Debian GNU/Linux 12 …)`: the environment fingerprint's platform.
     public static let platform: String = {
         #if os(Linux)
-        let os = "linux"
+            let os = "linux"
         #elseif os(macOS)
-        let os = "macos"
+            let os = "macos"
         #else
-        let os = "other"
+            let os = "other"
         #endif
         #if arch(x86_64)
-        let arch = "x86_64"
+            let arch = "x86_64"
         #elseif arch(arm64)
-        let arch = "arm64"
+            let arch = "arm64"
         #else
-        let arch = "other"
+            let arch = "other"
         #endif
         return "\(os)-\(arch) (\(ProcessInfo.processInfo.operatingSystemVersionString))"
     }()
@@ -211,11 +228,17 @@ public final class RecordingStore: Sendable {
                     INSERT INTO session (uuid, name, created, tool_version, seed, mode, server_url, kind, platform)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
-                arguments: [uuid, new.name, new.created, new.toolVersion, Int64(bitPattern: new.seed), new.mode, new.serverURL, new.kind, new.platform])
+                arguments: [
+                    uuid, new.name, new.created, new.toolVersion, Int64(bitPattern: new.seed), new.mode, new.serverURL, new.kind,
+                    new.platform,
+                ])
             return db.lastInsertedRowID
         }
         guard let id else {
-            throw RecordingError(.nameTaken, "a session named \"\(new.name ?? "")\" is already recorded in \(path): choose another --name (chatbench sessions lists them)")
+            throw RecordingError(
+                .nameTaken,
+                "a session named \"\(new.name ?? "")\" is already recorded in \(path): choose another --name (chatbench sessions lists them)"
+            )
         }
         return RecordedSession(
             id: id, uuid: uuid, name: new.name, created: new.created, ended: nil, toolVersion: new.toolVersion,
@@ -257,17 +280,20 @@ public final class RecordingStore: Sendable {
     }
 
     static func insert(_ step: RecordedStep, sessionID: Int64, _ db: Database) throws {
-        let insertStep = try db.cachedStatement(sql: """
-            INSERT INTO step (session_id, number, input, output, status, virtual_time, wall_time, wall_us)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """)
+        let insertStep = try db.cachedStatement(
+            sql: """
+                INSERT INTO step (session_id, number, input, output, status, virtual_time, wall_time, wall_us)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """)
         try insertStep.execute(arguments: [
-            sessionID, step.number, step.input, step.output, step.status, step.virtualTime, SQLiteTime.string(from: step.wallTime), step.wallMicroseconds,
+            sessionID, step.number, step.input, step.output, step.status, step.virtualTime, SQLiteTime.string(from: step.wallTime),
+            step.wallMicroseconds,
         ])
         guard !step.events.isEmpty else { return }
-        let insertEvent = try db.cachedStatement(sql: """
-            INSERT INTO event (session_id, step, seq, virtual_time, source, text) VALUES (?, ?, ?, ?, ?, ?)
-            """)
+        let insertEvent = try db.cachedStatement(
+            sql: """
+                INSERT INTO event (session_id, step, seq, virtual_time, source, text) VALUES (?, ?, ?, ?, ?, ?)
+                """)
         for (index, event) in step.events.enumerated() {
             try insertEvent.execute(arguments: [sessionID, step.number, index + 1, event.virtualTime, event.source, event.text])
         }
@@ -319,7 +345,8 @@ public final class RecordingStore: Sendable {
     public func session(_ reference: String) throws(RecordingError) -> RecordedSession {
         let found = try read { db -> RecordedSession? in
             if let id = Int64(reference),
-               let row = try Row.fetchOne(db, sql: "SELECT \(Self.sessionColumns) FROM session s WHERE s.id = ?", arguments: [id]) {
+                let row = try Row.fetchOne(db, sql: "SELECT \(Self.sessionColumns) FROM session s WHERE s.id = ?", arguments: [id])
+            {
                 return Self.session(row)
             }
             return try Row.fetchOne(
@@ -345,7 +372,9 @@ public final class RecordingStore: Sendable {
                     RecordedEvent(virtualTime: row["virtual_time"], source: row["source"], text: row["text"]))
             }
             return try Row.fetchAll(
-                db, sql: "SELECT number, input, output, status, virtual_time, wall_time, wall_us FROM step WHERE session_id = ? ORDER BY number",
+                db,
+                sql:
+                    "SELECT number, input, output, status, virtual_time, wall_time, wall_us FROM step WHERE session_id = ? ORDER BY number",
                 arguments: [sessionID]
             ).map { row in
                 let number: Int = row["number"]
@@ -377,13 +406,16 @@ public final class RecordingStore: Sendable {
                     INSERT INTO session (id, uuid, name, created, ended, tool_version, seed, mode, server_url, kind, platform)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
-                arguments: [session.id, session.uuid, session.name, session.created, session.ended, session.toolVersion,
-                            Int64(bitPattern: session.seed), session.mode, session.serverURL, session.kind, session.platform])
+                arguments: [
+                    session.id, session.uuid, session.name, session.created, session.ended, session.toolVersion,
+                    Int64(bitPattern: session.seed), session.mode, session.serverURL, session.kind, session.platform,
+                ])
             for step in steps { try Self.insert(step, sessionID: session.id, db) }
             for row in traffic {
                 let columns = Array(row.columnNames)
                 try db.execute(
-                    sql: "INSERT INTO traffic (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))",
+                    sql:
+                        "INSERT INTO traffic (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))",
                     arguments: StatementArguments(columns.map { row[$0] as DatabaseValue }))
             }
             try db.execute(sql: RecordingSchema.bundleTable)

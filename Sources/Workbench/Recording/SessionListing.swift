@@ -14,12 +14,13 @@ public enum SessionListing {
     /// `ok`, `expect failed`, `script error`; `unfinished` is added when the
     /// session never ended (still running, or its process was killed).
     public static func status(_ session: RecordedSession, current: Bool = false) -> String {
-        let worst = switch session.status {
-        case "scriptError": "script error"
-        case "expectFailed": "expect failed"
-        case "interrupted": "interrupted"
-        default: "ok"
-        }
+        let worst =
+            switch session.status {
+            case "scriptError": "script error"
+            case "expectFailed": "expect failed"
+            case "interrupted": "interrupted"
+            default: "ok"
+            }
         if current { return worst + ", recording" }
         return session.ended == nil ? worst + ", unfinished" : worst
     }
@@ -52,7 +53,8 @@ public enum SessionListing {
     /// The first line of `sessions show`.
     public static func summary(_ session: RecordedSession) -> String {
         let steps = "\(session.stepCount) step\(session.stepCount == 1 ? "" : "s")"
-        return "session \(session.label): \(date(session.created)), chatbench \(session.toolVersion), seed \(session.seed), \(session.mode), \(session.kind), \(steps), \(status(session))"
+        return
+            "session \(session.label): \(date(session.created)), chatbench \(session.toolVersion), seed \(session.seed), \(session.mode), \(session.kind), \(steps), \(status(session))"
     }
 
     /// `sessions show`: every step's input and output, with the step's
@@ -65,7 +67,8 @@ public enum SessionListing {
         for step in steps {
             // A step starts where the one before it ended.
             lines.append("")
-            lines.append("#\(step.number) \(stamp(stepStart, since: start))\(step.status == "ok" ? "" : " (\(step.status))") > \(step.input)")
+            lines.append(
+                "#\(step.number) \(stamp(stepStart, since: start))\(step.status == "ok" ? "" : " (\(step.status))") > \(step.input)")
             lines += step.output.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
             stepStart = step.virtualTime
         }
@@ -75,7 +78,8 @@ public enum SessionListing {
     /// The world's start: the simulation epoch, or the first event if
     /// earlier; against a server (real time), when the session began.
     static func startTime(of steps: [RecordedStep], first: RecordedStep, session: RecordedSession) -> Int64 {
-        let origin = session.mode == "server"
+        let origin =
+            session.mode == "server"
             ? Int64((session.created.timeIntervalSince1970 * 1000).rounded(.down))
             : Instant.simulationEpochMilliseconds
         let earliest = steps.lazy.flatMap(\.events).map(\.virtualTime).min() ?? first.virtualTime

@@ -14,9 +14,10 @@ public enum Timeline {
         lines.append("\(blank)  client\(String(repeating: " ", count: lane - 2))server")
         var stepStart = start
         let extra = Builder.rowsByStep(traffic.filter(drawn), lastStep: steps.last?.number)
-        let requests = Dictionary(traffic.filter { $0.entry.channel == .http && $0.entry.direction == .out }.map {
-            ("\($0.entry.deviceId) \($0.entry.exchange ?? -1)", $0.entry.summary)
-        }, uniquingKeysWith: { first, _ in first })
+        let requests = Dictionary(
+            traffic.filter { $0.entry.channel == .http && $0.entry.direction == .out }.map {
+                ("\($0.entry.deviceId) \($0.entry.exchange ?? -1)", $0.entry.summary)
+            }, uniquingKeysWith: { first, _ in first })
         for step in steps {
             // A step starts where the one before it ended.
             let began = min(stepStart, step.events.first?.virtualTime ?? stepStart)
@@ -28,7 +29,8 @@ public enum Timeline {
                 rows.append((item.entry.time.milliseconds, row(for: item.entry, request: request)))
             }
             // Stable: events first at the same moment.
-            for (time, text) in rows.enumerated().sorted(by: { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }).map(\.element) {
+            for (time, text) in rows.enumerated().sorted(by: { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }).map(\.element)
+            {
                 lines.append("\(SessionListing.stamp(time, since: start))  \(text)")
             }
         }
@@ -55,11 +57,13 @@ public enum Timeline {
         if entry.channel == .http {
             let label = " \(request ?? "request") "
             let dashes = max(2, lane - label.count - 1)
-            return "│" + String(repeating: "─", count: dashes / 2) + label + String(repeating: "─", count: dashes - dashes / 2) + "✕ \(entry.summary) (\(device))"
+            return "│" + String(repeating: "─", count: dashes / 2) + label + String(repeating: "─", count: dashes - dashes / 2)
+                + "✕ \(entry.summary) (\(device))"
         }
         let label = " \(entry.summary) "
         let dashes = max(2, lane - label.count - 1)
-        let left = String(repeating: "┄", count: dashes / 2), right = String(repeating: "┄", count: dashes - dashes / 2)
+        let left = String(repeating: "┄", count: dashes / 2)
+        let right = String(repeating: "┄", count: dashes - dashes / 2)
         return entry.direction == .in ? "│◀" + left + label + right + "│ \(device)" : "│" + left + label + right + "▶│ \(device)"
     }
 

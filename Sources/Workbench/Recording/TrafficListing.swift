@@ -18,7 +18,9 @@ public enum TrafficListing {
             let entry = row.entry
             let stamp = "[+" + SessionListing.stamp(entry.time.milliseconds, since: start).dropFirst()
             let arrow = entry.direction == .out ? "→" : "←"
-            lines.append("\(stamp) \(pad(step(row), stepWidth))  \(pad(entry.deviceId, deviceWidth))  \(pad(entry.channel.rawValue, 4)) \(arrow) \(entry.summary)")
+            lines.append(
+                "\(stamp) \(pad(step(row), stepWidth))  \(pad(entry.deviceId, deviceWidth))  \(pad(entry.channel.rawValue, 4)) \(arrow) \(entry.summary)"
+            )
         }
         return lines
     }

@@ -12,15 +12,18 @@ extension Replayer {
         _ session: RecordedSession, steps recorded: [RecordedStep], traffic: [RecordedTraffic]
     ) throws(RecordingError) -> ReplayOutcome {
         guard session.mode == "server" else {
-            throw RecordingError(.unsupported, "session \(session.label) was recorded in the embedded world: it has no traffic tape; replay it without --tape")
+            throw RecordingError(
+                .unsupported,
+                "session \(session.label) was recorded in the embedded world: it has no traffic tape; replay it without --tape")
         }
         let started = ContinuousClock.now
         let start = min(instant(session.created), traffic.map(\.entry.time).min() ?? instant(session.created))
         var options = WorkbenchOptions()
         options.seed = session.seed
         options.serverURL = session.serverURL
-        options.tape = TapeSource(traffic: traffic, start: start,
-                                  stepStarts: Dictionary(recorded.map { ($0.number, instant($0.wallTime)) }, uniquingKeysWith: { a, _ in a }))
+        options.tape = TapeSource(
+            traffic: traffic, start: start,
+            stepStarts: Dictionary(recorded.map { ($0.number, instant($0.wallTime)) }, uniquingKeysWith: { a, _ in a }))
         let workbench: WorkbenchSession
         do {
             workbench = try WorkbenchSession(options: options)
@@ -46,8 +49,9 @@ extension Replayer {
             let expected = ServerConformance.comparable(TranscriptRunner.lines(of: step.output))
             let actual = ServerConformance.comparable(TranscriptRunner.lines(of: new.output))
             if !workbench.isRecordingCommand(input), !matcher.matches(expected: expected, actual: actual) {
-                divergence = .init(step: step.number, input: step.input, expected: step.output, actual: new.output,
-                                   diff: LineDiff.lines(expected: expected, actual: actual), hint: nil)
+                divergence = .init(
+                    step: step.number, input: step.input, expected: step.output, actual: new.output,
+                    diff: LineDiff.lines(expected: expected, actual: actual), hint: nil)
                 break
             }
             if result.status == .quit { break }

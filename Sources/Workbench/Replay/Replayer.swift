@@ -14,7 +14,8 @@ public enum Replayer {
         guard session.mode == "embedded" else {
             throw RecordingError(
                 .unsupported,
-                "session \(session.label) was recorded against a server\(session.serverURL.map { " (\($0))" } ?? ""): replay it from its traffic tape with --tape")
+                "session \(session.label) was recorded against a server\(session.serverURL.map { " (\($0))" } ?? ""): replay it from its traffic tape with --tape"
+            )
         }
         let started = ContinuousClock.now
         var options = WorkbenchOptions()
@@ -36,7 +37,9 @@ public enum Replayer {
         for step in recorded {
             let input = workbench.reveal(step.input)
             if let placeholder = unknownPlaceholder(in: input) {
-                notes.append("step \(step.number) holds \(placeholder), a secret typed in by hand: recordings never keep it, so the replay feeds the placeholder")
+                notes.append(
+                    "step \(step.number) holds \(placeholder), a secret typed in by hand: recordings never keep it, so the replay feeds the placeholder"
+                )
             }
             let result = workbench.execute(input)
             let new = workbench.recordedStep(number: step.number, input: input, result: result, wallTime: step.wallTime)
@@ -50,7 +53,8 @@ public enum Replayer {
                     let actual = TranscriptRunner.lines(of: new.output)
                     var hint: String?
                     if new.status == "scriptError", step.status != "scriptError", new.output.contains("unknown verb") {
-                        hint = "this chatbench (\(WorkbenchVersion.current)) does not know a verb the session used (recorded with \(session.toolVersion)): upgrade chatbench to replay it"
+                        hint =
+                            "this chatbench (\(WorkbenchVersion.current)) does not know a verb the session used (recorded with \(session.toolVersion)): upgrade chatbench to replay it"
                     }
                     divergence = .init(
                         step: step.number, input: step.input, expected: step.output, actual: new.output,

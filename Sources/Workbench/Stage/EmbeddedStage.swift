@@ -22,8 +22,9 @@ final class EmbeddedStage: Stage, Sendable {
         let world = try World(seed: seed)
         self.world = world
         let traffic = self.traffic
-        server = RecordingServerSide(EmbeddedServerSide(backend: world.backend, apiKey: World.apiKey), now: { world.now },
-                                     sink: { traffic.append($0) })
+        server = RecordingServerSide(
+            EmbeddedServerSide(backend: world.backend, apiKey: World.apiKey), now: { world.now },
+            sink: { traffic.append($0) })
         let reporter = TrafficReporter(runtime: world, sink: { traffic.append($0) })
         world.network.observe(reporter)
         world.network.conditions.onFault { reporter.fault($0) }

@@ -133,12 +133,14 @@ struct FaultInjectingTransport: ChatTransport {
             connection.close()
             throw error
         }
-        return RealtimeConnection(signals: signals, close: {
-            network.unregister(id)
-            forward.cancel()
-            continuation.finish()
-            connection.close()
-        })
+        return RealtimeConnection(
+            signals: signals,
+            close: {
+                network.unregister(id)
+                forward.cancel()
+                continuation.finish()
+                connection.close()
+            })
     }
 
     func reachability() -> AsyncStream<Bool> { network.reachability() }

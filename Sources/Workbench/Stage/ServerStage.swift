@@ -197,16 +197,20 @@ final class ServerStage: Stage, Sendable {
     static var wallClock: Instant { Instant(milliseconds: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))) }
 
     func sleep(until deadline: Instant, kind: WaitKind) async throws {
-        let timer: Int? = switch kind.category {
-        case .inFlight:
-            { serverNetwork.beginWork(); return nil }()
-        case .recovery, .lifecycle:
-            timers.withLock { t in
-                t.next += 1
-                t.deadlines[t.next] = (deadline, kind)
-                return t.next
+        let timer: Int? =
+            switch kind.category {
+            case .inFlight:
+                {
+                    serverNetwork.beginWork()
+                    return nil
+                }()
+            case .recovery, .lifecycle:
+                timers.withLock { t in
+                    t.next += 1
+                    t.deadlines[t.next] = (deadline, kind)
+                    return t.next
+                }
             }
-        }
         defer {
             if let timer { _ = timers.withLock { $0.deadlines.removeValue(forKey: timer) } } else { serverNetwork.endWork() }
         }

@@ -64,7 +64,12 @@ extension EmbeddedStage {
 final class TrafficBuffer: Sendable {
     private let entries = Mutex<[TrafficEntry]>([])
     func append(_ entry: TrafficEntry) { entries.withLock { $0.append(entry) } }
-    func take() -> [TrafficEntry] { entries.withLock { s in defer { s = [] }; return s } }
+    func take() -> [TrafficEntry] {
+        entries.withLock { s in
+            defer { s = [] }
+            return s
+        }
+    }
 }
 
 extension Stage {

@@ -60,7 +60,9 @@ final class TapeStage: Stage, Sendable {
     var divergences: [TapeDivergence] { tape.divergences + tapeServer.divergences }
     /// What the tape has that the replay never asked for.
     var unused: [String] {
-        tape.unusedEntries.filter { $0.entry.direction == .out }.map { "step \($0.step.map(String.init) ?? "-") \($0.entry.deviceId): \($0.entry.summary)" }
+        tape.unusedEntries.filter { $0.entry.direction == .out }.map {
+            "step \($0.step.map(String.init) ?? "-") \($0.entry.deviceId): \($0.entry.summary)"
+        }
             + tapeServer.unusedCalls.map { "\(AppBackendTape.deviceId): \($0)" }
     }
 

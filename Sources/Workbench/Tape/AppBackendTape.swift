@@ -25,7 +25,8 @@ enum AppBackendTape {
     static func failure(_ error: any Error) -> Failure {
         switch error {
         case let error as WireError: Failure(code: error.code.rawValue, message: error.message, isTransport: false)
-        case let error as TransportError: Failure(code: error.kind == .offline ? "offline" : "failed", message: error.message, isTransport: true)
+        case let error as TransportError:
+            Failure(code: error.kind == .offline ? "offline" : "failed", message: error.message, isTransport: true)
         default: Failure(code: "failed", message: "\(error)", isTransport: true)
         }
     }
@@ -86,7 +87,10 @@ final class RecordingServerSide: ServerSide {
     }
 
     private func done(_ call: String, _ body: () throws -> Void) throws {
-        _ = try record(call) { () throws -> AppBackendTape.Done in try body(); return AppBackendTape.Done() }
+        _ = try record(call) { () throws -> AppBackendTape.Done in
+            try body()
+            return AppBackendTape.Done()
+        }
     }
 
     func users() throws -> [HTTPWire.AppUser] { try record("users()") { try inner.users() } }
@@ -96,7 +100,9 @@ final class RecordingServerSide: ServerSide {
     func messages(conversationId: String) throws -> [WireMessage] {
         try record("messages(\(conversationId))") { try inner.messages(conversationId: conversationId) }
     }
-    func sessions(userId: String) throws -> [HTTPWire.AppSession] { try record("sessions(\(userId))") { try inner.sessions(userId: userId) } }
+    func sessions(userId: String) throws -> [HTTPWire.AppSession] {
+        try record("sessions(\(userId))") { try inner.sessions(userId: userId) }
+    }
     func pushSubscriptions(userId: String) throws -> [String] {
         try record("pushSubscriptions(\(userId))") { try inner.pushSubscriptions(userId: userId) }
     }
@@ -105,7 +111,9 @@ final class RecordingServerSide: ServerSide {
     func updateSettings(_ changes: [HTTPWire.AppSetting]) throws {
         try done("updateSettings(\(changes.map { "\($0.key)=\($0.value)" }.joined(separator: ", ")))") { try inner.updateSettings(changes) }
     }
-    func expireAccessTokens(userId: String) throws { try done("expireAccessTokens(\(userId))") { try inner.expireAccessTokens(userId: userId) } }
+    func expireAccessTokens(userId: String) throws {
+        try done("expireAccessTokens(\(userId))") { try inner.expireAccessTokens(userId: userId) }
+    }
     func revokeTokens(userId: String) throws { try done("revokeTokens(\(userId))") { try inner.revokeTokens(userId: userId) } }
     func issueAccessToken(userId: String) throws -> HTTPWire.IssuedCredentialBody {
         try record("issueAccessToken(\(userId))") { try inner.issueAccessToken(userId: userId) }
@@ -116,12 +124,18 @@ final class RecordingServerSide: ServerSide {
         }
     }
     func agentSay(conversationId: String, text: String) throws -> WireMessage {
-        try record("agentSay(\(conversationId), \(text.debugDescription))") { try inner.agentSay(conversationId: conversationId, text: text) }
+        try record("agentSay(\(conversationId), \(text.debugDescription))") {
+            try inner.agentSay(conversationId: conversationId, text: text)
+        }
     }
     func agentTyping(conversationId: String, isTyping: Bool) throws {
-        try done("agentTyping(\(conversationId), \(isTyping))") { try inner.agentTyping(conversationId: conversationId, isTyping: isTyping) }
+        try done("agentTyping(\(conversationId), \(isTyping))") {
+            try inner.agentTyping(conversationId: conversationId, isTyping: isTyping)
+        }
     }
-    func agentRead(conversationId: String) throws { try done("agentRead(\(conversationId))") { try inner.agentRead(conversationId: conversationId) } }
+    func agentRead(conversationId: String) throws {
+        try done("agentRead(\(conversationId))") { try inner.agentRead(conversationId: conversationId) }
+    }
 }
 
 /// Answers the other side's calls from the tape, in order (the server is
@@ -154,7 +168,8 @@ final class TapeServerSide: ServerSide {
             guard let end = s.entries[(start + 1)...].firstIndex(where: { $0.direction == .in }) else { return nil }
             s.next = end + 1
             if s.entries[start].summary != call {
-                s.divergences.append(TapeDivergence(step: step, deviceId: AppBackendTape.deviceId, sent: call, tape: s.entries[start].summary))
+                s.divergences.append(
+                    TapeDivergence(step: step, deviceId: AppBackendTape.deviceId, sent: call, tape: s.entries[start].summary))
             }
             return (s.entries[start], s.entries[end])
         }

@@ -100,11 +100,12 @@ extension WireResponse {
 extension WireEvent {
     /// `event #5 messageCreated`.
     var tapeSummary: String {
-        let kind = switch kind {
-        case .messageCreated: "messageCreated"
-        case .conversationUpdated: "conversationUpdated"
-        case .typing: "typing"
-        }
+        let kind =
+            switch kind {
+            case .messageCreated: "messageCreated"
+            case .conversationUpdated: "conversationUpdated"
+            case .typing: "typing"
+            }
         return "event #\(userSeq) \(kind)"
     }
 }

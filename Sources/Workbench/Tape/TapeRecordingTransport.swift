@@ -66,10 +66,12 @@ public final class TapeRecordingTransport: ChatTransport {
             continuation.finish()
         }
         continuation.onTermination = { _ in relay.cancel() }
-        return RealtimeConnection(signals: signals, close: {
-            if closed.set() { reporter.closedByClient(deviceId: device, exchange: exchange) }
-            connection.close()
-        })
+        return RealtimeConnection(
+            signals: signals,
+            close: {
+                if closed.set() { reporter.closedByClient(deviceId: device, exchange: exchange) }
+                connection.close()
+            })
     }
 
     public func reachability() -> AsyncStream<Bool> {

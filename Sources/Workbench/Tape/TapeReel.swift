@@ -59,11 +59,14 @@ struct TapeReel {
                 chosen = other
             } else {
                 let had = recorded(next).map { "\(tape[next].entry.summary) \(TapeCoding.text(TapeCoding.encode($0)))" }
-                divergences.append(TapeDivergence(
-                    step: step ?? tape[next].step, deviceId: device, sent: shown,
-                    tape: had ?? "\(tape[next].entry.summary) \(TapeCoding.text(tape[next].entry.body))"))
+                divergences.append(
+                    TapeDivergence(
+                        step: step ?? tape[next].step, deviceId: device, sent: shown,
+                        tape: had ?? "\(tape[next].entry.summary) \(TapeCoding.text(tape[next].entry.body))"))
                 guard Self.route(of: tape[next].entry.summary) == Self.route(of: summary) else {
-                    throw TransportError(.failed, "\(summary) from \(device) is not on the tape: its next request from \(device) is \(tape[next].entry.summary)")
+                    throw TransportError(
+                        .failed,
+                        "\(summary) from \(device) is not on the tape: its next request from \(device) is \(tape[next].entry.summary)")
                 }
             }
         }
@@ -92,9 +95,10 @@ struct TapeReel {
         }
         let recorded = TapeCoding.decode(TapeOpening.self, from: tape[next].entry.body)?.masked
         if recorded != sent {
-            divergences.append(TapeDivergence(
-                step: step ?? tape[next].step, deviceId: device, sent: shown,
-                tape: "\(tape[next].entry.summary) \(TapeCoding.text(recorded.flatMap(TapeCoding.encode) ?? tape[next].entry.body))"))
+            divergences.append(
+                TapeDivergence(
+                    step: step ?? tape[next].step, deviceId: device, sent: shown,
+                    tape: "\(tape[next].entry.summary) \(TapeCoding.text(recorded.flatMap(TapeCoding.encode) ?? tape[next].entry.body))"))
         }
         used[next] = true
         guard let answer = takeAnswer(to: next) else {
@@ -127,9 +131,11 @@ struct TapeReel {
 
     /// The first unused answer after `index` of its exchange, marked used.
     private mutating func takeAnswer(to index: Int) -> RecordedTraffic? {
-        guard let answer = tape.indices.first(where: {
-            $0 > index && !used[$0] && tape[$0].entry.direction == .in && sameExchange($0, as: index)
-        }) else { return nil }
+        guard
+            let answer = tape.indices.first(where: {
+                $0 > index && !used[$0] && tape[$0].entry.direction == .in && sameExchange($0, as: index)
+            })
+        else { return nil }
         used[answer] = true
         return tape[answer]
     }

@@ -72,7 +72,8 @@ public final class TapeTransport: ChatTransport {
         }
         try await runtime.sleep(until: answer.entry.time, kind: .inFlight)
         guard let recorded = TapeCoding.decode(TapeAnswer.self, from: answer.entry.body) else {
-            throw TransportError(.failed, "the tape's answer to \(envelope.request.name) (#\(answer.seq): \(answer.entry.summary)) cannot be read")
+            throw TransportError(
+                .failed, "the tape's answer to \(envelope.request.name) (#\(answer.seq): \(answer.entry.summary)) cannot be read")
         }
         return try recorded.result()
     }
@@ -84,7 +85,8 @@ public final class TapeTransport: ChatTransport {
         if opening.answer.entry.summary != "ready" {
             let refusal = TapeCoding.decode(TapeAnswer.self, from: opening.answer.entry.body)
             _ = try refusal?.result()
-            throw TransportError(.failed, "the tape's refusal of the event stream (#\(opening.answer.seq): \(opening.answer.entry.summary)) cannot be read")
+            throw TransportError(
+                .failed, "the tape's refusal of the event stream (#\(opening.answer.seq): \(opening.answer.entry.summary)) cannot be read")
         }
         let frames = reel.withLock { reel in opening.frames.map { (index: $0, traffic: reel.tape[$0]) } }
         let (signals, continuation) = AsyncStream<RealtimeSignal>.makeStream()
@@ -111,12 +113,14 @@ public final class TapeTransport: ChatTransport {
             // when the recording ended.
         }
         continuation.onTermination = { _ in delivery.cancel() }
-        return RealtimeConnection(signals: signals, close: { [self] in
-            guard closed.set() else { return }
-            if let close = opening.close { reel.withLock { $0.markUsed(close) } }
-            delivery.cancel()
-            continuation.finish()
-        })
+        return RealtimeConnection(
+            signals: signals,
+            close: { [self] in
+                guard closed.set() else { return }
+                if let close = opening.close { reel.withLock { $0.markUsed(close) } }
+                delivery.cancel()
+                continuation.finish()
+            })
     }
 
     /// The signal a recorded frame stands for; nil for one it cannot read.

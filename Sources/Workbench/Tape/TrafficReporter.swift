@@ -31,10 +31,11 @@ final class TrafficReporter: WireObserver {
     }
 
     func answer(_ result: Result<WireResponse, any Error>, deviceId: String, exchange: Int) {
-        let answer = switch result {
-        case .success(let response): TapeAnswer(response)
-        case .failure(let error): TapeAnswer(error: error)
-        }
+        let answer =
+            switch result {
+            case .success(let response): TapeAnswer(response)
+            case .failure(let error): TapeAnswer(error: error)
+            }
         report(deviceId, .http, .in, answer.summary(), TapeCoding.encode(answer), exchange)
     }
 
@@ -84,8 +85,9 @@ final class TrafficReporter: WireObserver {
         _ device: String, _ channel: TrafficEntry.Channel, _ direction: TrafficEntry.Direction, _ summary: String,
         _ body: Data?, _ exchange: Int?
     ) {
-        sink(TrafficEntry(
-            time: runtime.now, deviceId: device, channel: channel, direction: direction, summary: summary, body: body,
-            exchange: exchange))
+        sink(
+            TrafficEntry(
+                time: runtime.now, deviceId: device, channel: channel, direction: direction, summary: summary, body: body,
+                exchange: exchange))
     }
 }

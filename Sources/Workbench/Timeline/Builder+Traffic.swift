@@ -35,8 +35,10 @@ extension Builder {
             if lane != otherSide { current = lane }
             let time = entry.time.milliseconds
             if entry.direction == .out, entry.channel == .ws, entry.summary == "close" {
-                items.append(.init(time: time, kind: .stream, from: lane, to: server, label: "close",
-                                   detail: "the client closed its event stream"))
+                items.append(
+                    .init(
+                        time: time, kind: .stream, from: lane, to: server, label: "close",
+                        detail: "the client closed its event stream"))
             } else if entry.direction == .out {
                 var item = SequenceView.Item(
                     time: time, kind: entry.channel == .ws ? .stream : (lane == otherSide ? .call : .request),
@@ -47,8 +49,10 @@ extension Builder {
                 continue
             } else {
                 let cut = entry.summary == "closed: network offline" || entry.summary == "closed: connection dropped"
-                items.append(.init(time: time, kind: .frame, from: cut ? network : server, to: lane,
-                                   label: entry.summary, detail: entry.summary + Self.section("frame", body)))
+                items.append(
+                    .init(
+                        time: time, kind: .frame, from: cut ? network : server, to: lane,
+                        label: entry.summary, detail: entry.summary + Self.section("frame", body)))
             }
         }
         return items
@@ -57,7 +61,8 @@ extension Builder {
     /// Gives a request its answer.
     func answering(_ item: inout SequenceView.Item, with entry: TrafficEntry) {
         item.answer = entry.summary
-        item.detail += "\nanswer after \(entry.time.milliseconds - item.time) ms: \(entry.summary)" + Self.section("answer", Self.text(of: entry.body))
+        item.detail +=
+            "\nanswer after \(entry.time.milliseconds - item.time) ms: \(entry.summary)" + Self.section("answer", Self.text(of: entry.body))
         if Self.isLost(entry.summary) {
             item.kind = .lost
             item.to = network

@@ -87,7 +87,8 @@ public enum SequenceHTML {
         html += "\""
         if item.runLength > 1 { html += " data-run=\"\(item.runLength)\"" }
         html += " data-t=\"\(stamp(item.time, since: start))\" data-d=\"\(e(item.detail))\">"
-        let low = min(item.from, item.to), high = max(item.from, item.to)
+        let low = min(item.from, item.to)
+        let high = max(item.from, item.to)
         html += "<p class=\"c\(low)-\(high)\(item.from > item.to ? " rl" : "")\(item.from == item.to ? "" : " ar")\">"
         html += e(item.label)
         if let answer = item.answer { html += "<em>\(e(answer))</em>" }

@@ -9,7 +9,8 @@ extension SequenceView {
     public init(session: RecordedSession, steps: [RecordedStep], traffic: [RecordedTraffic]) {
         var builder = Builder(traffic: traffic)
         let first = steps.first
-        let origin = first.map { SessionListing.startTime(of: steps, first: $0, session: session) }
+        let origin =
+            first.map { SessionListing.startTime(of: steps, first: $0, session: session) }
             ?? Int64((session.created.timeIntervalSince1970 * 1000).rounded(.down))
         start = min(origin, traffic.map(\.entry.time.milliseconds).min() ?? origin)
         clock = session.mode == "server" ? "wall time" : "virtual time"
@@ -19,12 +20,15 @@ extension SequenceView {
         var bands: [Band] = []
         var stepStart = start
         for (index, step) in steps.enumerated() {
-            let status = index == steps.count - 1 && session.ended == nil && session.kind != "replay" && step.status == "ok"
+            let status =
+                index == steps.count - 1 && session.ended == nil && session.kind != "replay" && step.status == "ok"
                 ? "interrupted" : step.status
             let items = builder.items(of: step, traffic: byStep[step.number] ?? [])
             let began = min(stepStart, items.first?.time ?? stepStart, step.events.first?.virtualTime ?? stepStart)
-            bands.append(Band(number: step.number, input: step.input, status: status, output: step.output,
-                              start: began, end: step.virtualTime, items: items))
+            bands.append(
+                Band(
+                    number: step.number, input: step.input, status: status, output: step.output,
+                    start: began, end: step.virtualTime, items: items))
             stepStart = step.virtualTime
         }
         lanes = builder.lanes
@@ -145,7 +149,10 @@ struct Builder {
         var result: [Int: [RecordedTraffic]] = [:]
         var waiting: [RecordedTraffic] = []
         for row in traffic {
-            guard let step = row.step else { waiting.append(row); continue }
+            guard let step = row.step else {
+                waiting.append(row)
+                continue
+            }
             result[step, default: []] += waiting + [row]
             waiting = []
         }

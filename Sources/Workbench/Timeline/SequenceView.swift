@@ -7,7 +7,8 @@
 public struct SequenceView: Sendable, Hashable {
     public struct Lane: Sendable, Hashable {
         public enum Role: String, Sendable, Hashable {
-            case client, network, server, otherSide = "other"
+            case client, network, server
+            case otherSide = "other"
         }
         public var title: String
         public var role: Role

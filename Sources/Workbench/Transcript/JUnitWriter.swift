@@ -7,18 +7,23 @@ import Foundation
 /// `chatbench explore --junit FILE` writes it too, a test case per file
 /// explored, with `failing` saying what a failure is.
 public enum JUnitWriter {
-    public static func xml(_ results: [TranscriptResult], suite: String = "chatbench",
-                           failing: String = "output differs or an expect failed at ") -> String {
+    public static func xml(
+        _ results: [TranscriptResult], suite: String = "chatbench",
+        failing: String = "output differs or an expect failed at "
+    ) -> String {
         let failures = results.filter { !$0.passed && !$0.isError }.count
         let errors = results.filter(\.isError).count
         let time = format(results.map(\.seconds).reduce(0, +))
         var out = ["<?xml version=\"1.0\" encoding=\"UTF-8\"?>"]
         out.append("<testsuites tests=\"\(results.count)\" failures=\"\(failures)\" errors=\"\(errors)\" time=\"\(time)\">")
-        out.append("  <testsuite name=\"\(escape(suite))\" tests=\"\(results.count)\" failures=\"\(failures)\" errors=\"\(errors)\" time=\"\(time)\">")
+        out.append(
+            "  <testsuite name=\"\(escape(suite))\" tests=\"\(results.count)\" failures=\"\(failures)\" errors=\"\(errors)\" time=\"\(time)\">"
+        )
         for result in results {
             let name = result.path.split(separator: "/").last.map(String.init) ?? result.path
             let folder = result.path.split(separator: "/").dropLast().joined(separator: ".")
-            let open = "    <testcase name=\"\(escape(name))\" classname=\"\(escape(folder.isEmpty ? suite : folder))\" time=\"\(format(result.seconds))\""
+            let open =
+                "    <testcase name=\"\(escape(name))\" classname=\"\(escape(folder.isEmpty ? suite : folder))\" time=\"\(format(result.seconds))\""
             if let reason = result.skipped {
                 out.append(open + ">")
                 out.append("      <skipped message=\"\(escape(reason))\"/>")

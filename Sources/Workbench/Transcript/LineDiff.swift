@@ -8,7 +8,8 @@ public enum LineDiff {
     public static func lines(
         expected: [String], actual: [String], anyLines: String? = nil, same: (String, String) -> Bool = { $0 == $1 }
     ) -> [String] {
-        let n = expected.count, m = actual.count
+        let n = expected.count
+        let m = actual.count
         // cost[i][j]: fewest edits turning actual[j...] into a match of expected[i...].
         var cost = Array(repeating: Array(repeating: 0, count: m + 1), count: n + 1)
         for i in stride(from: n, through: 0, by: -1) {
@@ -27,7 +28,8 @@ public enum LineDiff {
             }
         }
         var out: [String] = []
-        var i = 0, j = 0
+        var i = 0
+        var j = 0
         while i < n || j < m {
             if i < n, expected[i] == anyLines {
                 if j < m, cost[i][j + 1] <= cost[i + 1][j] {

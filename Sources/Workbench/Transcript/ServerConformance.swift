@@ -15,13 +15,16 @@ import Foundation
 public enum ServerConformance {
     /// The lines that must agree.
     public static func comparable(_ lines: [String]) -> [String] {
-        lines.filter { !isEventLine($0) && $0 != TranscriptMatcher.anyLines }.map { normalizingWaits(normalizingTimes(normalizingIdentifiers($0))) }
+        lines.filter { !isEventLine($0) && $0 != TranscriptMatcher.anyLines }.map {
+            normalizingWaits(normalizingTimes(normalizingIdentifiers($0)))
+        }
     }
 
     /// How long `wait` and `settle` took is real time: `waited 50ms for …`
     /// and `settled after 858ms` compare as `waited [..] for …`.
     static func normalizingWaits(_ line: String) -> String {
-        line.replacingOccurrences(of: #"^(waited|settled after) [0-9a-z]+"#, with: "$1 " + TranscriptMatcher.anyText, options: .regularExpression)
+        line.replacingOccurrences(
+            of: #"^(waited|settled after) [0-9a-z]+"#, with: "$1 " + TranscriptMatcher.anyText, options: .regularExpression)
     }
 
     /// `[00:00:00.049]` anywhere (histories in `inspect`) becomes `[..]`.
@@ -30,7 +33,8 @@ public enum ServerConformance {
     }
 
     static func isEventLine(_ line: String) -> Bool {
-        line.hasPrefix("  [") && (line.hasPrefix("  [..]") || line.range(of: #"^  \[\d\d:\d\d:\d\d\.\d\d\d\]"#, options: .regularExpression) != nil)
+        line.hasPrefix("  [")
+            && (line.hasPrefix("  [..]") || line.range(of: #"^  \[\d\d:\d\d:\d\d\.\d\d\d\]"#, options: .regularExpression) != nil)
     }
 
     static func normalizingIdentifiers(_ line: String) -> String {

@@ -161,7 +161,8 @@ public struct Transcript: Sendable, Hashable {
     /// read as something else (an input, `...`, a pattern) become a
     /// regular expression matching exactly them.
     public static func expectedLine(for output: String) -> String {
-        let special = output.hasPrefix("> ") || output == ">" || output == TranscriptMatcher.anyLines
+        let special =
+            output.hasPrefix("> ") || output == ">" || output == TranscriptMatcher.anyLines
             || output.hasSuffix(TranscriptMatcher.regexSuffix) || output.contains(TranscriptMatcher.anyText)
         guard special else { return output }
         var pattern = NSRegularExpression.escapedPattern(for: output)

@@ -26,6 +26,7 @@ public struct TranscriptResult: Sendable, Hashable {
 
     /// A result for a file that could not be run.
     public static func error(_ error: TranscriptError) -> TranscriptResult {
-        TranscriptResult(path: error.path, kind: nil, passed: false, failures: [error.message], isError: true, output: "", updatedText: nil, seconds: 0)
+        TranscriptResult(
+            path: error.path, kind: nil, passed: false, failures: [error.message], isError: true, output: "", updatedText: nil, seconds: 0)
     }
 }

@@ -26,8 +26,9 @@ public enum TranscriptRunner {
         var options = WorkbenchOptions()
         options.seed = transcript.seed ?? 1
         if let reason = server == nil ? transcript.serverOnly : transcript.embeddedOnly {
-            return TranscriptResult(path: path, kind: transcript.kind, passed: true, failures: [], isError: false,
-                                    output: "", updatedText: nil, seconds: 0, skipped: reason)
+            return TranscriptResult(
+                path: path, kind: transcript.kind, passed: true, failures: [], isError: false,
+                output: "", updatedText: nil, seconds: 0, skipped: reason)
         }
         var stopServer: (@Sendable () -> Void)?
         defer { stopServer?() }
@@ -47,8 +48,9 @@ public enum TranscriptRunner {
             return .error(TranscriptError(path: path, "cannot start a world: \(error)"))
         }
         let capture = html ? RunCapture(workbench: session) : nil
-        var result = check(transcript, path: path, session: session, execute: session.execute,
-                           onStep: { capture?.add($0, $1) }, conformance: server != nil)
+        var result = check(
+            transcript, path: path, session: session, execute: session.execute,
+            onStep: { capture?.add($0, $1) }, conformance: server != nil)
         if let capture, !result.passed {
             result.html = capture.html(name: URL(fileURLWithPath: path).lastPathComponent, kind: "test")
         }
@@ -82,7 +84,9 @@ public enum TranscriptRunner {
                 let expected = conformance ? ServerConformance.comparable(block.expected) : block.expected
                 let got = conformance ? ServerConformance.comparable(actual) : actual
                 if compared, !matcher.matches(expected: expected, actual: got) {
-                    let diff = LineDiff.lines(expected: expected, actual: got, anyLines: TranscriptMatcher.anyLines) { matcher.lineMatches($0, $1) }
+                    let diff = LineDiff.lines(expected: expected, actual: got, anyLines: TranscriptMatcher.anyLines) {
+                        matcher.lineMatches($0, $1)
+                    }
                     failures.append("  line \(block.line): > \(block.input)")
                     failures += diff.map { "    " + $0 }
                     if !conformance { replacements[index] = actual.map(Transcript.expectedLine) }
@@ -100,7 +104,8 @@ public enum TranscriptRunner {
         }
         return TranscriptResult(
             path: path, kind: transcript.kind, passed: failures.isEmpty, failures: failures, isError: false,
-            output: output, updatedText: replacements.isEmpty || transcript.isMarkdown ? nil : transcript.rendered(replacing: replacements), seconds: 0)
+            output: output, updatedText: replacements.isEmpty || transcript.isMarkdown ? nil : transcript.rendered(replacing: replacements),
+            seconds: 0)
     }
 
     static func lines(of output: String) -> [String] {
@@ -136,8 +141,10 @@ public enum TranscriptRunner {
     /// thread; results in the order of `paths`.
     /// A file that takes longer than `timeout` of wall time fails with a
     /// message saying so, and the others go on (its thread is abandoned).
-    public static func runAll(_ paths: [String], jobs: Int, timeout: Duration? = nil, server: ServerForFile? = nil,
-                              html: Bool = false) -> [TranscriptResult] {
+    public static func runAll(
+        _ paths: [String], jobs: Int, timeout: Duration? = nil, server: ServerForFile? = nil,
+        html: Bool = false
+    ) -> [TranscriptResult] {
         let next = Mutex(0)
         let results = Mutex([TranscriptResult?](repeating: nil, count: paths.count))
         let group = DispatchGroup()
@@ -178,7 +185,9 @@ public enum TranscriptRunner {
         guard done.wait(timeout: .now() + seconds) == .success else {
             return TranscriptResult(
                 path: path, kind: nil, passed: false,
-                failures: ["  timed out: still running after \(Format.duration(timeout)) of wall time (--timeout); the rest of the file did not run"],
+                failures: [
+                    "  timed out: still running after \(Format.duration(timeout)) of wall time (--timeout); the rest of the file did not run"
+                ],
                 isError: false, output: "", updatedText: nil, seconds: seconds)
         }
         return outcome.withLock { $0! }

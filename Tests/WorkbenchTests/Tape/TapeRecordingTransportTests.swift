@@ -18,27 +18,33 @@ import Testing
 
     private func line(_ entry: TrafficEntry) -> String {
         let arrow = entry.direction == .out ? "→" : "←"
-        return "+\(entry.time.milliseconds - Instant.simulationEpoch.milliseconds) #\(entry.exchange ?? 0) \(entry.deviceId) \(entry.channel) \(arrow) \(entry.summary)"
+        return
+            "+\(entry.time.milliseconds - Instant.simulationEpoch.milliseconds) #\(entry.exchange ?? 0) \(entry.deviceId) \(entry.channel) \(arrow) \(entry.summary)"
     }
 
     @Test func requestsAndTheirAnswersAreReportedWithTheirTimes() throws {
         let (world, _, transport, entries) = try rig()
         let list = envelope(.listConversations(cursor: nil, limit: 20))
-        let send = envelope(.sendMessage(conversationId: "c 1", createConversation: nil, message: NewMessage(id: "m-1", content: .text("hi"), replyTo: nil)))
+        let send = envelope(
+            .sendMessage(conversationId: "c 1", createConversation: nil, message: NewMessage(id: "m-1", content: .text("hi"), replyTo: nil))
+        )
         let typing = envelope(.setTyping(conversationId: "c-1", isTyping: true))
         let results = world.run {
-            [await outcome { try await transport.perform(list) }, await outcome { try await transport.perform(send) },
-             await outcome { try await transport.perform(typing) }]
+            [
+                await outcome { try await transport.perform(list) }, await outcome { try await transport.perform(send) },
+                await outcome { try await transport.perform(typing) },
+            ]
         }
         #expect(try results?.get() == ["ok conversations", "expiredToken: The access token has expired", "The device is offline"])
-        #expect(entries.value.map(line) == [
-            "+0 #1 alice-device http → GET /v1/conversations?limit=20",
-            "+20 #1 alice-device http ← ok conversations",
-            "+20 #2 alice-device http → POST /v1/conversations/c%201/messages",
-            "+40 #2 alice-device http ← error expiredToken",
-            "+40 #3 alice-device http → POST /v1/conversations/c-1/typing",
-            "+60 #3 alice-device http ← error offline",
-        ])
+        #expect(
+            entries.value.map(line) == [
+                "+0 #1 alice-device http → GET /v1/conversations?limit=20",
+                "+20 #1 alice-device http ← ok conversations",
+                "+20 #2 alice-device http → POST /v1/conversations/c%201/messages",
+                "+40 #2 alice-device http ← error expiredToken",
+                "+40 #3 alice-device http → POST /v1/conversations/c-1/typing",
+                "+60 #3 alice-device http ← error offline",
+            ])
         let bodies = entries.value.map { String(decoding: $0.body ?? Data(), as: UTF8.self) }
         #expect(TapeCoding.decode(WireEnvelope.self, from: entries.value[2].body) == send)
         #expect(bodies[1] == #"{"response":{"conversations":{"_0":{"elements":[]}}}}"#)
@@ -64,13 +70,14 @@ import Testing
         world.runUntilIdle()
         #expect(received.value == [.event(event(5, "hello")), .event(event(6, "again"))])
         #expect(inner.closes.value == 1)
-        #expect(entries.value.map(line) == [
-            "+0 #1 bob-device ws → open after=4",
-            "+10 #1 bob-device ws ← ready",
-            "+15 #1 bob-device ws ← event #5 messageCreated",
-            "+20 #1 bob-device ws ← event #6 messageCreated",
-            "+20 #1 bob-device ws → close",
-        ])
+        #expect(
+            entries.value.map(line) == [
+                "+0 #1 bob-device ws → open after=4",
+                "+10 #1 bob-device ws ← ready",
+                "+15 #1 bob-device ws ← event #5 messageCreated",
+                "+20 #1 bob-device ws ← event #6 messageCreated",
+                "+20 #1 bob-device ws → close",
+            ])
         #expect(TapeCoding.decode(WireEvent.self, from: entries.value[2].body) == event(5, "hello"))
         #expect(TapeCoding.decode(TapeOpening.self, from: entries.value[0].body) == TapeOpening(request))
     }
@@ -88,13 +95,14 @@ import Testing
         inner.streams.value.first?.finish()
         world.runUntilIdle()
         #expect(received.value == [.closed(reason: "server going away")])
-        #expect(entries.value.map(line) == [
-            "+0 #1 d ws → open after=99",
-            "+10 #1 d ws ← refused invalidToken",
-            "+10 #2 d ws → open after=-",
-            "+20 #2 d ws ← ready",
-            "+20 #2 d ws ← closed: server going away",
-        ])
+        #expect(
+            entries.value.map(line) == [
+                "+0 #1 d ws → open after=99",
+                "+10 #1 d ws ← refused invalidToken",
+                "+10 #2 d ws → open after=-",
+                "+20 #2 d ws ← ready",
+                "+20 #2 d ws ← closed: server going away",
+            ])
     }
 
     @Test func reachabilityIsTheInnerTransports() async throws {

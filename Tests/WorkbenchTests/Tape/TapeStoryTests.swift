@@ -1,7 +1,7 @@
-import ChatTestSupport
 import ChatCore
 import ChatSDK
 import ChatSimulation
+import ChatTestSupport
 import Foundation
 import Testing
 
@@ -24,7 +24,8 @@ import Testing
         world: World, transport: any ChatTransport, step: (Int, () throws -> Void) throws -> Void,
         agentSays: @escaping (String) throws -> Void
     ) throws -> Ending {
-        var configuration = ChatClient.Configuration(apiKey: World.apiKey, transport: transport, runtime: ClientRuntime(world: world, seed: 42))
+        var configuration = ChatClient.Configuration(
+            apiKey: World.apiKey, transport: transport, runtime: ClientRuntime(world: world, seed: 42))
         configuration.cacheMode = .memory
         configuration.deviceId = "alice-device"
         let client = ChatClient(configuration: configuration, tokenProvider: SimulatedTokenProvider(world: world))
@@ -74,13 +75,15 @@ import Testing
         let world = try World(seed: 7)
         let traffic = Shared<[TrafficEntry]>([])
         let recording = TapeRecordingTransport(wrapping: world.makeTransport(), runtime: world) { traffic.append($0) }
-        let recorded = try Self.tell(world: world, transport: recording, step: { number, body in
-            try body()
-            let step = RecordedStep(
-                number: number, input: "step \(number)", output: "", status: "ok", virtualTime: world.now.milliseconds,
-                wallTime: Date(), wallMicroseconds: 0, events: [])
-            try store.append(step, traffic: workbench.redacted(traffic.take(leaving: [])), to: session.id)
-        }, agentSays: { id in _ = try world.backend.agentSay(conversationId: id, text: "hello") })
+        let recorded = try Self.tell(
+            world: world, transport: recording,
+            step: { number, body in
+                try body()
+                let step = RecordedStep(
+                    number: number, input: "step \(number)", output: "", status: "ok", virtualTime: world.now.milliseconds,
+                    wallTime: Date(), wallMicroseconds: 0, events: [])
+                try store.append(step, traffic: workbench.redacted(traffic.take(leaving: [])), to: session.id)
+            }, agentSays: { id in _ = try world.backend.agentSay(conversationId: id, text: "hello") })
         #expect(recorded.messages.map(\.preview) == ["bye", "hello", "hi"])
         #expect(recorded.messages.allSatisfy { $0.state == .sent })
 
@@ -94,10 +97,12 @@ import Testing
         // asked; the tape answers.
         let replayWorld = try World(seed: 7)
         let player = TapeTransport(tape: tape, runtime: replayWorld)
-        let replayed = try Self.tell(world: replayWorld, transport: player, step: { number, body in
-            player.beginStep(number)
-            try body()
-        }, agentSays: { _ in })
+        let replayed = try Self.tell(
+            world: replayWorld, transport: player,
+            step: { number, body in
+                player.beginStep(number)
+                try body()
+            }, agentSays: { _ in })
         #expect(player.divergences.isEmpty, "\(player.divergences)")
         #expect(player.unusedEntries.isEmpty, "\(player.unusedEntries.map(\.entry.summary))")
         #expect(replayed == recorded)

@@ -14,7 +14,12 @@ final class Shared<Value: Sendable>: Sendable {
     func update<R: Sendable>(_ body: (inout sending Value) -> sending R) -> R { mutex.withLock(body) }
     func append<Element>(_ element: Element) where Value == [Element] { mutex.withLock { $0.append(element) } }
     /// The value, leaving `empty` in its place.
-    func take(leaving empty: Value) -> Value { mutex.withLock { value in defer { value = empty }; return value } }
+    func take(leaving empty: Value) -> Value {
+        mutex.withLock { value in
+            defer { value = empty }
+            return value
+        }
+    }
 }
 
 /// A transport that answers from a script after 10 ms each way: pages for
@@ -36,9 +41,11 @@ final class ScriptedTransport: ChatTransport {
         case .listConversations: return Self.page
         case .sendMessage: throw WireError(.expiredToken)
         case .setTyping: throw TransportError(.offline, "The device is offline")
-        case .refresh: return .tokens(TokenPair(
-            accessToken: "at_freshfreshfresh", accessExpiresAt: runtime.now + .seconds(60),
-            refreshToken: "rt_freshfreshfresh", refreshExpiresAt: runtime.now + .seconds(600)))
+        case .refresh:
+            return .tokens(
+                TokenPair(
+                    accessToken: "at_freshfreshfresh", accessExpiresAt: runtime.now + .seconds(60),
+                    refreshToken: "rt_freshfreshfresh", refreshExpiresAt: runtime.now + .seconds(600)))
         default: return .ok
         }
     }
@@ -49,10 +56,12 @@ final class ScriptedTransport: ChatTransport {
         let (stream, continuation) = AsyncStream<RealtimeSignal>.makeStream()
         streams.append(continuation)
         let closes = self.closes
-        return RealtimeConnection(signals: stream, close: {
-            closes.update { $0 += 1 }
-            continuation.finish()
-        })
+        return RealtimeConnection(
+            signals: stream,
+            close: {
+                closes.update { $0 += 1 }
+                continuation.finish()
+            })
     }
 }
 
@@ -77,9 +86,12 @@ final class ClientRuntime: ChatRuntime {
 
 /// A message event for the tape tests.
 func event(_ seq: Int64, _ text: String) -> WireEvent {
-    WireEvent(userSeq: seq, kind: .messageCreated(WireMessage(
-        id: "m-\(seq)", conversationId: "c-1", seq: seq, author: .provider(name: "agent"), content: .text(text), replyTo: nil,
-        createdAt: .simulationEpoch)))
+    WireEvent(
+        userSeq: seq,
+        kind: .messageCreated(
+            WireMessage(
+                id: "m-\(seq)", conversationId: "c-1", seq: seq, author: .provider(name: "agent"), content: .text(text), replyTo: nil,
+                createdAt: .simulationEpoch)))
 }
 
 func envelope(_ request: WireRequest, token: String? = "at_secretsecret1", device: String = "alice-device") -> WireEnvelope {

@@ -8,7 +8,8 @@ import Testing
 
 @Suite struct TapeTransportTests {
     private let list = envelope(.listConversations(cursor: nil, limit: 20))
-    private let send = envelope(.sendMessage(conversationId: "c-1", createConversation: nil, message: NewMessage(id: "m-1", content: .text("hi"), replyTo: nil)))
+    private let send = envelope(
+        .sendMessage(conversationId: "c-1", createConversation: nil, message: NewMessage(id: "m-1", content: .text("hi"), replyTo: nil)))
     private let typing = envelope(.setTyping(conversationId: "c-1", isTyping: true))
 
     /// The tape of `list`, `send` and `typing` against the scripted server,
@@ -62,19 +63,25 @@ import Testing
         player.beginStep(2)
         // Another route: not on the tape.
         let answer = try world.run { await outcome { try await player.perform(typing) } }?.get()
-        #expect(answer == "POST /v1/conversations/c-1/typing from alice-device is not on the tape: its next request from alice-device is POST /v1/conversations/c-1/messages")
+        #expect(
+            answer
+                == "POST /v1/conversations/c-1/typing from alice-device is not on the tape: its next request from alice-device is POST /v1/conversations/c-1/messages"
+        )
         #expect(player.divergences.map(\.step) == [1, 2])
-        #expect(player.divergences.map(\.description).first == """
-            step 1, alice-device: sent GET /v1/conversations?limit=5 {"accessToken":"<masked>","apiKey":"<masked>","deviceId":"alice-device","request":{"listConversations":{"limit":5}}}; \
-            the tape has GET /v1/conversations?limit=20 {"accessToken":"<masked>","apiKey":"<masked>","deviceId":"alice-device","request":{"listConversations":{"limit":20}}}
-            """)
+        #expect(
+            player.divergences.map(\.description).first == """
+                step 1, alice-device: sent GET /v1/conversations?limit=5 {"accessToken":"<masked>","apiKey":"<masked>","deviceId":"alice-device","request":{"listConversations":{"limit":5}}}; \
+                the tape has GET /v1/conversations?limit=20 {"accessToken":"<masked>","apiKey":"<masked>","deviceId":"alice-device","request":{"listConversations":{"limit":20}}}
+                """)
         // The send and the typing it skipped stay on the tape.
-        #expect(player.unusedEntries.map(\.entry.summary) == [
-            "POST /v1/conversations/c-1/messages", "error expiredToken", "POST /v1/conversations/c-1/typing", "error offline",
-        ])
+        #expect(
+            player.unusedEntries.map(\.entry.summary) == [
+                "POST /v1/conversations/c-1/messages", "error expiredToken", "POST /v1/conversations/c-1/typing", "error offline",
+            ])
         // A device the tape does not know.
         let stranger = envelope(.getCurrentUser, device: "carol-device")
-        #expect(try world.run { await outcome { try await player.perform(stranger) } }?.get()
+        #expect(
+            try world.run { await outcome { try await player.perform(stranger) } }?.get()
                 == "POST /v1/identity from carol-device is not on the tape: it has no more requests from carol-device")
         #expect(player.divergences.last?.tape == nil)
     }
@@ -83,20 +90,27 @@ import Testing
         // Two requests in flight together, answered in the other order.
         let t0 = Instant.simulationEpoch
         func entry(_ ms: Int64, _ direction: TrafficEntry.Direction, _ summary: String, _ body: Data?, _ exchange: Int) -> TrafficEntry {
-            TrafficEntry(time: t0 + .milliseconds(ms), deviceId: "alice-device", channel: .http, direction: direction, summary: summary, body: body, exchange: exchange)
+            TrafficEntry(
+                time: t0 + .milliseconds(ms), deviceId: "alice-device", channel: .http, direction: direction, summary: summary, body: body,
+                exchange: exchange)
         }
         let (list, other) = (list, envelope(.getConversation(id: "c-9")))
         let world = try World(seed: 3)
-        let player = TapeTransport(entries: [
-            entry(0, .out, "GET /v1/conversations?limit=20", TapeCoding.encode(list), 1),
-            entry(0, .out, "GET /v1/conversations/c-9", TapeCoding.encode(other), 2),
-            entry(30, .in, "error unknownConversation", TapeCoding.encode(TapeAnswer(error: WireError(.unknownConversation))), 2),
-            entry(50, .in, "ok conversations", TapeCoding.encode(TapeAnswer(ScriptedTransport.page)), 1),
-        ], runtime: world)
+        let player = TapeTransport(
+            entries: [
+                entry(0, .out, "GET /v1/conversations?limit=20", TapeCoding.encode(list), 1),
+                entry(0, .out, "GET /v1/conversations/c-9", TapeCoding.encode(other), 2),
+                entry(30, .in, "error unknownConversation", TapeCoding.encode(TapeAnswer(error: WireError(.unknownConversation))), 2),
+                entry(50, .in, "ok conversations", TapeCoding.encode(TapeAnswer(ScriptedTransport.page)), 1),
+            ], runtime: world)
         let finished = Shared<[String]>([])
         // The SDK sends them in the other order this time.
-        world.spawn { finished.append(await outcome { try await player.perform(other) } + " at \(world.now.milliseconds - t0.milliseconds)") }
-        world.spawn { finished.append(await outcome { try await player.perform(list) } + " at \(world.now.milliseconds - t0.milliseconds)") }
+        world.spawn {
+            finished.append(await outcome { try await player.perform(other) } + " at \(world.now.milliseconds - t0.milliseconds)")
+        }
+        world.spawn {
+            finished.append(await outcome { try await player.perform(list) } + " at \(world.now.milliseconds - t0.milliseconds)")
+        }
         world.runUntilIdle()
         #expect(finished.value == ["unknownConversation: No such conversation at 30", "ok conversations at 50"])
         #expect(player.divergences.isEmpty && player.unusedEntries.isEmpty)
@@ -106,8 +120,11 @@ import Testing
         let t0 = Instant.simulationEpoch
         let request = RealtimeRequest(apiKey: "demo-key", accessToken: "<token#1>", deviceId: "bob-device", afterUserSeq: 4)
         func row(_ step: Int, _ ms: Int64, _ direction: TrafficEntry.Direction, _ summary: String, _ body: Data?) -> RecordedTraffic {
-            RecordedTraffic(seq: 0, step: step, wallTime: Date(), entry: TrafficEntry(
-                time: t0 + .milliseconds(ms), deviceId: "bob-device", channel: .ws, direction: direction, summary: summary, body: body, exchange: 1))
+            RecordedTraffic(
+                seq: 0, step: step, wallTime: Date(),
+                entry: TrafficEntry(
+                    time: t0 + .milliseconds(ms), deviceId: "bob-device", channel: .ws, direction: direction, summary: summary, body: body,
+                    exchange: 1))
         }
         let tape = [
             row(1, 0, .out, "open after=4", TapeCoding.encode(TapeOpening(request))),
@@ -155,16 +172,22 @@ import Testing
         let t0 = Instant.simulationEpoch
         let request = RealtimeRequest(apiKey: "demo-key", accessToken: "at_whatever1", deviceId: "bob-device", afterUserSeq: nil)
         func entry(_ ms: Int64, _ direction: TrafficEntry.Direction, _ summary: String, _ body: Data?) -> TrafficEntry {
-            TrafficEntry(time: t0 + .milliseconds(ms), deviceId: "bob-device", channel: .ws, direction: direction, summary: summary, body: body, exchange: 1)
+            TrafficEntry(
+                time: t0 + .milliseconds(ms), deviceId: "bob-device", channel: .ws, direction: direction, summary: summary, body: body,
+                exchange: 1)
         }
         let world = try World(seed: 4)
-        let player = TapeTransport(entries: [
-            entry(0, .out, "open after=2", TapeCoding.encode(TapeOpening(RealtimeRequest(apiKey: "k", accessToken: "<token#1>", deviceId: "bob-device", afterUserSeq: 2)))),
-            entry(20, .in, "ready", nil),
-            entry(40, .in, "event #3 messageCreated", TapeCoding.encode(event(3, "one"))),
-            entry(60, .out, "close", nil),
-            entry(80, .in, "event #4 messageCreated", TapeCoding.encode(event(4, "two"))),
-        ], runtime: world)
+        let player = TapeTransport(
+            entries: [
+                entry(
+                    0, .out, "open after=2",
+                    TapeCoding.encode(
+                        TapeOpening(RealtimeRequest(apiKey: "k", accessToken: "<token#1>", deviceId: "bob-device", afterUserSeq: 2)))),
+                entry(20, .in, "ready", nil),
+                entry(40, .in, "event #3 messageCreated", TapeCoding.encode(event(3, "one"))),
+                entry(60, .out, "close", nil),
+                entry(80, .in, "event #4 messageCreated", TapeCoding.encode(event(4, "two"))),
+            ], runtime: world)
         let received = Shared<[Int64]>([])
         world.spawn {
             guard let connection = try? await player.openRealtime(request) else { return }
