@@ -15,11 +15,13 @@ final class LocalStore: Sendable {
     func onFailure(_ sink: @escaping @Sendable (String) -> Void) { failureSink.withLock { $0 = sink } }
 
     /// Runs `body`; a failure is reported and gives nil.
-    private func attempt<T>(_ what: String, _ body: () throws -> T) -> T? {
+    /// `what` is built only when the body fails: `access` runs on every
+    /// read and write of the send path.
+    private func attempt<T>(_ what: @autoclosure () -> String, _ body: () throws -> T) -> T? {
         do {
             return try body()
         } catch {
-            failureSink.withLock { $0 }?("the cache could not \(what) (\(Self.reason(error)))")
+            failureSink.withLock { $0 }?("the cache could not \(what()) (\(Self.reason(error)))")
             return nil
         }
     }
