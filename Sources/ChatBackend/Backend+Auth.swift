@@ -186,11 +186,7 @@ extension Backend {
     /// Rejects empty, oversized (over 256 Unicode scalars) or control-character
     /// identifiers with `badRequest` (docs/openapi.json states the same limits).
     public static func validateIdentifier(_ id: String, what: String) throws(WireError) {
-        guard !id.isEmpty else { throw WireError(.badRequest, "The \(what) is empty") }
-        guard id.unicodeScalars.count <= 256 else { throw WireError(.badRequest, "The \(what) is longer than 256 characters") }
-        guard !id.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            throw WireError(.badRequest, "The \(what) contains control characters")
-        }
+        if let problem = WireLimits.identifierProblem(id) { throw WireError(.badRequest, "The \(what) \(problem)") }
     }
 }
 

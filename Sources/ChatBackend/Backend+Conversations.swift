@@ -74,10 +74,22 @@ extension Backend {
     // MARK: Helpers
 
     /// The row of a conversation owned by `userId`: unknown → `unknownConversation`, another user's → `forbidden`.
+    /// A conversation the user asked for under an id another user held is
+    /// found under that id too (see `requestedId`).
     func ownedConversationRow(_ db: Database, id: String, userId: String) throws -> Row {
-        guard let row = try conversationRow(db, id: id) else { throw WireError(.unknownConversation) }
-        guard row["ownerId"] as String == userId else { throw WireError(.forbidden, "The conversation belongs to another user") }
-        return row
+        if let row = try callerConversationRow(db, id: id, userId: userId) { return row }
+        guard try conversationRow(db, id: id) != nil else { throw WireError(.unknownConversation) }
+        throw WireError(.forbidden, "The conversation belongs to another user")
+    }
+
+    /// The user's conversation `id`: theirs under that id, or the one the
+    /// server created for them when they asked for `id` and another user
+    /// held it. Nil when they have none.
+    func callerConversationRow(_ db: Database, id: String, userId: String) throws -> Row? {
+        if let row = try conversationRow(db, id: id), row["ownerId"] as String == userId { return row }
+        return try Row.fetchOne(
+            db.cachedStatement(sql: "SELECT * FROM conversation WHERE ownerId = ? AND requestedId = ? ORDER BY createdAt, id LIMIT 1"),
+            arguments: [userId, id])
     }
 
     func conversationRow(_ db: Database, id: String) throws -> Row? {

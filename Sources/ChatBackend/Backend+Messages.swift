@@ -18,7 +18,7 @@ extension Backend {
             beforeSeq = seq
         }
         return try read { db in
-            _ = try ownedConversationRow(db, id: conversationId, userId: caller.userId)
+            let conversationId: String = try ownedConversationRow(db, id: conversationId, userId: caller.userId)["id"]
             let rows = try Row.fetchAll(
                 db.cachedStatement(
                     sql: """
@@ -35,7 +35,7 @@ extension Backend {
     func messagesSince(_ caller: Caller, conversationId: String, afterSeq: Int64, limit: Int) throws(WireError) -> WirePage<WireMessage> {
         let limit = PageCursor.clamp(limit)
         return try read { db in
-            _ = try ownedConversationRow(db, id: conversationId, userId: caller.userId)
+            let conversationId: String = try ownedConversationRow(db, id: conversationId, userId: caller.userId)["id"]
             let rows = try Row.fetchAll(
                 db.cachedStatement(
                     sql: """
@@ -60,22 +60,8 @@ extension Backend {
         }
         let now = environment.now()
         let (conversation, sent, delivered) = try write { db -> (WireConversation, WireMessage, Bool) in
-            let row: Row
-            if let existing = try conversationRow(db, id: conversationId) {
-                guard existing["ownerId"] as String == caller.userId else {
-                    throw WireError(.forbidden, "The conversation belongs to another user")
-                }
-                row = existing
-            } else if let create {
-                try db.cachedStatement(
-                    sql: """
-                        INSERT INTO conversation (id, ownerId, title, createdAt, updatedAt) VALUES (?, ?, ?, ?, ?)
-                        """
-                ).execute(arguments: [conversationId, caller.userId, create.title, now.milliseconds, now.milliseconds])
-                row = try ownedConversationRow(db, id: conversationId, userId: caller.userId)
-            } else {
-                throw WireError(.unknownConversation)
-            }
+            let row = try conversationToSendTo(db, requestedId: conversationId, create: create, caller: caller, now: now)
+            let conversationId: String = row["id"]
             if let stored = try Row.fetchOne(
                 db.cachedStatement(sql: "SELECT * FROM message WHERE conversationId = ? AND id = ?"),
                 arguments: [conversationId, message.id])
@@ -90,6 +76,33 @@ extension Backend {
         }
         if delivered { deliverEvents(userId: caller.userId) }
         return (conversation, sent)
+    }
+
+    /// The conversation a send goes to. `requestedId` is the caller's own,
+    /// one it created earlier under that id (also when the server had to mint
+    /// another), or, with `create`, a new one: under `requestedId`, or under
+    /// an id the server mints when another user already holds it. Ids are
+    /// chosen by clients and global, so no user can squat another's.
+    private func conversationToSendTo(
+        _ db: Database, requestedId: String, create: NewConversation?, caller: Caller, now: Instant
+    ) throws -> Row {
+        if let row = try callerConversationRow(db, id: requestedId, userId: caller.userId) { return row }
+        guard let create else {
+            if try conversationRow(db, id: requestedId) != nil {
+                throw WireError(.forbidden, "The conversation belongs to another user")
+            }
+            throw WireError(.unknownConversation)
+        }
+        var id = requestedId
+        if try conversationRow(db, id: id) != nil {
+            repeat { id = environment.makeID("c-") } while try conversationRow(db, id: id) != nil
+        }
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO conversation (id, ownerId, title, createdAt, updatedAt, requestedId) VALUES (?, ?, ?, ?, ?, ?)
+                """
+        ).execute(arguments: [id, caller.userId, create.title, now.milliseconds, now.milliseconds, id == requestedId ? nil : requestedId])
+        return try ownedConversationRow(db, id: id, userId: caller.userId)
     }
 
     /// Messages of a conversation, oldest first (for the workbench).

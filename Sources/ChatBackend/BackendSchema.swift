@@ -115,6 +115,16 @@ enum BackendSchema {
                 t.column("sentAt", .integer).notNull()
             }
         }
+        // Conversation ids are chosen by clients and global across users. A
+        // client that asks for an id another user holds gets one the server
+        // mints; `requestedId` keeps the id it asked for, so that a retry of
+        // the same request finds the same conversation (issue 13, item 10).
+        migrator.registerMigration("v3-requested-id") { db in
+            try db.alter(table: "conversation") { t in
+                t.add(column: "requestedId", .text)
+            }
+            try db.create(index: "conversation_owner_requested", on: "conversation", columns: ["ownerId", "requestedId"])
+        }
         return migrator
     }
 }

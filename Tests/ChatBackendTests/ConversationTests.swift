@@ -12,16 +12,53 @@ import Testing
         #expect(world.errorCode(.listMessages(conversationId: "c-alice", cursor: nil, limit: 10), token: bob) == .forbidden)
         #expect(world.errorCode(.messagesSince(conversationId: "c-alice", afterSeq: 0, limit: 10), token: bob) == .forbidden)
         #expect(world.errorCode(.setTyping(conversationId: "c-alice", isTyping: true), token: bob) == .forbidden)
-        // Sending into it, even with createConversation, is forbidden too.
+        // Sending into it without createConversation is forbidden too.
         #expect(
             world.errorCode(
                 .sendMessage(
-                    conversationId: "c-alice", createConversation: NewConversation(title: nil),
+                    conversationId: "c-alice", createConversation: nil,
                     message: NewMessage(id: "x", content: .text("intrude"), replyTo: nil)), token: bob) == .forbidden)
         #expect(try world.conversationPage(token: bob, limit: 10).elements.isEmpty)
         #expect(try world.backend.messages(conversationId: "c-alice").count == 1)
         #expect(world.errorCode(.getConversation(id: "nope"), token: bob) == .unknownConversation)
         #expect(world.errorCode(.listMessages(conversationId: "nope", cursor: nil, limit: 10), token: bob) == .unknownConversation)
+    }
+
+    /// Ids are chosen by clients and global: asking for one another user holds
+    /// creates the caller's own conversation under an id the server mints,
+    /// which the caller's retries and later requests under the asked-for id
+    /// also reach. Nobody can squat another user's id (issue 13, item 10).
+    @Test func anIdAnotherUserHoldsGetsOneTheServerMints() throws {
+        let world = try TestWorld()
+        let alice = try world.tokens("alice").accessToken
+        let bob = try world.tokens("bob").accessToken
+        try world.send("hi", id: "m1", in: "c-1", token: alice)
+        let (conversation, message) = try world.send("mine", id: "m1", in: "c-1", token: bob)
+        #expect(conversation.id != "c-1")
+        #expect(message.conversationId == conversation.id)
+        #expect(message.seq == 1)
+        // Alice's conversation is untouched; Bob sees only his own.
+        #expect(try world.backend.messages(conversationId: "c-1").map(\.author) == [.user(id: "alice")])
+        #expect(try world.conversationPage(token: bob, limit: 10).elements.map(\.id) == [conversation.id])
+        #expect(try world.conversationPage(token: alice, limit: 10).elements.map(\.id) == ["c-1"])
+        // A retry of the same send finds the same conversation and message.
+        let (again, sameMessage) = try world.send("mine", id: "m1", in: "c-1", token: bob)
+        #expect(again.id == conversation.id)
+        #expect(sameMessage == message)
+        // Under the id he asked for, Bob reaches his conversation, not Alice's.
+        let (_, second) = try world.send("more", id: "m2", in: "c-1", token: bob, create: false)
+        #expect(second.conversationId == conversation.id)
+        #expect(second.seq == 2)
+        let page = try world.messagePage(.listMessages(conversationId: "c-1", cursor: nil, limit: 10), token: bob)
+        #expect(page.elements.map(\.id) == ["m2", "m1"])
+        #expect(page.elements.allSatisfy { $0.conversationId == conversation.id })
+        let since = try world.messagePage(.messagesSince(conversationId: "c-1", afterSeq: 0, limit: 10), token: bob)
+        #expect(since.elements.map(\.id) == ["m1", "m2"])
+        // And under the minted id as well; Alice cannot reach Bob's.
+        #expect(
+            try world.messagePage(.listMessages(conversationId: conversation.id, cursor: nil, limit: 10), token: bob).elements.count == 2)
+        #expect(world.errorCode(.getConversation(id: conversation.id), token: alice) == .forbidden)
+        #expect(try world.backend.messages(conversationId: "c-1").count == 1)
     }
 
     @Test func conversationsPageMostRecentlyUpdatedFirst() throws {

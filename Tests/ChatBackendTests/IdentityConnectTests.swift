@@ -225,8 +225,12 @@ import Testing
         #expect(
             world.errorCode(
                 .sendMessage(
-                    conversationId: "c-bob", createConversation: NewConversation(title: nil),
+                    conversationId: "c-bob", createConversation: nil,
                     message: NewMessage(id: "m2", content: .text("x"), replyTo: nil)), token: alice.accessToken) == .forbidden)
+        // Asking to create it gives Alice her own conversation: Bob's is untouched.
+        let (hers, _) = try world.send("x", id: "m2", in: "c-bob", token: alice.accessToken)
+        #expect(hers.id != "c-bob")
+        #expect(try world.backend.messages(conversationId: "c-bob").map(\.id) == ["m1"])
         guard case .user(let me) = try world.handle(.getCurrentUser, token: alice.accessToken).get() else {
             Issue.record("no user")
             return

@@ -68,6 +68,45 @@ import Testing
         #expect(items.error == nil)
     }
 
+    /// The conversation's id was taken on the server by another user: the
+    /// server creates it under an id of its own, and the app keeps using
+    /// the one it chose, after a restart too (issue 13, item 10).
+    @Test func aConversationWhoseIdWasTakenKeepsTheAppsIdOverTheServers() throws {
+        let app = try DiskApp()
+        try app.call { try await $0.setCurrentUser(userId: "alice") }
+        let conversation = try app.call { try await $0.startConversation(title: "mine") }
+        let bob = try app.world.backend.issueTokens(apiKey: World.apiKey, userId: "bob")
+        let squat = WireRequest.sendMessage(
+            conversationId: conversation.id, createConversation: NewConversation(title: nil),
+            message: NewMessage(id: "m-bob", content: .text("squatting"), replyTo: nil))
+        _ = try app.world.backend.handle(
+            WireEnvelope(apiKey: World.apiKey, accessToken: bob.accessToken, deviceId: "bob-phone", request: squat)
+        ).get()
+        let sent = try app.call { try await $0.sendMessage(.text("hello"), in: conversation.id) }
+        app.world.runUntilIdle()
+        let delivered = try app.call { try await $0.message(withId: sent.id) }
+        #expect(delivered?.state == .sent)
+        #expect(delivered?.conversationId == conversation.id)
+        let serverId = app.client.serverId(ofConversation: conversation.id)
+        #expect(serverId != conversation.id)
+        #expect(try app.world.backend.messages(conversationId: serverId).map(\.id) == [sent.id])
+        #expect(try app.world.backend.messages(conversationId: conversation.id).map(\.id) == ["m-bob"])
+        // The provider answers in the server's conversation; the app sees it in its own.
+        _ = try app.world.backend.agentSay(conversationId: serverId, text: "hi alice")
+        app.world.runUntilIdle()
+        try app.restart()
+        #expect(app.client.serverId(ofConversation: conversation.id) == serverId)
+        let items = Collected(app.client.watchItems(ofConversationWithId: conversation.id), in: app.world)
+        let list = Collected(app.client.watchConversations(), in: app.world)
+        app.world.runUntilIdle()
+        #expect(items.last?.isDataFresh == true)
+        #expect(items.last?.data.elements.map(\.preview) == ["hi alice", "hello"])
+        #expect(list.last?.data.elements.map(\.id) == [conversation.id])
+        _ = try app.call { try await $0.sendMessage(.text("again"), in: conversation.id) }
+        app.world.runUntilIdle()
+        #expect(try app.world.backend.messages(conversationId: serverId).count == 3)
+    }
+
     @Test func usersNeverSeeEachOthersData() throws {
         let app = try DiskApp()
         try app.call { try await $0.setCurrentUser(userId: "alice") }

@@ -53,21 +53,27 @@ import Testing
         let get = try await http("GET", base + "/v1/conversations/c-alice", headers: Self.bearer(bob.accessToken))
         let list = try await http("GET", base + "/v1/conversations/c-alice/messages", headers: Self.bearer(bob.accessToken))
         let since = try await http("GET", base + "/v1/conversations/c-alice/messages/since/0", headers: Self.bearer(bob.accessToken))
-        let post = try await http(
-            "POST", base + "/v1/conversations/c-alice/messages", headers: Self.bearer(bob.accessToken),
-            body: Self.send.replacingOccurrences(of: "m1", with: "m2"))
         let typing = try await http(
             "POST", base + "/v1/conversations/c-alice/typing", headers: Self.bearer(bob.accessToken), body: #"{"isTyping": true}"#)
         let bobsList = try await http("GET", base + "/v1/conversations", headers: Self.bearer(bob.accessToken))
         let unknown = try await http("GET", base + "/v1/conversations/c-nobody", headers: Self.bearer(bob.accessToken))
+        // Creating a conversation under Alice's id gives Bob his own, under
+        // an id the server mints (issue 13, item 10).
+        let post = try await http(
+            "POST", base + "/v1/conversations/c-alice/messages", headers: Self.bearer(bob.accessToken),
+            body: Self.send.replacingOccurrences(of: "m1", with: "m2"))
+        let alicesMessages = try await http("GET", base + "/v1/conversations/c-alice/messages", headers: Self.bearer(alice.accessToken))
         await server.stop()
         #expect(created.status == 200)
         #expect(own.status == 200 && own.json?["id"] as? String == "c-alice")
-        for answer in [get, list, since, post, typing] {
+        for answer in [get, list, since, typing] {
             #expect(answer.status == 403 && answer.code == "forbidden")
         }
         #expect((bobsList.json?["elements"] as? [Any])?.isEmpty == true)
         #expect(unknown.status == 404 && unknown.code == "unknownConversation")
+        let bobsConversation = (post.json?["conversation"] as? [String: Any])?["id"] as? String
+        #expect(post.status == 200 && bobsConversation != nil && bobsConversation != "c-alice", "\(post.json ?? [:])")
+        #expect((alicesMessages.json?["elements"] as? [Any])?.count == 1)
     }
 
     @Test func badInputGets4xxWithAJSONBody() async throws {

@@ -149,4 +149,16 @@ public enum WireLimits {
     public static let maxProfileImageBytes: Int64 = 5 * 1024 * 1024
     /// MIME types accepted for a profile image (A14), compared case-insensitively.
     public static let profileImageMimeTypes = ["image/jpeg", "image/png"]
+    /// Longest id a client may choose (a conversation's, a message's), in
+    /// Unicode scalars.
+    public static let maxIdentifierLength = 256
+
+    /// What is wrong with a client-chosen id ("is empty", "contains control
+    /// characters"…), or nil when the server accepts it.
+    public static func identifierProblem(_ id: String) -> String? {
+        if id.isEmpty { return "is empty" }
+        if id.unicodeScalars.count > maxIdentifierLength { return "is longer than \(maxIdentifierLength) characters" }
+        if id.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) { return "contains control characters" }
+        return nil
+    }
 }

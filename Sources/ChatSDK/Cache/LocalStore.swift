@@ -140,7 +140,37 @@ final class LocalStore: Sendable {
         migrator.registerMigration("v3-provider-read") { db in
             try db.alter(table: "conversation") { t in t.add(column: "providerReadSeq", .integer) }
         }
+        // The server's id of a conversation whose own id another user held
+        // (see ConversationAliases).
+        migrator.registerMigration("v4-conversation-aliases") { db in
+            try db.create(table: "conversationAlias") { t in
+                t.primaryKey("localId", .text)
+                t.column("serverId", .text).notNull().unique()
+            }
+        }
         return migrator
+    }
+
+    // MARK: Conversation ids the server replaced
+
+    /// Every conversation the server knows under another id: local → server.
+    func conversationAliases() -> [String: String] {
+        attempt("read the conversation aliases") {
+            try db.read { db in
+                try Row.fetchAll(db, sql: "SELECT localId, serverId FROM conversationAlias").reduce(into: [:]) {
+                    $0[$1[0]] = $1[1] as String
+                }
+            }
+        } ?? [:]
+    }
+
+    func addConversationAlias(localId: String, serverId: String) {
+        attempt("keep a conversation's server id") {
+            try db.write { db in
+                try db.execute(
+                    sql: "INSERT OR REPLACE INTO conversationAlias(localId, serverId) VALUES (?, ?)", arguments: [localId, serverId])
+            }
+        }
     }
 
     // MARK: Logouts waiting for the network (A9)

@@ -171,8 +171,14 @@ public final class ChatClient: Sendable {
     }
 
     /// A new conversation, on this device only until its first message (D4).
-    public func startConversation(title: String? = nil) async throws -> Conversation {
-        try await core.startConversation(title: title)
+    /// The SDK chooses its id, unless the app gives one (at most 256
+    /// characters, no control characters); starting one under an id this
+    /// device already has gives that conversation. Ids are the app's: if
+    /// another user holds the same id on the server, the server keeps this
+    /// one under an id of its own, and the SDK translates (see
+    /// `serverId(ofConversation:)`).
+    public func startConversation(id: String? = nil, title: String? = nil) async throws -> Conversation {
+        try await core.startConversation(id: id, title: title)
     }
 
     /// Sends a message; it appears at once in `watchItems` as `toBeSent` and
@@ -190,6 +196,14 @@ public final class ChatClient: Sendable {
     /// The conversation as this device knows it now, or nil.
     public func conversation(withId id: String) async throws -> Conversation? {
         try await core.conversationSnapshot(id)
+    }
+
+    /// The id the server knows a conversation by: the app's own id, unless
+    /// another user held it when the conversation was created, in which case
+    /// the server chose one (what the provider side and the server's logs
+    /// name it). Everything this client does takes and gives the app's id.
+    public func serverId(ofConversation id: String) -> String {
+        core.aliases.withLock { $0.serverId(id) }
     }
 
     /// The message as this device knows it now, or nil.

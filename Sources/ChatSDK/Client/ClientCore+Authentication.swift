@@ -260,10 +260,24 @@ extension ClientCore {
     }
 
     /// One request as it is, errors turned into `ChatError`.
+    /// Conversation ids leave as the server knows them and come back as the
+    /// app named them (ConversationAliases).
     func performRaw(_ request: WireRequest, token: String?) async throws -> WireResponse {
-        let envelope = WireEnvelope(apiKey: configuration.apiKey, accessToken: token, deviceId: configuration.deviceId, request: request)
+        let envelope = WireEnvelope(
+            apiKey: configuration.apiKey, accessToken: token, deviceId: configuration.deviceId,
+            request: aliases.withLock { $0.outgoing(request) })
+        let store = self.store
         do {
-            return try await configuration.transport.perform(envelope)
+            let answer = try await configuration.transport.perform(envelope)
+            // Unless the user changed meanwhile: their aliases are in their store.
+            guard store === self.store else { return answer }
+            return aliases.withLock { aliases in
+                if let minted = aliases.minted(by: request, answer: answer) {
+                    store.addConversationAlias(localId: minted.localId, serverId: minted.serverId)
+                    aliases.add(localId: minted.localId, serverId: minted.serverId)
+                }
+                return aliases.incoming(answer)
+            }
         } catch let error as WireError {
             throw ChatError(error)
         } catch let error as TransportError {

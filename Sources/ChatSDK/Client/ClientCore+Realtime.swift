@@ -42,7 +42,9 @@ extension ClientCore {
                 for await signal in connection.signals {
                     guard generation == expected else { break }
                     switch signal {
-                    case .event(let event): handle(event)
+                    case .event(let event):
+                        learnConversationAlias(from: event)
+                        handle(aliases.withLock { $0.incoming(event) })
                     case .closed(let reason): closedByServer = reason
                     }
                     if closedByServer != nil { break }
@@ -106,6 +108,23 @@ extension ClientCore {
     }
 
     /// Applies one pushed event; events already seen are ignored.
+    /// The event of a message this device is sending, in a conversation it
+    /// created, under another id than the app's: the server minted that id
+    /// (ConversationAliases). The event can come before the send's answer.
+    private func learnConversationAlias(from event: WireEvent) {
+        guard case .messageCreated(let message) = event.kind, let row = store.message(id: message.id),
+            row.conversationId != message.conversationId, store.conversation(id: row.conversationId)?.isLocal == true
+        else { return }
+        let known = aliases.withLock { aliases in
+            guard aliases.localId(message.conversationId) == message.conversationId,
+                aliases.serverId(row.conversationId) == row.conversationId
+            else { return true }
+            aliases.add(localId: row.conversationId, serverId: message.conversationId)
+            return false
+        }
+        if !known { store.addConversationAlias(localId: row.conversationId, serverId: message.conversationId) }
+    }
+
     func handle(_ event: WireEvent) {
         if let last = store.meta("userSeq").flatMap(Int64.init), event.userSeq <= last { return }
         store.setMeta("userSeq", String(event.userSeq))

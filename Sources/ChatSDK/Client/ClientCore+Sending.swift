@@ -1,10 +1,14 @@
 extension ClientCore {
     /// A conversation that exists only on this device until its first
     /// message creates it on the server (D4).
-    func startConversation(title: String?) async throws -> Conversation {
+    func startConversation(id: String?, title: String?) async throws -> Conversation {
+        if let id, let problem = WireLimits.identifierProblem(id) {
+            throw ChatError(.invalidArgument, "The conversation id \(problem)")
+        }
         _ = try await ensureUser()
+        if let id, let existing = store.conversation(id: id) { return conversation(from: existing) }
         let row = ConversationRow(
-            id: runtime.makeID(prefix: "c-"), title: title, isLocal: true,
+            id: id ?? runtime.makeID(prefix: "c-"), title: title, isLocal: true,
             createdAt: now.milliseconds, updatedAt: now.milliseconds, lastSeq: 0, preview: nil, providerTypingUntil: nil)
         store.upsert(row)
         notifyWatchers(of: .conversation(row.id))

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Everything a client knows and does, isolated to its runtime's executor.
 /// The public `ChatClient` is a thin facade over it.
 actor ClientCore {
@@ -8,7 +10,17 @@ actor ClientCore {
     let provider: (any SessionTokenProvider)?
     /// The current user's store: a file per client and user with a disk
     /// cache (D2), else in memory.
-    var store: LocalStore { didSet { reportFailures(of: store) } }
+    var store: LocalStore {
+        didSet {
+            reportFailures(of: store)
+            let known = ConversationAliases(store.conversationAliases())
+            aliases.withLock { $0 = known }
+        }
+    }
+    /// The server's ids of the user's conversations it created under
+    /// another id than the app's (kept in `store`). In a lock so that the
+    /// app can ask for one without waiting for the client.
+    nonisolated let aliases = Mutex(ConversationAliases())
     var storePath: String?
 
     /// Who is signed in, how, with which tokens: the session's decisions.

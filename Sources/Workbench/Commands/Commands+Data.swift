@@ -70,7 +70,10 @@ extension CommandTable {
             }),
         CommandSpec(
             name: "start conversation", group: .data,
-            options: [OptionSpec(name: "--title", value: .text, valueName: "T", summary: "the conversation's title")],
+            options: [
+                OptionSpec(name: "--title", value: .text, valueName: "T", summary: "the conversation's title"),
+                OptionSpec(name: "--id", value: .text, valueName: "ID", summary: "the app's own id for it (default: the SDK mints one)"),
+            ],
             summary: "startConversation(): a conversation on this device until its first message",
             example: "start conversation --title \"Knee pain\"",
             makes: .conversation,
@@ -78,11 +81,14 @@ extension CommandTable {
                 let client = interpreter.current!
                 let sdk = client.client
                 let title = invocation.option("--title")
-                guard let conversation = interpreter.perform({ try await sdk.startConversation(title: title) }) else { return }
-                let object = interpreter.conversationObject(for: conversation.id, client: client)
+                let id = invocation.option("--id")
+                guard let conversation = interpreter.perform({ try await sdk.startConversation(id: id, title: title) }) else { return }
+                let object = interpreter.conversationObject(for: conversation.id, client: client, sameClient: true)
                 object.latest = conversation
                 interpreter.bind(invocation.binding, to: object)
-                interpreter.print("\(invocation.binding ?? object.handle) = conversation \(conversation.id) (local)")
+                interpreter.print(
+                    "\(invocation.binding ?? object.handle) = conversation \(conversation.id) (\(conversation.isLocal ? "local" : "on server"))"
+                )
             }),
         CommandSpec(
             name: "send", group: .data,
@@ -166,7 +172,7 @@ extension CommandTable {
                 let times = Int(invocation.option("--times") ?? "1") ?? 1
                 for i in 0..<times {
                     let line = times == 1 ? text : "\(text) \(i + 1)"
-                    let message = try interpreter.world.server.agentSay(conversationId: conversation.id, text: line)
+                    let message = try interpreter.world.server.agentSay(conversationId: conversation.serverId, text: line)
                     if times == 1 {
                         let object = interpreter.messageObject(
                             for: message.id, conversationId: conversation.id, client: conversation.client)
@@ -185,7 +191,7 @@ extension CommandTable {
             run: { interpreter, invocation in
                 let conversation = try interpreter.conversation(invocation.argument(0)!)
                 let on = invocation.argument(1) == "on"
-                try interpreter.world.server.agentTyping(conversationId: conversation.id, isTyping: on)
+                try interpreter.world.server.agentTyping(conversationId: conversation.serverId, isTyping: on)
                 interpreter.print("agent \(on ? "is typing" : "stopped typing") in \(conversation.handle)")
                 interpreter.world.runUntilIdle()
             }),
@@ -196,7 +202,7 @@ extension CommandTable {
             example: "agent read c1",
             run: { interpreter, invocation in
                 let conversation = try interpreter.conversation(invocation.argument(0)!)
-                try interpreter.world.server.agentRead(conversationId: conversation.id)
+                try interpreter.world.server.agentRead(conversationId: conversation.serverId)
                 interpreter.print("agent read \(conversation.handle)")
                 interpreter.world.runUntilIdle()
             }),

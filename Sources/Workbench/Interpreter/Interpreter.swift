@@ -169,8 +169,13 @@ final class Interpreter: @unchecked Sendable {
     }
 
     /// The conversation object for an SDK conversation, made on first sight.
-    func conversationObject(for id: String, client: ClientObject) -> ConversationObject {
-        if let handle = handleForID[id], let object = objects[handle] as? ConversationObject { return object }
+    /// The conversation object for an id, made on first sight. With
+    /// `sameClient`, one of another client is not reused: an app-chosen id
+    /// can name different users' conversations (ConversationAliases).
+    func conversationObject(for id: String, client: ClientObject, sameClient: Bool = false) -> ConversationObject {
+        if let handle = handleForID[id], let object = objects[handle] as? ConversationObject, !sameClient || object.client === client {
+            return object
+        }
         let object = ConversationObject(handle: nextHandle("c"), id: id, client: client)
         register(object, id: id)
         return object

@@ -17,7 +17,11 @@ final class ConversationObject: Inspectable, @unchecked Sendable {
         self.client = client
     }
 
-    let fieldNames = ["id", "local", "title", "providerTyping", "count", "preview", "draft"]
+    /// The id the server knows it by, which the provider side names: the
+    /// client's own unless another user held it (ConversationAliases).
+    var serverId: String { client.client.serverId(ofConversation: id) }
+
+    let fieldNames = ["id", "serverId", "local", "title", "providerTyping", "count", "preview", "draft"]
 
     func refresh(in interpreter: Interpreter) {
         let client = self.client.client
@@ -31,6 +35,7 @@ final class ConversationObject: Inspectable, @unchecked Sendable {
         refresh(in: interpreter)
         switch name {
         case "id": return .value(.string(id))
+        case "serverId": return .value(.string(serverId))
         case "local": return .value(.bool(latest?.isLocal ?? false))
         case "title": return .value(latest?.title.map(Value.string) ?? .none)
         case "providerTyping": return .value(.bool(latest?.providerTyping ?? false))
@@ -46,7 +51,7 @@ final class ConversationObject: Inspectable, @unchecked Sendable {
         guard let latest else { return "\(handle): conversation \(id) (no longer on this device)" }
         var parts = ["\(handle): conversation \(id)"]
         if let title = latest.title { parts.append(Format.quoted(title)) }
-        parts.append(latest.isLocal ? "local" : "on server")
+        parts.append(latest.isLocal ? "local" : serverId == id ? "on server" : "on server as \(serverId)")
         parts.append("\(latest.messageCount) message\(latest.messageCount == 1 ? "" : "s")")
         if latest.providerTyping { parts.append("provider typing") }
         return parts.joined(separator: ", ")

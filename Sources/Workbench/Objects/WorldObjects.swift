@@ -61,7 +61,7 @@ final class ServerObject: Inspectable {
             return .value(.int(Int64(world.network.requestCount)))
         case "messages":
             let word = try needs("a conversation")
-            let id = (try? interpreter.conversation(word).id) ?? word
+            let id = (try? interpreter.conversation(word).serverId) ?? word
             do {
                 let messages = try server.messages(conversationId: id)
                 return .list(messages.map { .object(ServerMessageObject(message: $0, interpreter: interpreter)) })
