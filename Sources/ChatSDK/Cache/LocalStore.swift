@@ -30,6 +30,8 @@ final class LocalStore: Sendable {
     /// database, or a database of something else, is refused.
     init(path: String?) throws {
         var configuration = Configuration()
+        // `batch` opens a transaction in one access and commits it in another.
+        configuration.allowsUnsafeTransactions = true
         if path != nil {
             // A cache: WAL and NORMAL sync (durable across app crashes, not
             // across power loss, which is the right trade for a cache).
@@ -37,7 +39,7 @@ final class LocalStore: Sendable {
                 try db.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL")
             }
         }
-        db = try path.map { try DatabaseQueue(path: $0, configuration: configuration) } ?? DatabaseQueue()
+        db = try path.map { try DatabaseQueue(path: $0, configuration: configuration) } ?? DatabaseQueue(configuration: configuration)
         try db.read { db in
             let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
             if !tables.isEmpty && !tables.contains("grdb_migrations") {
@@ -165,11 +167,10 @@ final class LocalStore: Sendable {
     }
 
     func addConversationAlias(localId: String, serverId: String) {
-        attempt("keep a conversation's server id") {
-            try db.write { db in
-                try db.execute(
-                    sql: "INSERT OR REPLACE INTO conversationAlias(localId, serverId) VALUES (?, ?)", arguments: [localId, serverId])
-            }
+        willWrite()
+        access { db in
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO conversationAlias(localId, serverId) VALUES (?, ?)", arguments: [localId, serverId])
         }
     }
 
@@ -197,6 +198,83 @@ final class LocalStore: Sendable {
         }
     }
 
+    // MARK: Transactions
+
+    /// How many `batch` calls are under way, and whether the outermost one
+    /// opened a transaction.
+    private let batchState = Mutex((depth: 0, open: false))
+    /// Facts written with `lazily`: in memory, written with the next batch.
+    private let unwrittenMeta = Mutex<[String: String?]>([:])
+
+    /// Runs `body` with every write it makes in one transaction: one commit
+    /// for what one step of the SDK writes (a message and its conversation,
+    /// an event and its cursor, a page), instead of one per statement.
+    /// Nested batches join the outermost one.
+    func batch<T>(_ body: () throws -> T) rethrows -> T {
+        batchState.withLock { $0.depth += 1 }
+        defer {
+            let commit = batchState.withLock { state in
+                state.depth -= 1
+                return state.depth == 0 && state.open
+            }
+            if commit { self.commit() }
+        }
+        return try body()
+    }
+
+    /// Called before every write: inside a batch, the first opens its
+    /// transaction (a batch that writes nothing commits nothing).
+    private func willWrite() {
+        let begin = batchState.withLock { state in
+            guard state.depth > 0, !state.open else { return false }
+            state.open = true
+            return true
+        }
+        guard begin else { return }
+        let began: Void? = attempt("begin a transaction") { try db.inDatabase { try $0.execute(sql: "BEGIN IMMEDIATE") } }
+        if began == nil { batchState.withLock { $0.open = false } }
+    }
+
+    private func commit() {
+        writeUnwrittenMeta()
+        let committed: Void? = attempt("commit") { try db.inDatabase { try $0.execute(sql: "COMMIT") } }
+        batchState.withLock { $0.open = false }
+        guard committed == nil else { return }
+        // What memory holds may not be on disk: read it again from there.
+        try? db.inDatabase { db in if db.isInsideTransaction { try db.execute(sql: "ROLLBACK") } }
+        lastLocalOrder.withLock { $0 = nil }
+        mirror.withLock { $0 = Mirror() }
+        wrote()
+    }
+
+    private func writeUnwrittenMeta() {
+        let pending = unwrittenMeta.withLock { pending in
+            defer { pending = [:] }
+            return pending
+        }
+        for (key, value) in pending.sorted(by: { $0.key < $1.key }) { setMeta(key, value) }
+    }
+
+    deinit {
+        // A fact kept in memory only is written before the store goes.
+        writeUnwrittenMeta()
+    }
+
+    /// Calls `onCommit` after each transaction commits, implicit ones
+    /// included (for tests and measurements: what a step costs on disk).
+    func observeCommits(_ onCommit: @escaping @Sendable () -> Void) {
+        db.add(transactionObserver: CommitCounter(onCommit: onCommit), extent: .databaseLifetime)
+    }
+
+    private final class CommitCounter: TransactionObserver, Sendable {
+        let onCommit: @Sendable () -> Void
+        init(onCommit: @escaping @Sendable () -> Void) { self.onCommit = onCommit }
+        func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { true }
+        func databaseDidChange(with event: DatabaseEvent) {}
+        func databaseDidCommit(_ db: Database) { onCommit() }
+        func databaseDidRollback(_ db: Database) {}
+    }
+
     // MARK: Access
 
     /// Bumped by every write to conversations or messages: what was read
@@ -221,6 +299,7 @@ final class LocalStore: Sendable {
     // MARK: Conversations
 
     func upsert(_ row: ConversationRow) {
+        willWrite()
         let written: Void? = access { db in
             try db.cachedStatement(
                 sql: """
@@ -304,6 +383,7 @@ final class LocalStore: Sendable {
             row.id, row.conversationId, row.seq, row.localOrder, authorKind, authorName, contentKind, text, mimeType, size, fileName,
             row.replyTo, row.createdAt, row.state, row.errorCode, row.errorMessage,
         ]
+        willWrite()
         let written: Void? = access { db in
             try db.cachedStatement(
                 sql: """
@@ -444,7 +524,17 @@ final class LocalStore: Sendable {
         return value
     }
 
-    func setMeta(_ key: String, _ value: String?) {
+    /// Sets a fact. `lazily`, for a fact whose loss costs only work done
+    /// again (the realtime cursor: events are replayed idempotently), it is
+    /// kept in memory and written with the next batch, sparing a commit.
+    func setMeta(_ key: String, _ value: String?, lazily: Bool = false) {
+        if lazily {
+            mirror.withLock { $0.meta[key] = .some(value) }
+            unwrittenMeta.withLock { $0[key] = .some(value) }
+            return
+        }
+        unwrittenMeta.withLock { _ = $0.removeValue(forKey: key) }
+        willWrite()
         let written: Void? = access { db in
             if let value {
                 try db.cachedStatement(sql: "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)").execute(arguments: [key, value])

@@ -127,7 +127,13 @@ extension ClientCore {
 
     func handle(_ event: WireEvent) {
         if let last = store.meta("userSeq").flatMap(Int64.init), event.userSeq <= last { return }
-        store.setMeta("userSeq", String(event.userSeq))
+        // The cursor is written with the event's data (or the next data):
+        // an event seen again after a crash is applied again, to no effect.
+        store.setMeta("userSeq", String(event.userSeq), lazily: true)
+        store.batch { apply(event) }
+    }
+
+    private func apply(_ event: WireEvent) {
         switch event.kind {
         case .messageCreated(let message):
             storeServerMessage(message)

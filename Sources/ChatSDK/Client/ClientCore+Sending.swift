@@ -36,9 +36,12 @@ extension ClientCore {
             id: runtime.makeID(prefix: "m-"), conversationId: conversationId, seq: nil,
             localOrder: store.nextLocalOrder(), author: .user(id: user), content: content,
             replyTo: replyingTo, createdAt: now.milliseconds, state: "toBeSent", errorCode: nil, errorMessage: nil)
-        save(row)
         conversation.updatedAt = now.milliseconds
-        store.upsert(conversation)
+        // The message appears: one commit.
+        store.batch {
+            save(row)
+            store.upsert(conversation)
+        }
         let message = message(from: row)
         notifyWatchers(of: .items(conversationId))
         enqueueSend(message.id, in: conversationId)
@@ -113,8 +116,11 @@ extension ClientCore {
                     message: NewMessage(id: row.id, content: row.content, replyTo: row.replyTo)))
             guard generation == expected else { return true }
             if case .sent(let wireConversation, let wireMessage) = response {
-                storeServerConversation(wireConversation)
-                storeServerMessage(wireMessage)
+                // Its outcome: one commit.
+                store.batch {
+                    storeServerConversation(wireConversation)
+                    storeServerMessage(wireMessage)
+                }
             }
         } catch let error as ChatError where error.code == .offline && configuration.autoResend {
             guard generation == expected else { return true }
@@ -128,8 +134,10 @@ extension ClientCore {
             fail(&row, with: chatError)
             if create != nil {
                 // The conversation could not be created: what waits behind fails too (D4).
-                for waiting in (sendQueues[row.conversationId] ?? []).dropFirst() {
-                    if var other = store.message(id: waiting) { fail(&other, with: chatError) }
+                store.batch {
+                    for waiting in (sendQueues[row.conversationId] ?? []).dropFirst() {
+                        if var other = store.message(id: waiting) { fail(&other, with: chatError) }
+                    }
                 }
                 sendQueues[row.conversationId] = Array((sendQueues[row.conversationId] ?? []).prefix(1))
             }

@@ -122,7 +122,7 @@ extension ClientCore {
         case .conversations:
             repeat {
                 guard case .conversations(let page) = try await request(.listConversations(cursor: cursor, limit: limit)) else { return }
-                for conversation in page.elements { store.upsert(conversationRow(from: conversation)) }
+                store.batch { for conversation in page.elements { store.upsert(conversationRow(from: conversation)) } }
                 cursor = page.nextCursor
                 fetched += limit
             } while cursor != nil && fetched < entry.pages * limit
@@ -136,7 +136,7 @@ extension ClientCore {
                 guard case .messages(let page) = try await request(.listMessages(conversationId: id, cursor: cursor, limit: limit)) else {
                     return
                 }
-                for message in page.elements { storeServerMessage(message) }
+                store.batch { for message in page.elements { storeServerMessage(message) } }
                 cursor = page.nextCursor
                 fetched += limit
             } while cursor != nil && fetched < entry.pages * limit
@@ -167,7 +167,7 @@ extension ClientCore {
                 guard case .conversations(let page) = try await request(.listConversations(cursor: entry.serverCursor, limit: limit)) else {
                     return
                 }
-                for conversation in page.elements { store.upsert(conversationRow(from: conversation)) }
+                store.batch { for conversation in page.elements { store.upsert(conversationRow(from: conversation)) } }
                 entry.serverCursor = page.nextCursor
                 entry.serverExhausted = page.nextCursor == nil
             }
@@ -178,7 +178,7 @@ extension ClientCore {
                         case .messages(let page) = try await request(
                             .listMessages(conversationId: conversationId, cursor: entry.serverCursor, limit: limit))
                     else { return }
-                    for message in page.elements { storeServerMessage(message) }
+                    store.batch { for message in page.elements { storeServerMessage(message) } }
                     entry.serverCursor = page.nextCursor
                     entry.serverExhausted = page.nextCursor == nil
                 } catch let error as ChatError where [.offline, .networkFailure].contains(error.code) {
