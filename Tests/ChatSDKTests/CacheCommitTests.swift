@@ -24,6 +24,6 @@ import Testing
         }
         let messages = try app.call { try await client.conversation(withId: conversation.id) }
         #expect(messages?.messageCount == 11)
-        #expect((30...40).contains(commits.withLock { $0 }), "\(commits.withLock { $0 }) commits for 10 sends")
+        #expect((20...30).contains(commits.withLock { $0 }), "\(commits.withLock { $0 }) commits for 10 sends")
     }
 }

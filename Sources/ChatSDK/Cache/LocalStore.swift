@@ -361,7 +361,19 @@ final class LocalStore: Sendable {
 
     // MARK: Messages
 
+    /// Messages whose latest state is in memory only: `sending` (a request
+    /// in flight) is never written. On disk such a message stays `toBeSent`,
+    /// which is what it is after a restart; its outcome is written.
+    private let inFlight = Mutex<[String: MessageRow]>([:])
+
     func upsert(_ row: MessageRow) {
+        if row.state == "sending" {
+            inFlight.withLock { $0[row.id] = row }
+            mirror.withLock { $0.apply(row) }
+            wrote()
+            return
+        }
+        if !inFlight.withLock({ $0.isEmpty }) { inFlight.withLock { _ = $0.removeValue(forKey: row.id) } }
         var authorKind = "system"
         var authorName: String?
         switch row.author {
@@ -403,6 +415,7 @@ final class LocalStore: Sendable {
     }
 
     func message(id: String) -> MessageRow? {
+        if let sending = inFlight.withLock({ $0[id] }) { return sending }
         if let known = mirror.withLock({ $0.message(id: id) }) { return known }
         return access { db in
             try MessageRow.fetchOne(db.cachedStatement(sql: "SELECT \(MessageRow.columns) FROM message WHERE id = ?"), arguments: [id])
@@ -424,7 +437,9 @@ final class LocalStore: Sendable {
         guard
             let tail = access({ db in try Self.messages(db, conversationId: conversationId, after: head.last, limit: limit - head.count) })
         else { return [] }
-        let rows = head + tail
+        var rows = head + tail
+        let sending = inFlight.withLock { $0 }
+        if !sending.isEmpty { rows = rows.map { sending[$0.id] ?? $0 } }
         if limit <= Mirror.pageLimit {
             mirror.withLock {
                 $0.pages[conversationId] = Mirror.Page(rows: rows, complete: rows.count < limit, wanted: max(limit, known?.wanted ?? 0))
@@ -554,6 +569,7 @@ final class LocalStore: Sendable {
         }
         lastLocalOrder.withLock { $0 = nil }
         mirror.withLock { $0 = Mirror() }
+        inFlight.withLock { $0 = [:] }
         wrote()
     }
 }
