@@ -48,6 +48,8 @@ public struct StepResult: Sendable, Hashable {
     /// What crossed the wire during the step (server mode only; empty in
     /// the embedded world).
     public var traffic: [TrafficEntry]
+    /// What kind of mistake the line was, when its status is `scriptError`.
+    public var scriptError: ScriptError.Code?
 
     public init(
         output: String, status: StepStatus, events: [StepEvent] = [], virtualTime: Instant = .simulationEpoch,

@@ -31,7 +31,7 @@ import Testing
     }
 
     @Test func unbalancedQuoteNamesItsColumn() {
-        #expect(throws: ScriptError("unterminated quote: the string starting at column 14 has no closing \"")) {
+        #expect(throws: ScriptError(.syntax, "unterminated quote: the string starting at column 14 has no closing \"")) {
             try Tokenizer.tokenize(#"send c1 text "oops"#)
         }
     }

@@ -17,12 +17,12 @@ extension CommandTable {
             run: { interpreter, invocation in
                 let name = invocation.argument(0)!
                 guard name.allSatisfy(PathExpression.isIdentifierCharacter), name.first?.isLetter == true else {
-                    throw ScriptError("a client name is a word of letters, digits, - and _, got \"\(name)\"")
+                    throw ScriptError(.badValue, "a client name is a word of letters, digits, - and _, got \"\(name)\"")
                 }
                 guard !interpreter.clients.contains(where: { $0.name == name }), interpreter.objects[name] == nil,
                     !Interpreter.reservedRoots.contains(name) || name == "client"
                 else {
-                    throw ScriptError("the name \(name) is taken")
+                    throw ScriptError(.nameTaken, "the name \(name) is taken")
                 }
                 let cache = invocation.option("--cache").flatMap(ChatClient.CacheMode.init(rawValue:)) ?? .disk
                 let client = interpreter.makeClient(named: name, cacheMode: cache, apiKey: invocation.option("--api-key") ?? World.apiKey)
@@ -103,13 +103,13 @@ extension CommandTable {
                 case "expired": mode = .expired
                 case "delay":
                     guard let text = invocation.argument(1) else {
-                        throw ScriptError("provider delay needs a DURATION, as in provider delay 2s")
+                        throw ScriptError(.missingArgument, "provider delay needs a DURATION, as in provider delay 2s")
                     }
                     mode = .delay(try DurationParser.parse(text))
                 default: mode = .ok
                 }
                 if mode != .delay(.zero), invocation.argument(0) != "delay", invocation.argument(1) != nil {
-                    throw ScriptError("only provider delay takes a DURATION")
+                    throw ScriptError(.conflictingOptions, "only provider delay takes a DURATION")
                 }
                 interpreter.current.provider.mode = mode
                 interpreter.print("provider of \(interpreter.current.name): \(mode)")
@@ -120,7 +120,7 @@ extension CommandTable {
             example: "token expire",
             run: { interpreter, _ in
                 guard let user = interpreter.current.userId else {
-                    throw ScriptError("token expire needs a signed-in user on \(interpreter.current.name)")
+                    throw ScriptError(.needsUser, "token expire needs a signed-in user on \(interpreter.current.name)")
                 }
                 try interpreter.world.server.expireAccessTokens(userId: user)
                 interpreter.print("access tokens of \(user) expired on the server")
@@ -132,7 +132,7 @@ extension CommandTable {
             example: "token revoke",
             run: { interpreter, _ in
                 guard let user = interpreter.current.userId else {
-                    throw ScriptError("token revoke needs a signed-in user on \(interpreter.current.name)")
+                    throw ScriptError(.needsUser, "token revoke needs a signed-in user on \(interpreter.current.name)")
                 }
                 try interpreter.world.server.revokeTokens(userId: user)
                 interpreter.print("tokens of \(user) revoked on the server")

@@ -16,11 +16,11 @@ extension CommandTable {
                 let target: WatcherObject.Target
                 switch invocation.argument(0)! {
                 case "conversations":
-                    if invocation.argument(1) != nil { throw ScriptError("watch conversations takes no conversation") }
+                    if invocation.argument(1) != nil { throw ScriptError(.conflictingOptions, "watch conversations takes no conversation") }
                     target = .conversations
                 case let what:
                     guard let word = invocation.argument(1) else {
-                        throw ScriptError("watch \(what) needs a conversation, as in watch \(what) c1")
+                        throw ScriptError(.missingArgument, "watch \(what) needs a conversation, as in watch \(what) c1")
                     }
                     let conversation = try interpreter.conversation(word)
                     target = what == "items" ? .items(conversation) : .conversation(conversation)
@@ -141,9 +141,11 @@ extension CommandTable {
     static func attachmentOrText(_ invocation: Invocation) throws(ScriptError) -> MessageContent {
         let kind = invocation.argument(1)!
         if kind == "text" {
-            guard let text = invocation.argument(2) else { throw ScriptError("send C text needs the text, as in send c1 text \"hello\"") }
+            guard let text = invocation.argument(2) else {
+                throw ScriptError(.missingArgument, "send C text needs the text, as in send c1 text \"hello\"")
+            }
             if invocation.option("--size") != nil || invocation.option("--type") != nil {
-                throw ScriptError("--size and --type are for attachments, not text")
+                throw ScriptError(.conflictingOptions, "--size and --type are for attachments, not text")
             }
             return .text(text)
         }
@@ -153,7 +155,7 @@ extension CommandTable {
         ]
         let fileName = invocation.argument(2)
         guard let sizeText = invocation.option("--size"), let size = Int64(sizeText) else {
-            throw ScriptError("send C \(kind) needs --size BYTES (files are not read in the embedded world yet)")
+            throw ScriptError(.missingArgument, "send C \(kind) needs --size BYTES (files are not read in the embedded world yet)")
         }
         return .attachment(kind: attachment, mimeType: invocation.option("--type") ?? defaults[attachment]!, size: size, fileName: fileName)
     }

@@ -41,9 +41,9 @@ extension CommandTable {
             run: { interpreter, invocation in
                 let path = invocation.argument(0)!
                 guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-                    throw ScriptError("cannot read \(path)")
+                    throw ScriptError(.file, "cannot read \(path)")
                 }
-                guard interpreter.runDepth < 8 else { throw ScriptError("run is nested too deeply (a script that runs itself?)") }
+                guard interpreter.runDepth < 8 else { throw ScriptError(.tooDeep, "run is nested too deeply (a script that runs itself?)") }
                 interpreter.runDepth += 1
                 defer { interpreter.runDepth -= 1 }
                 let outer = interpreter.lines
@@ -52,7 +52,7 @@ extension CommandTable {
                 // (`chatbench test` checks it).
                 let inputs: [String]
                 do { inputs = try Transcript.parse(text, path: path).blocks.map(\.input) } catch let error as TranscriptError {
-                    throw ScriptError(error.message)
+                    throw ScriptError(.file, error.message)
                 }
                 for line in inputs {
                     let step = interpreter.execute(line)
@@ -82,6 +82,7 @@ extension CommandTable {
                 let path = try PathExpression.parse(invocation.argument(0)!)
                 guard interpreter.isKnownRoot(path.root) else {
                     throw ScriptError(
+                        .unknownHandle,
                         "unknown handle \"\(path.root)\"\(Suggestion.hint(for: path.root, in: interpreter.objects.keys.sorted() + Interpreter.reservedRoots))"
                     )
                 }

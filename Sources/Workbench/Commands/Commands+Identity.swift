@@ -76,10 +76,10 @@ extension CommandTable {
                 let id = invocation.argument(0)!
                 let server = interpreter.world.server
                 if invocation.flag("--access-token") && invocation.flag("--session-token") {
-                    throw ScriptError("connect takes --access-token or --session-token, not both")
+                    throw ScriptError(.conflictingOptions, "connect takes --access-token or --session-token, not both")
                 }
                 if invocation.option("--ttl") != nil && !invocation.flag("--session-token") {
-                    throw ScriptError("--ttl goes with --session-token")
+                    throw ScriptError(.conflictingOptions, "--ttl goes with --session-token")
                 }
                 object.delegate.userId = id
                 let client = object.client
@@ -191,11 +191,13 @@ extension CommandTable {
                 let nickname = invocation.option("--nickname")
                 let user: ChatUser?
                 if let size = invocation.option("--image-size").flatMap(Int64.init) {
-                    guard let type = invocation.option("--type") else { throw ScriptError("--image-size needs --type png|jpeg|gif") }
+                    guard let type = invocation.option("--type") else {
+                        throw ScriptError(.missingArgument, "--image-size needs --type png|jpeg|gif")
+                    }
                     let image = ProfileImage(mimeType: "image/\(type)", size: size)
                     user = interpreter.perform { try await client.updateCurrentUserInfo(nickname: nickname, image: image) }
                 } else {
-                    if invocation.option("--type") != nil { throw ScriptError("--type goes with --image-size") }
+                    if invocation.option("--type") != nil { throw ScriptError(.conflictingOptions, "--type goes with --image-size") }
                     let url = invocation.option("--url")
                     user = interpreter.perform { try await client.updateCurrentUserInfo(nickname: nickname, profileURL: url) }
                 }
@@ -234,7 +236,7 @@ extension CommandTable {
         var result: [String: String] = [:]
         for word in words {
             guard let equal = word.firstIndex(of: "="), equal != word.startIndex else {
-                throw ScriptError("expected key=value, got \"\(word)\"")
+                throw ScriptError(.badValue, "expected key=value, got \"\(word)\"")
             }
             result[String(word[..<equal])] = String(word[word.index(after: equal)...])
         }

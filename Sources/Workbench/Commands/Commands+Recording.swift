@@ -22,7 +22,7 @@ extension CommandTable {
                 let listing: Result<[String], RecordingError> = Result { () throws(RecordingError) in try recording.listSessions() }
                 switch listing {
                 case .success(let lines): interpreter.lines += lines
-                case .failure(let error): throw ScriptError(error.message)
+                case .failure(let error): throw ScriptError(.recording, error.message)
                 }
             }),
         CommandSpec(

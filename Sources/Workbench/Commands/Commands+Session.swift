@@ -30,6 +30,7 @@ extension CommandTable {
                 case 1:
                     guard let n = Int(words[0]), n >= 0 else {
                         throw ScriptError(
+                            .badValue,
                             "history takes a number of lines or -k WORD, got \"\(words[0])\": as in history 10, history -k send")
                     }
                     shown = Array(numbered.suffix(n))
@@ -37,7 +38,7 @@ extension CommandTable {
                     shown = numbered.filter { $0.line.range(of: words[1], options: .caseInsensitive) != nil }
                     if shown.isEmpty { interpreter.print("no line of the history holds \(Format.quoted(words[1]))") }
                 default:
-                    throw ScriptError("history takes a number of lines or -k WORD: as in history 10, history -k send")
+                    throw ScriptError(.badValue, "history takes a number of lines or -k WORD: as in history 10, history -k send")
                 }
                 let width = String(shown.last?.number ?? 0).count
                 for entry in shown {
@@ -51,7 +52,8 @@ extension CommandTable {
             example: "reset",
             run: { interpreter, _ in
                 guard interpreter.world.isEmbedded else {
-                    throw ScriptError("reset needs the embedded world: against a server, leave and start chatbench again")
+                    throw ScriptError(
+                        .needsEmbeddedWorld, "reset needs the embedded world: against a server, leave and start chatbench again")
                 }
                 interpreter.resetRequested = true
                 interpreter.print("a fresh world, seed \(interpreter.options.seed): every handle is gone")

@@ -28,7 +28,7 @@ extension CommandTable {
                 }
                 let delay = try DurationParser.parse(after)
                 guard let world = (interpreter.world as? EmbeddedStage)?.world else {
-                    throw ScriptError("net offline --after needs the embedded world's virtual time")
+                    throw ScriptError(.needsEmbeddedWorld, "net offline --after needs the embedded world's virtual time")
                 }
                 let network = world.network
                 world.scheduler.schedule(at: world.now + delay, kind: .lifecycle("net offline (a fault)")) { network.setOnline(false) }
@@ -123,7 +123,7 @@ extension CommandTable {
                 let server = interpreter.world.server
                 for (key, value) in try keyValues(invocation.arguments.map(\.text)).sorted(by: { $0.key < $1.key }) {
                     do { try server.updateSettings([HTTPWire.AppSetting(key: key, value: value)]) } catch {
-                        throw ScriptError((error as? WireError)?.message ?? "\(error)")
+                        throw ScriptError(.server, (error as? WireError)?.message ?? "\(error)")
                     }
                 }
                 for setting in try server.settings() { interpreter.print("\(setting.key) = \(setting.value)") }

@@ -11,6 +11,7 @@ extension Interpreter {
         if world.isEmbedded { _ = log.take() }
         let line = rawLine.trimmingWhitespace
         var status = StepStatus.ok
+        var scriptError: ScriptError.Code?
         let stepStart = world.now
         if !line.isEmpty, !line.hasPrefix("#") {
             do {
@@ -18,6 +19,7 @@ extension Interpreter {
             } catch {
                 print("script error: \(error.message)")
                 status = .scriptError
+                scriptError = error.code
             }
         }
         if Interruption.shared.clear() {
@@ -51,9 +53,11 @@ extension Interpreter {
             }
         }
         output += trailer
-        return StepResult(
+        var result = StepResult(
             output: output.map { $0 + "\n" }.joined(), status: status, events: events, virtualTime: world.now,
             traffic: world.takeTraffic())
+        result.scriptError = scriptError
+        return result
     }
 
     private func run(_ line: String) throws(ScriptError) -> StepStatus {
@@ -62,20 +66,21 @@ extension Interpreter {
         var binding: String?
         if tokens.count >= 2, tokens[1].text == "=", !tokens[1].quoted, !first.quoted {
             guard first.text.allSatisfy(PathExpression.isIdentifierCharacter), first.text.first?.isLetter == true else {
-                throw ScriptError("\"\(first.text)\" cannot name a handle: use letters, digits, - and _")
+                throw ScriptError(.syntax, "\"\(first.text)\" cannot name a handle: use letters, digits, - and _")
             }
             guard table.spec(named: first.text) == nil, !Self.reservedRoots.contains(first.text) else {
-                throw ScriptError("\"\(first.text)\" is a verb or a built-in name; choose another handle name")
+                throw ScriptError(.nameTaken, "\"\(first.text)\" is a verb or a built-in name; choose another handle name")
             }
             if isTaken(first.text) {
                 let free = (2...).lazy.map { "\(first.text)_\($0)" }.first { !self.isTaken($0) }!
                 throw ScriptError(
+                    .nameTaken,
                     "\(first.text) already names \(describeHandle(first.text)): names are never rebound; pick another, as in \(free) = …")
             }
             binding = first.text
             tokens.removeFirst(2)
             guard !tokens.isEmpty else {
-                throw ScriptError("nothing after \"\(first.text) =\": write a verb, as in \(first.text) = watch conversations")
+                throw ScriptError(.syntax, "nothing after \"\(first.text) =\": write a verb, as in \(first.text) = watch conversations")
             }
         }
         // `PATH --json`: an inspection, printed as JSON.
@@ -95,7 +100,7 @@ extension Interpreter {
             let invocation = try parse(spec, Array(tokens.dropFirst(used)), binding: binding, line: line)
             if let binding {
                 guard let kind = spec.makes else {
-                    throw ScriptError("\(spec.name) makes no object to name: write it without \"\(binding) =\"")
+                    throw ScriptError(.wrongKind, "\(spec.name) makes no object to name: write it without \"\(binding) =\"")
                 }
                 pendingBinding = (binding, kind.handlePrefix)
             }
@@ -125,18 +130,20 @@ extension Interpreter {
         let word = tokens[0].text
         if binding == nil, tokens.count == 1, PathExpression.looksLikePath(word) {
             let candidates = table.verbWords + objects.keys.sorted() + Self.reservedRoots
-            throw ScriptError("unknown verb or handle \"\(word)\"\(Suggestion.hint(for: word, in: candidates))")
+            throw ScriptError(.unknownVerb, "unknown verb or handle \"\(word)\"\(Suggestion.hint(for: word, in: candidates))")
         }
         if let group = table.specs.first(where: { $0.words.first == word }) {
             let subverbs = table.specs.filter { $0.words.first == word && $0.words.count > 1 }.map { $0.words[1] }
             if !subverbs.isEmpty {
                 let given = tokens.count > 1 ? tokens[1].text : ""
                 throw ScriptError(
+                    .missingArgument,
                     "\(group.words[0]) needs one of \(subverbs.joined(separator: ", "))\(given.isEmpty ? "" : ", got \"\(given)\"")\(Suggestion.hint(for: given, in: subverbs))"
                 )
             }
         }
         throw ScriptError(
+            .unknownVerb,
             "unknown verb \"\(word)\"\(Suggestion.hint(for: word, in: table.verbWords + table.specs.map(\.name))); type help for the list")
     }
 
@@ -152,11 +159,11 @@ extension Interpreter {
                 guard let option = spec.options.first(where: { $0.name == token.text }) else {
                     let names = spec.options.map(\.name)
                     let known = names.isEmpty ? "; \(spec.name) takes no options" : Suggestion.hint(for: token.text, in: names)
-                    throw ScriptError("unknown option \(token.text) for \(spec.name)\(known)")
+                    throw ScriptError(.unknownOption, "unknown option \(token.text) for \(spec.name)\(known)")
                 }
                 if let kind = option.value {
                     guard index < tokens.count else {
-                        throw ScriptError("\(option.name) needs a value (\(option.valueName)): \(spec.usage)")
+                        throw ScriptError(.missingArgument, "\(option.name) needs a value (\(option.valueName)): \(spec.usage)")
                     }
                     let value = tokens[index]
                     index += 1
@@ -173,10 +180,11 @@ extension Interpreter {
         let variadic = spec.arguments.last?.variadic == true
         if arguments.count < required {
             let missing = spec.arguments[arguments.count]
-            throw ScriptError("\(spec.name) needs \(missing.name): usage: \(spec.usage)")
+            throw ScriptError(.missingArgument, "\(spec.name) needs \(missing.name): usage: \(spec.usage)")
         }
         if !variadic, arguments.count > spec.arguments.count {
             throw ScriptError(
+                .unexpectedArgument,
                 "too many arguments for \(spec.name) (unexpected \"\(arguments[spec.arguments.count].text)\"): usage: \(spec.usage)")
         }
         for (i, token) in arguments.enumerated() {
@@ -192,11 +200,12 @@ extension Interpreter {
         case .duration: _ = try DurationParser.parse(token.text)
         case .count:
             guard let n = Int(token.text), n >= 0 else {
-                throw ScriptError("\(name) must be a whole number, got \"\(token.text)\"")
+                throw ScriptError(.badValue, "\(name) must be a whole number, got \"\(token.text)\"")
             }
         case .choice(let choices):
             guard choices.contains(token.text) else {
                 throw ScriptError(
+                    .badValue,
                     "\(name) must be one of \(choices.joined(separator: ", ")), got \"\(token.text)\"\(Suggestion.hint(for: token.text, in: choices))"
                 )
             }

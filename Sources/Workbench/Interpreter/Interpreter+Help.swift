@@ -9,7 +9,7 @@ extension Interpreter {
             return
         }
         if words[0] == "-k" {
-            guard words.count == 2 else { throw ScriptError("help -k needs one word to search for, as in help -k token") }
+            guard words.count == 2 else { throw ScriptError(.missingArgument, "help -k needs one word to search for, as in help -k token") }
             let word = words[1]
             let found = table.specs.filter {
                 $0.usage.range(of: word, options: .caseInsensitive) != nil || $0.summary.range(of: word, options: .caseInsensitive) != nil
@@ -46,7 +46,8 @@ extension Interpreter {
         }
         guard !specs.isEmpty else {
             let candidates = table.specs.map(\.name) + table.verbWords + HelpTopics.pages.map(\.name)
-            throw ScriptError("no verb or topic \"\(name)\"\(Suggestion.hint(for: name, in: candidates)); help -k \(name) searches")
+            throw ScriptError(
+                .unknownVerb, "no verb or topic \"\(name)\"\(Suggestion.hint(for: name, in: candidates)); help -k \(name) searches")
         }
         for spec in specs { lines += table.helpText(for: spec).flatMap { HelpTopics.wrap($0, width: width, indent: 4) } }
     }

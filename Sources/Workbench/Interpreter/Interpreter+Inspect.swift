@@ -10,10 +10,11 @@ extension Interpreter {
                 switch resolved {
                 case .list(let list): items = list
                 case .object(let object as WatcherObject): items = object.elementObjects(in: self).map { .object($0) }
-                default: throw ScriptError("\(walked) is not a list: [\(i)] needs a list or a watcher")
+                default: throw ScriptError(.wrongKind, "\(walked) is not a list: [\(i)] needs a list or a watcher")
                 }
                 guard i < items.count else {
                     throw ScriptError(
+                        .outOfRange,
                         "\(walked)[\(i)] is out of range: \(walked) holds \(items.count) element\(items.count == 1 ? "" : "s")")
                 }
                 resolved = items[i]
@@ -23,20 +24,21 @@ extension Interpreter {
                 case .object(let object):
                     guard let next = try object.field(name, argument: argument, in: self) else {
                         throw ScriptError(
+                            .unknownField,
                             "\(walked) has no field \"\(name)\"\(Suggestion.hint(for: name, in: object.fieldNames)); fields: \(object.fieldNames.joined(separator: ", "))"
                         )
                     }
                     resolved = next
                 case .list(let items):
                     guard name == "count" else {
-                        throw ScriptError("\(walked) is a list: its only field is count")
+                        throw ScriptError(.unknownField, "\(walked) is a list: its only field is count")
                     }
                     resolved = .value(.int(Int64(items.count)))
                 case .value(let value):
                     if name == "count", case .string(let s) = value {
                         resolved = .value(.int(Int64(s.count)))
                     } else {
-                        throw ScriptError("\(walked) is a value (\(value.description)), it has no field \"\(name)\"")
+                        throw ScriptError(.unknownField, "\(walked) is a value (\(value.description)), it has no field \"\(name)\"")
                     }
                 }
                 walked += "." + name + (argument.map { "(\($0))" } ?? "")
@@ -98,12 +100,12 @@ extension Interpreter {
     /// `expect PATH [OP VALUE]`.
     func expect(_ tokens: [Token]) throws -> Never {
         guard let first = tokens.first else {
-            throw ScriptError("expect needs a path: expect HANDLE.field OP VALUE, as in expect w1.count == 2")
+            throw ScriptError(.syntax, "expect needs a path: expect HANDLE.field OP VALUE, as in expect w1.count == 2")
         }
         let path = try PathExpression.parse(first.text)
         guard isKnownRoot(path.root) else {
             let candidates = objects.keys.sorted() + Self.reservedRoots
-            throw ScriptError("unknown handle \"\(path.root)\"\(Suggestion.hint(for: path.root, in: candidates))")
+            throw ScriptError(.unknownHandle, "unknown handle \"\(path.root)\"\(Suggestion.hint(for: path.root, in: candidates))")
         }
         let found = try evaluate(path).value
         let text = tokens.map { $0.quoted ? Value.string($0.text).description : $0.text }.joined(separator: " ")
@@ -117,6 +119,7 @@ extension Interpreter {
             guard let comparison = Comparison(rawValue: tokens[1].text), !tokens[1].quoted else {
                 let names = Comparison.allCases.map(\.rawValue)
                 throw ScriptError(
+                    .syntax,
                     "unknown comparison \"\(tokens[1].text)\": use one of \(names.joined(separator: " "))\(Suggestion.hint(for: tokens[1].text, in: names))"
                 )
             }
@@ -124,7 +127,7 @@ extension Interpreter {
             holds = try comparison.holds(found, expected)
             expectation = "\(comparison.rawValue) \(expected.description)"
         default:
-            throw ScriptError("expect takes a path, or a path, an operator and a value: expect w1.count == 2")
+            throw ScriptError(.syntax, "expect takes a path, or a path, an operator and a value: expect w1.count == 2")
         }
         if holds {
             print("ok: \(text)")

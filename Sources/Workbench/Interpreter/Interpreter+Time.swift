@@ -19,7 +19,7 @@ extension Interpreter {
         if invocation.argument(1) == "emits" {
             let watcher = try watcher(handle)
             guard let count = Int(value), count >= 0 else {
-                throw ScriptError("wait \(handle) emits needs a whole number, got \"\(value)\"")
+                throw ScriptError(.badValue, "wait \(handle) emits needs a whole number, got \"\(value)\"")
             }
             condition = { watcher.emissions.count >= count }
             what = "\(watcher.handle) to emit \(count) time\(count == 1 ? "" : "s")"
@@ -28,6 +28,7 @@ extension Interpreter {
             let states = ["toBeSent", "sending", "sent", "failed"]
             guard states.contains(value) else {
                 throw ScriptError(
+                    .badValue,
                     "a message state is one of \(states.joined(separator: ", ")), got \"\(value)\"\(Suggestion.hint(for: value, in: states))"
                 )
             }

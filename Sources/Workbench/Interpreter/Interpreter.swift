@@ -121,10 +121,12 @@ final class Interpreter: @unchecked Sendable {
         let handle = handleForID[word] ?? word
         guard let object = objects[handle] ?? clients.first(where: { $0.name == word }) else {
             let candidates = objects.keys.filter { kind == .any || objects[$0].map { Self.kind(of: $0) == kind } == true }.sorted()
-            throw ScriptError("unknown \(kind == .any ? "handle" : kind.rawValue) \"\(word)\"\(Suggestion.hint(for: word, in: candidates))")
+            throw ScriptError(
+                .unknownHandle,
+                "unknown \(kind == .any ? "handle" : kind.rawValue) \"\(word)\"\(Suggestion.hint(for: word, in: candidates))")
         }
         guard kind == .any || Self.kind(of: object) == kind else {
-            throw ScriptError("\(word) is a \(Self.kind(of: object).rawValue), not a \(kind.rawValue)")
+            throw ScriptError(.wrongKind, "\(word) is a \(Self.kind(of: object).rawValue), not a \(kind.rawValue)")
         }
         return object
     }

@@ -20,6 +20,6 @@ enum DurationParser {
     }
 
     private static func invalid(_ text: String) -> ScriptError {
-        ScriptError("invalid duration \"\(text)\": write a number and a unit, e.g. 500ms, 30s, 10m, 2h")
+        ScriptError(.badValue, "invalid duration \"\(text)\": write a number and a unit, e.g. 500ms, 30s, 10m, 2h")
     }
 }

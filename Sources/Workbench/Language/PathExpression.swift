@@ -51,7 +51,7 @@ struct PathExpression: Hashable, Sendable, CustomStringConvertible {
             let start = index
             while index < characters.count, characters[index].isIdentifierCharacter { index += 1 }
             guard index > start else {
-                throw ScriptError("expected a name at column \(start + 1) of \"\(text)\"")
+                throw ScriptError(.syntax, "expected a name at column \(start + 1) of \"\(text)\"")
             }
             return Unit.text(characters[start..<index])
         }
@@ -65,7 +65,7 @@ struct PathExpression: Hashable, Sendable, CustomStringConvertible {
                 var argument: String?
                 if index < characters.count, characters[index] == Unit(ascii: "(") {
                     guard let close = characters[index...].firstIndex(of: Unit(ascii: ")")) else {
-                        throw ScriptError("missing ) in \"\(text)\"")
+                        throw ScriptError(.syntax, "missing ) in \"\(text)\"")
                     }
                     argument = Unit.text(characters[(index + 1)..<close]).trimmingCharacters(in: .whitespaces)
                     index = close + 1
@@ -75,24 +75,24 @@ struct PathExpression: Hashable, Sendable, CustomStringConvertible {
                 guard let close = characters[index...].firstIndex(of: Unit(ascii: "]")),
                     let value = Int(Unit.text(characters[(index + 1)..<close])), value >= 0
                 else {
-                    throw ScriptError("an index is a whole number in brackets, as in w1[0], in \"\(text)\"")
+                    throw ScriptError(.syntax, "an index is a whole number in brackets, as in w1[0], in \"\(text)\"")
                 }
                 steps.append(.index(value))
                 index = close + 1
             case Unit(ascii: "("):
                 guard let close = characters[index...].firstIndex(of: Unit(ascii: ")")) else {
-                    throw ScriptError("missing ) in \"\(text)\"")
+                    throw ScriptError(.syntax, "missing ) in \"\(text)\"")
                 }
                 // root(ARG) is root.ARG's shorthand for functions like sessions(alice)
                 let argument = Unit.text(characters[(index + 1)..<close])
                 if case .field(let name, nil)? = steps.last {
                     steps[steps.count - 1] = .field(name, argument: argument)
                 } else {
-                    throw ScriptError("unexpected ( in \"\(text)\"")
+                    throw ScriptError(.syntax, "unexpected ( in \"\(text)\"")
                 }
                 index = close + 1
             default:
-                throw ScriptError("unexpected \"\(Unit.text([characters[index]]))\" at column \(index + 1) of \"\(text)\"")
+                throw ScriptError(.syntax, "unexpected \"\(Unit.text([characters[index]]))\" at column \(index + 1) of \"\(text)\"")
             }
         }
         return PathExpression(root: root, steps: steps)

@@ -56,7 +56,8 @@ enum Tokenizer {
                     index += 1
                 }
                 guard closed else {
-                    throw ScriptError("unterminated quote: the string starting at column \(start + 1) has no closing \(Unit.text([quote]))")
+                    throw ScriptError(
+                        .syntax, "unterminated quote: the string starting at column \(start + 1) has no closing \(Unit.text([quote]))")
                 }
                 tokens.append(Token(text: Unit.text(text), quoted: true, column: start + 1))
             } else {
@@ -66,6 +67,7 @@ enum Tokenizer {
                         let quote = characters[index]
                         guard let close = characters[(index + 1)...].firstIndex(of: quote) else {
                             throw ScriptError(
+                                .syntax,
                                 "unterminated quote: the string starting at column \(index + 1) has no closing \(Unit.text([quote]))")
                         }
                         text.append(contentsOf: characters[(index + 1)..<close])
@@ -80,11 +82,4 @@ enum Tokenizer {
         }
         return tokens
     }
-}
-
-/// A line that could not be understood: the script's fault, status 2.
-struct ScriptError: Error, Hashable, CustomStringConvertible {
-    var message: String
-    init(_ message: String) { self.message = message }
-    var description: String { message }
 }

@@ -59,12 +59,13 @@ enum Comparison: String, CaseIterable, Sendable {
             switch (found, expected) {
             case (.int, .string(let s)):
                 guard let n = Int64(s) else {
-                    throw ScriptError("cannot compare a number with \(expected.description): write a number, as in \(rawValue) 2")
+                    throw ScriptError(
+                        .badValue, "cannot compare a number with \(expected.description): write a number, as in \(rawValue) 2")
                 }
                 expected = .int(n)
             case (.string(let s), .int):
                 guard let n = Int64(s) else {
-                    throw ScriptError("cannot compare \(found.description) with a number: the value there is a string")
+                    throw ScriptError(.badValue, "cannot compare \(found.description) with a number: the value there is a string")
                 }
                 found = .int(n)
             default: break

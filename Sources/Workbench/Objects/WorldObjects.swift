@@ -36,6 +36,7 @@ final class ServerObject: Inspectable {
         func needs(_ what: String) throws(ScriptError) -> String {
             guard let argument, !argument.isEmpty else {
                 throw ScriptError(
+                    .missingArgument,
                     "server.\(name) needs \(what) in parentheses, as in server.\(name)(\(what == "a conversation" ? "c1" : "alice"))")
             }
             return argument
@@ -46,7 +47,7 @@ final class ServerObject: Inspectable {
         } catch let error as ScriptError {
             throw error
         } catch {
-            throw ScriptError("the server could not answer server.\(name): \(error)")
+            throw ScriptError(.server, "the server could not answer server.\(name): \(error)")
         }
     }
 
@@ -66,7 +67,7 @@ final class ServerObject: Inspectable {
                 let messages = try server.messages(conversationId: id)
                 return .list(messages.map { .object(ServerMessageObject(message: $0, interpreter: interpreter)) })
             } catch {
-                throw ScriptError("the server has no conversation \(word)")
+                throw ScriptError(.unknownHandle, "the server has no conversation \(word)")
             }
         case "sessions":
             let user = try needs("a user id")

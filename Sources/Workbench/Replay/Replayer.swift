@@ -52,7 +52,7 @@ public enum Replayer {
                     let expected = TranscriptRunner.lines(of: step.output)
                     let actual = TranscriptRunner.lines(of: new.output)
                     var hint: String?
-                    if new.status == "scriptError", step.status != "scriptError", new.output.contains("unknown verb") {
+                    if result.scriptError == .unknownVerb, step.status != "scriptError" {
                         hint =
                             "this chatbench (\(WorkbenchVersion.current)) does not know a verb the session used (recorded with \(session.toolVersion)): upgrade chatbench to replay it"
                     }

@@ -48,7 +48,7 @@ final class ServerStage: Stage, Sendable {
         var base = url
         while base.hasSuffix("/") { base.removeLast() }
         guard let parsed = URL(string: base), ["http", "https"].contains(parsed.scheme ?? ""), parsed.host != nil else {
-            throw ScriptError("--server needs a URL like http://127.0.0.1:8080, got \"\(url)\"")
+            throw ScriptError(.badValue, "--server needs a URL like http://127.0.0.1:8080, got \"\(url)\"")
         }
         self.seed = seed
         baseURL = base
@@ -58,7 +58,7 @@ final class ServerStage: Stage, Sendable {
         do {
             _ = try http.settings()
         } catch {
-            throw ScriptError("cannot use the server at \(base): \(error) (is `chatbench serve` running there?)")
+            throw ScriptError(.server, "cannot use the server at \(base): \(error) (is `chatbench serve` running there?)")
         }
         let traffic = self.traffic
         recordingServer = RecordingServerSide(http, now: { ServerStage.wallClock }, sink: { traffic.append($0) })
@@ -171,6 +171,7 @@ final class ServerStage: Stage, Sendable {
     func advance(by duration: Duration) throws(ScriptError) { throw Self.clockAdvanceRefusal }
 
     static let clockAdvanceRefusal = ScriptError(
+        .needsEmbeddedWorld,
         "clock advance needs the embedded world's virtual time; against a server time is real: use wait or settle")
 
     func run<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) -> Result<T, any Error>? {
