@@ -73,7 +73,7 @@ extension ClientCore {
         }
         flushPendingLogouts()
         guard userId != nil else { return }
-        for conversationId in pausedQueues.sorted() { startSender(conversationId) }
+        for sender in outbox.networkReturned() { spawn(sender) }
         // Watchers whose last refresh failed try again now (D1): their
         // state says so while the outbox goes out.
         let failed = watchers.keys.sorted().filter { id in
@@ -108,6 +108,7 @@ extension ClientCore {
     /// The app is killed: everything stops, nothing is cleared.
     func shutdown() {
         generation += 1
+        outbox.reset()
         authentication?.task.cancel()
         authentication = nil
         refreshTimer?.cancel()

@@ -66,43 +66,39 @@ extension ClientCore {
     }
 
     func enqueueSend(_ messageId: String, in conversationId: String) {
-        sendQueues[conversationId, default: []].append(messageId)
-        startSender(conversationId)
+        if let sender = outbox.enqueue(messageId, in: conversationId) { spawn(sender) }
     }
 
-    /// Starts sending a conversation's queue unless it is already going.
-    func startSender(_ conversationId: String) {
-        guard !activeSenders.contains(conversationId), sendQueues[conversationId]?.isEmpty == false else { return }
-        activeSenders.insert(conversationId)
-        pausedQueues.remove(conversationId)
-        let expected = generation
-        runtime.spawn { await self.drainSendQueue(conversationId, generation: expected) }
+    /// Runs a conversation's sender: its messages go out one at a time.
+    func spawn(_ sender: OutboxMachine.Sender) {
+        runtime.spawn { await self.drain(sender) }
     }
 
-    private func drainSendQueue(_ conversationId: String, generation expected: Int) async {
-        defer { if generation == expected { activeSenders.remove(conversationId) } }
-        while generation == expected, let messageId = sendQueues[conversationId]?.first {
-            guard await sendOne(messageId) else {
+    private func drain(_ sender: OutboxMachine.Sender) async {
+        while let messageId = outbox.next(sender) {
+            guard await sendOne(messageId, by: sender) else {
                 // Offline: the queue waits, in order, for the network (D7).
-                pausedQueues.insert(conversationId)
+                outbox.waitForNetwork(sender)
                 return
             }
-            guard generation == expected else { return }
-            sendQueues[conversationId]?.removeFirst()
+            outbox.finished(sender)
         }
-        if sendQueues[conversationId]?.isEmpty == true { sendQueues[conversationId] = nil }
     }
 
     /// Sends one message; false when it must wait for the network.
-    private func sendOne(_ messageId: String) async -> Bool {
-        let expected = generation
-        guard var row = store.message(id: messageId), row.state == "toBeSent" else { return true }
-        let offline = ChatError(.offline, "The device is offline")
-        guard reachable else {
-            if configuration.autoResend { return false }
-            fail(&row, with: offline)
+    private func sendOne(_ messageId: String, by sender: OutboxMachine.Sender) async -> Bool {
+        guard var row = store.message(id: messageId) else { return true }
+        switch OutboxMachine.attempt(state: row.state, reachable: reachable, autoResend: configuration.autoResend) {
+        case .skip:
+            return true
+        case .waitForNetwork:
+            return false
+        case .failOffline:
+            fail(&row, with: ChatError(.offline, "The device is offline"))
             notifyWatchers(of: .items(row.conversationId))
             return true
+        case .send:
+            break
         }
         row.state = "sending"
         save(row)
@@ -114,7 +110,8 @@ extension ClientCore {
                 .sendMessage(
                     conversationId: row.conversationId, createConversation: create,
                     message: NewMessage(id: row.id, content: row.content, replyTo: row.replyTo)))
-            guard generation == expected else { return true }
+            // The user changed meanwhile: the answer is not theirs.
+            guard outbox.isCurrent(sender) else { return true }
             if case .sent(let wireConversation, let wireMessage) = response {
                 // Its outcome: one commit.
                 store.batch {
@@ -122,24 +119,25 @@ extension ClientCore {
                     storeServerMessage(wireMessage)
                 }
             }
-        } catch let error as ChatError where error.code == .offline && configuration.autoResend {
-            guard generation == expected else { return true }
+        } catch let error as ChatError
+            where OutboxMachine.waitsForNetwork(afterFailingOffline: error.code == .offline, autoResend: configuration.autoResend)
+        {
+            guard outbox.isCurrent(sender) else { return true }
             row.state = "toBeSent"
             save(row)
             notifyWatchers(of: .items(row.conversationId))
             return false
         } catch {
-            guard generation == expected else { return true }
+            guard outbox.isCurrent(sender) else { return true }
             let chatError = error as? ChatError ?? ChatError(.networkFailure, "\(error)")
             fail(&row, with: chatError)
             if create != nil {
                 // The conversation could not be created: what waits behind fails too (D4).
                 store.batch {
-                    for waiting in (sendQueues[row.conversationId] ?? []).dropFirst() {
+                    for waiting in outbox.creationFailed(sender) {
                         if var other = store.message(id: waiting) { fail(&other, with: chatError) }
                     }
                 }
-                sendQueues[row.conversationId] = Array((sendQueues[row.conversationId] ?? []).prefix(1))
             }
         }
         notifyWatchers(of: .items(row.conversationId))

@@ -55,11 +55,8 @@ actor ClientCore {
     var watchers: [Int: WatcherEntry] = [:]
     var nextWatcherID = 0
 
-    var sendQueues: [String: [String]] = [:]
-    /// Conversations whose queue is being sent right now.
-    var activeSenders: Set<String> = []
-    /// Conversations whose queue waits for the network (D7).
-    var pausedQueues: Set<String> = []
+    /// The outbox's queues and decisions (D6, D7).
+    var outbox = OutboxMachine()
     var reachable = true
     var background = false
     var backoff: Task<Void, any Error>?
@@ -140,6 +137,9 @@ actor ClientCore {
     /// and their outbox resumes.
     func identify(_ user: String?, _ credential: Credential) {
         generation += 1
+        // Senders of the previous session stop; the new one's outbox is
+        // read from its store (`resumeOutbox`).
+        outbox.reset()
         apply(.identify(userId: user, credential: credential))
         if let user {
             openStore(for: user)
@@ -170,9 +170,7 @@ actor ClientCore {
         refreshTimer = nil
         for timer in typingTimers.values { timer.cancel() }
         typingTimers = [:]
-        sendQueues = [:]
-        activeSenders = []
-        pausedQueues = []
+        outbox.reset()
         for renewal in typingRenewals.values { renewal.cancel() }
         typingRenewals = [:]
         closeRealtime()
