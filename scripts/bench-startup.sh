@@ -4,12 +4,26 @@
 #   2. the REPL with piped input reaching its loop and quitting (quit on stdin)
 #   3. the interactive REPL drawing its prompt on a pseudo-terminal
 # Usage: scripts/bench-startup.sh [N]      (hyperfine is used when installed)
+#        STATIC=1 scripts/bench-startup.sh  the binary scripts/install.sh
+#                                           installs (static Swift runtime,
+#                                           no debug information)
+#        BIN=path scripts/bench-startup.sh  a binary of your choice
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 runs="${1:-50}"
-swift build -c release --product chatbench >&2
-bin="$(swift build -c release --show-bin-path)/chatbench"
+if [ -n "${BIN:-}" ]; then
+    bin="$BIN"
+elif [ -n "${STATIC:-}" ]; then
+    flags=(-c release --static-swift-stdlib --scratch-path .build-static)
+    swift build "${flags[@]}" --product chatbench >&2
+    bin="$(mktemp)"
+    objcopy --strip-debug "$(swift build "${flags[@]}" --show-bin-path)/chatbench" "$bin"
+    chmod +x "$bin"
+else
+    swift build -c release --product chatbench >&2
+    bin="$(swift build -c release --show-bin-path)/chatbench"
+fi
 
 scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT
