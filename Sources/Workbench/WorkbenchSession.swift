@@ -112,6 +112,15 @@ public final class WorkbenchSession {
         return result
     }
 
+    /// Whether the traffic of each step is collected (`StepResult.traffic`):
+    /// a recording and an HTML capture read it; a session run with
+    /// `--no-record` turns it off, sparing the encoding of every request,
+    /// answer and frame. On by default.
+    public var capturesTraffic: Bool {
+        get { interpreter.world.capturesTraffic }
+        set { interpreter.world.capturesTraffic = newValue }
+    }
+
     /// Where `history` finds earlier lines (the REPL's history store); by
     /// default, the lines of this session.
     public var historySource: (() -> [String])? {
@@ -132,6 +141,7 @@ public final class WorkbenchSession {
         fresh.timing = old.timing
         fresh.historySource = old.historySource
         fresh.typedLines = old.typedLines
+        fresh.world.capturesTraffic = old.world.capturesTraffic
         interpreter = fresh
     }
 

@@ -38,7 +38,11 @@ extension WorldOptions {
     /// The engine for `session`: recorded unless `--no-record`. A database
     /// that cannot be used is an error that says what to do (exit 2).
     func engine(for session: WorkbenchSession, kind: String) throws -> any LineEngine {
-        guard !noRecord else { return session }
+        guard !noRecord else {
+            // Nobody reads the traffic: it is not collected.
+            session.capturesTraffic = false
+            return session
+        }
         // A folder named by hand must exist: a typo never creates folders.
         if let db {
             let folder = (db as NSString).deletingLastPathComponent

@@ -25,12 +25,16 @@ final class EmbeddedStage: Stage, Sendable {
         server = RecordingServerSide(
             EmbeddedServerSide(backend: world.backend, apiKey: World.apiKey), now: { world.now },
             sink: { traffic.append($0) })
-        let reporter = TrafficReporter(runtime: world, sink: { traffic.append($0) })
+        let reporter = TrafficReporter(runtime: world, sink: { traffic.append($0) }, isCapturing: { traffic.isCapturing })
         world.network.observe(reporter)
         world.network.conditions.onFault { reporter.fault($0) }
     }
 
     func takeTraffic() -> [TrafficEntry] { traffic.take() }
+    var capturesTraffic: Bool {
+        get { traffic.isCapturing }
+        set { traffic.isCapturing = newValue }
+    }
 
     func makeTransport(deviceId: String) -> any ChatTransport { world.makeTransport() }
 

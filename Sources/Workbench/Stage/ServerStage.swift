@@ -63,7 +63,7 @@ final class ServerStage: Stage, Sendable {
         let traffic = self.traffic
         recordingServer = RecordingServerSide(http, now: { ServerStage.wallClock }, sink: { traffic.append($0) })
         server = recordingServer
-        let faults = TrafficReporter(runtime: self, sink: { traffic.append($0) })
+        let faults = TrafficReporter(runtime: self, sink: { traffic.append($0) }, isCapturing: { traffic.isCapturing })
         serverNetwork.conditions.onFault { faults.fault($0) }
         startBackgroundPump()
     }
@@ -121,6 +121,10 @@ final class ServerStage: Stage, Sendable {
     }
 
     func takeTraffic() -> [TrafficEntry] { traffic.take() }
+    var capturesTraffic: Bool {
+        get { traffic.isCapturing }
+        set { traffic.isCapturing = newValue }
+    }
 
     func onTrace(_ sink: @escaping @Sendable (Instant, String, String) -> Void) { traceSink.withLock { $0 = sink } }
 

@@ -53,6 +53,8 @@ protocol Stage: TracingRuntime {
     /// What crossed the wire since the last call (server mode's traffic
     /// tape, SPEC W5); always empty in the embedded world.
     func takeTraffic() -> [TrafficEntry]
+    /// Whether traffic is collected at all: off when nobody reads it.
+    var capturesTraffic: Bool { get set }
 }
 
 extension EmbeddedStage {
@@ -63,6 +65,13 @@ extension EmbeddedStage {
 /// Where a stage collects its traffic until a step takes it.
 final class TrafficBuffer: Sendable {
     private let entries = Mutex<[TrafficEntry]>([])
+    private let capturing = Atomic(true)
+    /// Whether anyone reads what the buffer collects (see
+    /// `WorkbenchSession.capturesTraffic`).
+    var isCapturing: Bool {
+        get { capturing.load(ordering: .relaxed) }
+        set { capturing.store(newValue, ordering: .relaxed) }
+    }
     func append(_ entry: TrafficEntry) { entries.withLock { $0.append(entry) } }
     func take() -> [TrafficEntry] {
         entries.withLock { s in

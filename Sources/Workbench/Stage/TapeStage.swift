@@ -97,6 +97,10 @@ final class TapeStage: Stage, Sendable {
     func exclusively<T>(_ body: () -> T) -> T { body() }
     func stop() {}
     func takeTraffic() -> [TrafficEntry] { [] }
+    var capturesTraffic: Bool {
+        get { false }
+        set {}
+    }
 
     // MARK: ChatRuntime
 

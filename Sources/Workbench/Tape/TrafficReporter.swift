@@ -17,11 +17,19 @@ final class TrafficReporter: WireObserver {
 
     let runtime: any ChatRuntime
     let sink: @Sendable (TrafficEntry) -> Void
+    /// Whether anyone reads the traffic (a recording, an HTML capture):
+    /// when not, nothing is summarised or encoded. Exchanges are numbered
+    /// all the same.
+    let isCapturing: @Sendable () -> Bool
     private let exchanges = Mutex<[String: Int]>([:])
 
-    init(runtime: any ChatRuntime, sink: @escaping @Sendable (TrafficEntry) -> Void) {
+    init(
+        runtime: any ChatRuntime, sink: @escaping @Sendable (TrafficEntry) -> Void,
+        isCapturing: @escaping @Sendable () -> Bool = { true }
+    ) {
         self.runtime = runtime
         self.sink = sink
+        self.isCapturing = isCapturing
     }
 
     func request(_ envelope: WireEnvelope) -> Int {
@@ -31,6 +39,7 @@ final class TrafficReporter: WireObserver {
     }
 
     func answer(_ result: Result<WireResponse, any Error>, deviceId: String, exchange: Int) {
+        guard isCapturing() else { return }
         let answer =
             switch result {
             case .success(let response): TapeAnswer(response)
@@ -82,12 +91,13 @@ final class TrafficReporter: WireObserver {
     }
 
     private func report(
-        _ device: String, _ channel: TrafficEntry.Channel, _ direction: TrafficEntry.Direction, _ summary: String,
-        _ body: Data?, _ exchange: Int?
+        _ device: String, _ channel: TrafficEntry.Channel, _ direction: TrafficEntry.Direction, _ summary: @autoclosure () -> String,
+        _ body: @autoclosure () -> Data?, _ exchange: Int?
     ) {
+        guard isCapturing() else { return }
         sink(
             TrafficEntry(
-                time: runtime.now, deviceId: device, channel: channel, direction: direction, summary: summary, body: body,
+                time: runtime.now, deviceId: device, channel: channel, direction: direction, summary: summary(), body: body(),
                 exchange: exchange))
     }
 }

@@ -48,6 +48,8 @@ public enum TranscriptRunner {
             return .error(TranscriptError(path: path, "cannot start a world: \(error)"))
         }
         let capture = html ? RunCapture(workbench: session) : nil
+        // Only an HTML capture reads the traffic.
+        session.capturesTraffic = html
         var result = check(
             transcript, path: path, session: session, execute: session.execute,
             onStep: { capture?.add($0, $1) }, conformance: server != nil)
