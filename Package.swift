@@ -86,8 +86,10 @@ let package = Package(
         .target(
             name: "ChatServer",
             dependencies: [
-                "ChatBackend", "ChatCore", .product(name: "GRDB", package: "GRDB.swift"),
+                "ChatBackend", "ChatCore", "ChatAPI", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),
@@ -136,6 +138,7 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             ], swiftSettings: strict),
         .testTarget(name: "chatbenchTests", dependencies: ["chatbench", "ChatTestSupport"], swiftSettings: strict),
     ]

@@ -6,11 +6,14 @@ import OpenAPIRuntime
 
 /// Adds the credentials the document's security schemes name (the
 /// generator does not make them parameters): `X-Api-Key`, `Authorization:
-/// Bearer …` on user routes, `X-App-Secret` on the app's routes.
+/// Bearer …` on user routes, `X-App-Secret` on the app's routes; and the
+/// device's `X-Device-Id` as it is (the generated coder would
+/// percent-encode it, and the server reads it as it comes).
 struct CredentialsMiddleware: ClientMiddleware {
     var apiKey: String
     var accessToken: String?
     var appSecret: String?
+    var deviceId: String?
 
     func intercept(
         _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
@@ -20,6 +23,7 @@ struct CredentialsMiddleware: ClientMiddleware {
         request.headerFields[HTTPField.Name(HTTPWire.Header.apiKey)!] = apiKey
         if let accessToken { request.headerFields[.authorization] = "Bearer \(accessToken)" }
         if let appSecret { request.headerFields[HTTPField.Name(HTTPWire.Header.appSecret)!] = appSecret }
+        if let deviceId { request.headerFields[HTTPField.Name(HTTPWire.Header.deviceId)!] = deviceId }
         return try await next(request, body, baseURL)
     }
 }

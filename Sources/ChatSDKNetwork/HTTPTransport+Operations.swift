@@ -10,39 +10,39 @@ import Foundation
 /// (``JSONBridge``: the generated decoder checks the document's schema).
 extension HTTPTransport {
     /// Sends `request` through `client`, returning its answer as a ``WireResponse``.
-    static func send(_ request: WireRequest, deviceId: String, through client: Client) async throws -> WireResponse {
+    static func send(_ request: WireRequest, through client: Client) async throws -> WireResponse {
         switch request {
         case .refresh(let refreshToken):
             let answer = try await client.refresh(
-                headers: .init(xDeviceId: deviceId), body: .json(.init(refreshToken: refreshToken)))
+                body: .json(.init(refreshToken: refreshToken)))
             return .tokens(try JSONBridge.convert(try answer.ok.body.json))
         case .listConversations(let cursor, let limit):
             let answer = try await client.listConversations(
-                query: .init(cursor: cursor, limit: Int64(limit)), headers: .init(xDeviceId: deviceId))
+                query: .init(cursor: cursor, limit: Int64(limit)))
             return .conversations(try JSONBridge.convert(try answer.ok.body.json))
         case .getConversation(let id):
-            let answer = try await client.getConversation(path: .init(id: id), headers: .init(xDeviceId: deviceId))
+            let answer = try await client.getConversation(path: .init(id: id))
             return .conversation(try JSONBridge.convert(try answer.ok.body.json))
         case .listMessages(let conversationId, let cursor, let limit):
             let answer = try await client.listMessages(
                 path: .init(id: conversationId), query: .init(cursor: cursor, limit: Int64(limit)),
-                headers: .init(xDeviceId: deviceId))
+            )
             return .messages(try JSONBridge.convert(try answer.ok.body.json))
         case .messagesSince(let conversationId, let afterSeq, let limit):
             let answer = try await client.messagesSince(
                 path: .init(id: conversationId, seq: afterSeq), query: .init(limit: Int64(limit)),
-                headers: .init(xDeviceId: deviceId))
+            )
             return .messages(try JSONBridge.convert(try answer.ok.body.json))
         case .sendMessage(let conversationId, let createConversation, let message):
             let payload = HTTPWire.SendMessageBody(createConversation: createConversation, message: message)
             let answer = try await client.sendMessage(
-                path: .init(id: conversationId), headers: .init(xDeviceId: deviceId), body: .json(try Self.body(payload, of: "sendMessage"))
+                path: .init(id: conversationId), body: .json(try Self.body(payload, of: "sendMessage"))
             )
             let sent = try answer.ok.body.json
             return .sent(conversation: try JSONBridge.convert(sent.conversation), message: try JSONBridge.convert(sent.message))
         case .setTyping(let conversationId, let isTyping):
             let answer = try await client.setTyping(
-                path: .init(id: conversationId), headers: .init(xDeviceId: deviceId), body: .json(.init(isTyping: isTyping)))
+                path: .init(id: conversationId), body: .json(.init(isTyping: isTyping)))
             _ = try answer.noContent
             return .ok
         case .loginJWT, .loginAnonymous, .connectUserId, .connectAccessToken, .connectSessionToken, .logout,
@@ -50,7 +50,7 @@ extension HTTPTransport {
             // Identity requests travel as themselves: the body is the
             // request's JSON, the answer the response's.
             let answer = try await client.identity(
-                headers: .init(xDeviceId: deviceId), body: .json(try Self.body(request, of: request.name)))
+                body: .json(try Self.body(request, of: request.name)))
             return try JSONBridge.convert(try answer.ok.body.json)
         }
     }

@@ -66,9 +66,9 @@ public struct HTTPTransport: ChatTransport {
     // MARK: Requests
 
     public func perform(_ envelope: WireEnvelope) async throws -> WireResponse {
-        let credentials = CredentialsMiddleware(apiKey: envelope.apiKey, accessToken: envelope.accessToken)
+        let credentials = CredentialsMiddleware(apiKey: envelope.apiKey, accessToken: envelope.accessToken, deviceId: envelope.deviceId)
         return try await call(envelope.request.name, with: credentials) { client in
-            try await Self.send(envelope.request, deviceId: envelope.deviceId, through: client)
+            try await Self.send(envelope.request, through: client)
         }
     }
 
@@ -155,11 +155,10 @@ public struct HTTPTransport: ChatTransport {
     /// Why the server refused an upgrade: the same request without the
     /// upgrade (the document's `events` operation) gets the JSON error body.
     private func refusal(of request: RealtimeRequest) async -> any Error {
-        let credentials = CredentialsMiddleware(apiKey: request.apiKey, accessToken: request.accessToken)
+        let credentials = CredentialsMiddleware(apiKey: request.apiKey, accessToken: request.accessToken, deviceId: request.deviceId)
         do {
             return try await call("events", with: credentials) { client in
-                let answer = try await client.events(
-                    query: .init(after: request.afterUserSeq), headers: .init(xDeviceId: request.deviceId))
+                let answer = try await client.events(query: .init(after: request.afterUserSeq))
                 return TransportError(.failed, "The server refused the event stream (\(answer))")
             }
         } catch {

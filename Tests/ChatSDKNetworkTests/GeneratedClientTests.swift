@@ -68,13 +68,14 @@ import Testing
     }
 
     @Test func theCredentialsMiddlewareSetsTheSchemesHeaders() async throws {
-        let seen = try await CredentialsMiddleware(apiKey: "k", accessToken: "t", appSecret: "s").intercept(
+        let seen = try await CredentialsMiddleware(apiKey: "k", accessToken: "t", appSecret: "s", deviceId: "d 1%").intercept(
             HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/v1/conversations"), body: nil,
             baseURL: URL(string: "http://127.0.0.1:9")!, operationID: "listConversations"
         ) { request, _, _ in (HTTPResponse(status: .ok, headerFields: request.headerFields), nil) }.0.headerFields
         #expect(seen[HTTPField.Name("X-Api-Key")!] == "k")
         #expect(seen[.authorization] == "Bearer t")
         #expect(seen[HTTPField.Name("X-App-Secret")!] == "s")
+        #expect(seen[HTTPField.Name("X-Device-Id")!] == "d 1%")
     }
 
     @Test func anErrorAnswerBecomesTheServersWireError() async throws {
