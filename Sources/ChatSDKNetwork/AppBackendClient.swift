@@ -1,5 +1,4 @@
 import AsyncHTTPClient
-import ChatAPI
 import ChatCore
 import ChatSDK
 import Foundation

@@ -1,4 +1,3 @@
-import ChatAPI
 import ChatCore
 import ChatSDK
 import Foundation

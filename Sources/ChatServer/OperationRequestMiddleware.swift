@@ -1,4 +1,3 @@
-import ChatAPI
 import ChatBackend
 import ChatCore
 import Foundation
