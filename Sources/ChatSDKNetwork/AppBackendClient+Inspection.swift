@@ -53,14 +53,24 @@ extension AppBackendClient {
         }.settings
     }
 
+    /// The settings docs/openapi.json lists, in its order (the server's).
+    static let settingKeys: [String] =
+        Components.Schemas.AppSetting.Case1Payload.KeyPayload.allCases.map(\.rawValue)
+        + Components.Schemas.AppSetting.Case2Payload.KeyPayload.allCases.map(\.rawValue)
+        + Components.Schemas.AppSetting.Case3Payload.KeyPayload.allCases.map(\.rawValue)
+        + Components.Schemas.AppSetting.Case4Payload.KeyPayload.allCases.map(\.rawValue)
+
     /// Changes as the document's body. A key the document does not list
-    /// cannot be sent: it is refused here as the server refuses it
-    /// (`badRequest`, naming the key), and nothing changes.
+    /// cannot be sent: it is refused here with the server's words
+    /// (`badRequest`), and nothing changes. (The server checks changes in
+    /// order; a bad value before an unknown key is named by the server when
+    /// the key is known, here the unknown key is named first.)
     static func settingsBody(_ changes: [HTTPWire.AppSetting]) throws -> Components.Schemas.AppSettings {
-        let unknown = changes.filter { (try? JSONBridge.convert($0, to: Components.Schemas.AppSetting.self)) == nil }
-        guard unknown.isEmpty else {
-            let keys = unknown.map { String($0.key.prefix(100)).debugDescription }.joined(separator: ", ")
-            throw WireError(.badRequest, "Unknown setting \(keys): docs/openapi.json lists the settings")
+        if let unknown = changes.first(where: { !settingKeys.contains($0.key) }) {
+            throw WireError(
+                .badRequest,
+                "Unknown setting \(String(unknown.key.prefix(100)).debugDescription); the settings are \(settingKeys.joined(separator: ", "))"
+            )
         }
         return try HTTPTransport.body(HTTPWire.AppSettingsBody(settings: changes), of: "updateAppSettings")
     }
