@@ -34,6 +34,14 @@ let package = Package(
         // Named only for a test's TCP proxy (ChatServerTests/SilentProxy);
         // Hummingbird resolves it already.
         .package(url: "https://github.com/apple/swift-nio.git", "2.81.0"..<"3.0.0"),
+        // The HTTP API generated from docs/openapi.json at build time, in
+        // ChatSDKNetwork (the client) and ChatServer (the server's protocol):
+        // the generator's build plugin, its runtime, and its transports for
+        // the server (Hummingbird) and the SDK's client (AsyncHTTPClient).
+        .package(url: "https://github.com/apple/swift-openapi-generator", exact: "1.14.3"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime", exact: "1.13.4"),
+        .package(url: "https://github.com/hummingbird-project/swift-openapi-hummingbird", exact: "2.1.0"),
+        .package(url: "https://github.com/swift-server/swift-openapi-async-http-client", exact: "1.5.0"),
     ],
     targets: [
         // Wire format and runtime abstractions shared by the SDK and the backend,
@@ -57,22 +65,32 @@ let package = Package(
             dependencies: [
                 "ChatSDK", "ChatCore",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),
-            ], swiftSettings: strict),
+            ], swiftSettings: strict,
+            // Its HTTP client, generated from docs/openapi.json at build time
+            // (openapi.json here links to it; see openapi-generator-config.yaml).
+            plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]),
         // ChatBackend over HTTP + WebSocket (SPEC S3).
         .target(
             name: "ChatServer",
             dependencies: [
                 "ChatBackend", "ChatCore", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ], swiftSettings: strict),
+            ], swiftSettings: strict,
+            // Its operations' protocol, generated from docs/openapi.json at
+            // build time (openapi.json here links to it; see openapi-generator-config.yaml).
+            plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]),
         .target(name: "ChatSimulation", dependencies: ["ChatCore", "ChatSDK", "ChatBackend"], swiftSettings: strict),
         .target(
             name: "Workbench",
@@ -98,7 +116,11 @@ let package = Package(
         .testTarget(
             name: "ChatSDKTests", dependencies: ["ChatSDK", "ChatSimulation", "ChatBackend", "ChatTestSupport"], swiftSettings: strict),
         .testTarget(name: "ChatSimulationTests", dependencies: ["ChatSimulation"], swiftSettings: strict),
-        .testTarget(name: "ChatSDKNetworkTests", dependencies: ["ChatSDKNetwork", "ChatSDK", "ChatCore"], swiftSettings: strict),
+        .testTarget(
+            name: "ChatSDKNetworkTests",
+            dependencies: [
+                "ChatSDKNetwork", "ChatSDK", "ChatCore", .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+            ], swiftSettings: strict),
         .testTarget(
             name: "WorkbenchTests",
             dependencies: ["Workbench", "ChatServer", "ChatSDKNetwork", "ChatSimulation", "ChatSDK", "ChatCore", "ChatTestSupport"],
@@ -110,6 +132,7 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             ], swiftSettings: strict),
         .testTarget(name: "chatbenchTests", dependencies: ["chatbench", "ChatTestSupport"], swiftSettings: strict),
     ]

@@ -1,4 +1,5 @@
 import ChatCore
+import ChatSDK
 import Foundation
 
 /// What the app's backend (or the workbench in server mode) inspects and
@@ -9,70 +10,91 @@ import Foundation
 extension AppBackendClient {
     /// The app's users, in creation order (`GET /v1/app/users`).
     public func users() async throws -> [HTTPWire.AppUser] {
-        try await get("/v1/app/users", as: [HTTPWire.AppUser].self)
+        try await call("appUsers") { try await $0.appUsers().ok.body.json }
     }
 
     /// A user's conversations, most recently updated first (empty for a user the app does not have).
     public func conversations(userId: String) async throws -> [WireConversation] {
-        try await get(Self.userPath(userId, "conversations"), as: [WireConversation].self)
+        try await call("appUserConversations") { try await $0.appUserConversations(path: .init(id: userId)).ok.body.json }
     }
 
     /// A user's open server sessions, oldest first.
     public func sessions(userId: String) async throws -> [HTTPWire.AppSession] {
-        try await get(Self.userPath(userId, "sessions"), as: [HTTPWire.AppSession].self)
+        try await call("appUserSessions") { try await $0.appUserSessions(path: .init(id: userId)).ok.body.json }
     }
 
     /// The ids of the devices subscribed to a user's pushes.
     public func pushSubscriptions(userId: String) async throws -> [String] {
-        try await get(Self.userPath(userId, "devices"), as: [String].self)
+        try await call("appUserDevices") { try await $0.appUserDevices(path: .init(id: userId)).ok.body.json }
     }
 
     /// The pushes sent for a user's messages, oldest first.
     public func pushes(userId: String) async throws -> [HTTPWire.AppPush] {
-        try await get(Self.userPath(userId, "pushes"), as: [HTTPWire.AppPush].self)
+        try await call("appUserPushes") { try await $0.appUserPushes(path: .init(id: userId)).ok.body.json }
     }
 
     /// The messages of one of the app's conversations, oldest first; throws
     /// `unknownConversation` when the app has no such conversation.
     public func messages(conversationId: String) async throws -> [WireMessage] {
-        try await get("/v1/app/conversations/\(HTTPWire.segment(conversationId))/messages", as: [WireMessage].self)
+        try await call("appConversationMessages") { try await $0.appConversationMessages(path: .init(id: conversationId)).ok.body.json }
     }
 
     /// The app's settings, in the server's order.
     public func settings() async throws -> [HTTPWire.AppSetting] {
-        try await get("/v1/app/settings", as: HTTPWire.AppSettingsBody.self).settings
+        try await call("appSettings", as: HTTPWire.AppSettingsBody.self) { try await $0.appSettings().ok.body.json }.settings
     }
 
     /// Changes settings, all or none (`badRequest` names a bad key or value); returns the new settings.
     @discardableResult
     public func updateSettings(_ changes: [HTTPWire.AppSetting]) async throws -> [HTTPWire.AppSetting] {
-        try await post("/v1/app/settings", HTTPWire.AppSettingsBody(settings: changes), as: HTTPWire.AppSettingsBody.self).settings
+        let body = try Self.settingsBody(changes)
+        return try await call("updateAppSettings", as: HTTPWire.AppSettingsBody.self) {
+            try await $0.updateAppSettings(body: .json(body)).ok.body.json
+        }.settings
+    }
+
+    /// The settings docs/openapi.json lists, in its order (the server's).
+    static let settingKeys: [String] =
+        Components.Schemas.AppSetting.Case1Payload.KeyPayload.allCases.map(\.rawValue)
+        + Components.Schemas.AppSetting.Case2Payload.KeyPayload.allCases.map(\.rawValue)
+        + Components.Schemas.AppSetting.Case3Payload.KeyPayload.allCases.map(\.rawValue)
+        + Components.Schemas.AppSetting.Case4Payload.KeyPayload.allCases.map(\.rawValue)
+
+    /// Changes as the document's body. A key the document does not list
+    /// cannot be sent: it is refused here with the server's words
+    /// (`badRequest`), and nothing changes. (The server checks changes in
+    /// order; a bad value before an unknown key is named by the server when
+    /// the key is known, here the unknown key is named first.)
+    static func settingsBody(_ changes: [HTTPWire.AppSetting]) throws -> Components.Schemas.AppSettings {
+        if let unknown = changes.first(where: { !settingKeys.contains($0.key) }) {
+            throw WireError(
+                .badRequest,
+                "Unknown setting \(String(unknown.key.prefix(100)).debugDescription); the settings are \(settingKeys.joined(separator: ", "))"
+            )
+        }
+        return try HTTPTransport.body(HTTPWire.AppSettingsBody(settings: changes), of: "updateAppSettings")
     }
 
     /// Expires a user's access tokens now (`unknownUser` for a user the app does not have).
     public func expireAccessTokens(userId: String) async throws {
-        _ = try await post(Self.userPath(userId, "tokens/expire"), Empty(), as: Empty.self)
+        try await call("expireAccessTokens") { _ = try await $0.expireAccessTokens(path: .init(id: userId)).noContent }
     }
 
     /// Revokes every token of a user, closing their sessions and event streams.
     public func revokeTokens(userId: String) async throws {
-        _ = try await post(Self.userPath(userId, "tokens/revoke"), Empty(), as: Empty.self)
+        try await call("revokeTokens") { _ = try await $0.revokeTokens(path: .init(id: userId)).noContent }
     }
 
     /// An app-issued access token for a user (created if unknown): it never expires, it can be revoked.
     public func issueAccessToken(userId: String) async throws -> HTTPWire.IssuedCredentialBody {
-        try await post("/v1/app/access-tokens", HTTPWire.IssueCredentialBody(userId: userId), as: HTTPWire.IssuedCredentialBody.self)
+        try await call("issueAccessToken") { try await $0.issueAccessToken(body: .json(.init(userId: userId))).ok.body.json }
     }
 
     /// An app-issued session token for a user (created if unknown), valid for
     /// `ttlMilliseconds` or the app's `sessionTokenTTL`.
     public func issueSessionToken(userId: String, ttlMilliseconds: Int64? = nil) async throws -> HTTPWire.IssuedCredentialBody {
-        try await post(
-            "/v1/app/session-tokens", HTTPWire.IssueCredentialBody(userId: userId, ttlMilliseconds: ttlMilliseconds),
-            as: HTTPWire.IssuedCredentialBody.self)
-    }
-
-    static func userPath(_ userId: String, _ rest: String) -> String {
-        "/v1/app/users/\(HTTPWire.segment(userId))/\(rest)"
+        try await call("issueSessionToken") {
+            try await $0.issueSessionToken(body: .json(.init(userId: userId, ttlMilliseconds: ttlMilliseconds))).ok.body.json
+        }
     }
 }

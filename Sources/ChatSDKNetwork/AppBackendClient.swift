@@ -25,7 +25,7 @@ public struct AppBackendClient: Sendable {
 
     /// Mints tokens for a user, creating the user if unknown (`POST /v1/app/tokens`).
     public func issueTokens(userId: String) async throws -> TokenPair {
-        try await post("/v1/app/tokens", HTTPWire.IssueTokensBody(userId: userId), as: TokenPair.self)
+        try await call("issueTokens") { try await $0.issueTokens(body: .json(.init(userId: userId))).ok.body.json }
     }
 
     /// A `SessionTokenProvider` that asks this server for tokens.
@@ -34,33 +34,35 @@ public struct AppBackendClient: Sendable {
     /// The agent says `text` in a conversation; returns the message.
     @discardableResult
     public func agentSay(_ text: String, in conversationId: String, agentName: String? = nil) async throws -> WireMessage {
-        try await post(
-            "/v1/agent/conversations/\(HTTPWire.segment(conversationId))/say",
-            HTTPWire.AgentSayBody(text: text, agentName: agentName), as: WireMessage.self)
+        try await call("agentSay") {
+            try await $0.agentSay(path: .init(id: conversationId), body: .json(.init(text: text, agentName: agentName))).ok.body.json
+        }
     }
 
     /// The agent starts or stops typing in a conversation.
     public func agentTyping(_ isTyping: Bool, in conversationId: String, agentName: String? = nil) async throws {
-        _ = try await post(
-            "/v1/agent/conversations/\(HTTPWire.segment(conversationId))/typing",
-            HTTPWire.TypingBody(isTyping: isTyping, agentName: agentName), as: Empty.self)
+        try await call("agentTyping") {
+            _ = try await $0.agentTyping(
+                path: .init(id: conversationId), body: .json(.init(isTyping: isTyping, agentName: agentName))
+            ).noContent
+        }
     }
 
     /// The agent reads a conversation up to its newest message.
     public func agentRead(in conversationId: String, agentName: String? = nil) async throws {
-        _ = try await post(
-            "/v1/agent/conversations/\(HTTPWire.segment(conversationId))/read",
-            HTTPWire.AgentReadBody(agentName: agentName), as: Empty.self)
+        try await call("agentRead") {
+            _ = try await $0.agentRead(path: .init(id: conversationId), body: .json(.init(agentName: agentName))).noContent
+        }
     }
 
     /// Closes the app's event streams (all, or one user's); returns how many closed.
     @discardableResult
     public func dropConnections(userId: String? = nil) async throws -> Int {
-        let path = "/v1/app/connections/drop" + (userId.map { "?userId=\(HTTPWire.segment($0))" } ?? "")
-        return try await post(path, Empty(), as: HTTPWire.DroppedBody.self).dropped
+        let dropped = try await call("dropConnections", as: HTTPWire.DroppedBody.self) {
+            try await $0.dropConnections(query: .init(userId: userId)).ok.body.json
+        }
+        return dropped.dropped
     }
-
-    struct Empty: Codable {}
 
     struct Provider: SessionTokenProvider {
         let app: AppBackendClient
@@ -69,38 +71,25 @@ public struct AppBackendClient: Sendable {
         }
     }
 
-    func post<Body: Encodable, Answer: Decodable>(_ path: String, _ body: Body, as: Answer.Type) async throws -> Answer {
-        var request = request(path)
-        request.method = .POST
-        request.headers.add(name: "Content-Type", value: "application/json")
-        request.body = .bytes(try JSONEncoder().encode(body))
-        return try await answer(to: request, path, as: Answer.self)
-    }
-
-    func get<Answer: Decodable>(_ path: String, as: Answer.Type) async throws -> Answer {
-        var request = request(path)
-        request.method = .GET
-        return try await answer(to: request, path, as: Answer.self)
-    }
-
-    /// A request to `path` with the app's credentials.
-    private func request(_ path: String) -> HTTPClientRequest {
-        var request = HTTPClientRequest(url: transport.baseURL + path)
-        request.headers.add(name: HTTPWire.Header.apiKey, value: apiKey)
-        request.headers.add(name: HTTPWire.Header.appSecret, value: secret)
-        return request
-    }
-
-    /// Sends `request`: a 204 or empty answer is ``Empty``, an error answer
-    /// the server's `WireError` (or a `TransportError` without one).
-    private func answer<Answer: Decodable>(to request: HTTPClientRequest, _ path: String, as: Answer.Type) async throws -> Answer {
-        let (status, data) = try await transport.execute(request)
-        guard (200..<300).contains(status) else { throw HTTPTransport.error(status: status, body: data) }
-        if status == 204 || data.isEmpty, let empty = Empty() as? Answer { return empty }
-        do {
-            return try JSONDecoder().decode(Answer.self, from: data)
-        } catch {
-            throw TransportError(.failed, "The server's answer to \(path) could not be read: \(error)")
+    /// Calls `operation` through the generated client with the app's
+    /// credentials; returns its answer as ChatCore's type of the same JSON.
+    func call<Answer: Encodable, Target: Decodable>(
+        _ operation: String, as: Target.Type = Target.self, _ send: (Client) async throws -> Answer
+    ) async throws -> Target {
+        try await transport.call(operation, with: credentials) { client in
+            let answer = try await send(client)
+            do {
+                return try JSONBridge.convert(answer)
+            } catch {
+                throw TransportError(.failed, "The server's answer to \(operation) could not be read: \(error)")
+            }
         }
     }
+
+    /// Calls an `operation` that answers nothing (204).
+    func call(_ operation: String, _ send: (Client) async throws -> Void) async throws {
+        try await transport.call(operation, with: credentials, send)
+    }
+
+    var credentials: CredentialsMiddleware { CredentialsMiddleware(apiKey: apiKey, appSecret: secret) }
 }

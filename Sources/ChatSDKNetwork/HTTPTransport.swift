@@ -65,40 +65,9 @@ public struct HTTPTransport: ChatTransport {
     // MARK: Requests
 
     public func perform(_ envelope: WireEnvelope) async throws -> WireResponse {
-        let route = HTTPWire.route(for: envelope.request)
-        var request = HTTPClientRequest(url: url(route.path, query: route.query))
-        request.method = .init(rawValue: route.method)
-        request.headers.add(name: HTTPWire.Header.apiKey, value: envelope.apiKey)
-        request.headers.add(name: HTTPWire.Header.deviceId, value: envelope.deviceId)
-        if let token = envelope.accessToken {
-            request.headers.add(name: HTTPWire.Header.authorization, value: "Bearer \(token)")
-        }
-        if let body = route.body {
-            request.headers.add(name: "Content-Type", value: "application/json")
-            request.body = .bytes(body)
-        }
-        let (status, data) = try await execute(request)
-        if (200..<300).contains(status) {
-            do {
-                return try HTTPWire.decodeResponse(to: envelope.request, from: data)
-            } catch {
-                throw TransportError(.failed, "The server's answer to \(envelope.request.name) could not be read: \(error)")
-            }
-        }
-        throw Self.error(status: status, body: data)
-    }
-
-    /// Sends a request; returns the status and the whole body. Failures on
-    /// the way are `TransportError`s.
-    func execute(_ request: HTTPClientRequest) async throws -> (Int, Data) {
-        do {
-            let response = try await client.execute(request, timeout: .milliseconds(requestTimeout.wholeMilliseconds))
-            let body = try await response.body.collect(upTo: 32 << 20)
-            return (Int(response.status.code), Data(body.readableBytesView))
-        } catch is CancellationError {
-            throw CancellationError()
-        } catch {
-            throw TransportError(.failed, "The request to \(baseURL) failed: \(error)")
+        let credentials = CredentialsMiddleware(apiKey: envelope.apiKey, accessToken: envelope.accessToken, deviceId: envelope.deviceId)
+        return try await call(envelope.request.name, with: credentials) { client in
+            try await Self.send(envelope.request, through: client)
         }
     }
 
@@ -160,7 +129,7 @@ public struct HTTPTransport: ChatTransport {
                 }
             } catch let error as WebSocketClientError where error == .webSocketUpgradeFailed {
                 reason = "the server refused the event stream"
-                opened.fail(await refusal(of: request, url: httpURL))
+                opened.fail(await refusal(of: request))
             } catch {
                 reason = Task.isCancelled ? "closed by the client" : "the event stream failed: \(error)"
                 opened.fail(TransportError(.failed, reason))
@@ -183,15 +152,14 @@ public struct HTTPTransport: ChatTransport {
     }
 
     /// Why the server refused an upgrade: the same request without the
-    /// upgrade gets the JSON error body.
-    private func refusal(of request: RealtimeRequest, url: String) async -> any Error {
-        var probe = HTTPClientRequest(url: url)
-        probe.headers.add(name: HTTPWire.Header.apiKey, value: request.apiKey)
-        probe.headers.add(name: HTTPWire.Header.authorization, value: "Bearer \(request.accessToken)")
-        probe.headers.add(name: HTTPWire.Header.deviceId, value: request.deviceId)
+    /// upgrade (the document's `events` operation) gets the JSON error body.
+    private func refusal(of request: RealtimeRequest) async -> any Error {
+        let credentials = CredentialsMiddleware(apiKey: request.apiKey, accessToken: request.accessToken, deviceId: request.deviceId)
         do {
-            let (status, data) = try await execute(probe)
-            return Self.error(status: status, body: data)
+            return try await call("events", with: credentials) { client in
+                let answer = try await client.events(query: .init(after: request.afterUserSeq))
+                return TransportError(.failed, "The server refused the event stream (\(answer))")
+            }
         } catch {
             return error
         }

@@ -1,6 +1,7 @@
 import ChatCore
 import Foundation
 import Hummingbird
+import OpenAPIRuntime
 
 /// An error as the server answers it: an HTTP status and the JSON body
 /// `{"code": "...", "message": "..."}` (a ``WireError``).
@@ -19,6 +20,26 @@ struct APIError: Error, HTTPResponseError {
     init(status: HTTPResponse.Status, _ code: WireError.Code, _ message: String) {
         self.status = status
         self.error = WireError(code, message)
+    }
+
+    /// A generated operation's failure: the handler's `WireError` as it is;
+    /// a request the generated code could not read is a bad request (a body
+    /// that does not decode names where), and anything else is the server's.
+    init(_ error: ServerError) {
+        switch error.underlyingError {
+        case let wire as WireError:
+            self.init(wire)
+        case let decoding as DecodingError:
+            self.init(WireError(.badRequest, JSONBody.describe(decoding)))
+        default:
+            if error.httpStatus == .unsupportedMediaType {
+                self.init(WireError(.unsupportedMediaType, error.causeDescription))
+            } else if error.httpStatus.kind == .clientError {
+                self.init(WireError(.badRequest, error.causeDescription))
+            } else {
+                self.init(WireError(.internalError))
+            }
+        }
     }
 
     /// The HTTP status of each wire error code.
@@ -61,6 +82,12 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return try error.response(from: request, context: context)
         } catch let error as WireError {
             return try APIError(error).response(from: request, context: context)
+        } catch let error as ServerError {
+            let answer = APIError(error)
+            if answer.status == .internalServerError {
+                context.logger.error("unexpected error", metadata: ["error": "\(error)"])
+            }
+            return try answer.response(from: request, context: context)
         } catch let error as HTTPError {
             return try translate(error, request: request).response(from: request, context: context)
         } catch let error as DecodingError {

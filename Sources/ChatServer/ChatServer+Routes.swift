@@ -3,6 +3,7 @@ import ChatCore
 import Foundation
 import HTTPTypes
 import Hummingbird
+import OpenAPIHummingbird
 
 extension ChatServer {
     /// Every HTTP route, as `(method, path)` with `{name}` captures: what
@@ -37,7 +38,9 @@ extension ChatServer {
         ("POST", "/v1/agent/conversations/{id}/read"),
     ]
 
-    /// The HTTP routes (the WebSocket upgrade of `/v1/events` has its own router).
+    /// The HTTP routes: docs/openapi.json's operations, served by the code
+    /// generated from it (``APIHandler``, through swift-openapi-hummingbird);
+    /// the WebSocket upgrade of `/v1/events` has its own router.
     public func makeRouter() -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
         var methods: [RouteTemplate: [String]] = [:]
@@ -45,127 +48,13 @@ extension ChatServer {
         router.add(middleware: RequestLogMiddleware())
         if let log = configuration.exchangeLog { router.add(middleware: ExchangeLogMiddleware(log: log)) }
         router.add(middleware: ErrorMiddleware(methodsByPath: methods))
-        let backend = self.backend
-
-        router.get("/health") { _, _ in
-            JSONBody.response(HTTPWire.HealthBody(status: "ok"))
-        }
-
-        // MARK: SDK requests
-
-        router.post(RouterPath(HTTPWire.identityPath)) { request, _ in
-            guard let wire = try await JSONBody.decode(WireRequest.self, from: request, oneKey: [[]]), HTTPWire.isIdentity(wire) else {
-                throw WireError(.badRequest, "The body must be an identity request (loginJWT, loginAnonymous, connect…, logout, …)")
-            }
-            return JSONBody.response(try await Self.perform(backend, request, wire))
-        }
-        router.post("/v1/auth/refresh") { request, _ in
-            let body = try await JSONBody.decode(HTTPWire.RefreshBody.self, from: request)!
-            guard case .tokens(let pair) = try await Self.perform(backend, request, .refresh(refreshToken: body.refreshToken)) else {
-                throw WireError(.internalError)
-            }
-            return JSONBody.response(pair)
-        }
-        router.get("/v1/conversations") { request, _ in
-            let wire = WireRequest.listConversations(cursor: Self.query(request, "cursor"), limit: try Self.limit(request))
-            guard case .conversations(let page) = try await Self.perform(backend, request, wire) else { throw WireError(.internalError) }
-            return JSONBody.response(page)
-        }
-        router.get("/v1/conversations/{id}") { request, context in
-            let wire = WireRequest.getConversation(id: try Self.parameter(context, "id"))
-            guard case .conversation(let conversation) = try await Self.perform(backend, request, wire) else {
-                throw WireError(.internalError)
-            }
-            return JSONBody.response(conversation)
-        }
-        router.get("/v1/conversations/{id}/messages") { request, context in
-            let wire = WireRequest.listMessages(
-                conversationId: try Self.parameter(context, "id"),
-                cursor: Self.query(request, "cursor"), limit: try Self.limit(request))
-            guard case .messages(let page) = try await Self.perform(backend, request, wire) else { throw WireError(.internalError) }
-            return JSONBody.response(page)
-        }
-        router.get("/v1/conversations/{id}/messages/since/{seq}") { request, context in
-            let raw = try Self.parameter(context, "seq")
-            guard var seq = Int64(raw), seq >= 0 else {
-                throw WireError(.badRequest, "The sequence number must be a non-negative integer, got \"\(raw)\"")
-            }
-            // The previous page's nextCursor takes the place of the seq.
-            if let cursor = Self.query(request, "cursor") { seq = try Backend.sinceSeq(fromCursor: cursor) }
-            let wire = WireRequest.messagesSince(
-                conversationId: try Self.parameter(context, "id"), afterSeq: seq,
-                limit: try Self.limit(request))
-            guard case .messages(let page) = try await Self.perform(backend, request, wire) else { throw WireError(.internalError) }
-            return JSONBody.response(page)
-        }
-        router.post("/v1/conversations/{id}/messages") { request, context in
-            let id = try Self.parameter(context, "id")
-            let body = try await JSONBody.decode(HTTPWire.SendMessageBody.self, from: request, oneKey: [["message", "content"]])!
-            let wire = WireRequest.sendMessage(conversationId: id, createConversation: body.createConversation, message: body.message)
-            guard case .sent(let conversation, let message) = try await Self.perform(backend, request, wire) else {
-                throw WireError(.internalError)
-            }
-            return JSONBody.response(HTTPWire.SentBody(conversation: conversation, message: message), status: .ok)
-        }
-        router.post("/v1/conversations/{id}/typing") { request, context in
-            let id = try Self.parameter(context, "id")
-            let body = try await JSONBody.decode(HTTPWire.TypingBody.self, from: request)!
-            _ = try await Self.perform(backend, request, .setTyping(conversationId: id, isTyping: body.isTyping))
-            return JSONBody.noContent()
-        }
-        // Reached only when the request is not a WebSocket upgrade, or its
-        // credentials were refused before the upgrade: says which.
-        router.get("/v1/events") { request, _ -> Response in
-            let credentials = try Self.realtimeCredentials(request)
-            _ = try Self.afterUserSeq(request)
-            switch backend.subscribe(
-                apiKey: credentials.apiKey, accessToken: credentials.accessToken ?? "", afterUserSeq: nil, sink: { _ in })
-            {
-            case .failure(let error):
-                throw error
-            case .success(let id):
-                backend.unsubscribe(id)
-                throw WireError(.upgradeRequired, "GET /v1/events is a WebSocket: send an upgrade request")
-            }
-        }
-
-        // MARK: The app's backend
-
-        router.post("/v1/app/tokens") { request, _ in
-            let apiKey = try Self.requireApp(backend, request)
-            let body = try await JSONBody.decode(HTTPWire.IssueTokensBody.self, from: request)!
-            return JSONBody.response(try await BackendThread.run { try backend.issueTokens(apiKey: apiKey, userId: body.userId) })
-        }
-        let hub = self.hub
-        router.post("/v1/app/connections/drop") { request, _ in
-            let apiKey = try Self.requireApp(backend, request)
-            let dropped = hub.dropAll(apiKey: apiKey, userId: Self.query(request, "userId"), reason: "dropped by the server")
-            return JSONBody.response(HTTPWire.DroppedBody(dropped: dropped))
-        }
-        addAppRoutes(to: router)
-
-        // MARK: The other side (S2)
-
-        router.post("/v1/agent/conversations/{id}/say") { request, context in
-            let id = try Self.agentConversation(backend, request, context)
-            let body = try await JSONBody.decode(HTTPWire.AgentSayBody.self, from: request)!
-            let agentName = try Self.agentName(body.agentName)
-            let message = try await BackendThread.run { try backend.agentSay(conversationId: id, text: body.text, agentName: agentName) }
-            return JSONBody.response(message)
-        }
-        router.post("/v1/agent/conversations/{id}/typing") { request, context in
-            let id = try Self.agentConversation(backend, request, context)
-            let body = try await JSONBody.decode(HTTPWire.TypingBody.self, from: request)!
-            let agentName = try Self.agentName(body.agentName)
-            try await BackendThread.run { try backend.agentTyping(conversationId: id, isTyping: body.isTyping, agentName: agentName) }
-            return JSONBody.noContent()
-        }
-        router.post("/v1/agent/conversations/{id}/read") { request, context in
-            let id = try Self.agentConversation(backend, request, context)
-            let body = try await JSONBody.decode(HTTPWire.AgentReadBody.self, from: request, optional: true)
-            let agentName = try Self.agentName(body?.agentName)
-            try await BackendThread.run { try backend.agentRead(conversationId: id, agentName: agentName) }
-            return JSONBody.noContent()
+        let handler = APIHandler(backend: backend, hub: hub)
+        do {
+            try handler.registerHandlers(
+                on: router, configuration: APIHandler.configuration, middlewares: [OperationRequestMiddleware(backend: backend)])
+        } catch {
+            // Only a server URL that is not a URL throws; the default, "/", is one.
+            preconditionFailure("The generated routes could not be registered: \(error)")
         }
         return router
     }
@@ -178,18 +67,10 @@ extension ChatServer {
         var deviceId: String
     }
 
-    /// The API key, access token and device of a user request.
-    static func credentials(_ request: Request) throws -> Credentials {
-        guard let apiKey = header(request, HTTPWire.Header.apiKey), !apiKey.isEmpty else {
-            throw WireError(.invalidApiKey, "The request has no \(HTTPWire.Header.apiKey) header")
-        }
-        return Credentials(apiKey: apiKey, accessToken: try bearerToken(request), deviceId: try deviceId(request))
-    }
-
     /// The `X-Device-Id` header ("unknown" without one): an identifier of
     /// printable ASCII (a header's bytes are not reliably UTF-8).
-    static func deviceId(_ request: Request) throws -> String {
-        guard let deviceId = header(request, HTTPWire.Header.deviceId) else { return "unknown" }
+    static func deviceId(_ deviceId: String?) throws -> String {
+        guard let deviceId else { return "unknown" }
         try Backend.validateIdentifier(deviceId, what: "\(HTTPWire.Header.deviceId) header")
         guard deviceId.unicodeScalars.allSatisfy({ (0x20...0x7E).contains($0.value) }) else {
             throw WireError(.badRequest, "The \(HTTPWire.Header.deviceId) header must be printable ASCII")
@@ -197,21 +78,28 @@ extension ChatServer {
         return deviceId
     }
 
-    /// As ``credentials(_:)``, also accepting `api_key` and `access_token`
-    /// query parameters (WebSocket clients that cannot set headers).
-    static func realtimeCredentials(_ request: Request) throws -> Credentials {
-        guard let apiKey = header(request, HTTPWire.Header.apiKey) ?? query(request, HTTPWire.apiKeyQuery), !apiKey.isEmpty else {
+    /// The credentials of an event stream: the API key, access token and
+    /// device, where the key and the token may also be the `api_key` and
+    /// `access_token` query parameters (WebSocket clients that cannot set headers).
+    static func realtimeCredentials(_ headers: HTTPFields, apiKey: String?, accessToken: String?) throws -> Credentials {
+        guard let apiKey = header(headers, HTTPWire.Header.apiKey) ?? apiKey, !apiKey.isEmpty else {
             throw WireError(.invalidApiKey, "The request has no \(HTTPWire.Header.apiKey) header")
         }
-        guard let token = try bearerToken(request) ?? query(request, HTTPWire.accessTokenQuery), !token.isEmpty else {
+        guard let token = try bearerToken(headers) ?? accessToken, !token.isEmpty else {
             throw WireError(.invalidToken, "The request has no access token")
         }
-        return Credentials(apiKey: apiKey, accessToken: token, deviceId: try deviceId(request))
+        return Credentials(apiKey: apiKey, accessToken: token, deviceId: try deviceId(header(headers, HTTPWire.Header.deviceId)))
+    }
+
+    /// ``realtimeCredentials(_:apiKey:accessToken:)`` of an upgrade request.
+    static func realtimeCredentials(_ request: Request) throws -> Credentials {
+        try realtimeCredentials(
+            request.headers, apiKey: query(request, HTTPWire.apiKeyQuery), accessToken: query(request, HTTPWire.accessTokenQuery))
     }
 
     /// The token of an `Authorization: Bearer …` header, nil without one.
-    static func bearerToken(_ request: Request) throws -> String? {
-        guard let authorization = header(request, HTTPWire.Header.authorization) else { return nil }
+    static func bearerToken(_ headers: HTTPFields) throws -> String? {
+        guard let authorization = header(headers, HTTPWire.Header.authorization) else { return nil }
         let parts = authorization.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else {
             throw WireError(.invalidToken, "The Authorization header must be \"Bearer <access token>\"")
@@ -227,36 +115,19 @@ extension ChatServer {
         return after
     }
 
-    /// Answers one SDK request through the backend, on the backend's thread.
-    static func perform(_ backend: Backend, _ request: Request, _ wire: WireRequest) async throws -> WireResponse {
-        let credentials = try credentials(request)
-        let envelope = WireEnvelope(
-            apiKey: credentials.apiKey, accessToken: credentials.accessToken,
-            deviceId: credentials.deviceId, request: wire)
-        return try await BackendThread.run { backend.handle(envelope) }.get()
-    }
-
     /// Checks the API key and the app secret; returns the API key.
-    static func requireApp(_ backend: Backend, _ request: Request) throws -> String {
-        guard let apiKey = header(request, HTTPWire.Header.apiKey), !apiKey.isEmpty else {
+    static func requireApp(_ backend: Backend, _ headers: HTTPFields) throws -> String {
+        guard let apiKey = header(headers, HTTPWire.Header.apiKey), !apiKey.isEmpty else {
             throw WireError(.invalidApiKey, "The request has no \(HTTPWire.Header.apiKey) header")
         }
         let secret = try backend.jwtSecret(apiKey: apiKey)
-        guard let given = header(request, HTTPWire.Header.appSecret) else {
+        guard let given = header(headers, HTTPWire.Header.appSecret) else {
             throw WireError(.invalidAppSecret, "The request has no \(HTTPWire.Header.appSecret) header")
         }
         guard constantTimeEqual(given, secret) else {
             throw WireError(.invalidAppSecret, "The app secret is wrong")
         }
         return apiKey
-    }
-
-    /// The conversation of an agent route, which must belong to the app whose secret is given.
-    static func agentConversation(_ backend: Backend, _ request: Request, _ context: BasicRequestContext) throws -> String {
-        let app = backend.scope(apiKey: try requireApp(backend, request))
-        let id = try parameter(context, "id")
-        try app.requireConversation(id)
-        return id
     }
 
     static func agentName(_ name: String?) throws -> String {
@@ -269,29 +140,12 @@ extension ChatServer {
         return name
     }
 
-    static func header(_ request: Request, _ name: String) -> String? {
-        HTTPField.Name(name).flatMap { request.headers[$0] }
+    static func header(_ headers: HTTPFields, _ name: String) -> String? {
+        HTTPField.Name(name).flatMap { headers[$0] }
     }
 
     static func query(_ request: Request, _ name: String) -> String? {
         request.uri.queryParameters.get(name)
-    }
-
-    static func limit(_ request: Request) throws -> Int {
-        guard let raw = query(request, "limit") else { return HTTPWire.defaultLimit }
-        guard let limit = Int(raw), limit >= 1 else {
-            throw WireError(.badRequest, "limit must be a positive integer, got \"\(raw)\"")
-        }
-        return limit
-    }
-
-    /// A path parameter, percent-decoded.
-    static func parameter(_ context: some RequestContext, _ name: String) throws -> String {
-        guard let raw = context.parameters.get(name) else { throw WireError(.badRequest, "Missing path parameter \(name)") }
-        guard let value = raw.removingPercentEncoding else { throw WireError(.badRequest, "The \(name) is not valid percent-encoding") }
-        // Ids in paths (conversations, users) have the limits of every id.
-        if name == "id" { try Backend.validateIdentifier(value, what: "id in the path") }
-        return value
     }
 
     static func constantTimeEqual(_ a: String, _ b: String) -> Bool {

@@ -1,0 +1,51 @@
+import ChatCore
+import ChatSDK
+import Foundation
+import OpenAPIAsyncHTTPClient
+import OpenAPIRuntime
+
+/// The client generated from docs/openapi.json, over this transport's
+/// AsyncHTTPClient, and what its failures become: the server's `WireError`,
+/// or a `TransportError` saying whether the request or the answer failed.
+extension HTTPTransport {
+    /// Calls the generated client with `credentials`; `operation` names the
+    /// call in errors.
+    func call<Answer>(
+        _ operation: String, with credentials: CredentialsMiddleware, _ send: (Client) async throws -> Answer
+    ) async throws -> Answer {
+        guard let serverURL = URL(string: baseURL), serverURL.scheme != nil, serverURL.host != nil else {
+            throw TransportError(.failed, "The request to \(baseURL) failed: it is not an http://host:port address")
+        }
+        let transport = AsyncHTTPClientTransport(
+            configuration: .init(client: client, timeout: .milliseconds(requestTimeout.wholeMilliseconds)))
+        let api = Client(
+            serverURL: serverURL, configuration: Self.apiConfiguration, transport: transport,
+            middlewares: [credentials, ErrorAnswerMiddleware()])
+        do {
+            return try await send(api)
+        } catch let error as ClientError {
+            throw translate(error.underlyingError, answered: error.response != nil, operation: operation)
+        } catch {
+            throw translate(error, answered: true, operation: operation)
+        }
+    }
+
+    /// Bodies as compact JSON with sorted keys, as the SDK sent them before
+    /// the generated client (the runtime's default pretty-prints).
+    static let apiConfiguration = Configuration(jsonEncodingOptions: [.sortedKeys])
+
+    /// A failure of `operation` as the SDK's error: the server's `WireError`
+    /// as it is; otherwise the request failed (no answer) or its answer
+    /// could not be read.
+    func translate(_ error: any Error, answered: Bool, operation: String) -> any Error {
+        switch error {
+        case let error as WireError: error
+        case let error as TransportError: error
+        case is CancellationError: CancellationError()
+        default:
+            answered
+                ? TransportError(.failed, "The server's answer to \(operation) could not be read: \(error)")
+                : TransportError(.failed, "The request to \(baseURL) failed: \(error)")
+        }
+    }
+}
