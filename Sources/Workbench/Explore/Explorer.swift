@@ -29,9 +29,13 @@ public struct Explorer: Sendable {
 
     /// Runs `lines` once under the schedule of run `number`.
     public func run(_ lines: [String], number: Int) throws -> Run {
-        let schedule = FaultSchedule.draw(seed: seed, run: number, steps: lines.count, kinds: kinds)
-        let faulty = schedule.apply(to: lines) + FaultSchedule.heal
+        let faulty = self.lines(of: lines, run: number)
         return Run(number: number, lines: faulty, violations: try Self.check(faulty, seed: seed, expects: checkExpects, budget: budget))
+    }
+
+    /// The lines run `number` runs: `lines` with its faults, then the heal.
+    public func lines(of lines: [String], run number: Int) -> [String] {
+        FaultSchedule.draw(seed: seed, run: number, steps: lines.count, kinds: kinds).apply(to: lines) + FaultSchedule.heal
     }
 
     /// A run's budget: what the script takes without faults, plus a day.
