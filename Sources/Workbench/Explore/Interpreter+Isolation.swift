@@ -68,6 +68,9 @@ extension Interpreter {
     /// message (cached or in the outbox) of theirs is readable through it.
     func signedOutViolations(_ ownership: Ownership) -> [Violation] {
         var found: [Violation] = []
+        let watchers = self.watchers
+        let conversations = self.conversations
+        let messages = self.messages
         for client in clients {
             let current = client.userId
             for watcher in watchers where watcher.client === client && watcher.state != "ended" {
