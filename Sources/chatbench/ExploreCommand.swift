@@ -170,11 +170,13 @@ struct ExploreCommand: ParsableCommand {
             // Each trial in a worker: a trial that crashes is a failure too.
             let worker = RestartingWorker(arguments: ExploreWorker.arguments(file: nil, seed: seed, faults: nil, noExpects: noExpects))
             defer { worker.finish() }
-            if let shrunk = try shrinker.shrink(run.lines, check: worker.check) {
-                text += "\n# shrunk from \(run.lines.count) lines to \(shrunk.lines.count) in \(shrunk.trials) trial runs:\n"
+            let (body, ending) = Explorer.shrinkable(run)
+            if let shrunk = try shrinker.shrink(body, check: { try worker.check($0 + ending) }) {
+                let lines = shrunk.lines + ending
+                text += "\n# shrunk from \(run.lines.count) lines to \(lines.count) in \(shrunk.trials) trial runs:\n"
                 try
                     (Explorer.script(
-                        Explorer.Run(number: run.number, lines: shrunk.lines, violations: run.violations), seed: seed, from: file))
+                        Explorer.Run(number: run.number, lines: lines, violations: run.violations), seed: seed, from: file))
                     .write(toFile: path.replacingOccurrences(of: ".chat", with: "-shrunk.chat"), atomically: true, encoding: .utf8)
             }
         }

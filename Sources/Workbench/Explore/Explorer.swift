@@ -82,6 +82,17 @@ public struct Explorer: Sendable {
         }
     }
 
+    /// What of a failing run shrinking may cut, and the ending it keeps:
+    /// for an invariant checked after the heal, the heal stays whole at the
+    /// end (without it the invariant breaks for a reason of its own, a
+    /// world never healed); an expect, a script error or a crash keep none.
+    public static func shrinkable(_ run: Run) -> (body: [String], ending: [String]) {
+        let heal = FaultSchedule.heal
+        let afterHeal = ![.expects, .scriptError, .crash].contains(run.violations.first?.invariant)
+        guard afterHeal, run.lines.suffix(heal.count) == heal[...] else { return (run.lines, []) }
+        return (Array(run.lines.dropLast(heal.count)), heal)
+    }
+
     /// The script a failure is saved as: its seed, what failed, its lines.
     public static func script(_ run: Run, seed: UInt64, from source: String) -> String {
         var text = "# seed: \(seed)\n"
