@@ -25,6 +25,7 @@ struct Chatbench: ParsableCommand {
             TestCommand.self,
             ExploreCommand.self,
             ShrinkCommand.self,
+            ExploreWorkerCommand.self,
             ReplayCommand.self,
             SessionsCommand.self,
             ExportCommand.self,

@@ -14,9 +14,12 @@ struct ExploreCommand: ParsableCommand {
             windows, failed and dropped requests, latency, app restarts and background, \
             provider failures, token expiry and revocation, clock jumps. Then it heals the \
             world (network back, app in front, recovery run) and checks: every message \
-            sent once or failed, order kept, fresh watchers equal the server, a bounded \
-            run, and the script's own expects (unless --no-expects). The same file, seed \
-            and run give the same run. Each failure is saved as a script that \
+            sent once or failed, order kept, fresh watchers equal the server, watchers \
+            show only their user's data, allowed session and connection transitions, a \
+            signed-out user leaves nothing, no crash, a bounded run, and the script's own \
+            expects (unless --no-expects). Runs go to worker processes (one per job): a \
+            crash fails its run and the others go on. The same file, seed and run give \
+            the same run, whatever --jobs. Each failure is saved as a script that \
             `chatbench run` reproduces, shrunk unless --no-shrink. Progress (runs done, \
             runs per second, failures so far, time left) goes to standard error: one \
             line redrawn at a terminal, else a plain line at each tenth of the runs. \
@@ -61,10 +64,11 @@ struct ExploreCommand: ParsableCommand {
         if files.isEmpty { throw ValidationError("name at least one .chat file, e.g. chatbench explore examples/06-sending.chat") }
         if runs < 1 { throw ValidationError("--runs must be at least 1") }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
-        _ = try kinds()
+        _ = try Self.kinds(faults)
     }
 
-    func kinds() throws -> Set<FaultSchedule.Kind> {
+    /// The kinds a `--faults` list names (nil: all of them).
+    static func kinds(_ faults: String?) throws -> Set<FaultSchedule.Kind> {
         guard let faults else { return Set(FaultSchedule.Kind.allCases) }
         var kinds = Set<FaultSchedule.Kind>()
         for name in faults.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
@@ -81,14 +85,13 @@ struct ExploreCommand: ParsableCommand {
         var explorer = Explorer()
         explorer.seed = seed
         explorer.runs = runs
-        explorer.kinds = try kinds()
+        explorer.kinds = try Self.kinds(faults)
         explorer.checkExpects = !noExpects
         var reports: [ExploreReport] = []
         let paths: [String]
         do { paths = try TranscriptRunner.files(in: files) } catch { SessionSource.fail(error.message) }
         for file in paths {
             let lines = Self.inputs(of: file)
-            explorer.budget = try explorer.budget(for: lines)
             let report = try explore(lines, of: file, with: explorer)
             Terminal.write(
                 "explore \(file): \(report.runs.count) runs in \(String(format: "%.1f", report.seconds)) s (\(ExploreProgress.rate(Double(report.runs.count) / report.seconds)) runs/s), \(report.failing.count) failed\n"
@@ -120,24 +123,31 @@ struct ExploreCommand: ParsableCommand {
         if !table.isEmpty { throw ExitCode(1) }
     }
 
-    /// Runs `lines` `runs` times on `--jobs` threads, reporting progress
-    /// on standard error as runs end.
+    /// Runs `lines` `runs` times on `--jobs` threads, each thread feeding a
+    /// worker process of its own (started again after a crash, which is the
+    /// run's failure), reporting progress on standard error as runs end.
     private func explore(_ lines: [String], of file: String, with explorer: Explorer) throws -> ExploreReport {
         let started = Date()
         let results = Mutex<[Explorer.Run?]>(Array(repeating: nil, count: runs))
         let problem = Mutex<String?>(nil)
         let progress = ProgressReporter(ExploreProgress(file: file, total: runs), started: started)
         let next = Atomic<Int>(0)
-        DispatchQueue.concurrentPerform(iterations: jobs ?? ProcessInfo.processInfo.activeProcessorCount) { _ in
+        let arguments = ExploreWorker.arguments(file: file, seed: seed, faults: faults, noExpects: noExpects)
+        let runs = self.runs
+        DispatchQueue.concurrentPerform(iterations: min(runs, jobs ?? ProcessInfo.processInfo.activeProcessorCount)) { _ in
+            let worker = RestartingWorker(arguments: arguments)
+            defer { worker.finish() }
             while true {
                 let number = next.add(1, ordering: .relaxed).oldValue
                 guard number < runs else { return }
                 do {
-                    let run = try explorer.run(lines, number: number)
+                    let run = Explorer.Run(
+                        number: number, lines: explorer.lines(of: lines, run: number), violations: try worker.run(number))
                     results.withLock { $0[number] = run }
                     progress.runEnded(failed: run.failed)
                 } catch {
                     problem.withLock { $0 = "\(error)" }
+                    return
                 }
             }
         }
@@ -157,11 +167,16 @@ struct ExploreCommand: ParsableCommand {
             var shrinker = Shrinker()
             shrinker.seed = seed
             shrinker.checkExpects = !noExpects
-            if let shrunk = try shrinker.shrink(run.lines) {
-                text += "\n# shrunk from \(run.lines.count) lines to \(shrunk.lines.count) in \(shrunk.trials) trial runs:\n"
+            // Each trial in a worker: a trial that crashes is a failure too.
+            let worker = RestartingWorker(arguments: ExploreWorker.arguments(file: nil, seed: seed, faults: nil, noExpects: noExpects))
+            defer { worker.finish() }
+            let (body, ending) = Explorer.shrinkable(run)
+            if let shrunk = try shrinker.shrink(body, check: { try worker.check($0 + ending) }) {
+                let lines = shrunk.lines + ending
+                text += "\n# shrunk from \(run.lines.count) lines to \(lines.count) in \(shrunk.trials) trial runs:\n"
                 try
                     (Explorer.script(
-                        Explorer.Run(number: run.number, lines: shrunk.lines, violations: run.violations), seed: seed, from: file))
+                        Explorer.Run(number: run.number, lines: lines, violations: run.violations), seed: seed, from: file))
                     .write(toFile: path.replacingOccurrences(of: ".chat", with: "-shrunk.chat"), atomically: true, encoding: .utf8)
             }
         }

@@ -9,7 +9,8 @@ struct ShrinkCommand: ParsableCommand {
         abstract: "Reduce a failing script or transcript to a smallest one that fails the same way.",
         discussion: """
             The same way means: the same expect line fails first, or the same line is not \
-            understood, or the same invariant is broken (see chatbench explore). Lines are \
+            understood, or the same invariant is broken (see chatbench explore; a crash \
+            too: each trial runs in a child process). Lines are \
             removed by delta debugging, then numbers made smaller (fewer failures, shorter \
             durations). The result is written as a script (-o FILE, else printed). Exit \
             status 1 when FILE does not fail at all.
@@ -33,7 +34,11 @@ struct ShrinkCommand: ParsableCommand {
         var shrinker = Shrinker()
         shrinker.seed = seed ?? ExploreCommand.load(file).seed ?? 1
         shrinker.checkExpects = !noExpects
-        guard let result = try shrinker.shrink(lines) else {
+        // Each trial in a worker: a trial that crashes is a failure too.
+        let worker = RestartingWorker(
+            arguments: ExploreWorker.arguments(file: nil, seed: shrinker.seed, faults: nil, noExpects: noExpects))
+        defer { worker.finish() }
+        guard let result = try shrinker.shrink(lines, check: worker.check) else {
             Terminal.error("chatbench: \(file) does not fail: nothing to shrink")
             throw ExitCode(1)
         }

@@ -163,6 +163,20 @@ import Testing
         #expect(machine.admits(userId: "u-2", credential: .authorized(token: nil)) == .reconfigure(previous: "u-1"))
     }
 
+    @Test func aClosedSessionTakesNoStepUntilTheUserIsSetAgain() {
+        var machine = SessionStateMachine()
+        machine.handle(.identify(userId: "alice", credential: .provider))
+        machine.handle(.closed(reason: "invalidToken"))
+        guard case .fail(let error) = machine.nextStep(now: t0, margin: margin) else {
+            Issue.record("a closed session asked for tokens by itself")
+            return
+        }
+        #expect(error.code == .sessionClosed)
+        #expect(machine.admits(userId: "alice", credential: .provider) == .allowed)
+        machine.handle(.identify(userId: "alice", credential: .provider))
+        #expect(machine.nextStep(now: t0, margin: margin) == .askProvider(userId: "alice"))
+    }
+
     @Test func closingAndNeedingCredentialsKeepTheReason() {
         var machine = SessionStateMachine()
         machine.handle(.identify(userId: "alice", credential: .provider))

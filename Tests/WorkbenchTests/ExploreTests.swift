@@ -65,6 +65,16 @@ import Testing
         #expect(result.signature == "the script's expects: expect m1.state == sent")
     }
 
+    @Test func shrinkingAnInvariantBrokenAfterTheHealKeepsTheHeal() {
+        let lines = ["user set alice", "send c1 text hi"] + FaultSchedule.heal
+        let broken = Explorer.Run(number: 0, lines: lines, violations: [Violation(invariant: .delivered, detail: "m1 is still toBeSent")])
+        #expect(Explorer.shrinkable(broken) == (["user set alice", "send c1 text hi"], FaultSchedule.heal))
+        let expect = Explorer.Run(number: 0, lines: lines, violations: [Violation(invariant: .expects, detail: "expect m1.state == sent")])
+        #expect(Explorer.shrinkable(expect) == (lines, []))
+        let crash = Explorer.Run(number: 0, lines: lines, violations: [Violation(invariant: .crash, detail: "signal 4")])
+        #expect(Explorer.shrinkable(crash) == (lines, []))
+    }
+
     @Test func numbersShrinkTowardOne() {
         #expect(Shrinker.smaller("net fail 8") == ["net fail 1", "net fail 4", "net fail 2"])
         #expect(Shrinker.smaller("net fail 1").isEmpty)

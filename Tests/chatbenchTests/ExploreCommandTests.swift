@@ -54,6 +54,48 @@ import Workbench
         #expect(none.stderr.contains("does not fail"))
     }
 
+    /// A run that crashes (here on purpose, through the worker's test-only
+    /// variable, in each run whose faults include `app restart`) fails
+    /// "no crash"; the others go on; the result is the same with one job
+    /// or two, byte for byte.
+    @Test func aCrashFailsItsRunAndTheExplorationGoesOn() throws {
+        let folder = try TemporaryFolder()
+        let script = folder.url.appendingPathComponent("crashy.chat")
+        try "user set alice\nstart conversation\nsend c1 text hi\nclock advance 1s\n".write(to: script, atomically: true, encoding: .utf8)
+        var saved: [[String: String]] = []
+        var summaries: [String] = []
+        for jobs in ["1", "2"] {
+            let out = folder.url.appendingPathComponent("failures-\(jobs)").path
+            let explore = try ChatbenchBinary.run(
+                ["explore", script.path, "--runs", "12", "--faults", "restart,drop", "--out", out, "--jobs", jobs],
+                environment: ["CHATBENCH_TEST_CRASH_ON_LINE": "app restart"])
+            #expect(explore.status == 1, "\(explore.stdout)\(explore.stderr)")
+            let summary = try #require(explore.stdout.split(separator: "\n").first)
+            #expect(summary.hasPrefix("explore \(script.path): 12 runs in "), "\(explore.stdout)")
+            #expect(explore.stdout.contains("\nno crash "), "\(explore.stdout)")
+            summaries.append(explore.stdout.split(separator: "\n").dropFirst().filter { !$0.hasPrefix("  saved ") }.joined(separator: "\n"))
+            let files = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
+            saved.append(
+                Dictionary(uniqueKeysWithValues: try files.map { ($0, try String(contentsOfFile: "\(out)/\($0)", encoding: .utf8)) }))
+        }
+        #expect(saved[0] == saved[1])
+        #expect(summaries[0] == summaries[1])
+        let full = try #require(saved[0].first { !$0.key.hasSuffix("-shrunk.chat") }?.value)
+        #expect(full.contains("# violated: no crash: the run crashed (signal "), "\(full)")
+        #expect(full.contains("CHATBENCH_TEST_CRASH_ON_LINE asked for a crash"), "\(full)")
+        let shrunk = try #require(saved[0].first { $0.key.hasSuffix("-shrunk.chat") }?.value)
+        #expect(shrunk.split(separator: "\n").filter { !$0.hasPrefix("#") } == ["app restart"], "\(shrunk)")
+    }
+
+    @Test func shrinkKeepsACrashAsItsFailure() throws {
+        let folder = try TemporaryFolder()
+        let script = folder.url.appendingPathComponent("crash.chat")
+        try "user set alice\nclock\napp restart\nclock\n".write(to: script, atomically: true, encoding: .utf8)
+        let shrink = try ChatbenchBinary.run(["shrink", script.path], environment: ["CHATBENCH_TEST_CRASH_ON_LINE": "app restart"])
+        #expect(shrink.status == 0, "\(shrink.stderr)")
+        #expect(shrink.stdout.contains("# shrunk from \(script.path): no crash\napp restart\n"), "\(shrink.stdout)")
+    }
+
     @Test func anUnknownFaultIsNamed() throws {
         let run = try ChatbenchBinary.run(["explore", "x.chat", "--faults", "offlne"])
         #expect(run.status == 64)

@@ -54,6 +54,12 @@ struct SessionStateMachine: Sendable {
     /// What the client should do about a step it was asked to take.
     func nextStep(now: Instant, margin: Duration) -> Step {
         guard let credential else { return .fail(ChatError.signInFirst()) }
+        // A closed session does not come back by itself (A15): not when the
+        // app comes to the foreground, nor on the next request; the app
+        // sets its user or logs in again.
+        if case .closed(let reason) = state {
+            return .fail(ChatError(.sessionClosed, "The session was closed (\(reason)): set the user or log in again"))
+        }
         if let tokens, tokens.accessExpiresAt - margin > now || (refreshDidNotExtend && tokens.accessExpiresAt > now) {
             return .use(accessToken: tokens.accessToken)
         }
@@ -140,6 +146,8 @@ struct SessionStateMachine: Sendable {
     /// nil when it is, the no-op flag when it changes nothing.
     func admits(userId user: String?, credential: Credential) -> Admission {
         guard let current = userId ?? (self.credential == .anonymous ? "anonymous" : nil) else { return .allowed }
+        // After a closed session, the same user again starts it again.
+        if case .closed = state, user == current { return .allowed }
         if let user, user == current, self.credential?.method == credential.method { return .noChange }
         // An anonymous user may log in as someone: the server merges (A8).
         if self.credential == .anonymous || state.isAnonymousSession { return .allowed }

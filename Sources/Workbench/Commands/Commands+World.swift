@@ -7,6 +7,7 @@ extension CommandTable {
         CommandSpec(
             name: "net online", group: .world, summary: "bring the network back", example: "net online",
             run: { interpreter, _ in
+                interpreter.onlineEpoch.bump()
                 interpreter.world.network.setOnline(true)
                 interpreter.print("network online")
                 interpreter.world.runUntilIdle()
@@ -31,7 +32,13 @@ extension CommandTable {
                     throw ScriptError(.needsEmbeddedWorld, "net offline --after needs the embedded world's virtual time")
                 }
                 let network = world.network
-                world.scheduler.schedule(at: world.now + delay, kind: .lifecycle("net offline (a fault)")) { network.setOnline(false) }
+                let online = interpreter.onlineEpoch
+                let epoch = online.current
+                world.scheduler.schedule(at: world.now + delay, kind: .lifecycle("net offline (a fault)")) {
+                    // A `net online` since closed this window before it opened.
+                    guard online.current == epoch else { return }
+                    network.setOnline(false)
+                }
                 interpreter.print("the network goes offline in \(Format.duration(delay)) of virtual time")
             }),
         CommandSpec(

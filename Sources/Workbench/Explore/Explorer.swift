@@ -29,9 +29,13 @@ public struct Explorer: Sendable {
 
     /// Runs `lines` once under the schedule of run `number`.
     public func run(_ lines: [String], number: Int) throws -> Run {
-        let schedule = FaultSchedule.draw(seed: seed, run: number, steps: lines.count, kinds: kinds)
-        let faulty = schedule.apply(to: lines) + FaultSchedule.heal
+        let faulty = self.lines(of: lines, run: number)
         return Run(number: number, lines: faulty, violations: try Self.check(faulty, seed: seed, expects: checkExpects, budget: budget))
+    }
+
+    /// The lines run `number` runs: `lines` with its faults, then the heal.
+    public func lines(of lines: [String], run number: Int) -> [String] {
+        FaultSchedule.draw(seed: seed, run: number, steps: lines.count, kinds: kinds).apply(to: lines) + FaultSchedule.heal
     }
 
     /// A run's budget: what the script takes without faults, plus a day.
@@ -76,6 +80,17 @@ public struct Explorer: Sendable {
         case .expects, .scriptError: return "\(first.invariant.rawValue): \(first.detail)"
         default: return first.invariant.rawValue
         }
+    }
+
+    /// What of a failing run shrinking may cut, and the ending it keeps:
+    /// for an invariant checked after the heal, the heal stays whole at the
+    /// end (without it the invariant breaks for a reason of its own, a
+    /// world never healed); an expect, a script error or a crash keep none.
+    public static func shrinkable(_ run: Run) -> (body: [String], ending: [String]) {
+        let heal = FaultSchedule.heal
+        let afterHeal = ![.expects, .scriptError, .crash].contains(run.violations.first?.invariant)
+        guard afterHeal, run.lines.suffix(heal.count) == heal[...] else { return (run.lines, []) }
+        return (Array(run.lines.dropLast(heal.count)), heal)
     }
 
     /// The script a failure is saved as: its seed, what failed, its lines.

@@ -1,5 +1,5 @@
 /// What must hold after every exploration run, whatever the faults.
-public enum Invariant: String, Sendable, Hashable, CaseIterable {
+public enum Invariant: String, Sendable, Hashable, CaseIterable, Codable {
     /// Every message the app sent is `sent` and on the server exactly once,
     /// or `failed` with a reason.
     case delivered = "every message sent once or failed"
@@ -8,6 +8,16 @@ public enum Invariant: String, Sendable, Hashable, CaseIterable {
     case ordered = "order kept"
     /// A live watcher that says fresh shows exactly the server's data.
     case freshIsTrue = "fresh watchers equal the server"
+    /// No live watcher shows data of another user or of another client.
+    case ownData = "watchers show only their user's data"
+    /// Session and connection states change only as the SDK allows
+    /// (`StateTransitions`).
+    case transitions = "allowed state transitions"
+    /// A client whose user signed out or changed holds nothing of that
+    /// user: no watcher, no cached conversation or message, no outbox.
+    case signedOutKeepsNothing = "a signed-out user leaves nothing"
+    /// The run did not crash (a trap, a fatal error, a signal).
+    case crash = "no crash"
     /// A run stays within its virtual-time budget.
     case bounded = "bounded run"
     /// The script's own `expect` lines hold.
@@ -17,9 +27,14 @@ public enum Invariant: String, Sendable, Hashable, CaseIterable {
 }
 
 /// One invariant that did not hold, with what was seen.
-public struct Violation: Sendable, Hashable, CustomStringConvertible {
+public struct Violation: Sendable, Hashable, Codable, CustomStringConvertible {
     public var invariant: Invariant
     public var detail: String
+
+    public init(invariant: Invariant, detail: String) {
+        self.invariant = invariant
+        self.detail = detail
+    }
 
     public var description: String { "\(invariant.rawValue): \(detail)" }
 }

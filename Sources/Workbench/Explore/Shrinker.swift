@@ -13,12 +13,17 @@ public struct Shrinker: Sendable {
         public var trials: Int
     }
 
-    /// nil when `lines` does not fail at all.
-    public func shrink(_ lines: [String]) throws -> Result? {
+    /// nil when `lines` does not fail at all. `check` runs a trial (by
+    /// default here, with `Explorer.check`; `chatbench` runs each in a
+    /// child process, so that a trial that crashes is a failure to keep).
+    public func shrink(_ lines: [String], check: (([String]) throws -> [Violation])? = nil) throws -> Result? {
         var trials = 0
+        let seed = self.seed
+        let expects = checkExpects
+        let check = check ?? { try Explorer.check($0, seed: seed, expects: expects) }
         func signature(_ candidate: [String]) throws -> String? {
             trials += 1
-            return Explorer.signature(of: try Explorer.check(candidate, seed: seed, expects: checkExpects))
+            return Explorer.signature(of: try check(candidate))
         }
         let lines = lines.filter {
             !$0.trimmingCharacters(in: .whitespaces).isEmpty && !$0.trimmingCharacters(in: .whitespaces).hasPrefix("#")

@@ -70,6 +70,11 @@ extension Interpreter {
                         detail: "\(watcher.handle) says fresh but shows \(shownSent.count) sent items that are not the server's newest"))
             }
         }
+        let owners = ownership()
+        let onServer = { (message: MessageObject) in server(message.conversationId).contains { $0.id == message.id } }
+        found += ownDataViolations(owners, onServer: onServer)
+        found += transitionViolations()
+        found += signedOutViolations(owners)
         if world.now - start > budget {
             found.append(Violation(invariant: .bounded, detail: "the run took \(Format.duration(world.now - start)) of virtual time"))
         }

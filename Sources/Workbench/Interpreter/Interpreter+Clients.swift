@@ -57,15 +57,18 @@ extension Interpreter {
             guard let object else { return }
             switch event {
             case .sessionChanged(let state):
+                object.audit.saw(state, client: name)
                 object.session = state
                 // The user the SDK acts for: set from the first state that
                 // names one, kept through `closed` (the SDK keeps it until
                 // it is cleared), gone when signed out.
                 if let user = state.userId, user != object.userId {
+                    if let previous = object.userId { object.pastUsers.append(previous) }
                     object.userId = user
                     object.auth = nil
                 }
                 if case .signedOut = state {
+                    if let previous = object.userId { object.pastUsers.append(previous) }
                     object.userId = nil
                     object.auth = nil
                 }
@@ -75,6 +78,7 @@ extension Interpreter {
                     object.delegate.userId = user
                 }
             case .connectionChanged(let state):
+                object.audit.saw(state, client: name)
                 object.connection = state
             case .messageStateChanged(let message):
                 self.recordState(of: message, client: object)
@@ -103,6 +107,7 @@ extension Interpreter {
             relay: object.relay)
         object.session = .signedOut
         object.connection = .disconnected
+        object.audit.restarted()
         observe(object)
         applyDelegate(object)
         world.runUntilIdle()

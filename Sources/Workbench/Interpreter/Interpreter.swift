@@ -20,6 +20,9 @@ final class Interpreter: @unchecked Sendable {
     let options: WorkbenchOptions
 
     var clients: [ClientObject] = []
+    /// Bumped by `net online`: a `net offline --after` armed before it and
+    /// not yet due no longer fires (the window it opened is closed).
+    let onlineEpoch = OnlineEpoch()
     var current: ClientObject!
     /// Handle → object, for every object the session created or saw.
     var objects: [String: any Inspectable] = [:]

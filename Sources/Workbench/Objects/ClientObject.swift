@@ -17,6 +17,12 @@ final class ClientObject: Inspectable, @unchecked Sendable {
     var auth: AuthenticationMethod?
     var session: SessionState = .signedOut
     var connection: ConnectionState = .disconnected
+    /// The session and connection changes seen, against the allowed ones
+    /// (`chatbench explore`'s invariant 4).
+    var audit = StateAudit()
+    /// Users this client held before its current one (signed out, cleared,
+    /// or replaced), oldest first.
+    var pastUsers: [String] = []
     /// Internal watchers that follow messages, by conversation id.
     var trackers: [String: WatchObservation] = [:]
     /// Where the SDK client's events arrive, the moment they happen.

@@ -20,6 +20,8 @@ final class WatcherObject: Inspectable, @unchecked Sendable {
     let handle: String
     let target: Target
     let client: ClientObject
+    /// The client's user when the watcher started (nil: none).
+    let userId: String?
     /// The SDK's watcher, delivering to this object as it emits.
     var observation: WatchObservation?
     var emissions: [Emission] = []
@@ -39,6 +41,7 @@ final class WatcherObject: Inspectable, @unchecked Sendable {
         self.handle = handle
         self.target = target
         self.client = client
+        self.userId = client.userId
     }
 
     var what: String {

@@ -1,0 +1,231 @@
+import Foundation
+import Synchronization
+import Workbench
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// One `chatbench explore-worker` child process, seen from `explore` or
+/// `shrink`: requests go to its standard input, answers come back one a
+/// line. A worker runs many runs (one process per job, not per run); when
+/// it crashes, the run it was on is reported as a crash and the next
+/// request starts a new worker.
+final class ExploreWorker {
+    /// What begins each line of the protocol on the worker's standard
+    /// output (anything else there is not an answer).
+    static let prefix = "chatbench-worker: "
+
+    /// How a request ended.
+    enum Outcome {
+        case finished([Violation])
+        /// The worker died: how (`signal 4 (SIGILL)`), and what it last
+        /// wrote on standard error (a fatal error's message).
+        case crashed(String)
+    }
+
+    private let pid: pid_t
+    private let input: Int32
+    private let output: Int32
+    private let errorFile: String
+    private var buffer: [UInt8] = []
+    private var ended = false
+
+    /// The arguments of the worker for `file` (nil: shrink trials only).
+    static func arguments(file: String?, seed: UInt64, faults: String?, noExpects: Bool) -> [String] {
+        var arguments = ["explore-worker"] + (file.map { [$0] } ?? []) + ["--seed", String(seed)]
+        if let faults { arguments += ["--faults", faults] }
+        if noExpects { arguments.append("--no-expects") }
+        return arguments
+    }
+
+    /// Starts a worker: this same executable with `arguments`.
+    init(arguments: [String]) throws {
+        // One worker starts at a time: the pipes of one must not be
+        // inherited by another (they are close-on-exec once made), or a
+        // worker that crashes would never look ended.
+        let (pid, input, output, errorFile) = try Self.starting.withLock { _ in try Self.spawn(arguments) }
+        self.pid = pid
+        self.input = input
+        self.output = output
+        self.errorFile = errorFile
+    }
+
+    private static let starting = Mutex(())
+
+    private static func spawn(_ arguments: [String]) throws -> (pid_t, input: Int32, output: Int32, errorFile: String) {
+        // A worker that died must not take the explorer with it when it is
+        // written to: a broken pipe is an error to read, not a signal.
+        signal(SIGPIPE, SIG_IGN)
+        var toChild: [Int32] = [0, 0]
+        var fromChild: [Int32] = [0, 0]
+        guard pipe(&toChild) == 0, pipe(&fromChild) == 0 else { throw Self.failure("cannot make a pipe") }
+        for fd in toChild + fromChild { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("chatbench-worker-\(UUID().uuidString).err").path
+        let errorFD = open(errorFile, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard errorFD >= 0 else { throw Self.failure("cannot create \(errorFile)") }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
+        posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, errorFD, 2)
+        let executable = Self.executable
+        var environment = ProcessInfo.processInfo.environment
+        // A crash is reported by the explorer; the runtime's backtrace
+        // would take seconds and say nothing the saved script does not.
+        if environment["SWIFT_BACKTRACE"] == nil { environment["SWIFT_BACKTRACE"] = "enable=no" }
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        var pid: pid_t = 0
+        let status = posix_spawn(&pid, executable, &actions, nil, argv, envp)
+        for pointer in argv + envp { free(pointer) }
+        posix_spawn_file_actions_destroy(&actions)
+        close(toChild[0])
+        close(fromChild[1])
+        close(errorFD)
+        guard status == 0 else {
+            close(toChild[1])
+            close(fromChild[0])
+            throw Self.failure("cannot start \(executable): \(String(cString: strerror(status)))")
+        }
+        return (pid, toChild[1], fromChild[0], errorFile)
+    }
+
+    deinit { finish() }
+
+    /// Runs run `number` of the worker's file.
+    func run(_ number: Int) -> Outcome { request("run \(number)") }
+
+    /// Runs `lines` as they are (a shrink trial).
+    func check(_ lines: [String]) -> Outcome {
+        let json = (try? JSONEncoder().encode(lines)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
+        return request("check " + json)
+    }
+
+    private func request(_ line: String) -> Outcome {
+        guard !ended else { return .crashed("the worker had ended") }
+        var bytes = Array((line + "\n").utf8)
+        var sent = 0
+        while sent < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { write(input, $0.baseAddress! + sent, $0.count - sent) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return died() }
+            sent += n
+        }
+        bytes = []
+        while let answer = readLine() {
+            guard answer.hasPrefix(Self.prefix) else { continue }
+            let text = answer.dropFirst(Self.prefix.count)
+            if text.hasPrefix("done "),
+                let violations = try? JSONDecoder().decode([Violation].self, from: Data(text.dropFirst(5).utf8))
+            {
+                return .finished(violations)
+            }
+        }
+        return died()
+    }
+
+    /// A line of the worker's standard output; nil at its end.
+    private func readLine() -> String? {
+        while true {
+            if let newline = buffer.firstIndex(of: 10) {
+                let line = String(decoding: buffer[..<newline], as: UTF8.self)
+                buffer.removeSubrange(...newline)
+                return line
+            }
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            let n = chunk.withUnsafeMutableBytes { read(output, $0.baseAddress!, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return nil }
+            buffer += chunk[..<n]
+        }
+    }
+
+    /// The worker ended in the middle of a request: how.
+    private func died() -> Outcome {
+        let status = reap()
+        let message = (try? String(contentsOfFile: errorFile, encoding: .utf8)).flatMap { text in
+            text.split(separator: "\n").last { $0.contains("Fatal error") } ?? text.split(separator: "\n").last
+        }
+        try? FileManager.default.removeItem(atPath: errorFile)
+        var how = Self.describe(status)
+        if let message { how += ": " + String(message.prefix(300)) }
+        return .crashed(how)
+    }
+
+    /// Closes the worker's input and waits for it; its wait status.
+    @discardableResult
+    private func reap() -> Int32 {
+        guard !ended else { return 0 }
+        ended = true
+        close(input)
+        close(output)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return status
+    }
+
+    /// The worker is no longer needed: it ends at the end of its input.
+    func finish() {
+        guard !ended else { return }
+        reap()
+        try? FileManager.default.removeItem(atPath: errorFile)
+    }
+
+    /// `signal 4 (SIGILL)`, `exit status 2`.
+    static func describe(_ status: Int32) -> String {
+        let signal = status & 0x7f
+        if signal == 0 { return "exit status \((status >> 8) & 0xff)" }
+        let names: [Int32: String] = [
+            SIGILL: "SIGILL", SIGTRAP: "SIGTRAP", SIGABRT: "SIGABRT", SIGBUS: "SIGBUS", SIGFPE: "SIGFPE", SIGKILL: "SIGKILL",
+            SIGSEGV: "SIGSEGV", SIGTERM: "SIGTERM",
+        ]
+        return "signal \(signal)" + (names[signal].map { " (\($0))" } ?? "")
+    }
+
+    /// This executable, to start workers with.
+    static let executable: String = {
+        if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { return path }
+        return Bundle.main.executablePath ?? CommandLine.arguments[0]
+    }()
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    private static func failure(_ message: String) -> any Error { Failure(description: message) }
+}
+
+/// A worker started when first needed and again after each crash.
+final class RestartingWorker {
+    let arguments: [String]
+    private var worker: ExploreWorker?
+
+    init(arguments: [String]) { self.arguments = arguments }
+
+    /// Run `number` of the worker's file: its violations, a crash one of them.
+    func run(_ number: Int) throws -> [Violation] { Self.violations(try perform { $0.run(number) }) }
+
+    /// `lines` as they are (a shrink trial).
+    func check(_ lines: [String]) throws -> [Violation] { Self.violations(try perform { $0.check(lines) }) }
+
+    func finish() {
+        worker?.finish()
+        worker = nil
+    }
+
+    private func perform(_ body: (ExploreWorker) -> ExploreWorker.Outcome) throws -> ExploreWorker.Outcome {
+        let worker = try self.worker ?? ExploreWorker(arguments: arguments)
+        self.worker = worker
+        let outcome = body(worker)
+        if case .crashed = outcome { self.worker = nil }
+        return outcome
+    }
+
+    static func violations(_ outcome: ExploreWorker.Outcome) -> [Violation] {
+        switch outcome {
+        case .finished(let violations): violations
+        case .crashed(let how): [Violation(invariant: .crash, detail: "the run crashed (\(how))")]
+        }
+    }
+}

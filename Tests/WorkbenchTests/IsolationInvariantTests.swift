@@ -1,0 +1,102 @@
+import ChatSDK
+import Testing
+
+@testable import Workbench
+
+/// Invariants 3 (second half) and 4 of `chatbench explore`: a watcher shows
+/// only its user's data, states change only as allowed, and a user who
+/// signed out leaves nothing on the client.
+@Suite struct IsolationInvariantTests {
+    static let twoUsers = [
+        "client new phone", "use phone", "user set bob", "start conversation", "send c1 text from-bob",
+        "use client", "user set alice", "start conversation", "send c2 text from-alice", "watch conversations", "watch items c2", "settle",
+    ]
+
+    func invariants(_ session: WorkbenchSession, _ invariant: Invariant) -> [Violation] {
+        session.violations().filter { $0.invariant == invariant }
+    }
+
+    @Test func watchersOfSeveralUsersAndClientsShowOnlyTheirOwn() throws {
+        let (session, results) = try run(Self.twoUsers + ["use phone", "watch conversations", "settle"])
+        #expect(results.allSatisfy { $0.status == .ok }, "\(results.map(\.output))")
+        #expect(session.violations().isEmpty, "\(session.violations())")
+    }
+
+    @Test func aWatcherShowingAnotherUsersConversationIsCaught() throws {
+        let (session, _) = try run(Self.twoUsers)
+        let w1 = try #require(session.interpreter.objects["w1"] as? WatcherObject)
+        w1.elements.append("c1")
+        #expect(invariants(session, .ownData).map(\.detail) == ["w1 on client (user alice) shows c1, not theirs"])
+    }
+
+    @Test func aWatcherShowingAnotherClientsUnsentMessageIsCaught() throws {
+        let (session, _) = try run(Self.twoUsers + ["use phone", "net offline", "send c1 text unsent", "use client"])
+        let w2 = try #require(session.interpreter.objects["w2"] as? WatcherObject)
+        let unsent = try #require(
+            session.interpreter.objects.values.compactMap { $0 as? MessageObject }.first { $0.latest?.state != .sent })
+        w2.elements.insert(unsent.handle, at: 0)
+        #expect(invariants(session, .ownData).map(\.detail) == ["w2 on client (user alice) shows \(unsent.handle), not theirs"])
+    }
+
+    @Test func theAllowedTransitionsPassAndOthersAreCaught() {
+        let normal: [SessionState] = [
+            .userSet(userId: "a"), .authenticating(userId: "a"), .authenticated(userId: "a", via: .tokens), .refreshing(userId: "a"),
+            .authenticated(userId: "a", via: .tokens), .closed(reason: "revoked"), .signedOut,
+        ]
+        let connections: [ConnectionState] = [
+            .connecting, .connected, .waitingForNetwork(.backoff(attempt: 1)), .waitingForNetwork(.offline), .connecting, .connected,
+            .disconnected,
+        ]
+        #expect(StateTransitions.violations(sessions: normal, connections: connections, client: "client").isEmpty)
+        #expect(
+            StateTransitions.violations(
+                sessions: [.userSet(userId: "a"), .closed(reason: "x"), .authenticating(userId: "a")], connections: [.connected],
+                client: "phone")
+                == [
+                    "phone.session went closed → authenticating (closed(x) → authenticating(a))",
+                    "phone.connection went disconnected → connected (disconnected → connected)",
+                ])
+    }
+
+    @Test func aClientsAuditReachesTheInvariants() throws {
+        let (session, _) = try run(["user set alice", "watch conversations", "settle"])
+        #expect(invariants(session, .transitions).isEmpty)
+        let client = try #require(session.interpreter.clients.first)
+        client.audit.saw(ConnectionState.disconnected, client: "client")
+        client.audit.saw(ConnectionState.connected, client: "client")
+        #expect(
+            invariants(session, .transitions).map(\.detail) == [
+                "client.connection went disconnected → connected (disconnected → connected)"
+            ])
+    }
+
+    @Test func aSignedOutUserLeavesNothing() throws {
+        let (session, results) = try run([
+            "user set alice", "start conversation", "send c1 text hi", "watch items c1", "net offline", "send c1 text pending",
+            "user clear",
+            "net online", "user set bob", "start conversation", "send c2 text from-bob", "settle",
+        ])
+        #expect(results.allSatisfy { $0.status == .ok }, "\(results.map(\.output))")
+        #expect(session.interpreter.clients[0].pastUsers == ["alice"])
+        #expect(session.violations().isEmpty, "\(session.violations())")
+    }
+
+    @Test func aWatcherOfTheUserBeforeThatStillShowsDataIsCaught() throws {
+        let (session, _) = try run(["user set alice", "start conversation", "send c1 text hi", "watch items c1", "settle", "user clear"])
+        let w1 = try #require(session.interpreter.objects["w1"] as? WatcherObject)
+        #expect(w1.state == "ended")
+        w1.state = "live"
+        w1.elements = ["m1"]
+        #expect(
+            invariants(session, .signedOutKeepsNothing).map(\.detail) == ["w1 opened for alice still shows 1 items on client (user none)"])
+    }
+
+    @Test func dataOfAPastUserReadableThroughTheClientIsCaught() throws {
+        let (session, _) = try run(["user set alice", "start conversation", "send c1 text hi", "settle"])
+        // As if the SDK had kept alice's cache when the user became zed.
+        let client = session.interpreter.clients[0]
+        client.pastUsers = ["alice"]
+        client.userId = "zed"
+        #expect(invariants(session, .signedOutKeepsNothing).map(\.detail) == ["client (user zed) still holds c1, m1 of alice"])
+    }
+}
