@@ -18,33 +18,33 @@ import JWTKit
 /// Tokens signed by jwt-kit's `JWTKeyCollection.sign` or by any other
 /// standard library with the same secret verify (see the tests and the
 /// PyJWT fixture).
-public enum AppJWT {
+package enum AppJWT {
     /// How far in the future an `iat` (or `nbf`) may lie: clocks of the
     /// app's backend and of this server differ a little.
-    public static let allowedClockSkew: Duration = .seconds(60)
+    package static let allowedClockSkew: Duration = .seconds(60)
     /// Longest JWT accepted, in bytes.
-    public static let maxLength = 8 * 1024
+    package static let maxLength = 8 * 1024
 
     /// The claims of an app's JWT. Every claim is optional in decoding so
     /// that a missing one is reported by name rather than as "malformed".
-    public struct Claims: JWTPayload, Equatable {
+    package struct Claims: JWTPayload, Equatable {
         /// The user's id in the app: the backend's user id. Required.
-        public var externalId: String?
-        public var name: String?
-        public var email: String?
+        package var externalId: String?
+        package var name: String?
+        package var email: String?
         /// Expiry. Required.
-        public var exp: ExpirationClaim?
+        package var exp: ExpirationClaim?
         /// Issue time. Optional; refused when in the future beyond ``allowedClockSkew``.
-        public var iat: IssuedAtClaim?
+        package var iat: IssuedAtClaim?
         /// Not-before. Optional; refused when in the future beyond ``allowedClockSkew``.
-        public var nbf: NotBeforeClaim?
+        package var nbf: NotBeforeClaim?
 
         enum CodingKeys: String, CodingKey {
             case externalId = "external_id"
             case name, email, exp, iat, nbf
         }
 
-        public init(externalId: String?, name: String? = nil, email: String? = nil, exp: Date?, iat: Date? = nil) {
+        package init(externalId: String?, name: String? = nil, email: String? = nil, exp: Date?, iat: Date? = nil) {
             self.externalId = externalId
             self.name = name
             self.email = email
@@ -56,15 +56,15 @@ public enum AppJWT {
         /// from its async `verify`, which the backend does not use: the
         /// claims are checked synchronously by ``AppJWT/verify(_:secret:now:)``
         /// against the injected (virtual) clock, never the system clock.
-        public func verify(using algorithm: some JWTAlgorithm) async throws {}
+        package func verify(using algorithm: some JWTAlgorithm) async throws {}
     }
 
     /// What a verified JWT says.
-    public struct Verified: Sendable, Hashable {
-        public var externalId: String
-        public var name: String?
-        public var email: String?
-        public var expiresAt: Instant
+    package struct Verified: Sendable, Hashable {
+        package var externalId: String
+        package var name: String?
+        package var email: String?
+        package var expiresAt: Instant
     }
 
     /// Verifies a JWT against the app's secret at time `now`.
@@ -74,7 +74,7 @@ public enum AppJWT {
     /// bad `external_id` or `exp`, issued in the future) or `expiredJWT`
     /// ("The JWT has expired") when `exp` is not after `now`. Messages never
     /// contain the token.
-    public static func verify(_ jwt: String, secret: String, now: Instant) throws(WireError) -> Verified {
+    package static func verify(_ jwt: String, secret: String, now: Instant) throws(WireError) -> Verified {
         guard jwt.utf8.count <= maxLength else { throw WireError(.invalidJWT, "The JWT is longer than \(maxLength) bytes") }
         let parts = jwt.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, !parts[0].isEmpty, !parts[1].isEmpty else {
@@ -136,7 +136,7 @@ public enum AppJWT {
     /// `add(hmac:)`, which asserts in debug builds that the key has at least
     /// 32 bytes, it accepts any non-empty secret (the embedded world's demo
     /// secret has 28).
-    public static func sign(_ claims: Claims, secret: String) -> String {
+    package static func sign(_ claims: Claims, secret: String) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         encoder.dateEncodingStrategy = .secondsSince1970

@@ -13,17 +13,17 @@ import ChatCore
 /// let app = backend.scope(apiKey: "demo-key")
 /// for user in app.users() { print(user.id, user.sessionCount) }
 /// ```
-public struct AppScope: Sendable {
-    public let backend: Backend
-    public let apiKey: String
+package struct AppScope: Sendable {
+    package let backend: Backend
+    package let apiKey: String
 
-    public init(backend: Backend, apiKey: String) {
+    package init(backend: Backend, apiKey: String) {
         self.backend = backend
         self.apiKey = apiKey
     }
 
     /// The app's users, in creation order.
-    public func users() -> [HTTPWire.AppUser] {
+    package func users() -> [HTTPWire.AppUser] {
         backend.users().filter { $0.apiKey == apiKey }.map { user in
             HTTPWire.AppUser(
                 id: user.id, isAnonymous: user.isAnonymous, nickname: user.nickname, attributes: user.attributes,
@@ -33,24 +33,24 @@ public struct AppScope: Sendable {
     }
 
     /// Whether the user exists and belongs to this app.
-    public func hasUser(_ userId: String) -> Bool {
+    package func hasUser(_ userId: String) -> Bool {
         backend.apiKey(ofUser: userId) == apiKey
     }
 
     /// A user's conversations, most recently updated first.
-    public func conversations(userId: String) -> [WireConversation] {
+    package func conversations(userId: String) -> [WireConversation] {
         hasUser(userId) ? backend.conversations(userId: userId) : []
     }
 
     /// The messages of one of the app's conversations, oldest first; throws
     /// `unknownConversation` for a conversation the app does not have.
-    public func messages(conversationId: String) throws(WireError) -> [WireMessage] {
+    package func messages(conversationId: String) throws(WireError) -> [WireMessage] {
         try requireConversation(conversationId)
         return try backend.messages(conversationId: conversationId)
     }
 
     /// A user's open sessions, oldest first.
-    public func sessions(userId: String) -> [HTTPWire.AppSession] {
+    package func sessions(userId: String) -> [HTTPWire.AppSession] {
         guard hasUser(userId) else { return [] }
         return backend.sessions(userId: userId).map {
             HTTPWire.AppSession(authenticationType: $0.authenticationType, deviceId: $0.deviceId)
@@ -58,72 +58,72 @@ public struct AppScope: Sendable {
     }
 
     /// The ids of the devices subscribed to a user's pushes.
-    public func pushSubscriptions(userId: String) -> [String] {
+    package func pushSubscriptions(userId: String) -> [String] {
         hasUser(userId) ? backend.pushSubscriptions(userId: userId).map(\.deviceId) : []
     }
 
     /// The pushes sent for a user's messages, oldest first.
-    public func pushes(userId: String) -> [HTTPWire.AppPush] {
+    package func pushes(userId: String) -> [HTTPWire.AppPush] {
         guard hasUser(userId) else { return [] }
         return backend.pushes(userId: userId).map { HTTPWire.AppPush(deviceId: $0.deviceId, preview: $0.preview) }
     }
 
     /// The app's settings, in ``AppSettings/keys`` order.
-    public func settings() -> [HTTPWire.AppSetting] {
+    package func settings() -> [HTTPWire.AppSetting] {
         backend.settingsDescription(apiKey: apiKey).map { HTTPWire.AppSetting(key: $0.0, value: $0.1) }
     }
 
     /// Applies every change, or none: throws `badRequest` naming a bad key or value.
-    public func updateSettings(_ changes: [HTTPWire.AppSetting]) throws(WireError) {
+    package func updateSettings(_ changes: [HTTPWire.AppSetting]) throws(WireError) {
         try backend.updateSettings(apiKey: apiKey, changes.map { ($0.key, $0.value) })
     }
 
     /// Expires the user's access tokens now (`token expire`); `unknownUser`
     /// for a user the app does not have.
-    public func expireAccessTokens(userId: String) throws(WireError) {
+    package func expireAccessTokens(userId: String) throws(WireError) {
         try requireUser(userId)
         backend.expireAccessTokens(userId: userId)
     }
 
     /// Revokes every token of the user and closes their sessions and event
     /// streams (`token revoke`); `unknownUser` for a user the app does not have.
-    public func revokeTokens(userId: String) throws(WireError) {
+    package func revokeTokens(userId: String) throws(WireError) {
         try requireUser(userId)
         backend.revokeTokens(userId: userId)
     }
 
     /// An app-issued access token for a user (created if unknown).
-    public func issueAccessToken(userId: String) throws(WireError) -> HTTPWire.IssuedCredentialBody {
+    package func issueAccessToken(userId: String) throws(WireError) -> HTTPWire.IssuedCredentialBody {
         Self.body(try backend.issueAccessToken(apiKey: apiKey, userId: userId))
     }
 
     /// An app-issued session token for a user (created if unknown), valid for
     /// `ttl` (positive) or the app's `sessionTokenTTL`.
-    public func issueSessionToken(userId: String, ttl: Duration?) throws(WireError) -> HTTPWire.IssuedCredentialBody {
+    package func issueSessionToken(userId: String, ttl: Duration?) throws(WireError) -> HTTPWire.IssuedCredentialBody {
         if let ttl, ttl <= .zero { throw WireError(.badRequest, "The session token's lifetime must be positive") }
         return Self.body(try backend.issueSessionToken(apiKey: apiKey, userId: userId, ttl: ttl))
     }
 
     /// The agent says `text` in one of the app's conversations (S2).
-    public func agentSay(conversationId: String, text: String, agentName: String = "agent") throws(WireError) -> WireMessage {
+    package func agentSay(conversationId: String, text: String, agentName: String = "agent") throws(WireError) -> WireMessage {
         try requireConversation(conversationId)
         return try backend.agentSay(conversationId: conversationId, text: text, agentName: agentName)
     }
 
     /// The agent starts or stops typing in one of the app's conversations.
-    public func agentTyping(conversationId: String, isTyping: Bool, agentName: String = "agent") throws(WireError) {
+    package func agentTyping(conversationId: String, isTyping: Bool, agentName: String = "agent") throws(WireError) {
         try requireConversation(conversationId)
         try backend.agentTyping(conversationId: conversationId, isTyping: isTyping, agentName: agentName)
     }
 
     /// The agent reads one of the app's conversations up to its newest message.
-    public func agentRead(conversationId: String, agentName: String = "agent") throws(WireError) {
+    package func agentRead(conversationId: String, agentName: String = "agent") throws(WireError) {
         try requireConversation(conversationId)
         try backend.agentRead(conversationId: conversationId, agentName: agentName)
     }
 
     /// `unknownConversation` unless the conversation is one of the app's.
-    public func requireConversation(_ conversationId: String) throws(WireError) {
+    package func requireConversation(_ conversationId: String) throws(WireError) {
         guard backend.apiKey(ofConversation: conversationId) == apiKey else { throw WireError(.unknownConversation) }
     }
 
@@ -138,7 +138,7 @@ public struct AppScope: Sendable {
 
 extension Backend {
     /// The app with this API key's view of the backend (see ``AppScope``).
-    public func scope(apiKey: String) -> AppScope {
+    package func scope(apiKey: String) -> AppScope {
         AppScope(backend: self, apiKey: apiKey)
     }
 }

@@ -4,13 +4,13 @@ import Foundation
 /// Settings as `KEY=VALUE` strings, for the workbench's `server settings`.
 extension AppSettings {
     /// The keys that ``set(_:to:)`` accepts, in the order ``described`` lists them.
-    public static let keys = [
+    package static let keys = [
         "allowUserIdOnly", "requireAccessToken", "accessTokenTTL", "refreshTokenTTL", "sessionTokenTTL",
         "typingTTL", "maxAttachmentBytes", "allowedMimeTypes",
     ]
 
     /// Every setting as (key, value) pairs, values in the form ``set(_:to:)`` reads.
-    public var described: [(String, String)] {
+    package var described: [(String, String)] {
         [
             ("allowUserIdOnly", String(allowUserIdOnly)),
             ("requireAccessToken", String(requireAccessToken)),
@@ -27,7 +27,7 @@ extension AppSettings {
     /// durations `500ms`, `30s`, `10m`, `2h`, `7d`, sizes in bytes, MIME
     /// types separated by commas. Throws `badRequest` naming the valid keys
     /// for an unknown key, or the expected form for a bad value.
-    public mutating func set(_ key: String, to value: String) throws(WireError) {
+    package mutating func set(_ key: String, to value: String) throws(WireError) {
         func bad(_ expected: String) -> WireError {
             WireError(.badRequest, "Bad value \(String(value.prefix(100)).debugDescription) for setting \(key): expected \(expected)")
         }
@@ -110,13 +110,13 @@ extension Backend {
     /// Throws `invalidApiKey` for an unknown app, `badRequest` for an unknown
     /// key (the message lists the valid keys) or a bad value (it says what is
     /// expected).
-    public func updateSetting(apiKey: String, key: String, value: String) throws(WireError) {
+    package func updateSetting(apiKey: String, key: String, value: String) throws(WireError) {
         try updateSettings(apiKey: apiKey, [(key, value)])
     }
 
     /// Changes several settings at once, in order: all of them, or none when
     /// one key or value is bad (it throws as ``updateSetting(apiKey:key:value:)``).
-    public func updateSettings(apiKey: String, _ changes: [(key: String, value: String)]) throws(WireError) {
+    package func updateSettings(apiKey: String, _ changes: [(key: String, value: String)]) throws(WireError) {
         try write { db in
             var settings = try Self.appSettings(db, apiKey: apiKey)
             for change in changes { try settings.set(change.key, to: change.value) }
@@ -126,7 +126,7 @@ extension Backend {
 
     /// The settings of an app as (key, value) strings, in ``AppSettings/keys``
     /// order; empty for an unknown app.
-    public func settingsDescription(apiKey: String) -> [(String, String)] {
+    package func settingsDescription(apiKey: String) -> [(String, String)] {
         (try? settings(apiKey: apiKey))?.described ?? []
     }
 }

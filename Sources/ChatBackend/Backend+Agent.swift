@@ -40,7 +40,7 @@ extension Backend {
     /// `typingTTL`, and the owner receives `typing(until:)`. Off: it is
     /// cleared and the owner receives `typing(until: nil)`.
     /// Throws `unknownConversation`.
-    public func agentTyping(conversationId: String, isTyping: Bool, agentName: String = "agent") throws(WireError) {
+    package func agentTyping(conversationId: String, isTyping: Bool, agentName: String = "agent") throws(WireError) {
         let now = environment.now()
         let ownerId = try write { db -> String in
             guard let row = try conversationRow(db, id: conversationId) else { throw WireError(.unknownConversation) }
@@ -62,7 +62,7 @@ extension Backend {
     /// The backend records the read position and the owner receives
     /// `conversationUpdated` with it (`providerReadSeq`), so that the
     /// messages it covers show as read. Throws `unknownConversation`.
-    public func agentRead(conversationId: String, agentName: String = "agent") throws(WireError) {
+    package func agentRead(conversationId: String, agentName: String = "agent") throws(WireError) {
         let now = environment.now()
         let ownerId = try write { db -> String in
             guard try conversationRow(db, id: conversationId) != nil else { throw WireError(.unknownConversation) }
@@ -78,7 +78,7 @@ extension Backend {
     }
 
     /// The seq of the newest message a provider has read (0 when none). Throws `unknownConversation`.
-    public func providerReadSeq(conversationId: String) throws(WireError) -> Int64 {
+    package func providerReadSeq(conversationId: String) throws(WireError) -> Int64 {
         try read { db in
             guard let row = try conversationRow(db, id: conversationId) else { throw WireError(.unknownConversation) }
             return row["providerReadSeq"]

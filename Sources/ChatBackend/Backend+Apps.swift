@@ -5,7 +5,7 @@ extension Backend {
     /// The API key of the app that owns a conversation (through its owner),
     /// or nil if there is no such conversation. The server uses it to keep
     /// an app's "other side" routes to that app's conversations.
-    public func apiKey(ofConversation id: String) -> String? {
+    package func apiKey(ofConversation id: String) -> String? {
         try? read { db in
             try String.fetchOne(
                 db,
@@ -17,13 +17,13 @@ extension Backend {
 
     /// The API key of the app a user belongs to, or nil if there is no such
     /// user: the server keeps an app's inspection routes to its own users.
-    public func apiKey(ofUser id: String) -> String? {
+    package func apiKey(ofUser id: String) -> String? {
         try? read { db in try String.fetchOne(db.cachedStatement(sql: "SELECT apiKey FROM user WHERE id = ?"), arguments: [id]) }
     }
 
     /// The user an access token was issued to, whatever its state (nil when
     /// unknown); for labelling connections, not for authentication.
-    public func userId(ofAccessToken token: String) -> String? {
+    package func userId(ofAccessToken token: String) -> String? {
         try? read { db in
             try String.fetchOne(db, sql: "SELECT userId FROM token WHERE token = ? AND kind = 'access'", arguments: [token])
         }

@@ -10,7 +10,7 @@ extension Backend {
     ///
     /// Throws `invalidApiKey` for an unknown key, `badRequest` for an empty or
     /// oversized user id, and `forbidden` if the user id belongs to another app.
-    public func issueTokens(apiKey: String, userId: String) throws(WireError) -> TokenPair {
+    package func issueTokens(apiKey: String, userId: String) throws(WireError) -> TokenPair {
         try Self.validateIdentifier(userId, what: "user id")
         return try write { db in
             let settings = try Self.appSettings(db, apiKey: apiKey)
@@ -93,7 +93,7 @@ extension Backend {
     }
 
     /// "token expire": makes the user's current access tokens expired now.
-    public func expireAccessTokens(userId: String) {
+    package func expireAccessTokens(userId: String) {
         let now = environment.now().milliseconds
         _ = try? write { db in
             try db.cachedStatement(
@@ -109,7 +109,7 @@ extension Backend {
     /// every session of the user closes, ending its realtime subscriptions
     /// (their `onClose` is told `invalidToken`). Push subscriptions stay:
     /// only a logout removes them.
-    public func revokeTokens(userId: String) {
+    package func revokeTokens(userId: String) {
         let now = environment.now().milliseconds
         _ = try? write { db in
             try db.cachedStatement(sql: "UPDATE token SET revokedAt = ? WHERE userId = ? AND revokedAt IS NULL").execute(arguments: [
@@ -125,7 +125,7 @@ extension Backend {
     }
 
     /// Open sessions of a user (see ``sessions(userId:)``).
-    public func sessionCount(userId: String) -> Int {
+    package func sessionCount(userId: String) -> Int {
         sessions(userId: userId).count
     }
 
@@ -185,7 +185,7 @@ extension Backend {
 
     /// Rejects empty, oversized (over 256 Unicode scalars) or control-character
     /// identifiers with `badRequest` (docs/openapi.json states the same limits).
-    public static func validateIdentifier(_ id: String, what: String) throws(WireError) {
+    package static func validateIdentifier(_ id: String, what: String) throws(WireError) {
         if let problem = WireLimits.identifierProblem(id) { throw WireError(.badRequest, "The \(what) \(problem)") }
     }
 }

@@ -54,7 +54,7 @@ extension Backend {
     }
 
     /// Conversations of a user, most recently updated first (for the workbench).
-    public func conversations(userId: String) -> [WireConversation] {
+    package func conversations(userId: String) -> [WireConversation] {
         let now = environment.now()
         return
             (try? read { db in
@@ -67,7 +67,7 @@ extension Backend {
     }
 
     /// The owner of a conversation, or nil if there is no such conversation.
-    public func owner(ofConversation id: String) -> String? {
+    package func owner(ofConversation id: String) -> String? {
         try? read { db in try String.fetchOne(db.cachedStatement(sql: "SELECT ownerId FROM conversation WHERE id = ?"), arguments: [id]) }
     }
 

@@ -13,7 +13,7 @@ extension Backend {
     ///
     /// Throws `invalidApiKey`, `badRequest` (bad user id) or `forbidden`
     /// (a user of another app).
-    public func issueAccessToken(apiKey: String, userId: String) throws(WireError) -> IssuedCredential {
+    package func issueAccessToken(apiKey: String, userId: String) throws(WireError) -> IssuedCredential {
         try Self.validateIdentifier(userId, what: "user id")
         let now = environment.now()
         return try write { db in
@@ -29,7 +29,7 @@ extension Backend {
     /// The app's backend issuing a session token for a user (A10), valid for
     /// `ttl` or else the app's `sessionTokenTTL`. Creates the user if unknown.
     /// Throws as ``issueAccessToken(apiKey:userId:)``.
-    public func issueSessionToken(apiKey: String, userId: String, ttl: Duration? = nil) throws(WireError) -> IssuedCredential {
+    package func issueSessionToken(apiKey: String, userId: String, ttl: Duration? = nil) throws(WireError) -> IssuedCredential {
         try Self.validateIdentifier(userId, what: "user id")
         let now = environment.now()
         return try write { db in
@@ -44,7 +44,7 @@ extension Backend {
     /// Revokes one app-issued access or session token, and with it every
     /// session opened with it (their tokens and realtime subscriptions).
     /// Throws `invalidAccessToken` if the app issued no such token.
-    public func revokeCredential(apiKey: String, token: String) throws(WireError) {
+    package func revokeCredential(apiKey: String, token: String) throws(WireError) {
         let now = environment.now().milliseconds
         let sessionIds = try write { db -> [String] in
             guard
@@ -376,7 +376,7 @@ extension Backend {
 
     /// Open sessions of a user, oldest first: not logged out, not revoked,
     /// and holding a refresh token that is still valid.
-    public func sessions(userId: String) -> [BackendSession] {
+    package func sessions(userId: String) -> [BackendSession] {
         let now = environment.now().milliseconds
         return
             (try? read { db in
@@ -398,7 +398,7 @@ extension Backend {
     }
 
     /// The devices subscribed to a user's pushes, by device id.
-    public func pushSubscriptions(userId: String) -> [BackendDevice] {
+    package func pushSubscriptions(userId: String) -> [BackendDevice] {
         (try? read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM device WHERE userId = ? ORDER BY deviceId", arguments: [userId]).map { row in
                 BackendDevice(
@@ -409,12 +409,12 @@ extension Backend {
     }
 
     /// The pushes sent for a user's messages, oldest first.
-    public func pushes(userId: String) -> [BackendPush] {
+    package func pushes(userId: String) -> [BackendPush] {
         (try? read { db in try Self.pushes(db, sql: "SELECT * FROM push WHERE userId = ? ORDER BY id", arguments: [userId]) }) ?? []
     }
 
     /// Every push sent, oldest first.
-    public func pushLog() -> [BackendPush] {
+    package func pushLog() -> [BackendPush] {
         (try? read { db in try Self.pushes(db, sql: "SELECT * FROM push ORDER BY id", arguments: []) }) ?? []
     }
 

@@ -107,7 +107,7 @@ extension Backend {
 
     /// Messages of a conversation, oldest first (for the workbench).
     /// Throws `unknownConversation` when there is no such conversation.
-    public func messages(conversationId: String) throws(WireError) -> [WireMessage] {
+    package func messages(conversationId: String) throws(WireError) -> [WireMessage] {
         try read { db in
             guard try conversationRow(db, id: conversationId) != nil else { throw WireError(.unknownConversation) }
             return try Row.fetchAll(

@@ -16,7 +16,7 @@ extension Backend {
     /// A sink may call back into the backend; events produced that way are
     /// delivered once the sink returns, still in order. An `afterUserSeq`
     /// beyond the user's newest event counts as the newest.
-    public func subscribe(
+    package func subscribe(
         apiKey: String, accessToken: String, afterUserSeq: Int64?,
         sink: @escaping @Sendable (WireEvent) -> Void,
         onClose: (@Sendable (WireError) -> Void)? = nil
@@ -45,7 +45,7 @@ extension Backend {
     }
 
     /// Ends a subscription; its sink is not called again. Unknown ids are ignored.
-    public func unsubscribe(_ id: SubscriptionID) {
+    package func unsubscribe(_ id: SubscriptionID) {
         _ = state.withLock { $0.subscriptions.removeValue(forKey: id) }
     }
 
@@ -60,17 +60,17 @@ extension Backend {
     }
 
     /// The userSeq of the newest event of a user (0 when none).
-    public func latestUserSeq(userId: String) -> Int64 {
+    package func latestUserSeq(userId: String) -> Int64 {
         (try? read { db in try Self.latestUserSeq(db, userId: userId) }) ?? 0
     }
 
     /// Stored events of a user with userSeq > `afterUserSeq`, in order (for the workbench).
-    public func events(userId: String, afterUserSeq: Int64 = 0) -> [WireEvent] {
+    package func events(userId: String, afterUserSeq: Int64 = 0) -> [WireEvent] {
         (try? read { db in try Self.events(db, userId: userId, after: afterUserSeq) }) ?? []
     }
 
     /// The number of live subscriptions of a user (the workbench's view of realtime connections).
-    public func subscriptionCount(userId: String) -> Int {
+    package func subscriptionCount(userId: String) -> Int {
         state.withLock { $0.subscriptions.ids(ofUser: userId).count }
     }
 

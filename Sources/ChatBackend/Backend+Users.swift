@@ -3,7 +3,7 @@ import GRDB
 
 extension Backend {
     /// Every user the backend knows, in creation order (then by id).
-    public func users() -> [BackendUser] {
+    package func users() -> [BackendUser] {
         (try? read { db in
             try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM user ORDER BY createdAt, id")).map { row in
                 BackendUser(

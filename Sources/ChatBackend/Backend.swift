@@ -43,7 +43,7 @@ public final class Backend: Sendable {
     ///     everything in memory (embedded mode).
     ///   - commitSync: how each commit to the file is synced (see
     ///     ``CommitSync``); unused in memory. Default `.full`.
-    public init(environment: BackendEnvironment, path: String? = nil, commitSync: CommitSync = .full) throws {
+    package init(environment: BackendEnvironment, path: String? = nil, commitSync: CommitSync = .full) throws {
         self.environment = environment
         if let path {
             try Self.useWriteAheadLog(path)
@@ -91,7 +91,7 @@ public final class Backend: Sendable {
 
     /// The number of SDK requests answered by ``handle(_:)`` so far, whatever
     /// their outcome. The workbench uses it to tell that a step made no request.
-    public var requestCount: Int {
+    package var requestCount: Int {
         state.withLock { $0.requestCount }
     }
 
@@ -101,7 +101,7 @@ public final class Backend: Sendable {
     ///
     /// Throws a ``WireError`` with code `badRequest` if the key is empty or
     /// already registered.
-    public func createApp(apiKey: String, jwtSecret: String, settings: AppSettings = .init()) throws {
+    package func createApp(apiKey: String, jwtSecret: String, settings: AppSettings = .init()) throws {
         guard !apiKey.isEmpty else { throw WireError(.badRequest, "The API key is empty") }
         let json = try Self.encode(settings)
         try write { db in
@@ -115,7 +115,7 @@ public final class Backend: Sendable {
     }
 
     /// The settings of the app with this API key. Throws `invalidApiKey` for an unknown key.
-    public func settings(apiKey: String) throws -> AppSettings {
+    package func settings(apiKey: String) throws -> AppSettings {
         try read { db in try Self.appSettings(db, apiKey: apiKey) }
     }
 
@@ -125,7 +125,7 @@ public final class Backend: Sendable {
     /// try backend.updateSettings(apiKey: "demo-key") { $0.maxAttachmentBytes = 1_000_000 }
     /// ```
     /// Throws `invalidApiKey` for an unknown key.
-    public func updateSettings(apiKey: String, _ change: (inout AppSettings) -> Void) throws {
+    package func updateSettings(apiKey: String, _ change: (inout AppSettings) -> Void) throws {
         try write { db in
             var settings = try Self.appSettings(db, apiKey: apiKey)
             change(&settings)
@@ -136,7 +136,7 @@ public final class Backend: Sendable {
     }
 
     /// The JWT secret of an app (for the workbench's `login jwt`). Throws `invalidApiKey` for an unknown key.
-    public func jwtSecret(apiKey: String) throws(WireError) -> String {
+    package func jwtSecret(apiKey: String) throws(WireError) -> String {
         try read { db in
             guard
                 let secret = try String.fetchOne(db.cachedStatement(sql: "SELECT jwtSecret FROM app WHERE apiKey = ?"), arguments: [apiKey])
@@ -176,7 +176,7 @@ public final class Backend: Sendable {
     /// `refresh` and the sign-in requests need only the API key; `logout`
     /// accepts an expired access token; every other request needs a valid,
     /// unexpired access token in `envelope.accessToken`.
-    public func handle(_ envelope: WireEnvelope) -> Result<WireResponse, WireError> {
+    package func handle(_ envelope: WireEnvelope) -> Result<WireResponse, WireError> {
         state.withLock { $0.requestCount += 1 }
         do throws(WireError) {
             return .success(try answer(envelope))

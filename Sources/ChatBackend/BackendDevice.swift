@@ -6,14 +6,14 @@ import ChatCore
 /// A sign-in subscribes the device; only a logout from it (or a merge of an
 /// anonymous user, or `unregisterDevice`) removes the subscription — not a
 /// token's expiry or revocation, not a client clearing its local data.
-public struct BackendDevice: Sendable, Hashable {
-    public var deviceId: String
-    public var userId: String
+package struct BackendDevice: Sendable, Hashable {
+    package var deviceId: String
+    package var userId: String
     /// Whether the device registered a push token (the token itself is not exposed).
-    public var hasPushToken: Bool
-    public var subscribedAt: Instant
+    package var hasPushToken: Bool
+    package var subscribedAt: Instant
 
-    public init(deviceId: String, userId: String, hasPushToken: Bool, subscribedAt: Instant) {
+    package init(deviceId: String, userId: String, hasPushToken: Bool, subscribedAt: Instant) {
         self.deviceId = deviceId
         self.userId = userId
         self.hasPushToken = hasPushToken

@@ -11,14 +11,14 @@ import ChatCore
 /// let env = BackendEnvironment(now: { clock.now }, makeID: { prefix in prefix + rng.hex(16) })
 /// let backend = try Backend(environment: env)
 /// ```
-public struct BackendEnvironment: Sendable {
+package struct BackendEnvironment: Sendable {
     /// The current time.
-    public var now: @Sendable () -> Instant
+    package var now: @Sendable () -> Instant
     /// Returns `prefix` + random hex; deterministic in the simulation.
-    public var makeID: @Sendable (_ prefix: String) -> String
+    package var makeID: @Sendable (_ prefix: String) -> String
 
     /// Creates an environment from a clock and an identifier generator.
-    public init(now: @escaping @Sendable () -> Instant, makeID: @escaping @Sendable (_ prefix: String) -> String) {
+    package init(now: @escaping @Sendable () -> Instant, makeID: @escaping @Sendable (_ prefix: String) -> String) {
         self.now = now
         self.makeID = makeID
     }

@@ -2,17 +2,17 @@ import ChatCore
 
 /// An open server session (one per sign-in), for inspection by the
 /// workbench (`server sessions`, `server.sessions(ID)`).
-public struct BackendSession: Sendable, Hashable {
+package struct BackendSession: Sendable, Hashable {
     /// The session's id (`ses-N`).
-    public var id: String
-    public var userId: String
+    package var id: String
+    package var userId: String
     /// The device that signed in; nil for tokens from `issueTokens` not yet used.
-    public var deviceId: String?
+    package var deviceId: String?
     /// How the session was opened.
-    public var authenticationType: WireUser.AuthenticationType
-    public var openedAt: Instant
+    package var authenticationType: WireUser.AuthenticationType
+    package var openedAt: Instant
 
-    public init(id: String, userId: String, deviceId: String?, authenticationType: WireUser.AuthenticationType, openedAt: Instant) {
+    package init(id: String, userId: String, deviceId: String?, authenticationType: WireUser.AuthenticationType, openedAt: Instant) {
         self.id = id
         self.userId = userId
         self.deviceId = deviceId

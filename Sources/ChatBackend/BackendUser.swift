@@ -2,31 +2,31 @@ import ChatCore
 
 /// A user as the backend stores it, for inspection by the workbench
 /// (`server users`).
-public struct BackendUser: Sendable, Codable, Hashable {
+package struct BackendUser: Sendable, Codable, Hashable {
     /// The user's id, chosen by the app (or generated for anonymous users).
-    public var id: String
+    package var id: String
     /// The API key of the app the user belongs to.
-    public var apiKey: String
+    package var apiKey: String
     /// Whether the server created this user without an identity (A7).
-    public var isAnonymous: Bool
+    package var isAnonymous: Bool
     /// The user's nickname, if any (A14).
-    public var nickname: String?
+    package var nickname: String?
     /// The user's profile URL, if any (A14).
-    public var profileURL: String?
+    package var profileURL: String?
     /// Free-form attributes set by the app (A12, A13).
-    public var attributes: [String: String]
+    package var attributes: [String: String]
     /// When the backend first saw the user.
-    public var createdAt: Instant
+    package var createdAt: Instant
     /// The JWT's `name` claim, if a JWT gave one (A5).
-    public var name: String? = nil
+    package var name: String? = nil
     /// The JWT's `email` claim, if a JWT gave one (A5).
-    public var email: String? = nil
+    package var email: String? = nil
     /// The user this anonymous user was merged into (A8); such a user is
     /// retired: it can no longer sign in.
-    public var mergedInto: String? = nil
+    package var mergedInto: String? = nil
 
     /// Creates a user value.
-    public init(
+    package init(
         id: String, apiKey: String, isAnonymous: Bool, nickname: String? = nil, profileURL: String? = nil,
         attributes: [String: String] = [:], createdAt: Instant,
         name: String? = nil, email: String? = nil, mergedInto: String? = nil

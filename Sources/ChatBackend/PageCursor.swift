@@ -55,7 +55,7 @@ extension Backend {
     /// route also takes it as `?cursor=` in place of its seq, so that a client
     /// following `nextCursor` reaches the last page. 1 to 18 digits
     /// (docs/openapi.json's pattern); anything else is `badRequest`.
-    public static func sinceSeq(fromCursor cursor: String) throws(WireError) -> Int64 {
+    package static func sinceSeq(fromCursor cursor: String) throws(WireError) -> Int64 {
         guard (1...18).contains(cursor.utf8.count), cursor.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let seq = Int64(cursor) else {
             throw WireError(
                 .badRequest, "The cursor of messagesSince is a seq (1 to 18 digits), got \(String(cursor.prefix(40)).debugDescription)")

@@ -8,19 +8,19 @@ import Synchronization
 public final class Interruption: Sendable {
     private let flag = Atomic<Bool>(false)
 
-    public init() {}
+    package init() {}
 
     /// The process's own, which a signal handler sets (a signal handler can
     /// reach only global state). Worlds use it unless given another.
     public static let shared = Interruption()
 
     /// Whether an interruption was requested and not yet cleared.
-    public var isRequested: Bool { flag.load(ordering: .relaxed) }
+    package var isRequested: Bool { flag.load(ordering: .relaxed) }
 
     /// Requests an interruption. Async-signal-safe: an atomic store.
-    public func request() { flag.store(true, ordering: .relaxed) }
+    package func request() { flag.store(true, ordering: .relaxed) }
 
     /// Clears the request; returns whether there was one.
     @discardableResult
-    public func clear() -> Bool { flag.exchange(false, ordering: .relaxed) }
+    package func clear() -> Bool { flag.exchange(false, ordering: .relaxed) }
 }

@@ -6,7 +6,7 @@ import Synchronization
 /// who listens to reachability (what NWPathMonitor tells an app). The
 /// embedded world's network and the fault layer in front of a real server
 /// both keep theirs in one of these.
-public final class NetworkConditions: Sendable {
+package final class NetworkConditions: Sendable {
     private struct State {
         var online = true
         var latency: Duration
@@ -19,19 +19,19 @@ public final class NetworkConditions: Sendable {
     private let state: Mutex<State>
     private let faultSink = Mutex<(@Sendable (String) -> Void)?>(nil)
 
-    public init(latency: Duration) {
+    package init(latency: Duration) {
         state = Mutex(State(latency: latency))
     }
 
-    public var isOnline: Bool { state.withLock { $0.online } }
-    public var latency: Duration { state.withLock { $0.latency } }
+    package var isOnline: Bool { state.withLock { $0.online } }
+    package var latency: Duration { state.withLock { $0.latency } }
     /// Requests that went through so far.
-    public var requestCount: Int { state.withLock { $0.requests } }
-    public var pendingFailures: Int { state.withLock { $0.failNext } }
+    package var requestCount: Int { state.withLock { $0.requests } }
+    package var pendingFailures: Int { state.withLock { $0.failNext } }
 
     /// Sets the network on or off; `cut` runs after the change and after
     /// the listeners hear of it (to end the connections going offline).
-    public func setOnline(_ online: Bool, cut: () -> Void = {}) {
+    package func setOnline(_ online: Bool, cut: () -> Void = {}) {
         let (changed, listeners) = state.withLock { s -> (Bool, [AsyncStream<Bool>.Continuation]) in
             guard s.online != online else { return (false, []) }
             s.online = online
@@ -44,13 +44,13 @@ public final class NetworkConditions: Sendable {
         cut()
     }
 
-    public func setLatency(_ latency: Duration) {
+    package func setLatency(_ latency: Duration) {
         state.withLock { $0.latency = latency }
         report("latency \(latency.wholeMilliseconds)ms")
     }
 
     /// The next `count` requests fail on the way.
-    public func failNext(_ count: Int) {
+    package func failNext(_ count: Int) {
         state.withLock { $0.failNext += count }
         report("fail next \(count)")
     }
@@ -60,16 +60,16 @@ public final class NetworkConditions: Sendable {
     /// `sink` is told each change (`offline`, `online`, `latency 200ms`,
     /// `fail next 3`) and each fault reported (`drop`, `restart …`), when it
     /// happens: what the workbench records of the network.
-    public func onFault(_ sink: @escaping @Sendable (String) -> Void) { faultSink.withLock { $0 = sink } }
+    package func onFault(_ sink: @escaping @Sendable (String) -> Void) { faultSink.withLock { $0 = sink } }
 
     /// Tells the fault sink about `fault`.
-    public func report(_ fault: String) {
+    package func report(_ fault: String) {
         let sink = faultSink.withLock { $0 }
         sink?(fault)
     }
 
     /// Whether this request is one to fail (and counts it off).
-    public func consumeFailure() -> Bool {
+    package func consumeFailure() -> Bool {
         state.withLock { s in
             guard s.failNext > 0 else { return false }
             s.failNext -= 1
@@ -77,14 +77,14 @@ public final class NetworkConditions: Sendable {
         }
     }
 
-    public func countRequest() { state.withLock { $0.requests += 1 } }
+    package func countRequest() { state.withLock { $0.requests += 1 } }
 
-    public func checkOnline() throws {
+    package func checkOnline() throws {
         guard isOnline else { throw TransportError(.offline, "The device is offline") }
     }
 
     /// Reachability as a device sees it: the current value, then changes.
-    public func reachability() -> AsyncStream<Bool> {
+    package func reachability() -> AsyncStream<Bool> {
         let (stream, continuation) = AsyncStream<Bool>.makeStream()
         let id = state.withLock { s in
             let id = s.nextListener

@@ -3,8 +3,8 @@ import Synchronization
 
 /// The virtual clock and its timers: a queue of wake-ups ordered by virtual
 /// time, then by the order they were scheduled.
-public final class Scheduler: Sendable {
-    public struct TimerID: Hashable, Sendable { let seq: UInt64 }
+package final class Scheduler: Sendable {
+    package struct TimerID: Hashable, Sendable { let seq: UInt64 }
 
     struct Entry {
         var time: Instant
@@ -23,18 +23,18 @@ public final class Scheduler: Sendable {
 
     private let state: Mutex<State>
 
-    public init(start: Instant) {
+    package init(start: Instant) {
         state = Mutex(State(now: start))
     }
 
-    public var now: Instant { state.withLock { $0.now } }
+    package var now: Instant { state.withLock { $0.now } }
 
     /// Number of pending wake-ups that are work in flight.
-    public var inFlightCount: Int { state.withLock { $0.inFlightCount } }
+    package var inFlightCount: Int { state.withLock { $0.inFlightCount } }
 
     /// Schedules `fire` at `time` (not before now).
     @discardableResult
-    public func schedule(at time: Instant, kind: WaitKind, _ fire: @escaping @Sendable () -> Void) -> TimerID {
+    package func schedule(at time: Instant, kind: WaitKind, _ fire: @escaping @Sendable () -> Void) -> TimerID {
         state.withLock { s in
             let seq = s.nextSeq
             s.nextSeq += 1
@@ -48,7 +48,7 @@ public final class Scheduler: Sendable {
 
     /// Removes a wake-up that has not fired; returns whether it was pending.
     @discardableResult
-    public func cancel(_ id: TimerID) -> Bool {
+    package func cancel(_ id: TimerID) -> Bool {
         state.withLock { s in
             guard let index = s.entries.firstIndex(where: { $0.seq == id.seq }) else { return false }
             if s.entries[index].kind.category == .inFlight { s.inFlightCount -= 1 }
@@ -96,7 +96,7 @@ public final class Scheduler: Sendable {
     }
 
     /// Pending wake-ups (time and kind, earliest first), for inspection.
-    public var pending: [(time: Instant, kind: WaitKind)] {
+    package var pending: [(time: Instant, kind: WaitKind)] {
         state.withLock { $0.entries.map { ($0.time, $0.kind) } }
     }
 }

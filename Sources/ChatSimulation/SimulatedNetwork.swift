@@ -5,7 +5,7 @@ import Synchronization
 
 /// The in-process network between SDK clients and the backend: latency,
 /// offline, injected failures, and realtime connections that can be cut.
-public final class SimulatedNetwork: Sendable {
+package final class SimulatedNetwork: Sendable {
     struct Connection {
         var continuation: AsyncStream<RealtimeSignal>.Continuation
         var subscription: SubscriptionID?
@@ -23,7 +23,7 @@ public final class SimulatedNetwork: Sendable {
     private let state = Mutex(State())
     private let wireObserver = Mutex<(any WireObserver)?>(nil)
     /// Online, latency, failures to come, requests so far.
-    public let conditions = NetworkConditions(latency: .milliseconds(20))
+    package let conditions = NetworkConditions(latency: .milliseconds(20))
     private let scheduler: Scheduler
     private let random: RandomSource
     let backend: Backend
@@ -35,35 +35,35 @@ public final class SimulatedNetwork: Sendable {
     }
 
     /// Tells `observer` what crosses this network from now on.
-    public func observe(_ observer: any WireObserver) { wireObserver.withLock { $0 = observer } }
+    package func observe(_ observer: any WireObserver) { wireObserver.withLock { $0 = observer } }
     var observer: (any WireObserver)? { wireObserver.withLock { $0 } }
 
     // MARK: Faults
 
-    public var isOnline: Bool { conditions.isOnline }
-    public var latency: Duration { conditions.latency }
+    package var isOnline: Bool { conditions.isOnline }
+    package var latency: Duration { conditions.latency }
     /// Requests that reached the backend so far.
-    public var requestCount: Int { conditions.requestCount }
-    public var openConnections: Int { state.withLock { $0.connections.count } }
-    public var pendingFailures: Int { conditions.pendingFailures }
+    package var requestCount: Int { conditions.requestCount }
+    package var openConnections: Int { state.withLock { $0.connections.count } }
+    package var pendingFailures: Int { conditions.pendingFailures }
 
     /// Going offline cuts every realtime connection (no word from the
     /// server reaches the client: it just ends); requests fail at once.
-    public func setOnline(_ online: Bool) {
+    package func setOnline(_ online: Bool) {
         conditions.setOnline(online) { if !online { dropAll(reason: nil) } }
     }
 
     /// Reachability as a device sees it: the current value, then changes.
     func reachability() -> AsyncStream<Bool> { conditions.reachability() }
 
-    public func setLatency(_ latency: Duration) { conditions.setLatency(latency) }
+    package func setLatency(_ latency: Duration) { conditions.setLatency(latency) }
 
     /// The next `count` requests fail on the way.
-    public func failNext(_ count: Int) { conditions.failNext(count) }
+    package func failNext(_ count: Int) { conditions.failNext(count) }
 
     /// Cuts every realtime connection: the server side hangs up saying
     /// `reason`, or (nil) the connection just dies with the network.
-    public func dropAll(reason: String? = "connection dropped") {
+    package func dropAll(reason: String? = "connection dropped") {
         let dropped = state.withLock { s -> [Connection] in
             defer { s.connections = [:] }
             return s.connections.keys.sorted().compactMap { s.connections[$0] }

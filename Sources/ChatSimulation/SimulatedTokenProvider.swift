@@ -8,7 +8,7 @@ import Synchronization
 /// through `issue`), or misbehaves on purpose.
 public final class SimulatedTokenProvider: SessionTokenProvider {
     /// How the provider answers.
-    public enum Mode: Sendable, Hashable, CustomStringConvertible {
+    package enum Mode: Sendable, Hashable, CustomStringConvertible {
         case ok
         /// Throws.
         case fail
@@ -19,7 +19,7 @@ public final class SimulatedTokenProvider: SessionTokenProvider {
         /// Answers correctly after this long (work in flight).
         case delay(Duration)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .ok: "ok"
             case .fail: "fail"
@@ -30,12 +30,12 @@ public final class SimulatedTokenProvider: SessionTokenProvider {
         }
     }
 
-    public struct ProviderFailure: Error, CustomStringConvertible {
-        public var description: String { "the app's backend refused to mint tokens" }
+    package struct ProviderFailure: Error, CustomStringConvertible {
+        package var description: String { "the app's backend refused to mint tokens" }
     }
 
     /// How the app's backend mints tokens.
-    public enum Issuer: Sendable {
+    package enum Issuer: Sendable {
         /// In the same process, at once (no suspension: the embedded world's
         /// order of events stays what it was).
         case immediate(@Sendable (String) throws -> TokenPair)
@@ -54,18 +54,18 @@ public final class SimulatedTokenProvider: SessionTokenProvider {
     }
 
     /// A provider whose tokens come from `issuer` (the app's backend), on `runtime`'s clock.
-    public init(runtime: any TracingRuntime, issuer: Issuer) {
+    package init(runtime: any TracingRuntime, issuer: Issuer) {
         self.runtime = runtime
         self.issuer = issuer
     }
 
-    public var mode: Mode {
+    package var mode: Mode {
         get { state.withLock { $0.mode } }
         set { state.withLock { $0.mode = newValue } }
     }
 
     /// Times the SDK asked for tokens.
-    public var calls: Int { state.withLock { $0.calls } }
+    package var calls: Int { state.withLock { $0.calls } }
 
     private func issue(_ userId: String) async throws -> TokenPair {
         switch issuer {

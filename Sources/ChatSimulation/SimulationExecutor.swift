@@ -10,7 +10,7 @@ public final class SimulationExecutor: SerialExecutor, TaskExecutor, Sendable {
     private let queue = Mutex<[UnownedJob]>([])
     private let interruption: Interruption
 
-    public init(interruption: Interruption = .shared) {
+    package init(interruption: Interruption = .shared) {
         self.interruption = interruption
     }
 
@@ -28,7 +28,7 @@ public final class SimulationExecutor: SerialExecutor, TaskExecutor, Sendable {
     }
 
     /// Whether a job is waiting to run.
-    public var hasWork: Bool { queue.withLock { !$0.isEmpty } }
+    package var hasWork: Bool { queue.withLock { !$0.isEmpty } }
 
     /// Runs jobs until none is left; returns how many ran.
     @discardableResult

@@ -5,7 +5,7 @@ import ChatCore
 /// `Configuration.onEvent`); the simulated network, the token provider and
 /// the workbench's delegate do, and the workbench turns each trace into a
 /// line of its event log.
-public protocol TracingRuntime: ChatRuntime {
+package protocol TracingRuntime: ChatRuntime {
     /// Reports something worth showing (a request's fate, a provider asked
     /// for tokens) to whoever observes the world.
     func trace(_ source: String, _ message: String)

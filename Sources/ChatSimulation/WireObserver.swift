@@ -5,7 +5,7 @@ import ChatSDK
 /// each request and its answer (failed on the way or not), each event
 /// stream's opening, frames both ways and close. The workbench records it
 /// (the traffic of a session); what it is told is in clear.
-public protocol WireObserver: Sendable {
+package protocol WireObserver: Sendable {
     /// A request leaves its device; returns the number its answer shares.
     func request(_ envelope: WireEnvelope) -> Int
     /// The answer to request `exchange` reaches its device (or it failed).
@@ -22,13 +22,13 @@ public protocol WireObserver: Sendable {
 
 extension WireObserver {
     /// Tells the observer the answer to request `exchange` and gives it back.
-    public func answered(_ response: WireResponse, to envelope: WireEnvelope, exchange: Int) -> WireResponse {
+    package func answered(_ response: WireResponse, to envelope: WireEnvelope, exchange: Int) -> WireResponse {
         answer(.success(response), deviceId: envelope.deviceId, exchange: exchange)
         return response
     }
 
     /// Tells the observer request `exchange` failed and gives the error back, to throw.
-    public func failed(_ error: any Error, for envelope: WireEnvelope, exchange: Int) -> any Error {
+    package func failed(_ error: any Error, for envelope: WireEnvelope, exchange: Int) -> any Error {
         answer(.failure(error), deviceId: envelope.deviceId, exchange: exchange)
         return error
     }

@@ -9,15 +9,15 @@ import Synchronization
 /// The world never runs by itself: whoever owns it (the workbench, a test)
 /// calls `runUntilIdle()`, `advance(by:)` or `settle()` on one thread, and
 /// everything due runs there in (virtual time, sequence) order.
-public final class World: TracingRuntime, Sendable {
-    public let seed: UInt64
-    public let scheduler: Scheduler
+public final class World: ChatRuntime, TracingRuntime, Sendable {
+    package let seed: UInt64
+    package let scheduler: Scheduler
     public let simulationExecutor: SimulationExecutor
-    public let network: SimulatedNetwork
+    package let network: SimulatedNetwork
     public let backend: Backend
-    public let random: RandomSource
+    package let random: RandomSource
     /// What stops the world mid-command (Ctrl-C).
-    public let interruption: Interruption
+    package let interruption: Interruption
     private let traceSink: Mutex<TraceSink?>
 
     /// The trace closure in a box. Kept in the `Mutex` as a bare closure, it
@@ -31,7 +31,7 @@ public final class World: TracingRuntime, Sendable {
     /// The embedded app every client of the world uses by default.
     public static let apiKey = "demo-key"
     /// The embedded app's JWT secret (the workbench plays the app's backend).
-    public static let jwtSecret = "demo-secret-0123456789abcdef"
+    package static let jwtSecret = "demo-secret-0123456789abcdef"
 
     public init(seed: UInt64 = 1, start: Instant = .simulationEpoch, interruption: Interruption = .shared) throws {
         self.seed = seed
@@ -86,13 +86,13 @@ public final class World: TracingRuntime, Sendable {
         random.makeID(prefix: prefix)
     }
 
-    public func trace(_ source: String, _ message: String) {
+    package func trace(_ source: String, _ message: String) {
         let sink = traceSink.withLock { $0 }
         sink?.call(now, source, message)
     }
 
     /// Where `trace` lines go (the workbench's event log).
-    public func onTrace(_ sink: @escaping @Sendable (Instant, String, String) -> Void) {
+    package func onTrace(_ sink: @escaping @Sendable (Instant, String, String) -> Void) {
         let box = TraceSink(sink)
         traceSink.withLock { $0 = box }
     }
@@ -117,7 +117,7 @@ public final class World: TracingRuntime, Sendable {
 
     /// Moves the clock forward by `duration`, firing every timer due on the
     /// way in order, then runs until idle.
-    public func advance(by duration: Duration) {
+    package func advance(by duration: Duration) {
         let target = now + duration
         while !interruption.isRequested {
             simulationExecutor.drain()
@@ -131,7 +131,7 @@ public final class World: TracingRuntime, Sendable {
 
     /// Fires the next pending wake-up, whatever its kind, then runs until
     /// idle; false when nothing is pending at or before `deadline`.
-    public func step(until deadline: Instant) -> Bool {
+    package func step(until deadline: Instant) -> Bool {
         simulationExecutor.drain()
         guard !interruption.isRequested, let next = scheduler.earliest, next <= deadline,
             let fire = scheduler.popDue(upTo: next)
@@ -148,7 +148,7 @@ public final class World: TracingRuntime, Sendable {
     /// if the clock passes them on the way. Returns what the recovery
     /// wake-ups that fired were for, in order, without repeats.
     @discardableResult
-    public func settle(limit: Duration = .seconds(3600)) -> [String] {
+    package func settle(limit: Duration = .seconds(3600)) -> [String] {
         let deadline = now + limit
         var reasons: [String] = []
         while !interruption.isRequested {

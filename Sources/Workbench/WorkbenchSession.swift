@@ -3,19 +3,19 @@ import ChatCore
 /// Options a workbench session starts with (from the command line).
 public struct WorkbenchOptions: Sendable {
     /// Seed of the embedded world's random choices.
-    public var seed: UInt64 = 1
+    package var seed: UInt64 = 1
     /// Stop a script at the first failing `expect` or script error.
-    public var bail: Bool = false
+    package var bail: Bool = false
     /// True when a person types at a terminal (affects nothing printed by
     /// commands; only the banner and hints).
-    public var interactive: Bool = false
+    package var interactive: Bool = false
     /// The terminal's width, which `help` wraps to; nil (scripts,
     /// transcripts) leaves lines as they are, so output stays the same.
-    public var width: Int?
+    package var width: Int?
     /// The server to run against (`--server URL`); nil for the embedded world.
-    public var serverURL: String?
+    package var serverURL: String?
     /// A server-mode session's traffic tape to replay instead of a server.
-    public var tape: TapeSource?
+    package var tape: TapeSource?
     public init() {}
 }
 
@@ -35,23 +35,23 @@ public enum StepStatus: Sendable, Hashable {
 public struct StepResult: Sendable, Hashable {
     /// What the line printed, each line ending with "\n" (empty when nothing).
     /// It includes the event lines below, formatted.
-    public var output: String
+    package var output: String
     public var status: StepStatus
     /// What happened in the world during the step, in order (watcher
     /// emissions, state changes, SDK events), with virtual times.
-    public var events: [StepEvent]
+    package var events: [StepEvent]
     /// The virtual clock when the step ended.
-    public var virtualTime: Instant
+    package var virtualTime: Instant
     /// `virtual 44ms, wall 1.2ms` after each step while `timing on`: for
     /// the person at the REPL, never recorded or compared (wall time varies).
-    public var timing: String?
+    package var timing: String?
     /// What crossed the wire during the step (server mode only; empty in
     /// the embedded world).
-    public var traffic: [TrafficEntry]
+    package var traffic: [TrafficEntry]
     /// What kind of mistake the line was, when its status is `scriptError`.
-    public var scriptError: ScriptError.Code?
+    package var scriptError: ScriptError.Code?
 
-    public init(
+    package init(
         output: String, status: StepStatus, events: [StepEvent] = [], virtualTime: Instant = .simulationEpoch,
         traffic: [TrafficEntry] = [], timing: String? = nil
     ) {
@@ -65,14 +65,14 @@ public struct StepResult: Sendable, Hashable {
 }
 
 /// One thing that happened during a step.
-public struct StepEvent: Sendable, Hashable {
-    public var time: Instant
+package struct StepEvent: Sendable, Hashable {
+    package var time: Instant
     /// Where it came from: the first word of the line (`client.session`,
     /// `w1`, `m1:`, `provider:`, `net:`).
-    public var source: String
-    public var text: String
+    package var source: String
+    package var text: String
 
-    public init(time: Instant, source: String, text: String) {
+    package init(time: Instant, source: String, text: String) {
         self.time = time
         self.source = source
         self.text = text
@@ -82,7 +82,7 @@ public struct StepEvent: Sendable, Hashable {
 /// One workbench session: a world, its objects and handles, and the command
 /// language on top. No terminal code: the executable feeds it lines.
 public final class WorkbenchSession {
-    public let options: WorkbenchOptions
+    package let options: WorkbenchOptions
     /// Replaced by a fresh one (same options) when `reset` runs.
     var interpreter: Interpreter
     let redactor = Redactor()
@@ -93,7 +93,7 @@ public final class WorkbenchSession {
     }
 
     /// One line saying what this is, for the top of an interactive session.
-    public var banner: String {
+    package var banner: String {
         "chatbench \(WorkbenchVersion.current) — \(options.serverURL.map { "server \($0), real time" } ?? "embedded backend, seed \(options.seed), clock \(interpreter.world.now)"). Type help, Tab completes, Ctrl-D quits."
     }
 
@@ -116,14 +116,14 @@ public final class WorkbenchSession {
     /// a recording and an HTML capture read it; a session run with
     /// `--no-record` turns it off, sparing the encoding of every request,
     /// answer and frame. On by default.
-    public var capturesTraffic: Bool {
+    package var capturesTraffic: Bool {
         get { interpreter.world.capturesTraffic }
         set { interpreter.world.capturesTraffic = newValue }
     }
 
     /// Where `history` finds earlier lines (the REPL's history store); by
     /// default, the lines of this session.
-    public var historySource: (() -> [String])? {
+    package var historySource: (() -> [String])? {
         get { interpreter.historySource }
         set { interpreter.historySource = newValue }
     }
@@ -152,7 +152,7 @@ public final class WorkbenchSession {
     /// What the prompt shows besides `chatbench`: the current client when it
     /// is not the first one, and the server in server mode
     /// (`phone2`, `server 127.0.0.1:8080`); nil when there is nothing to add.
-    public var promptContext: String? {
+    package var promptContext: String? {
         var parts: [String] = []
         if let name = interpreter.current?.name, name != "client" { parts.append(name) }
         if let url = options.serverURL {
@@ -165,7 +165,7 @@ public final class WorkbenchSession {
     /// Candidates for the word that ends at `cursor` (a UTF-8 offset into
     /// `line`): verbs, options, handles, field paths. Each candidate is the
     /// whole replacement word.
-    public func completions(for line: String, cursor: Int) -> [String] {
+    package func completions(for line: String, cursor: Int) -> [String] {
         let utf8 = Array(line.utf8)
         let prefix = String(decoding: utf8.prefix(max(0, min(cursor, utf8.count))), as: UTF8.self)
         return interpreter.world.exclusively { interpreter.completions(forPrefix: prefix) }
@@ -173,7 +173,7 @@ public final class WorkbenchSession {
 
     /// The line as it may be written to history, with secrets replaced by
     /// placeholders; nil when it should not be kept at all.
-    public func historyLine(for line: String) -> String? {
+    package func historyLine(for line: String) -> String? {
         let trimmed = line.trimmingWhitespace
         guard !trimmed.isEmpty else { return nil }
         return redactor.redact(trimmed)
@@ -181,12 +181,12 @@ public final class WorkbenchSession {
 
     /// 0 when every step was ok, 1 if an `expect` failed, 2 if a line could
     /// not be understood (2 wins over 1).
-    public var exitStatus: Int32 {
+    package var exitStatus: Int32 {
         interpreter.sawScriptError ? 2 : (interpreter.sawExpectFailure ? 1 : 0)
     }
 }
 
 /// The tool's version, shown by `--version` and recorded with sessions.
-public enum WorkbenchVersion {
-    public static let current = "0.1.0"
+package enum WorkbenchVersion {
+    package static let current = "0.1.0"
 }

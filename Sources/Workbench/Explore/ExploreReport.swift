@@ -1,22 +1,22 @@
 /// What `chatbench explore` found in one file: its runs, how long they
 /// took, and the failing ones by the invariant each broke first.
-public struct ExploreReport: Sendable, Hashable {
-    public var file: String
-    public var runs: [Explorer.Run]
+package struct ExploreReport: Sendable, Hashable {
+    package var file: String
+    package var runs: [Explorer.Run]
     /// Wall time of the file's runs.
-    public var seconds: Double
+    package var seconds: Double
 
-    public init(file: String, runs: [Explorer.Run], seconds: Double) {
+    package init(file: String, runs: [Explorer.Run], seconds: Double) {
         self.file = file
         self.runs = runs
         self.seconds = seconds
     }
 
-    public var failing: [Explorer.Run] { runs.filter(\.failed) }
+    package var failing: [Explorer.Run] { runs.filter(\.failed) }
 
     /// The failing runs grouped by the first invariant each broke, in the
     /// order of `Invariant.allCases`; each group in run order.
-    public var byInvariant: [(invariant: Invariant, runs: [Explorer.Run])] {
+    package var byInvariant: [(invariant: Invariant, runs: [Explorer.Run])] {
         let failing = self.failing
         return Invariant.allCases.compactMap { invariant in
             let runs = failing.filter { $0.violations[0].invariant == invariant }
@@ -27,7 +27,7 @@ public struct ExploreReport: Sendable, Hashable {
     /// The file as one test case (`--junit`): passed when no run failed,
     /// else a failure listing each invariant broken, how many runs broke
     /// it, and the first of them.
-    public var testResult: TranscriptResult {
+    package var testResult: TranscriptResult {
         let failures = byInvariant.map { group in
             "\(group.invariant.rawValue): \(group.runs.count) of \(runs.count) runs, first run \(group.runs[0].number) (\(group.runs[0].violations[0].detail))"
         }

@@ -2,25 +2,25 @@ import Foundation
 
 /// Runs a script under many seeded fault schedules and checks the
 /// invariants after each run (`chatbench explore`).
-public struct Explorer: Sendable {
-    public var seed: UInt64 = 1
-    public var runs = 200
-    public var kinds = Set(FaultSchedule.Kind.allCases)
+package struct Explorer: Sendable {
+    package var seed: UInt64 = 1
+    package var runs = 200
+    package var kinds = Set(FaultSchedule.Kind.allCases)
     /// Whether the script's own `expect` lines count.
-    public var checkExpects = true
+    package var checkExpects = true
     /// The longest a run may take in virtual time (see `budget(for:)`).
-    public var budget: Duration = .seconds(7 * 86_400)
+    package var budget: Duration = .seconds(7 * 86_400)
 
-    public init() {}
+    package init() {}
 
     /// One run: its number, the lines it ran, and what did not hold.
-    public struct Run: Sendable, Hashable {
-        public var number: Int
-        public var lines: [String]
-        public var violations: [Violation]
-        public var failed: Bool { !violations.isEmpty }
+    package struct Run: Sendable, Hashable {
+        package var number: Int
+        package var lines: [String]
+        package var violations: [Violation]
+        package var failed: Bool { !violations.isEmpty }
 
-        public init(number: Int, lines: [String], violations: [Violation]) {
+        package init(number: Int, lines: [String], violations: [Violation]) {
             self.number = number
             self.lines = lines
             self.violations = violations
@@ -28,18 +28,18 @@ public struct Explorer: Sendable {
     }
 
     /// Runs `lines` once under the schedule of run `number`.
-    public func run(_ lines: [String], number: Int) throws -> Run {
+    package func run(_ lines: [String], number: Int) throws -> Run {
         let faulty = self.lines(of: lines, run: number)
         return Run(number: number, lines: faulty, violations: try Self.check(faulty, seed: seed, expects: checkExpects, budget: budget))
     }
 
     /// The lines run `number` runs: `lines` with its faults, then the heal.
-    public func lines(of lines: [String], run number: Int) -> [String] {
+    package func lines(of lines: [String], run number: Int) -> [String] {
         FaultSchedule.draw(seed: seed, run: number, steps: lines.count, kinds: kinds).apply(to: lines) + FaultSchedule.heal
     }
 
     /// A run's budget: what the script takes without faults, plus a day.
-    public func budget(for lines: [String]) throws -> Duration {
+    package func budget(for lines: [String]) throws -> Duration {
         var options = WorkbenchOptions()
         options.seed = seed
         let session = try WorkbenchSession(options: options)
@@ -49,7 +49,7 @@ public struct Explorer: Sendable {
 
     /// Runs `lines` in a fresh embedded world and returns what did not hold:
     /// the first failed expect or script error, then the invariants.
-    public static func check(_ lines: [String], seed: UInt64, expects: Bool = true, budget: Duration = .seconds(7 * 86_400)) throws
+    package static func check(_ lines: [String], seed: UInt64, expects: Bool = true, budget: Duration = .seconds(7 * 86_400)) throws
         -> [Violation]
     {
         var options = WorkbenchOptions()
@@ -74,7 +74,7 @@ public struct Explorer: Sendable {
 
     /// The signature a shrunk script must keep: the first violation's
     /// invariant, and for an expect or a script error, its line.
-    public static func signature(of violations: [Violation]) -> String? {
+    package static func signature(of violations: [Violation]) -> String? {
         guard let first = violations.first else { return nil }
         switch first.invariant {
         case .expects, .scriptError: return "\(first.invariant.rawValue): \(first.detail)"
@@ -86,7 +86,7 @@ public struct Explorer: Sendable {
     /// for an invariant checked after the heal, the heal stays whole at the
     /// end (without it the invariant breaks for a reason of its own, a
     /// world never healed); an expect, a script error or a crash keep none.
-    public static func shrinkable(_ run: Run) -> (body: [String], ending: [String]) {
+    package static func shrinkable(_ run: Run) -> (body: [String], ending: [String]) {
         let heal = FaultSchedule.heal
         let afterHeal = ![.expects, .scriptError, .crash].contains(run.violations.first?.invariant)
         guard afterHeal, run.lines.suffix(heal.count) == heal[...] else { return (run.lines, []) }
@@ -94,7 +94,7 @@ public struct Explorer: Sendable {
     }
 
     /// The script a failure is saved as: its seed, what failed, its lines.
-    public static func script(_ run: Run, seed: UInt64, from source: String) -> String {
+    package static func script(_ run: Run, seed: UInt64, from source: String) -> String {
         var text = "# seed: \(seed)\n"
         text += "# explore: run \(run.number) of \(source) under seed \(seed)\n"
         for violation in run.violations { text += "# violated: \(violation)\n" }

@@ -7,21 +7,21 @@ import ChatCore
 /// Faults inside a step's in-flight work are verbs too: `net offline
 /// --after 30ms` takes the network down 30 ms of virtual time into the next
 /// command's work, while its requests are on the wire.
-public struct FaultSchedule: Sendable, Hashable {
+package struct FaultSchedule: Sendable, Hashable {
     /// The kinds of fault `--faults` can pick.
-    public enum Kind: String, Sendable, Hashable, CaseIterable {
+    package enum Kind: String, Sendable, Hashable, CaseIterable {
         case offline, fail, drop, latency, restart, background, provider, expire, revoke, clock
     }
 
     /// Verbs to run before step `index` (0-based), in order.
-    public var before: [Int: [String]]
+    package var before: [Int: [String]]
 
-    public init(before: [Int: [String]] = [:]) { self.before = before }
+    package init(before: [Int: [String]] = [:]) { self.before = before }
 
     /// The schedule of run `run` under `seed`, for a script of `steps` steps:
     /// `count` faults (1 to 3 unless asked for more), each of a kind drawn
     /// from `kinds`, before a step drawn from the script's.
-    public static func draw(seed: UInt64, run: Int, steps: Int, kinds: Set<Kind>, count: ClosedRange<Int> = 1...3) -> FaultSchedule {
+    package static func draw(seed: UInt64, run: Int, steps: Int, kinds: Set<Kind>, count: ClosedRange<Int> = 1...3) -> FaultSchedule {
         var random = SeededRandom(seed: seed &* 0x9E37_79B9_7F4A_7C15 &+ UInt64(run) &* 0xBF58_476D_1CE4_E5B9 &+ 1)
         var schedule = FaultSchedule()
         let chosen = Kind.allCases.filter(kinds.contains)
@@ -58,7 +58,7 @@ public struct FaultSchedule: Sendable, Hashable {
     }
 
     /// The script's lines with the faults in place.
-    public func apply(to lines: [String]) -> [String] {
+    package func apply(to lines: [String]) -> [String] {
         var out: [String] = []
         for (index, line) in lines.enumerated() {
             out += before[index] ?? []
@@ -70,5 +70,5 @@ public struct FaultSchedule: Sendable, Hashable {
 
     /// What every run ends with: the world healed (network back, app in
     /// front, the provider answering) and given time for every recovery.
-    public static let heal = ["net online", "net latency 20ms", "app foreground", "provider ok", "settle", "clock advance 2m", "settle"]
+    package static let heal = ["net online", "net latency 20ms", "app foreground", "provider ok", "settle", "clock advance 2m", "settle"]
 }

@@ -1,5 +1,5 @@
 /// What must hold after every exploration run, whatever the faults.
-public enum Invariant: String, Sendable, Hashable, CaseIterable, Codable {
+package enum Invariant: String, Sendable, Hashable, CaseIterable, Codable {
     /// Every message the app sent is `sent` and on the server exactly once,
     /// or `failed` with a reason.
     case delivered = "every message sent once or failed"
@@ -27,14 +27,14 @@ public enum Invariant: String, Sendable, Hashable, CaseIterable, Codable {
 }
 
 /// One invariant that did not hold, with what was seen.
-public struct Violation: Sendable, Hashable, Codable, CustomStringConvertible {
-    public var invariant: Invariant
-    public var detail: String
+package struct Violation: Sendable, Hashable, Codable, CustomStringConvertible {
+    package var invariant: Invariant
+    package var detail: String
 
-    public init(invariant: Invariant, detail: String) {
+    package init(invariant: Invariant, detail: String) {
         self.invariant = invariant
         self.detail = detail
     }
 
-    public var description: String { "\(invariant.rawValue): \(detail)" }
+    package var description: String { "\(invariant.rawValue): \(detail)" }
 }

@@ -1,22 +1,22 @@
 /// Reduces a failing script to a smallest one that fails the same way
 /// (`chatbench shrink`): delta debugging over its lines, then over the
 /// numbers in them (fewer failures, shorter durations).
-public struct Shrinker: Sendable {
-    public var seed: UInt64 = 1
-    public var checkExpects = true
+package struct Shrinker: Sendable {
+    package var seed: UInt64 = 1
+    package var checkExpects = true
 
-    public init() {}
+    package init() {}
 
-    public struct Result: Sendable, Hashable {
-        public var lines: [String]
-        public var signature: String
-        public var trials: Int
+    package struct Result: Sendable, Hashable {
+        package var lines: [String]
+        package var signature: String
+        package var trials: Int
     }
 
     /// nil when `lines` does not fail at all. `check` runs a trial (by
     /// default here, with `Explorer.check`; `chatbench` runs each in a
     /// child process, so that a trial that crashes is a failure to keep).
-    public func shrink(_ lines: [String], check: (([String]) throws -> [Violation])? = nil) throws -> Result? {
+    package func shrink(_ lines: [String], check: (([String]) throws -> [Violation])? = nil) throws -> Result? {
         var trials = 0
         let seed = self.seed
         let expects = checkExpects

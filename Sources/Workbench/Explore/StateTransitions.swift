@@ -10,9 +10,9 @@ import ChatSDK
 /// `authenticating`, a refresh starts from a signed-in session; a closed
 /// session does not come back by itself; the connection opens only through
 /// `connecting`.
-public enum StateTransitions {
+package enum StateTransitions {
     /// Session state → the states it may change to.
-    public static let session: [String: Set<String>] = [
+    package static let session: [String: Set<String>] = [
         "signedOut": ["userSet", "authenticating"],
         "userSet": ["signedOut", "userSet", "authenticating", "needsCredentials", "closed"],
         "authenticating": ["signedOut", "userSet", "authenticated", "needsCredentials", "closed"],
@@ -24,7 +24,7 @@ public enum StateTransitions {
 
     /// Connection state → the states it may change to (a down connection
     /// may change its reason: back-off, then offline).
-    public static let connection: [String: Set<String>] = [
+    package static let connection: [String: Set<String>] = [
         "disconnected": ["connecting"],
         "connecting": ["connected", "waitingForNetwork", "disconnected"],
         "connected": ["waitingForNetwork", "disconnected"],
@@ -38,7 +38,7 @@ public enum StateTransitions {
 
     /// The disallowed changes among a client's published states, in order,
     /// starting from a new client's states.
-    public static func violations(sessions: [SessionState], connections: [ConnectionState], client: String) -> [String] {
+    package static func violations(sessions: [SessionState], connections: [ConnectionState], client: String) -> [String] {
         var audit = StateAudit()
         for state in sessions { audit.saw(state, client: client) }
         for state in connections { audit.saw(state, client: client) }

@@ -3,12 +3,12 @@ import ChatSDK
 
 extension WorkbenchSession {
     /// The invariants that do not hold now, in the world this session ran.
-    public func violations(budget: Duration = .seconds(7 * 86_400)) -> [Violation] {
+    package func violations(budget: Duration = .seconds(7 * 86_400)) -> [Violation] {
         interpreter.violations(budget: budget)
     }
 
     /// Virtual time since the session's world started.
-    public var elapsed: Duration { interpreter.world.now - interpreter.start }
+    package var elapsed: Duration { interpreter.world.now - interpreter.start }
 }
 
 extension Interpreter {

@@ -3,10 +3,10 @@ import ChatSDK
 /// The one way the workbench writes values for people: strings quoted and
 /// escaped, sizes in kB/MB, durations in their shortest spelling (`189ms`,
 /// `2h34m0.947s`, `60d 1h30m`), counts with the noun's right number.
-public enum Format {
+package enum Format {
     /// `"text"`, with `\`, `"`, newlines and tabs escaped, and other control
     /// characters as `\u001b`: also a JSON string.
-    public static func quoted(_ text: String) -> String {
+    package static func quoted(_ text: String) -> String {
         // Most strings need no escape: skip the scalar loop then.
         guard text.unicodeScalars.contains(where: { $0 == "\\" || $0 == "\"" || $0.value < 0x20 }) else {
             return "\"" + text + "\""
@@ -29,13 +29,13 @@ public enum Format {
     }
 
     /// `1 step`, `2 steps`; `plural` for nouns that do not just take an s.
-    public static func count(_ n: Int, _ noun: String, plural: String? = nil) -> String {
+    package static func count(_ n: Int, _ noun: String, plural: String? = nil) -> String {
         "\(n) \(n == 1 ? noun : plural ?? noun + "s")"
     }
 
     /// `0s`, `189ms`, `1.5s`, `1m30s`, `2h34m0.947s`, `60d 1h30m`: days,
     /// hours and minutes as whole units, seconds with their milliseconds.
-    public static func duration(milliseconds: Int64) -> String {
+    package static func duration(milliseconds: Int64) -> String {
         guard milliseconds > 0 else { return "0s" }
         if milliseconds < 1000 { return "\(milliseconds)ms" }
         let days = milliseconds / 86_400_000
@@ -59,19 +59,19 @@ public enum Format {
         return rest.isEmpty ? "\(days)d" : "\(days)d \(rest)"
     }
 
-    public static func duration(_ duration: Duration) -> String {
+    package static func duration(_ duration: Duration) -> String {
         self.duration(milliseconds: duration.wholeMilliseconds)
     }
 
     /// Wall-clock time, which is not a whole number of milliseconds:
     /// `0.4ms`, `1.2ms`, `2.35s`.
-    public static func wall(seconds: Double) -> String {
+    package static func wall(seconds: Double) -> String {
         if seconds < 1 { return formatted(seconds * 1000, decimals: seconds < 0.1 ? 1 : 0) + "ms" }
         return formatted(seconds, decimals: 2) + "s"
     }
 
     /// `512 B`, `1.5 kB`, `2.0 MB`, `1.2 GB` (powers of 1000).
-    public static func bytes(_ count: Int64) -> String {
+    package static func bytes(_ count: Int64) -> String {
         if count < 1000 { return "\(count) B" }
         let units = ["kB", "MB", "GB", "TB"]
         var value = Double(count) / 1000
@@ -85,7 +85,7 @@ public enum Format {
 
     /// A message's content: its text quoted, or an attachment as
     /// `image/jpeg 2.0 MB` (with its file name, quoted, when it has one).
-    public static func content(_ content: MessageContent) -> String {
+    package static func content(_ content: MessageContent) -> String {
         switch content {
         case .text(let text): quoted(text)
         case .attachment(_, let mime, let size, let fileName):

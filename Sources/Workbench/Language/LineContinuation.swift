@@ -1,15 +1,15 @@
 /// Multi-line input: a line that ends in `\` (outside quotes and comments),
 /// or that leaves a quote open, goes on with the next line — in the REPL
 /// (prompt `...>`) and in scripts.
-public enum LineContinuation {
+package enum LineContinuation {
     /// Whether `text` goes on with the next line.
-    public static func continues(_ text: String) -> Bool {
+    package static func continues(_ text: String) -> Bool {
         state(of: text) != .complete
     }
 
     /// `text` and the line after it as one: a trailing `\` becomes a space;
     /// inside an open quote the line break is kept.
-    public static func join(_ text: String, _ next: String) -> String {
+    package static func join(_ text: String, _ next: String) -> String {
         switch state(of: text) {
         case .backslash: String(text.dropLast()) + " " + next.drop { $0 == " " || $0 == "\t" }
         case .openQuote: text + "\n" + next

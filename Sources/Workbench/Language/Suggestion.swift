@@ -1,11 +1,11 @@
 /// "Did you mean …?" for mistyped verbs, fields and options.
-public enum Suggestion {
+package enum Suggestion {
     /// The candidate closest to `word`, if close enough: one edit away (or
     /// a few for longer words), ties going to the one that keeps more of
     /// the typed prefix (`ofline` → `offline`, not `online`); failing
     /// that, one that starts with the word. A word of one to three letters
     /// is never matched to something two edits away (`q` is not `c1`).
-    public static func closest(to word: String, in candidates: [String]) -> String? {
+    package static func closest(to word: String, in candidates: [String]) -> String? {
         let word = word.lowercased()
         guard !word.isEmpty else { return nil }
         var best: (candidate: String, distance: Int, prefix: Int)?
@@ -23,7 +23,7 @@ public enum Suggestion {
     }
 
     /// ` (did you mean X?)` or nothing.
-    public static func hint(for word: String, in candidates: [String]) -> String {
+    package static func hint(for word: String, in candidates: [String]) -> String {
         closest(to: word, in: candidates).map { " (did you mean \($0)?)" } ?? ""
     }
 

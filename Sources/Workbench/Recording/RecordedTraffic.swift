@@ -2,18 +2,18 @@ import Foundation
 
 /// One row of a session's traffic tape (table `traffic`): an entry as
 /// stored, redacted, with the step that carried it.
-public struct RecordedTraffic: Sendable, Hashable, Codable {
+package struct RecordedTraffic: Sendable, Hashable, Codable {
     /// Position in the session's tape, from 1.
-    public var seq: Int
+    package var seq: Int
     /// The step whose result carried it; nil when it crossed outside any step.
-    public var step: Int?
+    package var step: Int?
     /// When the step that carried it started (wall clock). The entry's own
     /// moment is `entry.time`.
-    public var wallTime: Date
+    package var wallTime: Date
     /// What crossed, with its summary and body redacted.
-    public var entry: TrafficEntry
+    package var entry: TrafficEntry
 
-    public init(seq: Int, step: Int?, wallTime: Date, entry: TrafficEntry) {
+    package init(seq: Int, step: Int?, wallTime: Date, entry: TrafficEntry) {
         self.seq = seq
         self.step = step
         self.wallTime = wallTime

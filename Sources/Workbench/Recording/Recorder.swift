@@ -6,26 +6,26 @@ import Foundation
 /// the traffic of server mode too (its tape, SPEC W5).
 ///
 /// Like the session it records, a recorder is used from one thread.
-public final class Recorder {
-    public let store: RecordingStore
+package final class Recorder {
+    package let store: RecordingStore
     /// The session row (its id and name).
-    public private(set) var session: RecordedSession
+    package private(set) var session: RecordedSession
     let workbench: WorkbenchSession
     private var stepNumber = 0
     /// Traffic of blank lines (not recorded as steps), carried by the next step.
     private var pendingTraffic: [TrafficEntry] = []
     /// False after `record stop`, `finish()` or a write failure.
-    public private(set) var isRecording = true
+    package private(set) var isRecording = true
     /// Called once when a step cannot be written; recording stops then and
     /// the session carries on.
-    public var onFailure: ((RecordingError) -> Void)?
+    package var onFailure: ((RecordingError) -> Void)?
 
     /// Starts recording `workbench` into `store`.
     ///
     /// - Parameters:
     ///   - name: the session's name (`--name`).
     ///   - kind: how it is driven: `repl`, `script`, `run`.
-    public init(store: RecordingStore, workbench: WorkbenchSession, name: String? = nil, kind: String) throws(RecordingError) {
+    package init(store: RecordingStore, workbench: WorkbenchSession, name: String? = nil, kind: String) throws(RecordingError) {
         self.store = store
         self.workbench = workbench
         var new = RecordingStore.NewSession(name: name, seed: workbench.options.seed, kind: kind)
@@ -40,7 +40,7 @@ public final class Recorder {
     }
 
     /// Executes a line in the session and records it.
-    public func execute(_ line: String) -> StepResult {
+    package func execute(_ line: String) -> StepResult {
         let started = Date()
         let clock = ContinuousClock.now
         let result = workbench.execute(line)
@@ -52,7 +52,7 @@ public final class Recorder {
     }
 
     /// Records a step that has run. Blank lines are not recorded.
-    public func record(_ line: String, _ result: StepResult, startedAt: Date = Date(), wallMicroseconds: Int64 = 0) {
+    package func record(_ line: String, _ result: StepResult, startedAt: Date = Date(), wallMicroseconds: Int64 = 0) {
         guard isRecording else { return }
         guard !line.allSatisfy(\.isWhitespace) else {
             pendingTraffic += result.traffic
@@ -73,7 +73,7 @@ public final class Recorder {
     }
 
     /// Marks the session as ended; later steps are not recorded.
-    public func finish() {
+    package func finish() {
         guard isRecording else { return }
         isRecording = false
         try? store.end(session.id)

@@ -22,7 +22,7 @@ extension RecordingStore {
 
     /// A session's traffic tape, in order: what a replay with `--tape`
     /// feeds the SDK from (``TapeTransport``). Empty for an embedded session.
-    public func traffic(of sessionID: Int64) throws(RecordingError) -> [RecordedTraffic] {
+    package func traffic(of sessionID: Int64) throws(RecordingError) -> [RecordedTraffic] {
         try read { db in
             try Row.fetchAll(
                 db,

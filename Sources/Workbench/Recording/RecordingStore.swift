@@ -7,19 +7,19 @@ import GRDB
 /// waits for another instead of failing with "database is locked".
 ///
 /// The schema is documented in docs/recording-schema.md.
-public final class RecordingStore: Sendable {
+package final class RecordingStore: Sendable {
     /// `PRAGMA application_id` of a chatbench recording ("chbt").
-    public static let applicationID: Int32 = 0x6368_6274
+    package static let applicationID: Int32 = 0x6368_6274
     /// How long a writer waits for another before giving up.
-    public static let busyTimeout: TimeInterval = 10
+    package static let busyTimeout: TimeInterval = 10
 
     /// The file's path.
-    public let path: String
+    package let path: String
     let database: DatabaseQueue
 
     /// Where recordings go by default: `$XDG_DATA_HOME/chatbench/sessions.sqlite`,
     /// by default `~/.local/share/chatbench/sessions.sqlite`.
-    public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    package static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         // The XDG spec says to ignore relative paths.
         let data: String
         if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
@@ -37,7 +37,7 @@ public final class RecordingStore: Sendable {
     ///   - create: create the file (and its folder) when it does not exist;
     ///     when false a missing file is an error (listing, replaying).
     ///   - bundle: a bundle is one self-contained file: rollback journal, not WAL.
-    public init(path: String, create: Bool = true, bundle: Bool = false) throws(RecordingError) {
+    package init(path: String, create: Bool = true, bundle: Bool = false) throws(RecordingError) {
         self.path = path
         let exists = FileManager.default.fileExists(atPath: path)
         if !exists {
@@ -177,18 +177,18 @@ public final class RecordingStore: Sendable {
     // MARK: Writing
 
     /// Describes a session about to be recorded.
-    public struct NewSession: Sendable {
-        public var name: String?
-        public var seed: UInt64
+    package struct NewSession: Sendable {
+        package var name: String?
+        package var seed: UInt64
         /// `repl`, `script`…
-        public var kind: String
-        public var mode = "embedded"
-        public var serverURL: String?
-        public var toolVersion = WorkbenchVersion.current
-        public var platform = RecordingStore.platform
-        public var created = Date()
+        package var kind: String
+        package var mode = "embedded"
+        package var serverURL: String?
+        package var toolVersion = WorkbenchVersion.current
+        package var platform = RecordingStore.platform
+        package var created = Date()
 
-        public init(name: String? = nil, seed: UInt64, kind: String) {
+        package init(name: String? = nil, seed: UInt64, kind: String) {
             self.name = name
             self.seed = seed
             self.kind = kind
@@ -196,7 +196,7 @@ public final class RecordingStore: Sendable {
     }
 
     /// `linux-x86_64 (Debian GNU/Linux 12 …)`: the environment fingerprint's platform.
-    public static let platform: String = {
+    package static let platform: String = {
         #if os(Linux)
             let os = "linux"
         #elseif os(macOS)
@@ -216,7 +216,7 @@ public final class RecordingStore: Sendable {
 
     /// Inserts a session row, committed at once (so that a killed process
     /// still leaves its session), and returns it.
-    public func begin(_ new: NewSession) throws(RecordingError) -> RecordedSession {
+    package func begin(_ new: NewSession) throws(RecordingError) -> RecordedSession {
         let uuid = UUID().uuidString.lowercased()
         let id = try write { db -> Int64? in
             // A name picks one session: a second session of that name is refused.
@@ -249,7 +249,7 @@ public final class RecordingStore: Sendable {
     /// Appends one step, its events and the traffic it carried (already
     /// redacted: ``WorkbenchSession/redacted(_:)``) in one transaction (one
     /// commit). The traffic continues the session's tape.
-    public func append(_ step: RecordedStep, traffic: [TrafficEntry] = [], to sessionID: Int64) throws(RecordingError) {
+    package func append(_ step: RecordedStep, traffic: [TrafficEntry] = [], to sessionID: Int64) throws(RecordingError) {
         try writeStep { db in
             try Self.insert(step, sessionID: sessionID, db)
             try Self.insert(traffic, step: step.number, wallTime: step.wallTime, sessionID: sessionID, db)
@@ -300,14 +300,14 @@ public final class RecordingStore: Sendable {
     }
 
     /// Marks a session as ended.
-    public func end(_ sessionID: Int64, at time: Date = Date()) throws(RecordingError) {
+    package func end(_ sessionID: Int64, at time: Date = Date()) throws(RecordingError) {
         try write { db in
             try db.execute(sql: "UPDATE session SET ended = ? WHERE id = ?", arguments: [time, sessionID])
         }
     }
 
     /// Replaces every step of a session (`replay --update`), in one transaction.
-    public func replaceSteps(of sessionID: Int64, with steps: [RecordedStep]) throws(RecordingError) {
+    package func replaceSteps(of sessionID: Int64, with steps: [RecordedStep]) throws(RecordingError) {
         try write { db in
             try db.execute(sql: "DELETE FROM event WHERE session_id = ?", arguments: [sessionID])
             try db.execute(sql: "DELETE FROM step WHERE session_id = ?", arguments: [sessionID])
@@ -334,7 +334,7 @@ public final class RecordingStore: Sendable {
     }
 
     /// Every session, oldest first.
-    public func sessions() throws(RecordingError) -> [RecordedSession] {
+    package func sessions() throws(RecordingError) -> [RecordedSession] {
         try read { db in
             try Row.fetchAll(db, sql: "SELECT \(Self.sessionColumns) FROM session s ORDER BY s.id").map(Self.session)
         }
@@ -342,7 +342,7 @@ public final class RecordingStore: Sendable {
 
     /// The session a user names: its id, or its name (the latest session of
     /// that name).
-    public func session(_ reference: String) throws(RecordingError) -> RecordedSession {
+    package func session(_ reference: String) throws(RecordingError) -> RecordedSession {
         let found = try read { db -> RecordedSession? in
             if let id = Int64(reference),
                 let row = try Row.fetchOne(db, sql: "SELECT \(Self.sessionColumns) FROM session s WHERE s.id = ?", arguments: [id])
@@ -361,7 +361,7 @@ public final class RecordingStore: Sendable {
     }
 
     /// The steps of a session, in order, with their events.
-    public func steps(of sessionID: Int64) throws(RecordingError) -> [RecordedStep] {
+    package func steps(of sessionID: Int64) throws(RecordingError) -> [RecordedStep] {
         try read { db in
             var events: [Int: [RecordedEvent]] = [:]
             let eventRows = try Row.fetchCursor(
@@ -390,7 +390,7 @@ public final class RecordingStore: Sendable {
 
     /// Writes one session, its steps, events and traffic into a new
     /// self-contained SQLite file (W9). Refuses to overwrite a file.
-    public func exportBundle(_ sessionID: Int64, to bundlePath: String) throws(RecordingError) {
+    package func exportBundle(_ sessionID: Int64, to bundlePath: String) throws(RecordingError) {
         guard !FileManager.default.fileExists(atPath: bundlePath) else {
             throw RecordingError(.unwritable, "\(bundlePath) already exists: choose another file name or remove it")
         }
@@ -426,7 +426,7 @@ public final class RecordingStore: Sendable {
     }
 
     /// The session of a bundle file (its only one).
-    public func bundledSession() throws(RecordingError) -> RecordedSession {
+    package func bundledSession() throws(RecordingError) -> RecordedSession {
         let all = try sessions()
         guard let first = all.first else {
             throw RecordingError(.unknownSession, "\(path) holds no session: export one with `chatbench export SESSION --bundle FILE`")

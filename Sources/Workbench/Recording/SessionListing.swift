@@ -2,9 +2,9 @@ import ChatCore
 import Foundation
 
 /// Text for `sessions` (the CLI's and the REPL's): one table, one format.
-public enum SessionListing {
+package enum SessionListing {
     /// `2026-05-01 10:00:03 UTC`.
-    public static func date(_ date: Date) -> String {
+    package static func date(_ date: Date) -> String {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
         let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
@@ -13,7 +13,7 @@ public enum SessionListing {
 
     /// `ok`, `expect failed`, `script error`; `unfinished` is added when the
     /// session never ended (still running, or its process was killed).
-    public static func status(_ session: RecordedSession, current: Bool = false) -> String {
+    package static func status(_ session: RecordedSession, current: Bool = false) -> String {
         let worst =
             switch session.status {
             case "scriptError": "script error"
@@ -26,7 +26,7 @@ public enum SessionListing {
     }
 
     /// The sessions as a table with a header; `current` gets a `*`.
-    public static func table(_ sessions: [RecordedSession], current: Int64? = nil) -> [String] {
+    package static func table(_ sessions: [RecordedSession], current: Int64? = nil) -> [String] {
         guard !sessions.isEmpty else { return ["no sessions recorded yet"] }
         let header = ["ID", "NAME", "STARTED", "STEPS", "KIND", "STATUS"]
         let rows = sessions.map { session in
@@ -51,7 +51,7 @@ public enum SessionListing {
     }
 
     /// The first line of `sessions show`.
-    public static func summary(_ session: RecordedSession) -> String {
+    package static func summary(_ session: RecordedSession) -> String {
         let steps = "\(session.stepCount) step\(session.stepCount == 1 ? "" : "s")"
         return
             "session \(session.label): \(date(session.created)), chatbench \(session.toolVersion), seed \(session.seed), \(session.mode), \(session.kind), \(steps), \(status(session))"
@@ -59,7 +59,7 @@ public enum SessionListing {
 
     /// `sessions show`: every step's input and output, with the step's
     /// virtual time (events carry their own times in the output).
-    public static func transcript(_ session: RecordedSession, steps: [RecordedStep]) -> [String] {
+    package static func transcript(_ session: RecordedSession, steps: [RecordedStep]) -> [String] {
         var lines = [summary(session), "platform: \(session.platform)"]
         guard let first = steps.first else { return lines + ["(no steps)"] }
         let start = startTime(of: steps, first: first, session: session)

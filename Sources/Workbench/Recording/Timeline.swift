@@ -2,11 +2,11 @@
 /// exchanges and watcher emissions over virtual time, one row per event;
 /// with its traffic rows, also the realtime frames, the requests lost on
 /// the way and the network's faults.
-public enum Timeline {
+package enum Timeline {
     /// Width of the lane between the client and the server.
     static let lane = 34
 
-    public static func draw(_ session: RecordedSession, steps: [RecordedStep], traffic: [RecordedTraffic] = []) -> [String] {
+    package static func draw(_ session: RecordedSession, steps: [RecordedStep], traffic: [RecordedTraffic] = []) -> [String] {
         var lines = [SessionListing.summary(session)]
         guard let first = steps.first else { return lines + ["(no steps)"] }
         let start = SessionListing.startTime(of: steps, first: first, session: session)

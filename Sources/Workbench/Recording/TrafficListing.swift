@@ -5,8 +5,8 @@
 /// [+00:00:00.040] step 1  alice-device  http ← ok session
 /// [+00:00:00.060] step 2  alice-device  ws   → open after=-
 /// ```
-public enum TrafficListing {
-    public static func lines(_ session: RecordedSession, steps: [RecordedStep], traffic: [RecordedTraffic]) -> [String] {
+package enum TrafficListing {
+    package static func lines(_ session: RecordedSession, steps: [RecordedStep], traffic: [RecordedTraffic]) -> [String] {
         var lines = [SessionListing.summary(session)]
         guard !traffic.isEmpty else {
             return lines + ["(no traffic: nothing crossed the network in this session)"]

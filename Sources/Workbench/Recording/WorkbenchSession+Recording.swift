@@ -5,20 +5,20 @@ extension WorkbenchSession {
     /// `text` as it may be written anywhere (history, recordings, exports,
     /// logs): secrets replaced by this session's stable placeholders (W6).
     /// The one redaction function: every writer goes through it.
-    public func redact(_ text: String) -> String {
+    package func redact(_ text: String) -> String {
         redactor.redact(text)
     }
 
     /// `text` with the placeholders this session handed out replaced by
     /// their secrets again: how a replay feeds a recorded line.
-    public func reveal(_ text: String) -> String {
+    package func reveal(_ text: String) -> String {
         redactor.reveal(text)
     }
 
     /// A step as it is written: input, output and events redacted, in that
     /// order, so that placeholders are numbered the same way by the
     /// recorder, a replay and the transcript runner.
-    public func recordedStep(
+    package func recordedStep(
         number: Int, input: String, result: StepResult, wallTime: Date = Date(), wallMicroseconds: Int64 = 0
     ) -> RecordedStep {
         let input = redact(input)
@@ -36,7 +36,7 @@ extension WorkbenchSession {
     /// as UTF-8 text) redacted like the step's text, and after it, so that
     /// a secret the step printed and sent keeps one placeholder. A body
     /// that is not UTF-8 text is dropped rather than kept in clear.
-    public func redacted(_ traffic: [TrafficEntry]) -> [TrafficEntry] {
+    package func redacted(_ traffic: [TrafficEntry]) -> [TrafficEntry] {
         traffic.map { entry in
             var entry = entry
             entry.summary = redact(entry.summary)
@@ -50,7 +50,7 @@ extension WorkbenchSession {
     /// Whether a line drives the recording itself (`sessions`, `record
     /// stop`): what it prints depends on the database, not on the world,
     /// so replays and transcripts do not compare it.
-    public func isRecordingCommand(_ line: String) -> Bool {
+    package func isRecordingCommand(_ line: String) -> Bool {
         // Cheap first: replays ask this of every step.
         guard line.contains("sessions") || line.contains("record") else { return false }
         guard let tokens = try? Tokenizer.tokenize(line), let (spec, _) = interpreter.table.match(tokens) else { return false }
@@ -58,5 +58,5 @@ extension WorkbenchSession {
     }
 
     /// The virtual time the world started at.
-    public var startTime: Instant { interpreter.start }
+    package var startTime: Instant { interpreter.start }
 }

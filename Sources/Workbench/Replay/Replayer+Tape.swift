@@ -8,7 +8,7 @@ extension Replayer {
     /// compared as a transcript is against a server (``ServerConformance``:
     /// event lines and times aside). The outcome also lists where the SDK's
     /// requests differ from the tape.
-    public static func replayTape(
+    package static func replayTape(
         _ session: RecordedSession, steps recorded: [RecordedStep], traffic: [RecordedTraffic]
     ) throws(RecordingError) -> ReplayOutcome {
         guard session.mode == "server" else {

@@ -5,10 +5,10 @@ import Foundation
 /// recorded (redacted): a placeholder for a secret the world produced again
 /// is replaced by the new secret; outputs are compared redacted, so secrets
 /// never matter. Wall times are never compared.
-public enum Replayer {
+package enum Replayer {
     /// Replays `steps`. Stops at the first divergence unless `update` (then
     /// every step runs, and `steps` of the outcome is the new recording).
-    public static func replay(
+    package static func replay(
         _ session: RecordedSession, steps recorded: [RecordedStep], update: Bool = false
     ) throws(RecordingError) -> ReplayOutcome {
         guard session.mode == "embedded" else {

@@ -60,7 +60,7 @@ final class EmbeddedStage: Stage, Sendable {
 }
 
 extension SimulatedNetwork: NetworkControl {
-    public func dropConnections() {
+    package func dropConnections() {
         conditions.report("drop")
         dropAll()
     }

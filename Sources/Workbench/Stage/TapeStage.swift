@@ -112,14 +112,14 @@ final class TapeStage: Stage, Sendable {
 }
 
 /// A session's traffic tape, for a replay with `--tape`.
-public struct TapeSource: Sendable {
-    public var traffic: [RecordedTraffic]
+package struct TapeSource: Sendable {
+    package var traffic: [RecordedTraffic]
     /// When the recorded session started (its clock's zero).
-    public var start: Instant
+    package var start: Instant
     /// When each recorded step started.
-    public var stepStarts: [Int: Instant]
+    package var stepStarts: [Int: Instant]
 
-    public init(traffic: [RecordedTraffic], start: Instant, stepStarts: [Int: Instant] = [:]) {
+    package init(traffic: [RecordedTraffic], start: Instant, stepStarts: [Int: Instant] = [:]) {
         self.traffic = traffic
         self.start = start
         self.stepStarts = stepStarts

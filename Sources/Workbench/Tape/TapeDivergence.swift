@@ -1,16 +1,16 @@
 /// A request the SDK made in a tape replay that is not the one the tape has
 /// there (SPEC W7, `replay --tape`). Secrets are masked on both sides.
-public struct TapeDivergence: Sendable, Hashable, CustomStringConvertible {
+package struct TapeDivergence: Sendable, Hashable, CustomStringConvertible {
     /// The step being replayed (or the tape entry's), if known.
-    public var step: Int?
-    public var deviceId: String
+    package var step: Int?
+    package var deviceId: String
     /// What the SDK asked: `POST /v1/identity {json}`.
-    public var sent: String
+    package var sent: String
     /// What the tape has in its place; nil when the tape has nothing more
     /// of that device.
-    public var tape: String?
+    package var tape: String?
 
-    public init(step: Int?, deviceId: String, sent: String, tape: String?) {
+    package init(step: Int?, deviceId: String, sent: String, tape: String?) {
         self.step = step
         self.deviceId = deviceId
         self.sent = sent
@@ -18,7 +18,7 @@ public struct TapeDivergence: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `step 3, alice-device: sent GET /v1/conversations?limit=20 {…}; the tape has GET /v1/conversations?limit=10 {…}`.
-    public var description: String {
+    package var description: String {
         let step = self.step.map { "step \($0), " } ?? ""
         return "\(step)\(deviceId): sent \(sent); the tape has \(tape ?? "nothing more from this device")"
     }

@@ -17,7 +17,7 @@ import Synchronization
 /// Entries of one exchange share an ``TrafficEntry/exchange`` number, counted
 /// from 1 by this transport; clients that share a device id must share one
 /// recording transport, so that their numbers do not collide.
-public final class TapeRecordingTransport: ChatTransport {
+package final class TapeRecordingTransport: ChatTransport {
     let inner: any ChatTransport
     let runtime: any ChatRuntime
     let reporter: TrafficReporter
@@ -25,13 +25,13 @@ public final class TapeRecordingTransport: ChatTransport {
     /// Wraps `inner`, reporting to `sink` what crosses it, at `runtime`'s
     /// `now`. `sink` is called on the caller's task, in the order things
     /// cross.
-    public init(wrapping inner: any ChatTransport, runtime: any ChatRuntime, sink: @escaping @Sendable (TrafficEntry) -> Void) {
+    package init(wrapping inner: any ChatTransport, runtime: any ChatRuntime, sink: @escaping @Sendable (TrafficEntry) -> Void) {
         self.inner = inner
         self.runtime = runtime
         reporter = TrafficReporter(runtime: runtime, sink: sink)
     }
 
-    public func perform(_ envelope: WireEnvelope) async throws -> WireResponse {
+    package func perform(_ envelope: WireEnvelope) async throws -> WireResponse {
         let exchange = reporter.request(envelope)
         do {
             return reporter.answered(try await inner.perform(envelope), to: envelope, exchange: exchange)
@@ -40,7 +40,7 @@ public final class TapeRecordingTransport: ChatTransport {
         }
     }
 
-    public func openRealtime(_ request: RealtimeRequest) async throws -> RealtimeConnection {
+    package func openRealtime(_ request: RealtimeRequest) async throws -> RealtimeConnection {
         let exchange = reporter.opening(request)
         let device = request.deviceId
         let connection: RealtimeConnection
@@ -74,11 +74,11 @@ public final class TapeRecordingTransport: ChatTransport {
             })
     }
 
-    public func reachability() -> AsyncStream<Bool> {
+    package func reachability() -> AsyncStream<Bool> {
         inner.reachability()
     }
 
-    public var isReachable: Bool? { inner.isReachable }
+    package var isReachable: Bool? { inner.isReachable }
 }
 
 /// Whether the SDK closed a connection (set once).

@@ -25,7 +25,7 @@ import Synchronization
 /// }
 /// if !tape.divergences.isEmpty || !tape.unusedEntries.isEmpty { … }
 /// ```
-public final class TapeTransport: ChatTransport {
+package final class TapeTransport: ChatTransport {
     let runtime: any ChatRuntime
     private let reel: Mutex<TapeReel>
     private let gate = TapeStepGate()
@@ -33,13 +33,13 @@ public final class TapeTransport: ChatTransport {
     /// Plays `tape` (a session's traffic, in order) on `runtime`'s clock:
     /// in a replay, the embedded world's virtual clock, which answers move
     /// forward to their recorded times.
-    public init(tape: [RecordedTraffic], runtime: any ChatRuntime) {
+    package init(tape: [RecordedTraffic], runtime: any ChatRuntime) {
         self.runtime = runtime
         reel = Mutex(TapeReel(tape))
     }
 
     /// Plays entries that belong to no step (delivered whenever due).
-    public convenience init(entries: [TrafficEntry], runtime: any ChatRuntime) {
+    package convenience init(entries: [TrafficEntry], runtime: any ChatRuntime) {
         let tape = entries.enumerated().map { index, entry in
             RecordedTraffic(seq: index + 1, step: nil, wallTime: Date(timeIntervalSince1970: 0), entry: entry)
         }
@@ -49,22 +49,22 @@ public final class TapeTransport: ChatTransport {
     /// Step `number` of the replay starts: frames the tape recorded during
     /// it (and earlier) may now be delivered. Until a first step is begun,
     /// every frame is delivered as soon as its time comes.
-    public func beginStep(_ number: Int) {
+    package func beginStep(_ number: Int) {
         gate.begin(number)
     }
 
     /// Requests the SDK made that are not the ones the tape has, in order.
-    public var divergences: [TapeDivergence] {
+    package var divergences: [TapeDivergence] {
         reel.withLock { $0.divergences }
     }
 
     /// What the tape has that the SDK did not ask for (or has not been
     /// delivered yet), in order.
-    public var unusedEntries: [RecordedTraffic] {
+    package var unusedEntries: [RecordedTraffic] {
         reel.withLock { $0.unused }
     }
 
-    public func perform(_ envelope: WireEnvelope) async throws -> WireResponse {
+    package func perform(_ envelope: WireEnvelope) async throws -> WireResponse {
         let step = gate.current
         let answer = try reel.withLock { reel throws(TransportError) in try reel.takeRequest(envelope, step: step) }
         guard let answer else {
@@ -78,7 +78,7 @@ public final class TapeTransport: ChatTransport {
         return try recorded.result()
     }
 
-    public func openRealtime(_ request: RealtimeRequest) async throws -> RealtimeConnection {
+    package func openRealtime(_ request: RealtimeRequest) async throws -> RealtimeConnection {
         let step = gate.current
         let opening = try reel.withLock { reel throws(TransportError) in try reel.takeOpening(request, step: step) }
         try await runtime.sleep(until: opening.answer.entry.time, kind: .inFlight)

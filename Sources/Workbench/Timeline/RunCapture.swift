@@ -4,19 +4,19 @@ import Foundation
 /// recording would keep it (redacted steps, events and traffic rows), so
 /// that its HTML sequence view can be drawn when it fails
 /// (`--html-on-failure DIR`).
-public final class RunCapture {
+package final class RunCapture {
     let workbench: WorkbenchSession
     private(set) var steps: [RecordedStep] = []
     private(set) var traffic: [RecordedTraffic] = []
     private let started = Date()
 
-    public init(workbench: WorkbenchSession) {
+    package init(workbench: WorkbenchSession) {
         self.workbench = workbench
     }
 
     /// Keeps one step (blank lines are not kept, as in a recording; their
     /// traffic goes with the next step).
-    public func add(_ input: String, _ result: StepResult, wallTime: Date = Date()) {
+    package func add(_ input: String, _ result: StepResult, wallTime: Date = Date()) {
         let blank = input.trimmingCharacters(in: .whitespaces).isEmpty
         let number = steps.count + 1
         traffic += Self.rows(workbench.redacted(result.traffic), step: number, wallTime: wallTime, after: traffic.count)
@@ -29,7 +29,7 @@ public final class RunCapture {
     }
 
     /// The run's page, titled `name` and `kind` (`test`, `replay`).
-    public func html(name: String, kind: String) -> String {
+    package func html(name: String, kind: String) -> String {
         let options = workbench.options
         let statuses = Set(steps.map(\.status))
         let worst: String = statuses.contains("scriptError") ? "scriptError" : (statuses.contains("expectFailed") ? "expectFailed" : "ok")

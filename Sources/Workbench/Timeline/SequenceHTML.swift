@@ -8,13 +8,13 @@ import Foundation
 /// screen (`content-visibility`), and times are attributes, not elements. The page can zoom to a
 /// step range, collapse runs of similar items and jump to the first
 /// failure; hovering or clicking an item shows its details.
-public enum SequenceHTML {
+package enum SequenceHTML {
     /// Longest step output kept in a band's details.
     static let outputLimit = 2000
     /// Steps per chunk.
     static let chunk = 100
 
-    public static func render(_ view: SequenceView) -> String {
+    package static func render(_ view: SequenceView) -> String {
         var html = ""
         html.reserveCapacity(256 + view.bands.count * 400)
         let lanes = view.lanes.count

@@ -6,7 +6,7 @@ extension SequenceView {
 
     /// Lays out `session` from its recorded steps (with their events) and
     /// traffic rows.
-    public init(session: RecordedSession, steps: [RecordedStep], traffic: [RecordedTraffic]) {
+    package init(session: RecordedSession, steps: [RecordedStep], traffic: [RecordedTraffic]) {
         var builder = Builder(traffic: traffic)
         let first = steps.first
         let origin =

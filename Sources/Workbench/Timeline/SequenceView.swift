@@ -4,18 +4,18 @@
 /// Built from what the recording store holds (``SequenceView/init(session:steps:traffic:)``)
 /// and drawn by ``SequenceHTML``; everything in it is as redacted as the
 /// recording.
-public struct SequenceView: Sendable, Hashable {
-    public struct Lane: Sendable, Hashable {
-        public enum Role: String, Sendable, Hashable {
+package struct SequenceView: Sendable, Hashable {
+    package struct Lane: Sendable, Hashable {
+        package enum Role: String, Sendable, Hashable {
             case client, network, server
             case otherSide = "other"
         }
-        public var title: String
-        public var role: Role
+        package var title: String
+        package var role: Role
     }
 
     /// What an item is; also its CSS class.
-    public enum Kind: String, Sendable, Hashable, CaseIterable {
+    package enum Kind: String, Sendable, Hashable, CaseIterable {
         /// A request answered `ok`.
         case request = "req"
         /// A request the server answered with an error code.
@@ -46,42 +46,42 @@ public struct SequenceView: Sendable, Hashable {
         case event
     }
 
-    public struct Item: Sendable, Hashable {
+    package struct Item: Sendable, Hashable {
         /// When it started (a request: when it left), ms since the Unix epoch.
-        public var time: Int64
-        public var kind: Kind
+        package var time: Int64
+        package var kind: Kind
         /// Lane indexes; equal for an item drawn in one lane, otherwise an
         /// arrow from `from` to `to`.
-        public var from: Int
-        public var to: Int
-        public var label: String
+        package var from: Int
+        package var to: Int
+        package var label: String
         /// The answer or outcome shown after the label (`ok sent`, `error failed`).
-        public var answer: String?
+        package var answer: String?
         /// Everything known about it, for hover and click.
-        public var detail: String
+        package var detail: String
         /// True when it happened while the network was offline.
-        public var offline = false
+        package var offline = false
         /// On the first of a run of similar items: how many the run has (2 or more).
-        public var runLength = 0
+        package var runLength = 0
         /// On the others of such a run.
-        public var repeated = false
+        package var repeated = false
 
-        public var isFailure: Bool { kind == .lost || kind == .refused }
+        package var isFailure: Bool { kind == .lost || kind == .refused }
     }
 
-    public struct Band: Sendable, Hashable {
-        public var number: Int
-        public var input: String
+    package struct Band: Sendable, Hashable {
+        package var number: Int
+        package var input: String
         /// `ok`, `expectFailed`, `scriptError`, `quit`, or `interrupted` (the
         /// last step of a session whose process never ended it).
-        public var status: String
-        public var output: String
+        package var status: String
+        package var output: String
         /// When it started and ended.
-        public var start: Int64
-        public var end: Int64
-        public var items: [Item]
+        package var start: Int64
+        package var end: Int64
+        package var items: [Item]
 
-        public var statusLabel: String {
+        package var statusLabel: String {
             switch status {
             case "ok": "ok"
             case "expectFailed": "failed expect"
@@ -90,27 +90,27 @@ public struct SequenceView: Sendable, Hashable {
             default: status
             }
         }
-        public var failed: Bool { status != "ok" && status != "quit" }
+        package var failed: Bool { status != "ok" && status != "quit" }
     }
 
-    public var title: String
+    package var title: String
     /// What the times count from.
-    public var start: Int64
+    package var start: Int64
     /// `virtual time` or `wall time`.
-    public var clock: String
-    public var lanes: [Lane]
-    public var bands: [Band]
+    package var clock: String
+    package var lanes: [Lane]
+    package var bands: [Band]
     /// Where the network was offline: from, to (nil: until the end).
-    public var offlineWindows: [OfflineWindow]
+    package var offlineWindows: [OfflineWindow]
 
-    public struct OfflineWindow: Sendable, Hashable {
-        public var from: Int64
-        public var to: Int64?
-        public func contains(_ time: Int64) -> Bool { time >= from && (to.map { time < $0 } ?? true) }
+    package struct OfflineWindow: Sendable, Hashable {
+        package var from: Int64
+        package var to: Int64?
+        package func contains(_ time: Int64) -> Bool { time >= from && (to.map { time < $0 } ?? true) }
     }
 
     /// The first step that failed or lost or had refused a request.
-    public var firstFailure: Int? {
+    package var firstFailure: Int? {
         bands.first { $0.failed || $0.items.contains(where: \.isFailure) }?.number
     }
 }

@@ -6,8 +6,8 @@ import Foundation
 /// `junit-10.xsd` (which has no `file` attribute on `<testcase>`).
 /// `chatbench explore --junit FILE` writes it too, a test case per file
 /// explored, with `failing` saying what a failure is.
-public enum JUnitWriter {
-    public static func xml(
+package enum JUnitWriter {
+    package static func xml(
         _ results: [TranscriptResult], suite: String = "chatbench",
         failing: String = "output differs or an expect failed at "
     ) -> String {

@@ -1,11 +1,11 @@
 /// A line diff of expected and actual text, printed with `-` for expected
 /// lines that are missing and `+` for actual lines that were not expected.
-public enum LineDiff {
+package enum LineDiff {
     /// Diff lines (`  same`, `- expected`, `+ actual`): a smallest edit.
     /// `same` decides which lines correspond (a transcript's patterns, or
     /// equality); an expected line equal to `anyLines` stands for any number
     /// of actual lines, which are shown as context.
-    public static func lines(
+    package static func lines(
         expected: [String], actual: [String], anyLines: String? = nil, same: (String, String) -> Bool = { $0 == $1 }
     ) -> [String] {
         let n = expected.count

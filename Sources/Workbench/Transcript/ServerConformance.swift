@@ -12,9 +12,9 @@ import Foundation
 /// itself, and every `expect`, must hold as in the embedded world. A file
 /// that moves virtual time declares `# embedded-only: REASON` and is
 /// skipped.
-public enum ServerConformance {
+package enum ServerConformance {
     /// The lines that must agree.
-    public static func comparable(_ lines: [String]) -> [String] {
+    package static func comparable(_ lines: [String]) -> [String] {
         lines.filter { !isEventLine($0) && $0 != TranscriptMatcher.anyLines }.map {
             normalizingWaits(normalizingTimes(normalizingIdentifiers($0)))
         }

@@ -3,7 +3,7 @@ extension Transcript {
     /// naming it, its seed, then every step's input and output. Steps that
     /// drive the recording itself (`sessions`, `record stop`) are left out:
     /// what they print depends on the database.
-    public static func export(_ session: RecordedSession, steps: [RecordedStep]) -> String {
+    package static func export(_ session: RecordedSession, steps: [RecordedStep]) -> String {
         var out = [
             "# chatbench transcript of session \(session.label), recorded \(SessionListing.date(session.created)) with chatbench \(session.toolVersion)",
             "# Run it with: chatbench test FILE",

@@ -5,7 +5,7 @@ extension Transcript {
     /// (```` ```transcript ````): `chatbench test README.md` runs every such
     /// block of the file, in order, in one session, so a document's
     /// examples cannot drift from what the REPL prints.
-    public static let markdownInfo = "transcript"
+    package static let markdownInfo = "transcript"
 
     /// Whether `path` is read as Markdown (its transcript blocks).
     static func isMarkdown(_ path: String) -> Bool { path.hasSuffix(".md") || path.hasSuffix(".markdown") }

@@ -14,41 +14,41 @@ import Foundation
 /// > clock
 /// clock 2026-01-01T[..] (re)
 /// ```
-public struct Transcript: Sendable, Hashable {
-    public enum Kind: String, Sendable, Hashable {
+package struct Transcript: Sendable, Hashable {
+    package enum Kind: String, Sendable, Hashable {
         case script, transcript
     }
 
     /// One input and what it should print.
-    public struct Block: Sendable, Hashable {
+    package struct Block: Sendable, Hashable {
         /// The line without its `> ` (a script's line as is).
-        public var input: String
+        package var input: String
         /// 1-based line of the input in the file.
-        public var line: Int
+        package var line: Int
         /// Expected output lines, trailing blank lines removed.
-        public var expected: [String]
+        package var expected: [String]
         /// Blank lines that followed the expected output (kept by `--update`).
-        public var trailingBlankLines: Int
+        package var trailingBlankLines: Int
     }
 
-    public var kind: Kind
+    package var kind: Kind
     /// Lines before the first input (comments, blank lines), kept by `--update`.
-    public var header: [String]
+    package var header: [String]
     /// Inputs in order; for a script, every line.
-    public var blocks: [Block]
+    package var blocks: [Block]
     /// The seed a `# seed: N` line declares; nil when none does (seed 1).
-    public var seed: UInt64?
+    package var seed: UInt64?
     /// Why the file runs only in the embedded world (`# embedded-only: REASON`,
     /// e.g. it moves virtual time); nil when it also runs against a server.
-    public var embeddedOnly: String?
+    package var embeddedOnly: String?
     /// Why the file runs only against a server (`# server-only: REASON`);
     /// nil when it also runs in the embedded world.
-    public var serverOnly: String?
+    package var serverOnly: String?
     /// Made of a Markdown file's ```` ```transcript ```` blocks (never rewritten).
-    public var isMarkdown = false
+    package var isMarkdown = false
 
     /// Parses `text`; `path` names the file in errors.
-    public static func parse(_ text: String, path: String) throws(TranscriptError) -> Transcript {
+    package static func parse(_ text: String, path: String) throws(TranscriptError) -> Transcript {
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
             line.hasSuffix("\r") ? String(line.dropLast()) : String(line)
         }
@@ -114,7 +114,7 @@ public struct Transcript: Sendable, Hashable {
     }
 
     /// Reads and parses a file.
-    public static func load(path: String) throws(TranscriptError) -> Transcript {
+    package static func load(path: String) throws(TranscriptError) -> Transcript {
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -129,7 +129,7 @@ public struct Transcript: Sendable, Hashable {
     }
 
     /// Whether a line may come before a transcript's first input: blank, or a comment.
-    public static func isHeader(_ line: String) -> Bool { isHeaderLine(line) }
+    package static func isHeader(_ line: String) -> Bool { isHeaderLine(line) }
 
     static func isHeaderLine(_ line: String) -> Bool {
         let trimmed = line.trimmingCharacters(in: .whitespaces)
@@ -147,7 +147,7 @@ public struct Transcript: Sendable, Hashable {
 
     /// The file's text again, with `replacements` (block index → new
     /// expected lines) applied: what `test --update` writes.
-    public func rendered(replacing replacements: [Int: [String]] = [:]) -> String {
+    package func rendered(replacing replacements: [Int: [String]] = [:]) -> String {
         var out: [String] = header
         for (index, block) in blocks.enumerated() {
             out.append(kind == .transcript ? "> \(block.input)" : block.input)
@@ -160,7 +160,7 @@ public struct Transcript: Sendable, Hashable {
     /// An output line as a transcript's expected line: lines that would be
     /// read as something else (an input, `...`, a pattern) become a
     /// regular expression matching exactly them.
-    public static func expectedLine(for output: String) -> String {
+    package static func expectedLine(for output: String) -> String {
         let special =
             output.hasPrefix("> ") || output == ">" || output == TranscriptMatcher.anyLines
             || output.hasSuffix(TranscriptMatcher.regexSuffix) || output.contains(TranscriptMatcher.anyText)

@@ -4,17 +4,17 @@ import Foundation
 /// `[..]` stands for any text within a line, a line `...` for any lines
 /// (none included), and a line ending in ` (re)` is a regular expression
 /// the whole line must match. Anything else must be equal.
-public final class TranscriptMatcher {
-    public static let anyText = "[..]"
-    public static let anyLines = "..."
-    public static let regexSuffix = " (re)"
+package final class TranscriptMatcher {
+    package static let anyText = "[..]"
+    package static let anyLines = "..."
+    package static let regexSuffix = " (re)"
 
     private var regexes: [String: NSRegularExpression] = [:]
 
-    public init() {}
+    package init() {}
 
     /// Whether `actual` matches `expected` as a whole.
-    public func matches(expected: [String], actual: [String]) -> Bool {
+    package func matches(expected: [String], actual: [String]) -> Bool {
         // Dynamic programming over (expected index, actual index).
         var memo: [Int: Bool] = [:]
         func match(_ i: Int, _ j: Int) -> Bool {
@@ -35,7 +35,7 @@ public final class TranscriptMatcher {
     }
 
     /// Whether one actual line matches one expected line.
-    public func lineMatches(_ pattern: String, _ line: String) -> Bool {
+    package func lineMatches(_ pattern: String, _ line: String) -> Bool {
         if pattern == line { return true }
         if pattern.hasSuffix(Self.regexSuffix) {
             let body = String(pattern.dropLast(Self.regexSuffix.count))

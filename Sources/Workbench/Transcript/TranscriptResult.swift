@@ -1,31 +1,31 @@
 import Foundation
 
 /// How one `.chat` file went.
-public struct TranscriptResult: Sendable, Hashable {
-    public var path: String
+package struct TranscriptResult: Sendable, Hashable {
+    package var path: String
     /// nil when the file could not be read or parsed.
-    public var kind: Transcript.Kind?
-    public var passed: Bool
+    package var kind: Transcript.Kind?
+    package var passed: Bool
     /// What went wrong, ready to print (diffs annotated with the input), or
     /// a malformed file's one-line error.
-    public var failures: [String]
+    package var failures: [String]
     /// True when the file itself is at fault (unreadable, malformed).
-    public var isError: Bool
+    package var isError: Bool
     /// Everything the run printed: `> input` lines and outputs (redacted).
-    public var output: String
+    package var output: String
     /// The file's text with expected output brought up to date (transcripts
     /// whose output did not match only).
-    public var updatedText: String?
+    package var updatedText: String?
     /// Wall time of the run, in seconds.
-    public var seconds: Double
+    package var seconds: Double
     /// Why the file was not run (`# embedded-only:` against a server); nil when it ran.
-    public var skipped: String?
+    package var skipped: String?
     /// The run's HTML sequence view, when it failed and one was asked for
     /// (`test --html-on-failure DIR`).
-    public var html: String?
+    package var html: String?
 
     /// A result for a file that could not be run.
-    public static func error(_ error: TranscriptError) -> TranscriptResult {
+    package static func error(_ error: TranscriptError) -> TranscriptResult {
         TranscriptResult(
             path: error.path, kind: nil, passed: false, failures: [error.message], isError: true, output: "", updatedText: nil, seconds: 0)
     }

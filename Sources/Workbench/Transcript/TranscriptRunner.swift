@@ -8,14 +8,14 @@ import Synchronization
 ///
 /// Outputs are compared as they would be written (redacted), and inputs
 /// holding placeholders get the secrets this run produced back (W6).
-public enum TranscriptRunner {
+package enum TranscriptRunner {
     /// A server for one file: its URL and how to stop it.
-    public typealias ServerForFile = @Sendable (_ seed: UInt64) throws -> (url: String, stop: @Sendable () -> Void)
+    package typealias ServerForFile = @Sendable (_ seed: UInt64) throws -> (url: String, stop: @Sendable () -> Void)
 
     /// Runs one file in a fresh session: in the embedded world, or against
     /// the server `server` gives for it (checked with ``ServerConformance``).
     /// `html`: a failed run's result carries its HTML sequence view.
-    public static func run(path: String, server: ServerForFile? = nil, html: Bool = false) -> TranscriptResult {
+    package static func run(path: String, server: ServerForFile? = nil, html: Bool = false) -> TranscriptResult {
         let started = ContinuousClock.now
         let transcript: Transcript
         do {
@@ -63,7 +63,7 @@ public enum TranscriptRunner {
 
     /// Runs a parsed file through `execute` (the session's own, or a
     /// recorder's) and checks it; `onStep` sees each step as it ends.
-    public static func check(
+    package static func check(
         _ transcript: Transcript, path: String, session: WorkbenchSession,
         execute: (String) -> StepResult, onStep: (String, StepResult) -> Void = { _, _ in }, conformance: Bool = false
     ) -> TranscriptResult {
@@ -118,7 +118,7 @@ public enum TranscriptRunner {
 
     /// The `.chat` files `paths` name: a file as is, a folder as every
     /// `*.chat` file in it (recursively), sorted.
-    public static func files(in paths: [String]) throws(TranscriptError) -> [String] {
+    package static func files(in paths: [String]) throws(TranscriptError) -> [String] {
         var files: [String] = []
         for path in paths {
             var isDirectory: ObjCBool = false
@@ -143,7 +143,7 @@ public enum TranscriptRunner {
     /// thread; results in the order of `paths`.
     /// A file that takes longer than `timeout` of wall time fails with a
     /// message saying so, and the others go on (its thread is abandoned).
-    public static func runAll(
+    package static func runAll(
         _ paths: [String], jobs: Int, timeout: Duration? = nil, server: ServerForFile? = nil,
         html: Bool = false
     ) -> [TranscriptResult] {
@@ -198,19 +198,19 @@ public enum TranscriptRunner {
     /// The files of shard `index` (1-based) of `count`: every count-th file
     /// of the list sorted by name, so that each file is in exactly one
     /// shard, whatever machine lists them.
-    public static func shard(_ files: [String], index: Int, of count: Int) -> [String] {
+    package static func shard(_ files: [String], index: Int, of count: Int) -> [String] {
         files.sorted().enumerated().filter { $0.offset % count == index - 1 }.map(\.element)
     }
 
     /// `N passed, N failed` (and `, N skipped` when files were skipped).
-    public static func summary(_ results: [TranscriptResult]) -> String {
+    package static func summary(_ results: [TranscriptResult]) -> String {
         let skipped = results.filter { $0.skipped != nil }.count
         let passed = results.filter(\.passed).count - skipped
         return "\(passed) passed, \(results.count - passed - skipped) failed" + (skipped > 0 ? ", \(skipped) skipped" : "")
     }
 
     /// The report of a failing file: `FAIL path` then the annotated diffs.
-    public static func report(_ result: TranscriptResult) -> [String] {
+    package static func report(_ result: TranscriptResult) -> [String] {
         if let reason = result.skipped { return ["SKIP \(result.path) (\(reason))"] }
         guard !result.passed else { return [] }
         if result.isError { return ["ERROR \(result.failures.first ?? result.path)"] }
