@@ -44,6 +44,11 @@ if ! python3 -c 'import openapi_spec_validator, openapi_schema_validator' 2>/dev
     pip_install 'openapi-spec-validator>=0.7'
 fi
 
+# httpx and websockets: scripts/third_party_client.py, a client written from the document alone.
+if ! python3 -c 'import httpx, websockets' 2>/dev/null; then
+    pip_install 'httpx>=0.27' 'websockets>=13'
+fi
+
 # schemathesis: scripts/schemathesis_check.sh fuzzes `chatbench serve` from the document.
 if ! command -v schemathesis >/dev/null 2>&1; then
     pip_install 'schemathesis>=4'

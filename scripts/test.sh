@@ -67,6 +67,10 @@ if [ "$failed" -eq 0 ]; then
     # The contract is valid OpenAPI; the server over real sockets: malformed
     # requests, idle connections, refused upgrades, SIGTERM (a few seconds).
     part "server sockets" 5 "." python3 scripts/server_checks.py "$bin"
+    # A client written from docs/openapi.json alone, with httpx and
+    # websockets: identity cases, every user operation, pagination, the
+    # event stream and its catch-up.
+    part "third-party client" 3 "third-party client" python3 scripts/third_party_client.py "$bin"
     # A short schemathesis run from the document (all phases, seed 1; ~30 s).
     part "schemathesis" 10 "." scripts/schemathesis_check.sh "$bin"
     # Every behaviour id a comment cites is explained in docs/behaviour.md,
