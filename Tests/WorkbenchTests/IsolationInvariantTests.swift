@@ -22,6 +22,19 @@ import Testing
         #expect(session.violations().isEmpty, "\(session.violations())")
     }
 
+    /// Two users' conversations under the same app-chosen id: the server
+    /// knows the second by an id of its own, and the checks compare by the
+    /// server's ids (examples/33-conversation-ids.chat under explore).
+    @Test func conversationsUnderTheSameAppIdAreEachTheirUsers() throws {
+        let (session, results) = try run([
+            "user set mallory", "start conversation --id c-visit", "send c1 text squat", "settle",
+            "client new phone", "use phone", "user set alice", "start conversation --id c-visit", "send c2 text hello",
+            "watch items c2", "watch conversations", "agent say c2 hi", "settle",
+        ])
+        #expect(results.allSatisfy { $0.status == .ok }, "\(results.map(\.output))")
+        #expect(session.violations().isEmpty, "\(session.violations())")
+    }
+
     @Test func aWatcherShowingAnotherUsersConversationIsCaught() throws {
         let (session, _) = try run(Self.twoUsers)
         let w1 = try #require(session.interpreter.objects["w1"] as? WatcherObject)

@@ -39,11 +39,13 @@ extension Interpreter {
             for element in watcher.elementObjects(in: self) {
                 switch element {
                 case let conversation as ConversationObject:
-                    if ownership.isOnServer(conversation.id) ? !ownership.owns(user, conversation.id) : conversation.client !== client {
+                    // Ownership is by the server's ids; objects hold the client's.
+                    let id = client.client.serverId(ofConversation: conversation.id)
+                    if ownership.isOnServer(id) ? !ownership.owns(user, id) : conversation.client !== client {
                         strangers.append(conversation.handle)
                     }
                 case let message as MessageObject:
-                    if ownership.isOnServer(message.conversationId), !ownership.owns(user, message.conversationId) {
+                    if ownership.isOnServer(message.serverConversationId), !ownership.owns(user, message.serverConversationId) {
                         strangers.append(message.handle)
                     } else if !onServer(message), message.client !== client || !isAuthored(message, by: user) {
                         strangers.append(message.handle)
@@ -90,14 +92,14 @@ extension Interpreter {
             for conversation in conversations where conversation.client === client {
                 // Theirs: on the server only for past users, or local to this
                 // client and not the current user's.
-                let owners = ownership.owner[conversation.id] ?? []
+                let owners = ownership.owner[sdk.serverId(ofConversation: conversation.id)] ?? []
                 guard !owners.isEmpty, owners.isSubset(of: past) else { continue }
                 let id = conversation.id
                 if case .success(_?)? = world.run({ try await sdk.conversation(withId: id) }) { kept.append(conversation.handle) }
             }
             for message in messages where message.client === client {
                 guard case .user(let author)? = message.latest?.author, past.contains(author), author != current else { continue }
-                let owners = ownership.owner[message.conversationId] ?? []
+                let owners = ownership.owner[message.serverConversationId] ?? []
                 guard owners.isEmpty || owners.isSubset(of: past) else { continue }
                 let id = message.id
                 if case .success(_?)? = world.run({ try await sdk.message(withId: id) }) { kept.append(message.handle) }

@@ -28,7 +28,7 @@ extension Interpreter {
             // A user signed out or cleared takes their pending messages with
             // them (A4, A9): only messages of a user still signed in count.
             guard case .user(let author)? = message.latest?.author, message.client.userId == author else { continue }
-            let copies = server(message.conversationId).filter { $0.id == message.id }.count
+            let copies = server(message.serverConversationId).filter { $0.id == message.id }.count
             switch message.latest?.state {
             case .sent?:
                 if copies != 1 {
@@ -46,7 +46,7 @@ extension Interpreter {
         }
         // Order: the app's messages that never failed reach the server in the order they were sent.
         for (conversationId, sent) in Dictionary(
-            grouping: ownMessages.filter { !$0.history.contains { $0.state.hasPrefix("failed") } }, by: \.conversationId)
+            grouping: ownMessages.filter { !$0.history.contains { $0.state.hasPrefix("failed") } }, by: \.serverConversationId)
         {
             let order = server(conversationId).map(\.id)
             let positions = sent.compactMap { order.firstIndex(of: $0.id) }
@@ -62,7 +62,9 @@ extension Interpreter {
             let shown = watcher.elementObjects(in: self).compactMap { ($0 as? MessageObject)?.id }
             let unsent = Set(messages.filter { $0.latest?.state != .sent }.map(\.id))
             let shownSent = shown.filter { !unsent.contains($0) }
-            let newest = server(conversation.id).sorted { $0.seq > $1.seq }.prefix(shownSent.count).map(\.id)
+            let newest = server(watcher.client.client.serverId(ofConversation: conversation.id)).sorted { $0.seq > $1.seq }.prefix(
+                shownSent.count
+            ).map(\.id)
             if shownSent != newest {
                 found.append(
                     Violation(
@@ -71,7 +73,7 @@ extension Interpreter {
             }
         }
         let owners = ownership()
-        let onServer = { (message: MessageObject) in server(message.conversationId).contains { $0.id == message.id } }
+        let onServer = { (message: MessageObject) in server(message.serverConversationId).contains { $0.id == message.id } }
         found += ownDataViolations(owners, onServer: onServer)
         found += transitionViolations()
         found += signedOutViolations(owners)

@@ -10,6 +10,8 @@ final class MessageObject: Inspectable, @unchecked Sendable {
     let id: String
     let conversationId: String
     let client: ClientObject
+    /// The id the server knows its conversation by (ConversationAliases).
+    var serverConversationId: String { client.client.serverId(ofConversation: conversationId) }
     /// The message as last seen, its state always the SDK's last word.
     var latest: Message?
     /// The last state `messageStateChanged` reported.
