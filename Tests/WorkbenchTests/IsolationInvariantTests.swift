@@ -35,6 +35,19 @@ import Testing
         #expect(session.violations().isEmpty, "\(session.violations())")
     }
 
+    /// The same, when the second conversation never reached the server:
+    /// its id names the first user's conversation there, yet it is the
+    /// second client's own (explore, examples/33, run 13).
+    @Test func aLocalConversationUnderAnotherUsersIdIsItsClients() throws {
+        let (session, results) = try run([
+            "user set mallory", "start conversation --id c-visit", "send c1 text squat", "settle",
+            "client new phone", "use phone", "user set alice", "provider fail", "start conversation --id c-visit",
+            "send c2 text hello", "watch items c2", "settle",
+        ])
+        #expect(results.allSatisfy { $0.status == .ok }, "\(results.map(\.output))")
+        #expect(session.violations().isEmpty, "\(session.violations())")
+    }
+
     @Test func aWatcherShowingAnotherUsersConversationIsCaught() throws {
         let (session, _) = try run(Self.twoUsers)
         let w1 = try #require(session.interpreter.objects["w1"] as? WatcherObject)

@@ -17,6 +17,16 @@ extension Interpreter {
         func isOnServer(_ conversationId: String) -> Bool { owner[conversationId] != nil }
     }
 
+    /// The id the server knows a client's conversation by (the app's own
+    /// unless the server minted another), or nil while the conversation
+    /// exists only on that client: its id may then be another user's on
+    /// the server, which says nothing of whose it is here.
+    func serverId(ofConversation id: String, on client: ClientObject) -> String? {
+        let sdk = client.client
+        if case .success(let conversation?)? = world.run({ try await sdk.conversation(withId: id) }), conversation.isLocal { return nil }
+        return sdk.serverId(ofConversation: id)
+    }
+
     func ownership() -> Ownership {
         var ownership = Ownership()
         for user in (try? world.server.users()) ?? [] {
@@ -40,12 +50,15 @@ extension Interpreter {
                 switch element {
                 case let conversation as ConversationObject:
                     // Ownership is by the server's ids; objects hold the client's.
-                    let id = client.client.serverId(ofConversation: conversation.id)
+                    // A conversation still local to this client is its own.
+                    guard let id = serverId(ofConversation: conversation.id, on: client) else { continue }
                     if ownership.isOnServer(id) ? !ownership.owns(user, id) : conversation.client !== client {
                         strangers.append(conversation.handle)
                     }
                 case let message as MessageObject:
-                    if ownership.isOnServer(message.serverConversationId), !ownership.owns(user, message.serverConversationId) {
+                    if let id = serverId(ofConversation: message.conversationId, on: message.client), ownership.isOnServer(id),
+                        !ownership.owns(user, id)
+                    {
                         strangers.append(message.handle)
                     } else if !onServer(message), message.client !== client || !isAuthored(message, by: user) {
                         strangers.append(message.handle)
@@ -92,14 +105,15 @@ extension Interpreter {
             for conversation in conversations where conversation.client === client {
                 // Theirs: on the server only for past users, or local to this
                 // client and not the current user's.
-                let owners = ownership.owner[sdk.serverId(ofConversation: conversation.id)] ?? []
+                guard let serverId = serverId(ofConversation: conversation.id, on: client) else { continue }
+                let owners = ownership.owner[serverId] ?? []
                 guard !owners.isEmpty, owners.isSubset(of: past) else { continue }
                 let id = conversation.id
                 if case .success(_?)? = world.run({ try await sdk.conversation(withId: id) }) { kept.append(conversation.handle) }
             }
             for message in messages where message.client === client {
                 guard case .user(let author)? = message.latest?.author, past.contains(author), author != current else { continue }
-                let owners = ownership.owner[message.serverConversationId] ?? []
+                let owners = serverId(ofConversation: message.conversationId, on: message.client).flatMap { ownership.owner[$0] } ?? []
                 guard owners.isEmpty || owners.isSubset(of: past) else { continue }
                 let id = message.id
                 if case .success(_?)? = world.run({ try await sdk.message(withId: id) }) { kept.append(message.handle) }
