@@ -373,7 +373,7 @@ final class LocalStore: Sendable {
             wrote()
             return
         }
-        if !inFlight.withLock({ $0.isEmpty }) { inFlight.withLock { _ = $0.removeValue(forKey: row.id) } }
+        inFlight.withLock { _ = $0.removeValue(forKey: row.id) }
         var authorKind = "system"
         var authorName: String?
         switch row.author {

@@ -112,8 +112,12 @@ extension ClientCore {
     /// created, under another id than the app's: the server minted that id
     /// (ConversationAliases). The event can come before the send's answer.
     private func learnConversationAlias(from event: WireEvent) {
-        guard case .messageCreated(let message) = event.kind, let row = store.message(id: message.id),
-            row.conversationId != message.conversationId, store.conversation(id: row.conversationId)?.isLocal == true
+        // Most events are of conversations this device knows: one lookup
+        // in memory, and the message itself is not read.
+        guard case .messageCreated(let message) = event.kind, store.conversation(id: message.conversationId) == nil,
+            aliases.withLock({ $0.localId(message.conversationId) == message.conversationId }),
+            let row = store.message(id: message.id), row.conversationId != message.conversationId,
+            store.conversation(id: row.conversationId)?.isLocal == true
         else { return }
         let known = aliases.withLock { aliases in
             guard aliases.localId(message.conversationId) == message.conversationId,
