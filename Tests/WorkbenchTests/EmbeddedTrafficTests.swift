@@ -23,6 +23,20 @@ import Testing
         entries.map { "\($0.deviceId) \($0.channel.rawValue) \($0.direction.rawValue) \($0.summary)" }
     }
 
+    /// A session nobody records (`--no-record`) collects no traffic, and
+    /// prints the same: the output does not depend on it.
+    @Test func aSessionThatCapturesNothingCollectsNothing() throws {
+        let quiet = try WorkbenchSession(options: WorkbenchOptions())
+        quiet.capturesTraffic = false
+        let recorded = try WorkbenchSession(options: WorkbenchOptions())
+        for line in Self.script {
+            let (plain, captured) = (quiet.execute(line), recorded.execute(line))
+            #expect(plain.traffic.isEmpty, "\(line)")
+            #expect(plain.output == captured.output, "\(line)")
+        }
+        #expect(recorded.capturesTraffic)
+    }
+
     @Test func eachStepCarriesWhatCrossed() throws {
         let steps = try run()
         let send = rows(steps[2].traffic)

@@ -72,7 +72,12 @@ final class TrafficBuffer: Sendable {
         get { capturing.load(ordering: .relaxed) }
         set { capturing.store(newValue, ordering: .relaxed) }
     }
-    func append(_ entry: TrafficEntry) { entries.withLock { $0.append(entry) } }
+    /// Keeps `entry` while capturing (the network's reporter does not even
+    /// build its entries then; the other side's few calls are dropped here).
+    func append(_ entry: TrafficEntry) {
+        guard isCapturing else { return }
+        entries.withLock { $0.append(entry) }
+    }
     func take() -> [TrafficEntry] {
         entries.withLock { s in
             defer { s = [] }
