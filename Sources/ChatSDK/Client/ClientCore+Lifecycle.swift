@@ -76,9 +76,7 @@ extension ClientCore {
         for sender in outbox.networkReturned() { spawn(sender) }
         // Watchers whose last refresh failed try again now (D1): their
         // state says so while the outbox goes out.
-        let failed = watchers.keys.sorted().filter { id in
-            if case .failed = watchers[id]?.refreshing { true } else { false }
-        }
+        let failed = watchers.keys.sorted().filter { watchers[$0]?.machine.refreshesWhenNetworkReturns == true }
         for id in failed { runtime.spawn { await self.refresh(id) } }
         // Reconnect now rather than at the end of the back-off.
         backoff?.cancel()

@@ -92,18 +92,15 @@ extension ClientCore {
     /// emits the same data, no longer fresh (D1).
     func markWatchersStale() {
         for id in watchers.keys.sorted() {
-            guard let entry = watchers[id], entry.fresh, entry.lastEmitted != nil else { continue }
-            entry.fresh = false
-            emit(entry)
+            guard let entry = watchers[id] else { continue }
+            if entry.machine.linkLost(hasEmitted: entry.hasEmitted).contains(.emit) { emit(entry) }
         }
     }
 
     private func refreshStaleWatchers(all: Bool) async {
         for id in watchers.keys.sorted() {
-            guard let entry = watchers[id], entry.lastEmitted != nil else { continue }
-            // One refresh at a time: one may have started when the network came back.
-            if entry.refreshing == .refreshing, !all { continue }
-            if all || !entry.fresh { await refresh(id) }
+            guard let entry = watchers[id], entry.machine.refreshesOnReconnection(all: all, hasEmitted: entry.hasEmitted) else { continue }
+            await refresh(id)
         }
     }
 

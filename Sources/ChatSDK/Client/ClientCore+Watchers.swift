@@ -54,10 +54,10 @@ extension ClientCore {
 
     private func hasCachedData(for target: WatchTarget) -> Bool {
         switch target {
-        case .conversations: store.meta("fetched:conversations") != nil || store.conversationCount() > 0
+        case .conversations: store.meta(target.fetchedKey) != nil || store.conversationCount() > 0
         case .conversation(let id): store.conversation(id: id) != nil
         case .items(let id):
-            store.meta("fetched:items:\(id)") != nil || store.hasMessages(conversationId: id, moreThan: 0)
+            store.meta(target.fetchedKey) != nil || store.hasMessages(conversationId: id, moreThan: 0)
                 || store.conversation(id: id)?.isLocal == true
         }
     }
@@ -65,35 +65,37 @@ extension ClientCore {
     /// Fetches what the watcher shows from the server and emits.
     func refresh(_ id: Int) async {
         guard let entry = watchers[id] else { return }
-        let expected = generation
-        if let conversationId = entry.target.conversationId, store.conversation(id: conversationId)?.isLocal == true {
-            // Only on this device: nothing to ask the server yet.
-            entry.fresh = true
-            entry.refreshing = .refreshed
-            emit(entry)
-            return
-        }
-        // After a failure, the watcher says a new refresh is under way.
-        let retrying = if case .failed = entry.refreshing { true } else { false }
-        entry.refreshing = .refreshing
-        if retrying { emit(entry) }
-        do {
-            try await fetchShownPages(for: entry)
-            guard generation == expected, watchers[id] != nil else { return }
-            entry.fresh = realtimeCanBeLive
-            entry.refreshing = .refreshed
-            notifyWatchers(of: entry.target)
-            emit(entry)
-        } catch {
-            guard generation == expected, watchers[id] != nil else { return }
-            let chatError = error as? ChatError ?? ChatError(.networkFailure, "\(error)")
-            if entry.lastEmitted == nil {
-                entry.finish(chatError)
-                watchers[id] = nil
-            } else {
-                entry.fresh = false
-                entry.refreshing = .failed(chatError)
-                emit(entry)
+        await perform(entry.machine.refresh(localOnly: isLocalOnly(entry.target)), for: entry)
+    }
+
+    /// Whether the watcher's conversation exists only on this device.
+    private func isLocalOnly(_ target: WatchTarget) -> Bool {
+        target.conversationId.map { store.conversation(id: $0)?.isLocal == true } ?? false
+    }
+
+    /// Performs a watcher machine's actions, in order, feeding it the
+    /// answers of the fetches it asks for.
+    private func perform(_ actions: [WatcherMachine.Action], for entry: WatcherEntry) async {
+        for action in actions {
+            switch action {
+            case .emit: emit(entry)
+            case .emitAllConcerned: notifyWatchers(of: entry.target)
+            case .finish(let error):
+                entry.finish(error)
+                watchers[entry.id] = nil
+            case .fetch(let fetch):
+                guard case .shownPages = fetch.kind else { continue }
+                let answer: [WatcherMachine.Action]
+                do {
+                    let end = try await fetchShownPages(for: entry)
+                    answer = entry.machine.refreshed(fetch.id, end: end, live: realtimeCanBeLive)
+                } catch {
+                    let chatError = error as? ChatError ?? ChatError(.networkFailure, "\(error)")
+                    answer = entry.machine.refreshFailed(fetch.id, error: chatError, hasEmitted: entry.hasEmitted)
+                }
+                // A watcher stopped meanwhile takes no answer.
+                guard watchers[entry.id] === entry else { return }
+                await perform(answer, for: entry)
             }
         }
     }
@@ -114,36 +116,26 @@ extension ClientCore {
     /// cache had them: after a reconnection without catch-up they could
     /// have a gap (new messages, then old ones), and the next `loadMore`
     /// went on from the first page while the watcher said fresh.
-    private func fetchShownPages(for entry: WatcherEntry) async throws {
+    /// Returns where the server's list goes on after them (nil for a
+    /// single conversation).
+    private func fetchShownPages(for entry: WatcherEntry) async throws -> WatcherMachine.ListEnd? {
         let limit = configuration.pageSize
-        var cursor: String?
-        var fetched = 0
         switch entry.target {
-        case .conversations:
-            repeat {
-                guard case .conversations(let page) = try await request(.listConversations(cursor: cursor, limit: limit)) else { return }
-                store.batch { for conversation in page.elements { store.upsert(conversationRow(from: conversation)) } }
-                cursor = page.nextCursor
-                fetched += limit
-            } while cursor != nil && fetched < entry.pages * limit
-            store.setMeta("fetched:conversations", "1")
         case .conversation(let id):
-            guard case .conversation(let conversation) = try await request(.getConversation(id: id)) else { return }
+            guard case .conversation(let conversation) = try await request(.getConversation(id: id)) else { return nil }
             store.upsert(conversationRow(from: conversation))
-            return
-        case .items(let id):
+            return nil
+        case .conversations, .items:
+            var end = WatcherMachine.ListEnd.end
+            var fetched = 0
             repeat {
-                guard case .messages(let page) = try await request(.listMessages(conversationId: id, cursor: cursor, limit: limit)) else {
-                    return
-                }
-                store.batch { for message in page.elements { storeServerMessage(message) } }
-                cursor = page.nextCursor
+                guard let next = try await fetchPage(after: end.cursor, for: entry.target) else { return nil }
+                end = next
                 fetched += limit
-            } while cursor != nil && fetched < entry.pages * limit
-            store.setMeta("fetched:items:\(id)", "1")
+            } while end.cursor != nil && fetched < entry.machine.pages * limit
+            store.setMeta(entry.target.fetchedKey, "1")
+            return end
         }
-        entry.serverCursor = cursor
-        entry.serverExhausted = cursor == nil
     }
 
     /// The `loadMore` of a watcher's `PaginatedList`.
@@ -156,40 +148,51 @@ extension ClientCore {
         guard let entry = watchers[id] else {
             throw ChatError(.invalidArgument, "The watcher has ended")
         }
-        // Follow the server's cursor chain while it has more, so pages stay
-        // contiguous; the cache alone serves once the server is exhausted.
-        let limit = configuration.pageSize
-        switch entry.target {
-        case .conversation:
-            return
-        case .conversations:
-            if !entry.serverExhausted {
-                guard case .conversations(let page) = try await request(.listConversations(cursor: entry.serverCursor, limit: limit)) else {
+        for action in entry.machine.loadMore(localOnly: isLocalOnly(entry.target)) {
+            guard case .fetch(let fetch) = action, case .nextPage(let cursor) = fetch.kind else {
+                if case .emit = action { emit(entry) }
+                continue
+            }
+            let answer: [WatcherMachine.Action]
+            do {
+                guard let end = try await fetchPage(after: cursor, for: entry.target) else {
+                    entry.machine.abandon(fetch.id)
                     return
                 }
-                store.batch { for conversation in page.elements { store.upsert(conversationRow(from: conversation)) } }
-                entry.serverCursor = page.nextCursor
-                entry.serverExhausted = page.nextCursor == nil
-            }
-        case .items(let conversationId):
-            if !entry.serverExhausted, store.conversation(id: conversationId)?.isLocal != true {
-                do {
-                    guard
-                        case .messages(let page) = try await request(
-                            .listMessages(conversationId: conversationId, cursor: entry.serverCursor, limit: limit))
-                    else { return }
-                    store.batch { for message in page.elements { storeServerMessage(message) } }
-                    entry.serverCursor = page.nextCursor
-                    entry.serverExhausted = page.nextCursor == nil
-                } catch let error as ChatError where [.offline, .networkFailure].contains(error.code) {
+                answer = entry.machine.pageFetched(fetch.id, end: end)
+            } catch let chatError as ChatError {
+                let target = entry.target
+                let shown = entry.machine.pages * configuration.pageSize
+                answer = try entry.machine.pageFailed(fetch.id, error: chatError) {
                     // Offline, the cache serves what it holds; without more, the failure shows.
-                    guard store.hasMessages(conversationId: conversationId, moreThan: entry.pages * limit) else { throw error }
-                }
+                    target.conversationId.map { store.hasMessages(conversationId: $0, moreThan: shown) } ?? false
+                }.get()
+            } catch {
+                entry.machine.abandon(fetch.id)
+                throw error
             }
+            guard watchers[id] === entry else { return }
+            for action in answer where action == .emit { emit(entry) }
         }
-        guard watchers[id] != nil else { return }
-        entry.pages += 1
-        emit(entry)
+    }
+
+    /// The server's page after `cursor` of a paginated watcher's list,
+    /// stored; returns where the list goes on (nil: no such list).
+    private func fetchPage(after cursor: String?, for target: WatchTarget) async throws -> WatcherMachine.ListEnd? {
+        let limit = configuration.pageSize
+        switch target {
+        case .conversation:
+            return nil
+        case .conversations:
+            guard case .conversations(let page) = try await request(.listConversations(cursor: cursor, limit: limit)) else { return nil }
+            store.batch { for conversation in page.elements { store.upsert(conversationRow(from: conversation)) } }
+            return WatcherMachine.ListEnd(nextCursor: page.nextCursor)
+        case .items(let conversationId):
+            guard case .messages(let page) = try await request(.listMessages(conversationId: conversationId, cursor: cursor, limit: limit))
+            else { return nil }
+            store.batch { for message in page.elements { storeServerMessage(message) } }
+            return WatcherMachine.ListEnd(nextCursor: page.nextCursor)
+        }
     }
 
     /// Re-emits every watcher that shows `target`'s data. Watchers that show
@@ -220,7 +223,7 @@ extension ClientCore {
 
     /// `emit(_:)`, reusing a snapshot already read for an identical view.
     private func emit(_ entry: WatcherEntry, sharing snapshots: inout [SnapshotKey: WatcherSnapshot?]) {
-        let key = SnapshotKey(target: entry.target, pages: entry.pages, serverExhausted: entry.serverExhausted)
+        let key = SnapshotKey(target: entry.target, pages: entry.machine.pages, serverExhausted: entry.machine.serverExhausted)
         let snapshot: WatcherSnapshot?
         if let known = snapshots[key] {
             snapshot = known
@@ -238,9 +241,10 @@ extension ClientCore {
 
     private func emit(_ entry: WatcherEntry, snapshot: WatcherSnapshot?) {
         guard let snapshot else { return }
-        if let last = entry.lastEmitted, last.0 == snapshot, last.1 == entry.fresh, last.2 == entry.refreshing { return }
-        entry.lastEmitted = (snapshot, entry.fresh, entry.refreshing)
-        entry.yield(entry.id, snapshot, entry.fresh, entry.refreshing)
+        let (fresh, refreshing) = (entry.machine.fresh, entry.machine.refreshing)
+        if let last = entry.lastEmitted, last.0 == snapshot, last.1 == fresh, last.2 == refreshing { return }
+        entry.lastEmitted = (snapshot, fresh, refreshing)
+        entry.yield(entry.id, snapshot, fresh, refreshing)
     }
 
     /// The watcher's data now; read again from the store only when the
@@ -249,29 +253,31 @@ extension ClientCore {
     private func snapshot(for entry: WatcherEntry) -> WatcherSnapshot? {
         let version = store.version
         let now = self.now
-        if let cache = entry.snapshotCache, cache.version == version, cache.pages == entry.pages,
-            cache.serverExhausted == entry.serverExhausted, cache.now == now || entry.target.isItems
+        let (pages, serverExhausted) = (entry.machine.pages, entry.machine.serverExhausted)
+        if let cache = entry.snapshotCache, cache.version == version, cache.pages == pages,
+            cache.serverExhausted == serverExhausted, cache.now == now || entry.target.isItems
         {
             return cache.snapshot
         }
         let snapshot = readSnapshot(for: entry)
-        entry.snapshotCache = (version, entry.pages, entry.serverExhausted, now, snapshot)
+        entry.snapshotCache = (version, pages, serverExhausted, now, snapshot)
         return snapshot
     }
 
     private func readSnapshot(for entry: WatcherEntry) -> WatcherSnapshot? {
-        let shown = entry.pages * configuration.pageSize
+        let shown = entry.machine.pages * configuration.pageSize
+        let serverExhausted = entry.machine.serverExhausted
         switch entry.target {
         case .conversations:
             let rows = store.conversations(limit: shown + 1)
-            let hasMore = rows.count > shown || !entry.serverExhausted
+            let hasMore = rows.count > shown || !serverExhausted
             return .conversations(rows.prefix(shown).map(conversation(from:)), hasMore: hasMore)
         case .conversation(let id):
             return store.conversation(id: id).map { .conversation(conversation(from: $0)) }
         case .items(let id):
             let rows = store.messages(conversationId: id, limit: shown + 1)
             let isLocal = store.conversation(id: id)?.isLocal ?? false
-            let hasMore = rows.count > shown || (!entry.serverExhausted && !isLocal)
+            let hasMore = rows.count > shown || (!serverExhausted && !isLocal)
             let readSeq = store.conversation(id: id)?.providerReadSeq
             return .items(rows.prefix(shown).map { message(from: $0, providerReadSeq: readSeq) }, hasMore: hasMore)
         }

@@ -10,6 +10,15 @@ enum WatchTarget: Hashable, Sendable {
         if case .items = self { true } else { false }
     }
 
+    /// The cache's note that the server's list was fetched once.
+    var fetchedKey: String {
+        switch self {
+        case .conversations: "fetched:conversations"
+        case .conversation(let id): "fetched:conversation:\(id)"
+        case .items(let id): "fetched:items:\(id)"
+        }
+    }
+
     var conversationId: String? {
         switch self {
         case .conversations: nil
@@ -25,19 +34,14 @@ enum WatcherSnapshot: Hashable, Sendable {
     case items([Message], hasMore: Bool)
 }
 
-/// One active watcher, as the client's actor keeps it.
+/// One active watcher, as the client's actor keeps it: its decisions
+/// (`machine`), what it emitted last and how to emit.
 final class WatcherEntry {
     let id: Int
-    let target: WatchTarget
-    /// Pages of `pageSize` elements the watcher shows (D3).
-    var pages = 1
-    var fresh = false
-    var refreshing: RefreshingState = .refreshing
-    /// Cursor of the next older page on the server; nil when there is none
-    /// or it is not known yet (`serverExhausted` tells which).
-    var serverCursor: String?
-    var serverExhausted = false
+    var machine: WatcherMachine
+    var target: WatchTarget { machine.target }
     var lastEmitted: (WatcherSnapshot, Bool, RefreshingState)?
+    var hasEmitted: Bool { lastEmitted != nil }
     /// The last snapshot read for this watcher and what it depended on
     /// (store version, pages, server state, clock), to skip re-reading the
     /// store when nothing it shows has changed.
@@ -50,7 +54,7 @@ final class WatcherEntry {
         finish: @escaping @Sendable ((any Error)?) -> Void
     ) {
         self.id = id
-        self.target = target
+        self.machine = WatcherMachine(target: target)
         self.yield = yield
         self.finish = finish
     }
