@@ -36,7 +36,7 @@ private let demoLines = [
         }
         #expect(id == RecordingStore.applicationID)
         #expect(mode == "wal")
-        #expect(migrations == ["v1", "v2", "v3"])
+        #expect(migrations == ["v1", "v2", "v3", "v4"])
         // `bundle` is in bundle files only (issue 13).
         #expect(tables == ["event", "grdb_migrations", "session", "step", "traffic"])
     }
@@ -123,7 +123,7 @@ private let demoLines = [
         let path = folder.url.appendingPathComponent("s.sqlite").path
         _ = try RecordingStore(path: path)
         let queue = try DatabaseQueue(path: path)
-        try queue.write { try $0.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v4')") }
+        try queue.write { try $0.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v5')") }
         try queue.close()
         #expect {
             try RecordingStore(path: path)
@@ -131,7 +131,7 @@ private let demoLines = [
             let error = error as? RecordingError
             return error?.code == .newerSchema
                 && error?.message
-                    == "\(path) was written by a newer chatbench (schema v4; this one knows up to v3): upgrade chatbench, or pass --db with another path"
+                    == "\(path) was written by a newer chatbench (schema v5; this one knows up to v4): upgrade chatbench, or pass --db with another path"
         }
     }
 

@@ -128,4 +128,43 @@ import Testing
         let columns = try store.read { db in try db.columns(in: "traffic").map(\.name) }
         #expect(columns.suffix(2) == ["device_id", "exchange"])
     }
+
+    /// v4 rebuilds the per-step tables WITHOUT ROWID (a commit writes fewer
+    /// pages); a version 3 file keeps every step, event and tape entry,
+    /// and cascading deletes still reach them.
+    @Test func aVersion3FileKeepsItsRowsInTablesWithoutRowids() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.url.appendingPathComponent("v3.sqlite").path
+        let queue = try DatabaseQueue(path: path)
+        try RecordingSchema.migrator.migrate(queue, upTo: "v3")
+        try queue.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO session (id, uuid, created, tool_version, seed, mode, kind, platform)
+                        VALUES (1, 'u1', '2026-11-24 00:00:00.000', 'test', 1, 'embedded', 'script', 'linux');
+                    INSERT INTO step VALUES (1, 1, 'clock', 'out', 'ok', 5, '2026-11-24 00:00:00.000', 10);
+                    INSERT INTO step VALUES (1, 2, 'send c1 text "hi"', 'out2', 'ok', 6, '2026-11-24 00:00:00.001', 11);
+                    INSERT INTO event VALUES (1, 2, 1, 6, 'sdk', 'an event');
+                    INSERT INTO traffic VALUES (1, 1, 2, 6, '2026-11-24 00:00:00.001', 'http', 'request', 'POST /x', x'7b7d', 'd1', 1);
+                    """)
+        }
+        try queue.close()
+        let store = try RecordingStore(path: path)
+        try store.read { db in
+            for table in ["step", "event", "traffic"] {
+                let sql = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = ?", arguments: [table]) ?? ""
+                #expect(sql.hasSuffix("WITHOUT ROWID"), "\(table): \(sql)")
+            }
+            #expect(try String.fetchAll(db, sql: "SELECT input FROM step ORDER BY number") == ["clock", "send c1 text \"hi\""])
+            #expect(try String.fetchAll(db, sql: "SELECT text FROM event") == ["an event"])
+            #expect(try String.fetchAll(db, sql: "SELECT device_id || ' ' || summary FROM traffic") == ["d1 POST /x"])
+        }
+        let steps = try store.steps(of: 1)
+        #expect(steps.map(\.input) == ["clock", "send c1 text \"hi\""] && steps[1].events.map(\.text) == ["an event"])
+        try store.database.write { db in try db.execute(sql: "DELETE FROM session WHERE id = 1") }
+        let left = try store.read { db in
+            try Int.fetchOne(db, sql: "SELECT (SELECT COUNT(*) FROM step) + (SELECT COUNT(*) FROM event) + (SELECT COUNT(*) FROM traffic)")
+        }
+        #expect(left == 0)
+    }
 }

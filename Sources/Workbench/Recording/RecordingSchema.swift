@@ -5,7 +5,7 @@ import GRDB
 /// the two in step. A migration, once released, never changes: add one.
 enum RecordingSchema {
     /// The newest migration this version knows.
-    static let current = "v3"
+    static let current = "v4"
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -83,6 +83,63 @@ enum RecordingSchema {
             if try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM bundle") == 0 {
                 try db.execute(sql: "DROP TABLE bundle")
             }
+        }
+        // A step, its events and its traffic are written in one commit per
+        // step: as WITHOUT ROWID tables, each row goes into one B-tree (its
+        // primary key's) instead of a table and an index of its key, so a
+        // commit writes fewer pages (issue 17). Rebuilt as SQLite documents
+        // for changes ALTER TABLE cannot make; GRDB runs a migration with
+        // foreign keys off and checks them before it commits.
+        migrator.registerMigration("v4") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE step_v4 (
+                        session_id   INTEGER NOT NULL REFERENCES session(id) ON DELETE CASCADE,
+                        number       INTEGER NOT NULL,
+                        input        TEXT NOT NULL,
+                        output       TEXT NOT NULL,
+                        status       TEXT NOT NULL,
+                        virtual_time INTEGER NOT NULL,
+                        wall_time    DATETIME NOT NULL,
+                        wall_us      INTEGER NOT NULL,
+                        PRIMARY KEY (session_id, number)
+                    ) WITHOUT ROWID;
+                    INSERT INTO step_v4 SELECT session_id, number, input, output, status, virtual_time, wall_time, wall_us FROM step;
+                    DROP TABLE step;
+                    ALTER TABLE step_v4 RENAME TO step;
+                    CREATE TABLE event_v4 (
+                        session_id   INTEGER NOT NULL,
+                        step         INTEGER NOT NULL,
+                        seq          INTEGER NOT NULL,
+                        virtual_time INTEGER NOT NULL,
+                        source       TEXT NOT NULL,
+                        text         TEXT NOT NULL,
+                        PRIMARY KEY (session_id, step, seq),
+                        FOREIGN KEY (session_id, step) REFERENCES step(session_id, number) ON DELETE CASCADE
+                    ) WITHOUT ROWID;
+                    INSERT INTO event_v4 SELECT session_id, step, seq, virtual_time, source, text FROM event;
+                    DROP TABLE event;
+                    ALTER TABLE event_v4 RENAME TO event;
+                    CREATE TABLE traffic_v4 (
+                        session_id   INTEGER NOT NULL REFERENCES session(id) ON DELETE CASCADE,
+                        seq          INTEGER NOT NULL,
+                        step         INTEGER,
+                        virtual_time INTEGER NOT NULL,
+                        wall_time    DATETIME NOT NULL,
+                        channel      TEXT NOT NULL,
+                        direction    TEXT NOT NULL,
+                        summary      TEXT NOT NULL,
+                        body         BLOB,
+                        device_id    TEXT NOT NULL DEFAULT '',
+                        exchange     INTEGER,
+                        PRIMARY KEY (session_id, seq)
+                    ) WITHOUT ROWID;
+                    INSERT INTO traffic_v4
+                        SELECT session_id, seq, step, virtual_time, wall_time, channel, direction, summary, body, device_id, exchange
+                        FROM traffic;
+                    DROP TABLE traffic;
+                    ALTER TABLE traffic_v4 RENAME TO traffic;
+                    """)
         }
         return migrator
     }

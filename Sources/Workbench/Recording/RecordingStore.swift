@@ -116,13 +116,18 @@ package final class RecordingStore: Sendable {
             )
         }
         guard !complete else { return }
-        do {
-            try migrator.migrate(database)
-        } catch {
-            // Another process may have migrated the file at the same moment:
-            // the loser's transaction fails, and the schema is there.
-            let done = try database.read { try migrator.hasCompletedMigrations($0) }
-            if !done { throw error }
+        // Other processes may be migrating the file at the same moment: a
+        // migration one of them applied first fails here (its transaction
+        // rolls back), and the next attempt goes on from what is applied.
+        // Each failure is another process's progress, so this ends.
+        for attempt in 1... {
+            do {
+                try migrator.migrate(database)
+                return
+            } catch {
+                if try database.read({ try migrator.hasCompletedMigrations($0) }) { return }
+                if attempt == 8 { throw error }
+            }
         }
     }
 
