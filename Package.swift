@@ -114,7 +114,10 @@ let package = Package(
         // What several test targets share: temporary folders, child processes.
         .target(name: "ChatTestSupport", path: "Tests/ChatTestSupport", swiftSettings: strict),
         .testTarget(
-            name: "ChatSDKTests", dependencies: ["ChatSDK", "ChatSimulation", "ChatBackend", "ChatTestSupport"], swiftSettings: strict),
+            name: "ChatSDKTests",
+            dependencies: [
+                "ChatSDK", "ChatSimulation", "ChatBackend", "ChatTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+            ], swiftSettings: strict),
         .testTarget(name: "ChatSimulationTests", dependencies: ["ChatSimulation"], swiftSettings: strict),
         .testTarget(
             name: "ChatSDKNetworkTests",

@@ -1,4 +1,6 @@
 import ChatSimulation
+import ChatTestSupport
+import GRDB
 import Testing
 
 @testable import ChatSDK
@@ -25,5 +27,31 @@ import Testing
         let messages = try app.call { try await client.conversation(withId: conversation.id) }
         #expect(messages?.messageCount == 11)
         #expect((20...30).contains(commits.withLock { $0 }), "\(commits.withLock { $0 }) commits for 10 sends")
+    }
+
+    /// A commit writes a page per B-tree its rows touch. A message's new
+    /// state is written in place (INSERT OR REPLACE deleted the row and
+    /// inserted it again, with every index entry: its rowid changed), and
+    /// messages have one index of their own besides their key's.
+    @Test func aMessageChangesInPlaceWithOneIndexToKeep() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.url.appendingPathComponent("cache.sqlite").path
+        let store = try LocalStore(path: path)
+        var row = MessageRow(
+            id: "m-1", conversationId: "c-1", seq: nil, localOrder: 1, author: .user(id: "alice"), content: .text("hi"),
+            replyTo: nil, createdAt: 0, state: "toBeSent", errorCode: nil, errorMessage: nil)
+        store.upsert(row)
+        let reader = try DatabaseQueue(path: path)
+        let rowid = { try reader.read { try Int64.fetchOne($0, sql: "SELECT rowid FROM message WHERE id = 'm-1'") } }
+        let before = try rowid()
+        row.state = "sent"
+        row.seq = 1
+        store.upsert(row)
+        #expect(try rowid() == before)
+        #expect(try reader.read { try String.fetchOne($0, sql: "SELECT state FROM message") } == "sent")
+        let indexes = try reader.read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'message' ORDER BY name")
+        }
+        #expect(indexes == ["message_order", "sqlite_autoindex_message_1"])
     }
 }

@@ -150,6 +150,12 @@ final class LocalStore: Sendable {
                 t.column("serverId", .text).notNull().unique()
             }
         }
+        // `message_order` (conversationId, seq, localOrder) serves every
+        // lookup by conversation: v1's index of conversationId alone only
+        // cost a page written per message stored (issue 17).
+        migrator.registerMigration("v5-one-message-index") { db in
+            try db.execute(sql: "DROP INDEX message_on_conversationId")
+        }
         return migrator
     }
 
@@ -298,13 +304,19 @@ final class LocalStore: Sendable {
 
     // MARK: Conversations
 
+    /// Rows are written with an upsert that updates in place: `INSERT OR
+    /// REPLACE` deletes and inserts again, rewriting every index of the
+    /// row even when only its state changed (issue 17).
     func upsert(_ row: ConversationRow) {
         willWrite()
         let written: Void? = access { db in
             try db.cachedStatement(
                 sql: """
-                    INSERT OR REPLACE INTO conversation (id, title, isLocal, createdAt, updatedAt, lastSeq, preview, providerTypingUntil, providerReadSeq)
+                    INSERT INTO conversation (id, title, isLocal, createdAt, updatedAt, lastSeq, preview, providerTypingUntil, providerReadSeq)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT (id) DO UPDATE SET title = excluded.title, isLocal = excluded.isLocal, createdAt = excluded.createdAt,
+                        updatedAt = excluded.updatedAt, lastSeq = excluded.lastSeq, preview = excluded.preview,
+                        providerTypingUntil = excluded.providerTypingUntil, providerReadSeq = excluded.providerReadSeq
                     """
             ).execute(arguments: [
                 row.id, row.title, row.isLocal, row.createdAt, row.updatedAt, row.lastSeq, row.preview, row.providerTypingUntil,
@@ -399,9 +411,14 @@ final class LocalStore: Sendable {
         let written: Void? = access { db in
             try db.cachedStatement(
                 sql: """
-                    INSERT OR REPLACE INTO message (id, conversationId, seq, localOrder, authorKind, authorName, contentKind, text,
+                    INSERT INTO message (id, conversationId, seq, localOrder, authorKind, authorName, contentKind, text,
                         mimeType, size, fileName, replyTo, createdAt, state, errorCode, errorMessage)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT (id) DO UPDATE SET conversationId = excluded.conversationId, seq = excluded.seq,
+                        localOrder = excluded.localOrder, authorKind = excluded.authorKind, authorName = excluded.authorName,
+                        contentKind = excluded.contentKind, text = excluded.text, mimeType = excluded.mimeType, size = excluded.size,
+                        fileName = excluded.fileName, replyTo = excluded.replyTo, createdAt = excluded.createdAt,
+                        state = excluded.state, errorCode = excluded.errorCode, errorMessage = excluded.errorMessage
                     """
             ).execute(arguments: arguments)
         }
@@ -552,7 +569,9 @@ final class LocalStore: Sendable {
         willWrite()
         let written: Void? = access { db in
             if let value {
-                try db.cachedStatement(sql: "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)").execute(arguments: [key, value])
+                try db.cachedStatement(
+                    sql: "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
+                ).execute(arguments: [key, value])
             } else {
                 try db.cachedStatement(sql: "DELETE FROM meta WHERE key = ?").execute(arguments: [key])
             }
