@@ -94,7 +94,11 @@ extension Backend {
             )
             .execute(arguments: [userId, event.userSeq, Self.messageReferenceKind, now.milliseconds, message.conversationId, message.seq])
         } else {
-            key = try Self.encode(kind)
+            if case .conversationUpdated(let conversation) = kind {
+                key = try Self.encode(StoredConversationUpdate(conversation: conversation))
+            } else {
+                key = try Self.encode(kind)
+            }
             try db.cachedStatement(sql: "INSERT INTO event (userId, userSeq, kind, createdAt) VALUES (?, ?, ?, ?)")
                 .execute(arguments: [userId, event.userSeq, key, now.milliseconds])
         }
@@ -203,6 +207,51 @@ extension Backend {
 
     func decodedEventKind(_ json: String) throws -> WireEvent.Kind {
         if let known = recentEventKinds.withLock({ $0[json] }) { return known }
+        if json.hasPrefix("[") { return .conversationUpdated(try Self.decode(StoredConversationUpdate.self, from: json).conversation) }
         return try Self.decode(WireEvent.Kind.self, from: json)
+    }
+}
+
+/// How the event log keeps a `conversationUpdated` event: the
+/// conversation's fields in a fixed order after a tag, a JSON array
+/// (`["conversationUpdated","c1",null,1767225600000,…]`), about half
+/// the keyed JSON of `WireEvent.Kind` (issue 17: one is logged with every
+/// message). Rows written before keep the keyed JSON, which still decodes.
+struct StoredConversationUpdate: Codable {
+    static let tag = "conversationUpdated"
+    var conversation: WireConversation
+
+    init(conversation: WireConversation) { self.conversation = conversation }
+
+    func encode(to encoder: any Encoder) throws {
+        var fields = encoder.unkeyedContainer()
+        let c = conversation
+        try fields.encode(Self.tag)
+        try fields.encode(c.id)
+        if let title = c.title { try fields.encode(title) } else { try fields.encodeNil() }
+        try fields.encode(c.createdAt.milliseconds)
+        try fields.encode(c.updatedAt.milliseconds)
+        try fields.encode(c.lastSeq)
+        if let preview = c.lastMessagePreview { try fields.encode(preview) } else { try fields.encodeNil() }
+        if let until = c.providerTypingUntil { try fields.encode(until.milliseconds) } else { try fields.encodeNil() }
+        if let read = c.providerReadSeq { try fields.encode(read) } else { try fields.encodeNil() }
+    }
+
+    init(from decoder: any Decoder) throws {
+        var fields = try decoder.unkeyedContainer()
+        guard try fields.decode(String.self) == Self.tag else {
+            throw DecodingError.dataCorruptedError(in: fields, debugDescription: "not a stored conversationUpdated event")
+        }
+        let id = try fields.decode(String.self)
+        let title = try fields.decodeNil() ? nil : try fields.decode(String.self)
+        let createdAt = Instant(milliseconds: try fields.decode(Int64.self))
+        let updatedAt = Instant(milliseconds: try fields.decode(Int64.self))
+        let lastSeq = try fields.decode(Int64.self)
+        let preview = try fields.decodeNil() ? nil : try fields.decode(String.self)
+        let until = try fields.decodeNil() ? nil : Instant(milliseconds: try fields.decode(Int64.self))
+        let read = try fields.decodeNil() ? nil : try fields.decode(Int64.self)
+        conversation = WireConversation(
+            id: id, title: title, createdAt: createdAt, updatedAt: updatedAt, lastSeq: lastSeq, lastMessagePreview: preview,
+            providerTypingUntil: until, providerReadSeq: read)
     }
 }

@@ -49,6 +49,36 @@ import Testing
         }
     }
 
+    /// A `conversationUpdated` event is kept as a tagged array of the
+    /// conversation's fields, and reads back whole, every field set or not.
+    @Test func aConversationEventIsKeptCompact() throws {
+        let full = WireConversation(
+            id: "c1", title: "Knee \"pain\"", createdAt: Instant(milliseconds: 1), updatedAt: Instant(milliseconds: 2), lastSeq: 3,
+            lastMessagePreview: "hi", providerTypingUntil: Instant(milliseconds: 4), providerReadSeq: 5)
+        let bare = WireConversation(
+            id: "c2", title: nil, createdAt: .simulationEpoch, updatedAt: .simulationEpoch, lastSeq: 0, lastMessagePreview: nil)
+        for conversation in [full, bare] {
+            let stored = try Backend.encode(StoredConversationUpdate(conversation: conversation))
+            let keyed = try Backend.encode(WireEvent.Kind.conversationUpdated(conversation))
+            #expect(stored.hasPrefix("[\"conversationUpdated\","))
+            #expect(stored.utf8.count * 2 < keyed.utf8.count + 40)
+            #expect(try Backend.decode(StoredConversationUpdate.self, from: stored).conversation == conversation)
+        }
+        let world = try TestWorld()
+        let pair = try world.tokens("alice")
+        let (conversation, _) = try world.send("hello", id: "m1", in: "c1", token: pair.accessToken)
+        let kind = try world.backend.dbQueue.read { db in try String.fetchOne(db, sql: "SELECT kind FROM event WHERE userSeq = 2") }
+        #expect(kind == (try Backend.encode(StoredConversationUpdate(conversation: conversation))))
+        #expect(world.backend.events(userId: "alice").last == WireEvent(userSeq: 2, kind: .conversationUpdated(conversation)))
+        // A row written as keyed JSON (before) still reads back.
+        try world.backend.dbQueue.write { db in
+            try db.execute(
+                sql: "UPDATE event SET kind = ? WHERE userSeq = 2",
+                arguments: [try Backend.encode(WireEvent.Kind.conversationUpdated(conversation))])
+        }
+        #expect(world.backend.events(userId: "alice", afterUserSeq: 1) == [WireEvent(userSeq: 2, kind: .conversationUpdated(conversation))])
+    }
+
     /// Events stored as JSON (as before the reference column) still replay.
     @Test func aMessageEventStoredAsJSONStillReplays() throws {
         let world = try TestWorld()
