@@ -110,7 +110,9 @@ let package = Package(
             ], swiftSettings: strict),
         .testTarget(name: "ChatCoreTests", dependencies: ["ChatCore"], swiftSettings: strict),
         .testTarget(
-            name: "ChatBackendTests", dependencies: ["ChatBackend", .product(name: "JWTKit", package: "jwt-kit")], swiftSettings: strict),
+            name: "ChatBackendTests",
+            dependencies: ["ChatBackend", .product(name: "JWTKit", package: "jwt-kit"), .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strict),
         // What several test targets share: temporary folders, child processes.
         .target(name: "ChatTestSupport", path: "Tests/ChatTestSupport", swiftSettings: strict),
         .testTarget(

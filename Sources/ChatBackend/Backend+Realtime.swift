@@ -66,7 +66,7 @@ extension Backend {
 
     /// Stored events of a user with userSeq > `afterUserSeq`, in order (for the workbench).
     package func events(userId: String, afterUserSeq: Int64 = 0) -> [WireEvent] {
-        (try? read { db in try Self.events(db, userId: userId, after: afterUserSeq) }) ?? []
+        (try? read { db in try events(db, userId: userId, after: afterUserSeq) }) ?? []
     }
 
     /// The number of live subscriptions of a user (the workbench's view of realtime connections).
@@ -82,12 +82,29 @@ extension Backend {
     @discardableResult
     func appendEvent(_ db: Database, userId: String, kind: WireEvent.Kind, now: Instant) throws -> WireEvent {
         let event = WireEvent(userSeq: try Self.latestUserSeq(db, userId: userId) + 1, kind: kind)
-        let json = try Self.encode(kind)
-        try db.cachedStatement(sql: "INSERT INTO event (userId, userSeq, kind, createdAt) VALUES (?, ?, ?, ?)")
-            .execute(arguments: [userId, event.userSeq, json, now.milliseconds])
-        Self.recentEventKinds.withLock { recent in
+        let key: String
+        if case .messageCreated(let message) = kind {
+            // The message is in the message table (written just before):
+            // the event names it.
+            key = Self.messageReferenceKey(conversationId: message.conversationId, seq: message.seq)
+            try db.cachedStatement(
+                sql: """
+                    INSERT INTO event (userId, userSeq, kind, createdAt, messageConversationId, messageSeq) VALUES (?, ?, ?, ?, ?, ?)
+                    """
+            )
+            .execute(arguments: [userId, event.userSeq, Self.messageReferenceKind, now.milliseconds, message.conversationId, message.seq])
+        } else {
+            if case .conversationUpdated(let conversation) = kind {
+                key = try Self.encode(StoredConversationUpdate(conversation: conversation))
+            } else {
+                key = try Self.encode(kind)
+            }
+            try db.cachedStatement(sql: "INSERT INTO event (userId, userSeq, kind, createdAt) VALUES (?, ?, ?, ?)")
+                .execute(arguments: [userId, event.userSeq, key, now.milliseconds])
+        }
+        recentEventKinds.withLock { recent in
             if recent.count >= 256 { recent.removeAll() }
-            recent[json] = kind
+            recent[key] = kind
         }
         if case .messageCreated(let message) = kind { try logPushes(db, userId: userId, message: message, now: now) }
         return event
@@ -121,7 +138,7 @@ extension Backend {
                     state.subscriptions[id].map { ($0.userId, $0.lastDelivered, $0.sink) }
                 })
             else { return }
-            let pending = (try? read { db in try Self.events(db, userId: userId, after: after) }) ?? []
+            let pending = (try? read { db in try events(db, userId: userId, after: after) }) ?? []
             for event in pending {
                 // Stop at once if the sink unsubscribed.
                 let stillSubscribed = state.withLock { state in
@@ -151,20 +168,90 @@ extension Backend {
         try Int64.fetchOne(db.cachedStatement(sql: "SELECT MAX(userSeq) FROM event WHERE userId = ?"), arguments: [userId]) ?? 0
     }
 
-    static func events(_ db: Database, userId: String, after: Int64) throws -> [WireEvent] {
+    func events(_ db: Database, userId: String, after: Int64) throws -> [WireEvent] {
         try Row.fetchAll(
-            db.cachedStatement(sql: "SELECT userSeq, kind FROM event WHERE userId = ? AND userSeq > ? ORDER BY userSeq"),
+            db.cachedStatement(
+                sql: """
+                    SELECT e.userSeq, e.kind, e.messageConversationId, e.messageSeq,
+                        m.id, m.conversationId, m.seq, m.author, m.content, m.replyTo, m.createdAt
+                    FROM event e LEFT JOIN message m ON m.conversationId = e.messageConversationId AND m.seq = e.messageSeq
+                    WHERE e.userId = ? AND e.userSeq > ? ORDER BY e.userSeq
+                    """),
             arguments: [userId, after]
         )
-        .map { WireEvent(userSeq: $0["userSeq"], kind: try decodedEventKind($0["kind"])) }
+        .map { row in WireEvent(userSeq: row["userSeq"], kind: try decodedEventKind(row)) }
     }
 
-    /// Kinds of the events appended lately, by their JSON text: delivery reads
-    /// back the events just written, and need not decode what it encoded.
-    private static let recentEventKinds = Mutex<[String: WireEvent.Kind]>([:])
+    /// `event.kind` of a `messageCreated` event that names its message.
+    static let messageReferenceKind = "messageCreated"
 
-    static func decodedEventKind(_ json: String) throws -> WireEvent.Kind {
+    static func messageReferenceKey(conversationId: String, seq: Int64) -> String {
+        "\(messageReferenceKind) \(seq) \(conversationId)"
+    }
+
+    /// The kind of an event row of `events(_:userId:after:)`: its JSON, or
+    /// the message it names.
+    func decodedEventKind(_ row: Row) throws -> WireEvent.Kind {
+        let kind: String = row["kind"]
+        guard kind == Self.messageReferenceKind, let conversationId: String = row["messageConversationId"],
+            let seq: Int64 = row["messageSeq"]
+        else { return try decodedEventKind(kind) }
+        if let known = recentEventKinds.withLock({ $0[Self.messageReferenceKey(conversationId: conversationId, seq: seq)] }) {
+            return known
+        }
+        guard row["id"] as String? != nil else {
+            throw WireError(.internalError, "Event names message \(seq) of \(conversationId), which is not stored")
+        }
+        return .messageCreated(try Self.message(from: row))
+    }
+
+    func decodedEventKind(_ json: String) throws -> WireEvent.Kind {
         if let known = recentEventKinds.withLock({ $0[json] }) { return known }
-        return try decode(WireEvent.Kind.self, from: json)
+        if json.hasPrefix("[") { return .conversationUpdated(try Self.decode(StoredConversationUpdate.self, from: json).conversation) }
+        return try Self.decode(WireEvent.Kind.self, from: json)
+    }
+}
+
+/// How the event log keeps a `conversationUpdated` event: the
+/// conversation's fields in a fixed order after a tag, a JSON array
+/// (`["conversationUpdated","c1",null,1767225600000,…]`), about half
+/// the keyed JSON of `WireEvent.Kind` (issue 17: one is logged with every
+/// message). Rows written before keep the keyed JSON, which still decodes.
+struct StoredConversationUpdate: Codable {
+    static let tag = "conversationUpdated"
+    var conversation: WireConversation
+
+    init(conversation: WireConversation) { self.conversation = conversation }
+
+    func encode(to encoder: any Encoder) throws {
+        var fields = encoder.unkeyedContainer()
+        let c = conversation
+        try fields.encode(Self.tag)
+        try fields.encode(c.id)
+        if let title = c.title { try fields.encode(title) } else { try fields.encodeNil() }
+        try fields.encode(c.createdAt.milliseconds)
+        try fields.encode(c.updatedAt.milliseconds)
+        try fields.encode(c.lastSeq)
+        if let preview = c.lastMessagePreview { try fields.encode(preview) } else { try fields.encodeNil() }
+        if let until = c.providerTypingUntil { try fields.encode(until.milliseconds) } else { try fields.encodeNil() }
+        if let read = c.providerReadSeq { try fields.encode(read) } else { try fields.encodeNil() }
+    }
+
+    init(from decoder: any Decoder) throws {
+        var fields = try decoder.unkeyedContainer()
+        guard try fields.decode(String.self) == Self.tag else {
+            throw DecodingError.dataCorruptedError(in: fields, debugDescription: "not a stored conversationUpdated event")
+        }
+        let id = try fields.decode(String.self)
+        let title = try fields.decodeNil() ? nil : try fields.decode(String.self)
+        let createdAt = Instant(milliseconds: try fields.decode(Int64.self))
+        let updatedAt = Instant(milliseconds: try fields.decode(Int64.self))
+        let lastSeq = try fields.decode(Int64.self)
+        let preview = try fields.decodeNil() ? nil : try fields.decode(String.self)
+        let until = try fields.decodeNil() ? nil : Instant(milliseconds: try fields.decode(Int64.self))
+        let read = try fields.decodeNil() ? nil : try fields.decode(Int64.self)
+        conversation = WireConversation(
+            id: id, title: title, createdAt: createdAt, updatedAt: updatedAt, lastSeq: lastSeq, lastMessagePreview: preview,
+            providerTypingUntil: until, providerReadSeq: read)
     }
 }

@@ -24,6 +24,11 @@ public final class Backend: Sendable {
     let environment: BackendEnvironment
     let dbQueue: DatabaseQueue
     let state = Mutex(State())
+    /// Kinds of the events appended lately, by their JSON text or, for a
+    /// message, its reference (`messageReferenceKey`): delivery reads back
+    /// the events just written, and need not decode what it encoded. Per
+    /// backend: a reference names a message of this backend only.
+    let recentEventKinds = Mutex<[String: WireEvent.Kind]>([:])
     /// Checkpoints a file's write-ahead log off the writer's thread (nil in memory).
     let checkpointer: WALCheckpointer?
 

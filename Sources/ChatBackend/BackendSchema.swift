@@ -125,6 +125,17 @@ enum BackendSchema {
             }
             try db.create(index: "conversation_owner_requested", on: "conversation", columns: ["ownerId", "requestedId"])
         }
+        // A `messageCreated` event names its message (conversation and seq)
+        // instead of holding a JSON copy of it: the message table already
+        // holds it, and is never updated. `kind` is then `messageCreated`;
+        // rows written before keep their JSON (issue 17: the copies were
+        // a third of the embedded backend's memory).
+        migrator.registerMigration("v4-event-message-ref") { db in
+            try db.alter(table: "event") { t in
+                t.add(column: "messageConversationId", .text)
+                t.add(column: "messageSeq", .integer)
+            }
+        }
         return migrator
     }
 }

@@ -29,6 +29,12 @@ package final class Scheduler: Sendable {
 
     package var now: Instant { state.withLock { $0.now } }
 
+    /// Room for wake-ups kept whatever the number pending.
+    package static let keptCapacity = 1_024
+
+    /// How many wake-ups the queue has room for (bounded once a burst is over).
+    package var capacity: Int { state.withLock { $0.entries.capacity } }
+
     /// Number of pending wake-ups that are work in flight.
     package var inFlightCount: Int { state.withLock { $0.inFlightCount } }
 
@@ -84,6 +90,14 @@ package final class Scheduler: Sendable {
         state.withLock { s in
             guard let first = s.entries.first, first.time <= limit else { return nil }
             s.entries.removeFirst()
+            // A burst (100,000 events in flight in one step) leaves room for
+            // all of them: give it back once most of it is free.
+            if s.entries.capacity > Self.keptCapacity, s.entries.count < s.entries.capacity / 4 {
+                var kept: [Entry] = []
+                kept.reserveCapacity(s.entries.count)
+                kept.append(contentsOf: s.entries)
+                s.entries = kept
+            }
             if first.kind.category == .inFlight { s.inFlightCount -= 1 }
             s.now = max(s.now, first.time)
             return (first.kind, first.fire)

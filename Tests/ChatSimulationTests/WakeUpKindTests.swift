@@ -115,4 +115,18 @@ import Testing
         #expect(WaitKind.recovery("reconnect after back-off").description == "recovery: reconnect after back-off")
         #expect(WaitKind.inFlight.category == .inFlight)
     }
+
+    /// A burst of wake-ups leaves no room for itself once it has fired:
+    /// the queue used to keep a buffer as large as the biggest burst.
+    @Test func aBurstLeavesNoBufferBehind() throws {
+        let (world, fired) = try world { scheduler, fired in
+            let now = scheduler.now
+            for n in 0..<20_000 { scheduler.schedule(at: now + .milliseconds(Int64(n % 50)), kind: .inFlight("event")) {} }
+            scheduler.schedule(at: now + .milliseconds(60), kind: .inFlight("last")) { fired.add("last") }
+        }
+        #expect(world.scheduler.capacity >= 20_001)
+        world.runUntilIdle()
+        #expect(fired.all == ["last"])
+        #expect(world.scheduler.capacity <= Scheduler.keptCapacity)
+    }
 }

@@ -40,4 +40,17 @@ import Testing
         #expect(log.take().isEmpty)
         #expect(log.append(.simulationEpoch, .messageState(message: "m1", state: .sending)).seq == 2)
     }
+
+    /// A big step's buffer leaves with its entries: the log keeps no room
+    /// for them afterwards (it used to keep a buffer as large as the
+    /// biggest step's, allocated anew by each take).
+    @Test func theLogKeepsNoBufferAfterAStep() {
+        let log = EventLog()
+        for n in 0..<10_000 { log.append(.simulationEpoch, .trace(source: "provider", message: "line \(n)")) }
+        #expect(log.take().count == 10_000)
+        #expect(log.retainedCapacity < 100)
+        log.append(.simulationEpoch, .trace(source: "provider", message: "one more"))
+        #expect(log.take().count == 1)
+        #expect(log.retainedCapacity < 100)
+    }
 }

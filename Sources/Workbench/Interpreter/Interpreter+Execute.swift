@@ -28,33 +28,45 @@ extension Interpreter {
         }
         if status == .scriptError { sawScriptError = true }
         if status == .expectFailed { sawExpectFailure = true }
-        var output = lines
         var events: [StepEvent] = []
-        var shown: [EventLog.Entry] = []
+        var shownTimes: [Instant] = []
         var shownTexts: [String] = []
-        for entry in log.take() {
-            // Each event becomes text here, once: for the transcript and the recording.
-            let text = entry.event.text
-            events.append(StepEvent(time: entry.time, source: entry.event.source, text: text))
-            if showNetwork || !entry.event.isNetwork {
-                shown.append(entry)
-                shownTexts.append(text)
+        do {
+            let entries = log.take()
+            events.reserveCapacity(entries.count)
+            for entry in entries {
+                // Each event became text once, when logged: for the transcript and the recording.
+                let text = entry.text
+                events.append(StepEvent(time: entry.time, source: entry.event.source, text: text))
+                if showNetwork || !entry.event.isNetwork {
+                    shownTimes.append(entry.time)
+                    shownTexts.append(text)
+                }
             }
         }
+        // The output is written into one string as it is made: a step of
+        // 100,000 events used to hold each line three times (the lines,
+        // each with its "\n", and the joined text).
+        var output = ""
+        func emit(_ line: String) {
+            output += line
+            output += "\n"
+        }
+        lines.forEach(emit)
         for line in EventRuns.fold(shownTexts) {
             switch line {
             case .event(let index):
-                output.append("  \(EventLog.stamp(shown[index].time, since: start)) \(shownTexts[index])")
+                emit("  \(EventLog.stamp(shownTimes[index], since: start)) \(shownTexts[index])")
             case .repeated(let count, let block, let last):
                 let what = block.map { shownTexts[$0] }.joined(separator: " · ")
-                output.append(
-                    "  \(EventLog.stamp(shown[last].time, since: start)) … \(EventRuns.grouped(count)) more time\(count == 1 ? "" : "s"): \(what)"
+                emit(
+                    "  \(EventLog.stamp(shownTimes[last], since: start)) … \(EventRuns.grouped(count)) more time\(count == 1 ? "" : "s"): \(what)"
                 )
             }
         }
-        output += trailer
+        trailer.forEach(emit)
         var result = StepResult(
-            output: output.map { $0 + "\n" }.joined(), status: status, events: events, virtualTime: world.now,
+            output: output, status: status, events: events, virtualTime: world.now,
             traffic: world.takeTraffic())
         result.scriptError = scriptError
         return result

@@ -69,7 +69,7 @@ extension Interpreter {
             .emission(
                 watcher: object.handle, fresh: response.isDataFresh,
                 refreshing: response.refreshingState, summary: description))
-        object.emissions.append(.init(time: entry.time, text: entry.event.text))
+        object.emissions.append(.init(time: entry.time, text: entry.text))
     }
 
     /// The watcher ended by itself (an error, the user cleared).
@@ -80,7 +80,7 @@ extension Interpreter {
         let chatError = error as? ChatError ?? ChatError(ChatError.Code(rawValue: "error"), "\(error)")
         object.error = chatError
         let entry = log.append(world.now, .watcherEnded(watcher: object.handle, error: chatError))
-        object.emissions.append(.init(time: entry.time, text: entry.event.text))
+        object.emissions.append(.init(time: entry.time, text: entry.text))
     }
 
     /// `labels` needs no more than four: three are shown, a fourth adds " · …".
