@@ -1,4 +1,5 @@
 import ChatCore
+import Foundation
 import GRDB
 import Testing
 
@@ -64,6 +65,11 @@ import Testing
             #expect(stored.utf8.count * 2 < keyed.utf8.count + 40)
             #expect(try Backend.decode(StoredConversationUpdate.self, from: stored).conversation == conversation)
         }
+        // The array names every field of WireConversation, after its tag: a
+        // field added to the wire must be added to the stored form too.
+        let stored = try Backend.encode(StoredConversationUpdate(conversation: full))
+        let fields = try JSONSerialization.jsonObject(with: Data(stored.utf8)) as? [Any]
+        #expect(fields?.count == 1 + Mirror(reflecting: full).children.count)
         let world = try TestWorld()
         let pair = try world.tokens("alice")
         let (conversation, _) = try world.send("hello", id: "m1", in: "c1", token: pair.accessToken)
