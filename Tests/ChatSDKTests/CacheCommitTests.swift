@@ -54,4 +54,30 @@ import Testing
         }
         #expect(indexes == ["message_order", "sqlite_autoindex_message_1"])
     }
+
+    /// A cache written before v5 loses the index and keeps its messages.
+    @Test func anOlderCacheKeepsItsMessagesWithoutTheExtraIndex() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.url.appendingPathComponent("old.sqlite").path
+        let old = try DatabaseQueue(path: path)
+        try LocalStore.migrator.migrate(old, upTo: "v4-conversation-aliases")
+        let before = try old.read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'message' ORDER BY name")
+        }
+        #expect(before == ["message_on_conversationId", "message_order", "sqlite_autoindex_message_1"])
+        try old.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO message (id, conversationId, seq, localOrder, authorKind, contentKind, text, createdAt, state)
+                    VALUES ('m-1', 'c-1', NULL, 1, 'user', 'text', 'kept', 0, 'toBeSent')
+                    """)
+        }
+        try old.close()
+        let store = try LocalStore(path: path)
+        #expect(store.unsentMessages().map(\.id) == ["m-1"])
+        let after = try DatabaseQueue(path: path).read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'message' ORDER BY name")
+        }
+        #expect(after == ["message_order", "sqlite_autoindex_message_1"])
+    }
 }

@@ -154,7 +154,7 @@ final class LocalStore: Sendable {
         // lookup by conversation: v1's index of conversationId alone only
         // cost a page written per message stored (issue 17).
         migrator.registerMigration("v5-one-message-index") { db in
-            try db.execute(sql: "DROP INDEX message_on_conversationId")
+            try db.execute(sql: "DROP INDEX IF EXISTS message_on_conversationId")
         }
         return migrator
     }
