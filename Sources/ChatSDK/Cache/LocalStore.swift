@@ -681,8 +681,7 @@ extension LocalStore {
     }
 }
 
-struct ConversationRow: FetchableRecord, PersistableRecord, Hashable {
-    static let databaseTableName = "conversation"
+struct ConversationRow: FetchableRecord, Hashable {
     var id: String
     var title: String?
     var isLocal: Bool
@@ -726,24 +725,11 @@ struct ConversationRow: FetchableRecord, PersistableRecord, Hashable {
         providerTypingUntil = row[7]
         providerReadSeq = row[8]
     }
-
-    func encode(to container: inout PersistenceContainer) {
-        container["id"] = id
-        container["title"] = title
-        container["isLocal"] = isLocal
-        container["createdAt"] = createdAt
-        container["updatedAt"] = updatedAt
-        container["lastSeq"] = lastSeq
-        container["preview"] = preview
-        container["providerTypingUntil"] = providerTypingUntil
-        container["providerReadSeq"] = providerReadSeq
-    }
 }
 
 /// A message row. Author and content are plain columns (no JSON), so that
 /// reading a page of messages stays cheap.
-struct MessageRow: FetchableRecord, PersistableRecord, Hashable {
-    static let databaseTableName = "message"
+struct MessageRow: FetchableRecord, Hashable {
     var id: String
     var conversationId: String
     var seq: Int64?
@@ -805,37 +791,5 @@ struct MessageRow: FetchableRecord, PersistableRecord, Hashable {
         state = row[13]
         errorCode = row[14]
         errorMessage = row[15]
-    }
-
-    func encode(to container: inout PersistenceContainer) {
-        container["id"] = id
-        container["conversationId"] = conversationId
-        container["seq"] = seq
-        container["localOrder"] = localOrder
-        switch author {
-        case .user(let id):
-            container["authorKind"] = "user"
-            container["authorName"] = id
-        case .provider(let name):
-            container["authorKind"] = "provider"
-            container["authorName"] = name
-        case .system:
-            container["authorKind"] = "system"
-        }
-        switch content {
-        case .text(let text):
-            container["contentKind"] = "text"
-            container["text"] = text
-        case .attachment(let kind, let mimeType, let size, let fileName):
-            container["contentKind"] = kind.rawValue
-            container["mimeType"] = mimeType
-            container["size"] = size
-            container["fileName"] = fileName
-        }
-        container["replyTo"] = replyTo
-        container["createdAt"] = createdAt
-        container["state"] = state
-        container["errorCode"] = errorCode
-        container["errorMessage"] = errorMessage
     }
 }
