@@ -140,6 +140,15 @@ actor ClientCore {
         // Senders of the previous session stop; the new one's outbox is
         // read from its store (`resumeOutbox`).
         outbox.reset()
+        // A realtime link of the previous session (an anonymous user
+        // setting who they are) carries that user's events: it closes, and
+        // the new session opens its own once signed in. Meanwhile what the
+        // watchers show no longer follows the server (D1); they refresh
+        // when the new link opens.
+        if realtimeTask != nil {
+            closeRealtime()
+            markWatchersStale()
+        }
         apply(.identify(userId: user, credential: credential))
         if let user {
             openStore(for: user)
