@@ -44,8 +44,6 @@ extension ClientCore {
         case .allowed, .reconfigure:
             break
         }
-        let fromAnonymous = machine.credential == .anonymous
-        if fromAnonymous { clearLocally(reason: nil) }
         identify(user, credential)
         let expected = generation
         do {

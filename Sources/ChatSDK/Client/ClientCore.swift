@@ -136,6 +136,11 @@ actor ClientCore {
     /// Starts a session for `user` with `credential`: the user's store opens
     /// and their outbox resumes.
     func identify(_ user: String?, _ credential: Credential) {
+        // An anonymous session gives way to the user, however they are set
+        // (a login, `setCurrentUser`, `authorize`): it leaves nothing on
+        // the device, and its watchers end (A4, A8; the server merges the
+        // anonymous user's conversations on a JWT login).
+        if machine.credential == .anonymous { clearLocally(reason: nil) }
         generation += 1
         // Senders of the previous session stop; the new one's outbox is
         // read from its store (`resumeOutbox`).
