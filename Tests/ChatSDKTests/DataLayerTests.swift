@@ -238,6 +238,25 @@ import Testing
         #expect(f.world.network.requestCount - before == 4)
     }
 
+    /// A new session (here the same user set again after the server
+    /// closed the session) stops the previous session's typing renewals:
+    /// they would otherwise ask for tokens of the new session to say the
+    /// old one's user is typing.
+    @Test func aNewSessionStopsThePreviousSessionsTypingRenewals() throws {
+        let f = try Fixture()
+        try f.call { try await f.client.setCurrentUser(userId: "alice") }
+        let conversation = try f.call { try await f.client.startConversation() }
+        try f.call { try await f.client.sendMessage(.text("hi"), in: conversation.id) }
+        try f.call { try await f.client.setIsTyping(true, in: conversation.id) }
+        f.world.backend.revokeTokens(userId: "alice")
+        f.world.advance(by: .seconds(5))
+        #expect(f.sessionStates.last == .closed(reason: "invalidToken"), "the renewal found the session closed")
+        try f.call { try await f.client.setCurrentUser(userId: "alice") }
+        let before = (f.world.network.requestCount, f.provider.calls)
+        f.world.advance(by: .seconds(20))
+        #expect(f.world.network.requestCount == before.0 && f.provider.calls == before.1, "no renewal of the closed session")
+    }
+
     @Test func backgroundClosesTheConnectionAndForegroundRefetches() throws {
         let f = try Fixture()
         try f.call { try await f.client.setCurrentUser(userId: "alice") }

@@ -112,7 +112,7 @@ extension ClientCore {
         refreshTimer?.cancel()
         monitor?.cancel()
         for timer in typingTimers.values { timer.cancel() }
-        for renewal in typingRenewals.values { renewal.cancel() }
+        stopTypingRenewals()
         closeRealtime()
         let closed = ChatError(.clientClosed, "The client was shut down")
         for id in watchers.keys.sorted() { watchers[id]?.finish(closed) }

@@ -2,8 +2,7 @@ extension ClientCore {
     /// Opens the realtime connection if it is not open (D8).
     func ensureRealtime() {
         guard realtimeTask == nil, userId != nil, !background else { return }
-        let expected = generation
-        realtimeTask = runtime.spawn { await self.runRealtime(generation: expected) }
+        realtimeTask = runtime.spawn { await self.runRealtime() }
     }
 
     func closeRealtime() {
@@ -18,9 +17,13 @@ extension ClientCore {
 
     /// Connects, handles events until the connection ends, and reconnects
     /// with back-off, catching up from the last event seen.
-    private func runRealtime(generation expected: Int) async {
+    ///
+    /// The link is its task: closing it (`closeRealtime`, which every new
+    /// session and every clear does) cancels the task, and the loop stops
+    /// at its next step, dropping what a late answer brings.
+    private func runRealtime() async {
         var link = RealtimeLinkMachine()
-        while generation == expected, !Task.isCancelled {
+        while !Task.isCancelled {
             var closedByServer: String?
             setConnection(.connecting)
             do {
@@ -30,7 +33,7 @@ extension ClientCore {
                     RealtimeRequest(
                         apiKey: configuration.apiKey, accessToken: token,
                         deviceId: configuration.deviceId, afterUserSeq: after))
-                guard generation == expected, !Task.isCancelled else {
+                guard !Task.isCancelled else {
                     connection.close()
                     return
                 }
@@ -40,7 +43,7 @@ extension ClientCore {
                 // Back online: what could not be refreshed is refreshed now.
                 await refreshStaleWatchers(all: opened.refetchAll)
                 for await signal in connection.signals {
-                    guard generation == expected else { break }
+                    guard !Task.isCancelled else { break }
                     switch signal {
                     case .event(let event):
                         learnConversationAlias(from: event)
@@ -55,7 +58,7 @@ extension ClientCore {
             } catch {
                 // Offline or failed: wait and try again.
             }
-            guard generation == expected, !Task.isCancelled, !background else { return }
+            guard !Task.isCancelled, !background else { return }
             if configuration.transport.isReachable == false { reachable = false }
             setConnection(link.ended(reachable: reachable, closedByServer: closedByServer))
             // What watchers show no longer follows the server (D1).
@@ -77,7 +80,7 @@ extension ClientCore {
             backoff = nil
             // The network went while backing off: wait for it instead of
             // trying a connection that cannot open.
-            while generation == expected, !Task.isCancelled, !reachable {
+            while !Task.isCancelled, !reachable {
                 let wait = Task(executorPreference: runtime.executor) {
                     try await runtime.sleep(for: .seconds(86_400), kind: .lifecycle("wait for the network"))
                 }

@@ -13,14 +13,15 @@ extension ClientCore {
         guard !conversation.isLocal else { return }
         _ = try await request(.setTyping(conversationId: conversationId, isTyping: isTyping))
         guard isTyping else { return }
-        let expected = generation
         let runtime = self.runtime
+        // A renewal is its task: turning typing off, a new session or a
+        // clear cancels it, and it stops at its next step.
         typingRenewals[conversationId] = runtime.spawn {
             while true {
                 do { try await runtime.sleep(for: Self.typingRenewal, kind: .lifecycle("renew typing in \(conversationId)")) } catch {
                     return
                 }
-                guard await self.generation == expected else { return }
+                guard !Task.isCancelled else { return }
                 _ = try? await self.request(.setTyping(conversationId: conversationId, isTyping: true))
             }
         }

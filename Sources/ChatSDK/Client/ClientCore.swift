@@ -154,6 +154,8 @@ actor ClientCore {
             closeRealtime()
             markWatchersStale()
         }
+        // Nor does the previous session go on saying its user is typing.
+        stopTypingRenewals()
         apply(.identify(userId: user, credential: credential))
         if let user {
             openStore(for: user)
@@ -185,8 +187,7 @@ actor ClientCore {
         for timer in typingTimers.values { timer.cancel() }
         typingTimers = [:]
         outbox.reset()
-        for renewal in typingRenewals.values { renewal.cancel() }
-        typingRenewals = [:]
+        stopTypingRenewals()
         closeRealtime()
         if !keepingStore {
             store.wipe()
@@ -201,6 +202,11 @@ actor ClientCore {
         for id in watchers.keys.sorted() { watchers[id]?.finish(cleared) }
         watchers = [:]
         apply(.cleared)
+    }
+
+    func stopTypingRenewals() {
+        for renewal in typingRenewals.values { renewal.cancel() }
+        typingRenewals = [:]
     }
 
     func requireUser() throws -> String {
