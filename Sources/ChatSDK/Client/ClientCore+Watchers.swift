@@ -65,7 +65,9 @@ extension ClientCore {
     /// Fetches what the watcher shows from the server and emits.
     func refresh(_ id: Int) async {
         guard let entry = watchers[id] else { return }
-        await perform(entry.machine.refresh(localOnly: isLocalOnly(entry.target)), for: entry)
+        // A refresh throws nothing: its failures go to the machine, which
+        // says what the watcher shows (`refreshFailed`).
+        try? await perform(entry.machine.refresh(localOnly: isLocalOnly(entry.target)), for: entry)
     }
 
     /// Whether the watcher's conversation exists only on this device.
@@ -74,8 +76,9 @@ extension ClientCore {
     }
 
     /// Performs a watcher machine's actions, in order, feeding it the
-    /// answers of the fetches it asks for.
-    private func perform(_ actions: [WatcherMachine.Action], for entry: WatcherEntry) async {
+    /// answers of the fetches it asks for. Throws when a page `loadMore`
+    /// asked for failed for good.
+    private func perform(_ actions: [WatcherMachine.Action], for entry: WatcherEntry) async throws {
         for action in actions {
             switch action {
             case .emit: emit(entry)
@@ -84,18 +87,43 @@ extension ClientCore {
                 entry.finish(error)
                 watchers[entry.id] = nil
             case .fetch(let fetch):
-                guard case .shownPages = fetch.kind else { continue }
-                let answer: [WatcherMachine.Action]
-                do {
-                    let end = try await fetchShownPages(for: entry)
-                    answer = entry.machine.refreshed(fetch.id, end: end, live: realtimeCanBeLive)
-                } catch {
-                    let chatError = error as? ChatError ?? ChatError(.networkFailure, "\(error)")
-                    answer = entry.machine.refreshFailed(fetch.id, error: chatError, hasEmitted: entry.hasEmitted)
-                }
+                let answer = try await self.answer(to: fetch, for: entry)
                 // A watcher stopped meanwhile takes no answer.
                 guard watchers[entry.id] === entry else { return }
-                await perform(answer, for: entry)
+                try await perform(answer, for: entry)
+            }
+        }
+    }
+
+    /// Fetches what `fetch` asks for, stores it, and gives the outcome to
+    /// the machine: the actions that follow.
+    private func answer(to fetch: WatcherMachine.Fetch, for entry: WatcherEntry) async throws -> [WatcherMachine.Action] {
+        switch fetch.kind {
+        case .shownPages:
+            do {
+                let end = try await fetchShownPages(for: entry)
+                return entry.machine.refreshed(fetch.id, end: end, live: realtimeCanBeLive)
+            } catch {
+                let chatError = error as? ChatError ?? ChatError(.networkFailure, "\(error)")
+                return entry.machine.refreshFailed(fetch.id, error: chatError, hasEmitted: entry.hasEmitted)
+            }
+        case .nextPage(let cursor):
+            do {
+                guard let end = try await fetchPage(after: cursor, for: entry.target) else {
+                    entry.machine.abandon(fetch.id)
+                    return []
+                }
+                return entry.machine.pageFetched(fetch.id, end: end)
+            } catch let chatError as ChatError {
+                let target = entry.target
+                let shown = entry.machine.pages * configuration.pageSize
+                return try entry.machine.pageFailed(fetch.id, error: chatError) {
+                    // Offline, the cache serves what it holds; without more, the failure shows.
+                    target.conversationId.map { store.hasMessages(conversationId: $0, moreThan: shown) } ?? false
+                }.get()
+            } catch {
+                entry.machine.abandon(fetch.id)
+                throw error
             }
         }
     }
@@ -148,32 +176,7 @@ extension ClientCore {
         guard let entry = watchers[id] else {
             throw ChatError(.invalidArgument, "The watcher has ended")
         }
-        for action in entry.machine.loadMore(localOnly: isLocalOnly(entry.target)) {
-            guard case .fetch(let fetch) = action, case .nextPage(let cursor) = fetch.kind else {
-                if case .emit = action { emit(entry) }
-                continue
-            }
-            let answer: [WatcherMachine.Action]
-            do {
-                guard let end = try await fetchPage(after: cursor, for: entry.target) else {
-                    entry.machine.abandon(fetch.id)
-                    return
-                }
-                answer = entry.machine.pageFetched(fetch.id, end: end)
-            } catch let chatError as ChatError {
-                let target = entry.target
-                let shown = entry.machine.pages * configuration.pageSize
-                answer = try entry.machine.pageFailed(fetch.id, error: chatError) {
-                    // Offline, the cache serves what it holds; without more, the failure shows.
-                    target.conversationId.map { store.hasMessages(conversationId: $0, moreThan: shown) } ?? false
-                }.get()
-            } catch {
-                entry.machine.abandon(fetch.id)
-                throw error
-            }
-            guard watchers[id] === entry else { return }
-            for action in answer where action == .emit { emit(entry) }
-        }
+        try await perform(entry.machine.loadMore(localOnly: isLocalOnly(entry.target)), for: entry)
     }
 
     /// The server's page after `cursor` of a paginated watcher's list,
