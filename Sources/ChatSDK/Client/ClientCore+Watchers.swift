@@ -213,7 +213,7 @@ extension ClientCore {
                     (.items(let a), .conversation(let b)), (.items(let a), .items(let b)):
                     a == b
                 }
-            if concerned, entry.lastEmitted != nil { emit(entry, sharing: &snapshots) }
+            if concerned, entry.hasEmitted { emit(entry, sharing: &snapshots) }
         }
     }
 
@@ -227,44 +227,45 @@ extension ClientCore {
     /// `emit(_:)`, reusing a snapshot already read for an identical view.
     private func emit(_ entry: WatcherEntry, sharing snapshots: inout [SnapshotKey: WatcherSnapshot?]) {
         let key = SnapshotKey(target: entry.target, pages: entry.machine.pages, serverExhausted: entry.machine.serverExhausted)
+        let stamp = readStamp(for: entry)
+        if let shown = entry.shown, shown.readFrom == stamp {
+            emit(entry, snapshot: shown.snapshot, readFrom: stamp)
+            return
+        }
         let snapshot: WatcherSnapshot?
         if let known = snapshots[key] {
             snapshot = known
         } else {
-            snapshot = self.snapshot(for: entry)
+            snapshot = readSnapshot(for: entry)
             snapshots[key] = snapshot
         }
-        emit(entry, snapshot: snapshot)
+        emit(entry, snapshot: snapshot, readFrom: stamp)
     }
 
     /// Emits the watcher's current data unless it is what it emitted last.
+    /// The store is read again only when it, the watcher's pages or server
+    /// state, or (for conversations) the clock changed since the last read.
     func emit(_ entry: WatcherEntry) {
-        emit(entry, snapshot: snapshot(for: entry))
+        let stamp = readStamp(for: entry)
+        if let shown = entry.shown, shown.readFrom == stamp {
+            emit(entry, snapshot: shown.snapshot, readFrom: stamp)
+        } else {
+            emit(entry, snapshot: readSnapshot(for: entry), readFrom: stamp)
+        }
     }
 
-    private func emit(_ entry: WatcherEntry, snapshot: WatcherSnapshot?) {
+    private func emit(_ entry: WatcherEntry, snapshot: WatcherSnapshot?, readFrom stamp: WatcherEntry.ReadStamp) {
         guard let snapshot else { return }
         let (fresh, refreshing) = (entry.machine.fresh, entry.machine.refreshing)
-        if let last = entry.lastEmitted, last.0 == snapshot, last.1 == fresh, last.2 == refreshing { return }
-        entry.lastEmitted = (snapshot, fresh, refreshing)
-        entry.yield(entry.id, snapshot, fresh, refreshing)
+        let unchanged = entry.shown.map { $0.snapshot == snapshot && $0.fresh == fresh && $0.refreshing == refreshing } ?? false
+        entry.shown = WatcherEntry.Shown(snapshot: snapshot, fresh: fresh, refreshing: refreshing, readFrom: stamp)
+        if !unchanged { entry.yield(entry.id, snapshot, fresh, refreshing) }
     }
 
-    /// The watcher's data now; read again from the store only when the
-    /// store, the watcher's pages or server state, or (for conversations,
-    /// whose typing state depends on it) the clock changed since last time.
-    private func snapshot(for entry: WatcherEntry) -> WatcherSnapshot? {
-        let version = store.version
-        let now = self.now
-        let (pages, serverExhausted) = (entry.machine.pages, entry.machine.serverExhausted)
-        if let cache = entry.snapshotCache, cache.version == version, cache.pages == pages,
-            cache.serverExhausted == serverExhausted, cache.now == now || entry.target.isItems
-        {
-            return cache.snapshot
-        }
-        let snapshot = readSnapshot(for: entry)
-        entry.snapshotCache = (version, pages, serverExhausted, now, snapshot)
-        return snapshot
+    private func readStamp(for entry: WatcherEntry) -> WatcherEntry.ReadStamp {
+        WatcherEntry.ReadStamp(
+            version: store.version, pages: entry.machine.pages, serverExhausted: entry.machine.serverExhausted,
+            now: entry.target.isItems ? nil : now)
     }
 
     private func readSnapshot(for entry: WatcherEntry) -> WatcherSnapshot? {

@@ -35,17 +35,36 @@ enum WatcherSnapshot: Hashable, Sendable {
 }
 
 /// One active watcher, as the client's actor keeps it: its decisions
-/// (`machine`), what it emitted last and how to emit.
+/// (`machine`), what it shows and how to emit.
+///
+/// The store's mirror is the one cache of data; a watcher keeps only what
+/// it last emitted (so that it never emits the same thing twice) and the
+/// state of the store it was read from (so that an unchanged store is not
+/// read again to find out that nothing changed).
 final class WatcherEntry {
     let id: Int
     var machine: WatcherMachine
     var target: WatchTarget { machine.target }
-    var lastEmitted: (WatcherSnapshot, Bool, RefreshingState)?
-    var hasEmitted: Bool { lastEmitted != nil }
-    /// The last snapshot read for this watcher and what it depended on
-    /// (store version, pages, server state, clock), to skip re-reading the
-    /// store when nothing it shows has changed.
-    var snapshotCache: (version: UInt64, pages: Int, serverExhausted: Bool, now: Instant, snapshot: WatcherSnapshot?)?
+    var shown: Shown?
+    var hasEmitted: Bool { shown != nil }
+
+    /// What a watcher emitted last, and what its data was read from.
+    struct Shown {
+        var snapshot: WatcherSnapshot
+        var fresh: Bool
+        var refreshing: RefreshingState
+        var readFrom: ReadStamp
+    }
+
+    /// What a snapshot depends on: the store's version, the watcher's pages
+    /// and server state, and the clock (a conversation's typing state
+    /// depends on it; a list of messages does not, so its `now` is nil).
+    struct ReadStamp: Hashable {
+        var version: UInt64
+        var pages: Int
+        var serverExhausted: Bool
+        var now: Instant?
+    }
     let yield: @Sendable (Int, WatcherSnapshot, Bool, RefreshingState) -> Void
     let finish: @Sendable ((any Error)?) -> Void
 
