@@ -90,23 +90,44 @@ extension Backend {
                 let tokens = try openSession(db, userId: id, apiKey: apiKey, settings: settings, via: .anonymous, deviceId: deviceId)
                 return .session(tokens: tokens, user: try wireUser(db, id: id, via: .anonymous), mergedConversationIds: [])
             }
-        case .connectUserId(let userId):
+        case .connectUserId(let userId, let signature):
             try Self.validateIdentifier(userId, what: "user id")
+            let vouched = try checkSignature(signature, userId: userId, apiKey: apiKey)
             return try write { db in
                 let settings = try Self.appSettings(db, apiKey: apiKey)
                 if settings.requireAccessToken { throw WireError(.accessTokenRequired) }
-                guard settings.allowUserIdOnly else { throw WireError(.userIdOnlyNotAllowed) }
+                // A user id the app's backend signed is vouched for (A12).
+                guard settings.allowUserIdOnly || vouched else { throw WireError(.userIdOnlyNotAllowed) }
                 try ensureUser(db, id: userId, apiKey: apiKey, isAnonymous: false)
                 let tokens = try openSession(db, userId: userId, apiKey: apiKey, settings: settings, via: .userId, deviceId: deviceId)
                 return .session(tokens: tokens, user: try wireUser(db, id: userId, via: .userId), mergedConversationIds: [])
             }
-        case .connectAccessToken(let userId, let accessToken):
+        case .connectAccessToken(let userId, let accessToken, let signature):
+            try Self.validateIdentifier(userId, what: "user id")
+            _ = try checkSignature(signature, userId: userId, apiKey: apiKey)
             return try connect(apiKey: apiKey, deviceId: deviceId, userId: userId, token: accessToken, kind: "appAccess")
         case .connectSessionToken(let userId, let sessionToken):
             return try connect(apiKey: apiKey, deviceId: deviceId, userId: userId, token: sessionToken, kind: "session")
         default:
             throw WireError(.internalError, "\(envelope.request.name) is not a sign-in request")
         }
+    }
+
+    /// Whether a user signature was given and is right (A12): false when
+    /// none was given; `invalidSignature` when one was given and is not
+    /// `userId`'s under the app's secret.
+    private func checkSignature(_ signature: String?, userId: String, apiKey: String) throws(WireError) -> Bool {
+        guard let signature else { return false }
+        guard UserSignature.isValid(signature, userId: userId, secret: try jwtSecret(apiKey: apiKey)) else {
+            throw WireError(.invalidSignature)
+        }
+        return true
+    }
+
+    /// The user signature the app's backend would give for `userId` (A12),
+    /// for the workbench, which plays the app's backend.
+    package func userSignature(apiKey: String, userId: String) throws(WireError) -> String {
+        UserSignature.sign(userId: userId, secret: try jwtSecret(apiKey: apiKey))
     }
 
     /// Connect with an app-issued credential of `kind` "appAccess" or "session".

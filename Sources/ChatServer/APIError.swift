@@ -47,7 +47,7 @@ struct APIError: Error, HTTPResponseError {
         switch code {
         case .invalidApiKey, .invalidToken, .expiredToken, .invalidRefreshToken, .expiredRefreshToken,
             .invalidJWT, .expiredJWT, .invalidAccessToken, .invalidSessionToken, .expiredSessionToken, .userNotAuthorized,
-            .invalidAppSecret:
+            .invalidAppSecret, .invalidSignature:
             .unauthorized
         case .forbidden, .userIdOnlyNotAllowed, .accessTokenRequired: .forbidden
         case .unknownUser, .unknownConversation, .unknownRoute: .notFound

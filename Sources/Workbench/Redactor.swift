@@ -22,9 +22,10 @@ final class Redactor {
     private let valueNames = Set(CommandTable.standard.specs.flatMap(\.options).filter(\.secret).map(\.valueName))
     // Tokens the backend mints: at-…, rt-…, st-…, ak-… (and the same with `_`).
     private let token = try! NSRegularExpression(pattern: "\\b(?:at|rt|st|ak)[-_][A-Za-z0-9]{8,}\\b")
-    // The app's API key in the wire's JSON (the tape's requests and event
-    // stream openings): `"apiKey":"demo-key"`.
-    private let apiKey = try! NSRegularExpression(pattern: "\"apiKey\":\"([^\"\\\\]*)\"")
+    // The app's API key and user signatures (A12) in the wire's JSON (the
+    // tape's requests and event stream openings): `"apiKey":"demo-key"`,
+    // `"signature":"9f86d0…"`.
+    private let apiKey = try! NSRegularExpression(pattern: "\"(?:apiKey|signature)\":\"([^\"\\\\]*)\"")
 
     func redact(_ line: String) -> String {
         // Most text holds no secret: skip the regular expressions then.
@@ -49,7 +50,7 @@ final class Redactor {
         return result
     }
 
-    /// Whether `line` has `eyJ`, `--`, `t-`, `k-`, `_` or `y"`, without which
+    /// Whether `line` has `eyJ`, `--`, `t-`, `k-`, `_`, `y"` or `re"`, without which
     /// no pattern below can match (a byte scan: Foundation's `contains` is slow).
     private static func mayHoldSecret(_ line: String) -> Bool {
         var previous: UInt8 = 0
@@ -63,6 +64,7 @@ final class Redactor {
             }
             if byte == UInt8(ascii: "J"), previous == UInt8(ascii: "y"), beforePrevious == UInt8(ascii: "e") { return true }
             if byte == UInt8(ascii: "\""), previous == UInt8(ascii: "y"), beforePrevious == UInt8(ascii: "e") { return true }
+            if byte == UInt8(ascii: "\""), previous == UInt8(ascii: "e"), beforePrevious == UInt8(ascii: "r") { return true }
             beforePrevious = previous
             previous = byte
         }

@@ -74,6 +74,8 @@ public struct WireError: Error, Codable, Sendable, Hashable, CustomStringConvert
         /// An app-backend or agent route called without the app's secret
         /// (`X-App-Secret`), or with a wrong one (HTTP 401).
         public static let invalidAppSecret = Code(rawValue: "invalidAppSecret")
+        /// A connect whose user signature is not the user's (A12).
+        public static let invalidSignature = Code(rawValue: "invalidSignature")
         /// No route has this path (HTTP 404).
         public static let unknownRoute = Code(rawValue: "unknownRoute")
         /// The path exists, not with this method (HTTP 405, with `Allow`).
@@ -108,6 +110,7 @@ public struct WireError: Error, Codable, Sendable, Hashable, CustomStringConvert
             (.expiredSessionToken, "The session token has expired"),
             (.userNotAuthorized, "No user is signed in"),
             (.invalidAppSecret, "The app secret is missing or wrong"),
+            (.invalidSignature, "The user signature is not this user's"),
             (.unknownRoute, "No such route"),
             (.methodNotAllowed, "The route does not accept this method"),
             (.requestTooLarge, "The request body is larger than the server reads"),

@@ -42,11 +42,14 @@ public enum WireRequest: Codable, Sendable, Hashable {
     case loginAnonymous
     /// Connect with a user id alone (A10); creates the user if unknown.
     /// Refused with `accessTokenRequired` when the app requires an access
-    /// token, else with `userIdOnlyNotAllowed` when it does not allow it.
-    case connectUserId(userId: String)
+    /// token, else with `userIdOnlyNotAllowed` when it does not allow it,
+    /// unless `signature` vouches for the user (A12, see ``UserSignature``).
+    /// A signature that is given must be right: `invalidSignature` otherwise.
+    case connectUserId(userId: String, signature: String? = nil)
     /// Connect with an access token issued by the app (`Backend.issueAccessToken`):
-    /// it does not expire but can be revoked (`invalidAccessToken`).
-    case connectAccessToken(userId: String, accessToken: String)
+    /// it does not expire but can be revoked (`invalidAccessToken`). A
+    /// `signature` that is given must be the user's (`invalidSignature`).
+    case connectAccessToken(userId: String, accessToken: String, signature: String? = nil)
     /// Connect with a session token issued by the app (`Backend.issueSessionToken`),
     /// valid for the app's `sessionTokenTTL`. `expiredSessionToken` when past
     /// it, `invalidSessionToken` when unknown, revoked or another user's. The

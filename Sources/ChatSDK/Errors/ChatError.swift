@@ -94,6 +94,8 @@ public struct ChatError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let expiredSessionToken = Code(rawValue: "expiredSessionToken")
         /// The server answered: the app secret is missing or wrong.
         public static let invalidAppSecret = Code(rawValue: "invalidAppSecret")
+        /// The server answered: the user signature of `ChatAuth` is not the user's (A12).
+        public static let invalidSignature = Code(rawValue: "invalidSignature")
         /// The server answered: no such route.
         public static let unknownRoute = Code(rawValue: "unknownRoute")
         /// The server answered: the route does not accept this method.
@@ -157,6 +159,7 @@ extension ChatError {
     public static let invalidSessionToken = Code.invalidSessionToken
     public static let expiredSessionToken = Code.expiredSessionToken
     public static let invalidAppSecret = Code.invalidAppSecret
+    public static let invalidSignature = Code.invalidSignature
     public static let unknownRoute = Code.unknownRoute
     public static let methodNotAllowed = Code.methodNotAllowed
     public static let requestTooLarge = Code.requestTooLarge

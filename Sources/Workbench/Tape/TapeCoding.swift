@@ -34,7 +34,8 @@ enum TapeCoding {
     static let mask = "<masked>"
 
     /// `envelope` without its secrets (API key, access token, and the
-    /// tokens and JWTs requests carry), for comparing a request with the tape.
+    /// tokens, JWTs and user signatures requests carry), for comparing a
+    /// request with the tape.
     static func masked(_ envelope: WireEnvelope) -> WireEnvelope {
         var envelope = envelope
         envelope.apiKey = mask
@@ -42,7 +43,9 @@ enum TapeCoding {
         switch envelope.request {
         case .refresh: envelope.request = .refresh(refreshToken: mask)
         case .loginJWT: envelope.request = .loginJWT(jwt: mask)
-        case .connectAccessToken(let userId, _): envelope.request = .connectAccessToken(userId: userId, accessToken: mask)
+        case .connectUserId(let userId, _?): envelope.request = .connectUserId(userId: userId, signature: mask)
+        case .connectAccessToken(let userId, _, let signature):
+            envelope.request = .connectAccessToken(userId: userId, accessToken: mask, signature: signature.map { _ in mask })
         case .connectSessionToken(let userId, _): envelope.request = .connectSessionToken(userId: userId, sessionToken: mask)
         default: break
         }
