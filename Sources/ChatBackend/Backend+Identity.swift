@@ -106,7 +106,9 @@ extension Backend {
             try Self.validateIdentifier(userId, what: "user id")
             _ = try checkSignature(signature, userId: userId, apiKey: apiKey)
             return try connect(apiKey: apiKey, deviceId: deviceId, userId: userId, token: accessToken, kind: "appAccess")
-        case .connectSessionToken(let userId, let sessionToken):
+        case .connectSessionToken(let userId, let sessionToken, let signature):
+            try Self.validateIdentifier(userId, what: "user id")
+            _ = try checkSignature(signature, userId: userId, apiKey: apiKey)
             return try connect(apiKey: apiKey, deviceId: deviceId, userId: userId, token: sessionToken, kind: "session")
         default:
             throw WireError(.internalError, "\(envelope.request.name) is not a sign-in request")

@@ -8,18 +8,24 @@ import OpenAPIRuntime
 /// generator does not make them parameters): `X-Api-Key`, `Authorization:
 /// Bearer …` on user routes, `X-App-Secret` on the app's routes; and the
 /// device's `X-Device-Id` as it is (the generated coder would
-/// percent-encode it, and the server reads it as it comes).
+/// percent-encode it, and the server reads it as it comes); and the header
+/// fields the app gave for its user (`ChatAuth.headers`, A12).
 struct CredentialsMiddleware: ClientMiddleware {
     var apiKey: String
     var accessToken: String?
     var appSecret: String?
     var deviceId: String?
+    var headers: [String: String] = [:]
 
     func intercept(
         _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
         var request = request
+        // The SDK checked the names (ChatAuth.problem); its own fields come after.
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
+            if let name = HTTPField.Name(name) { request.headerFields[name] = value }
+        }
         request.headerFields[HTTPField.Name(HTTPWire.Header.apiKey)!] = apiKey
         if let accessToken { request.headerFields[.authorization] = "Bearer \(accessToken)" }
         if let appSecret { request.headerFields[HTTPField.Name(HTTPWire.Header.appSecret)!] = appSecret }

@@ -65,7 +65,8 @@ public struct HTTPTransport: ChatTransport {
     // MARK: Requests
 
     public func perform(_ envelope: WireEnvelope) async throws -> WireResponse {
-        let credentials = CredentialsMiddleware(apiKey: envelope.apiKey, accessToken: envelope.accessToken, deviceId: envelope.deviceId)
+        let credentials = CredentialsMiddleware(
+            apiKey: envelope.apiKey, accessToken: envelope.accessToken, deviceId: envelope.deviceId, headers: envelope.headers)
         return try await call(envelope.request.name, with: credentials) { client in
             try await Self.send(envelope.request, through: client)
         }
@@ -91,6 +92,9 @@ public struct HTTPTransport: ChatTransport {
         let httpURL = url("/v1/events", query: query)
         let wsURL = "ws" + httpURL.dropFirst(4) // http… → ws…, https… → wss…
         var headers = HTTPFields()
+        for (name, value) in request.headers.sorted(by: { $0.key < $1.key }) {
+            if let name = HTTPField.Name(name) { headers[name] = value }
+        }
         headers[HTTPField.Name(HTTPWire.Header.apiKey)!] = request.apiKey
         headers[HTTPField.Name(HTTPWire.Header.authorization)!] = "Bearer \(request.accessToken)"
         headers[HTTPField.Name(HTTPWire.Header.deviceId)!] = request.deviceId
@@ -154,7 +158,8 @@ public struct HTTPTransport: ChatTransport {
     /// Why the server refused an upgrade: the same request without the
     /// upgrade (the document's `events` operation) gets the JSON error body.
     private func refusal(of request: RealtimeRequest) async -> any Error {
-        let credentials = CredentialsMiddleware(apiKey: request.apiKey, accessToken: request.accessToken, deviceId: request.deviceId)
+        let credentials = CredentialsMiddleware(
+            apiKey: request.apiKey, accessToken: request.accessToken, deviceId: request.deviceId, headers: request.headers)
         do {
             return try await call("events", with: credentials) { client in
                 let answer = try await client.events(query: .init(after: request.afterUserSeq))

@@ -1,6 +1,8 @@
 import ChatCore
 import ChatSDK
 import Foundation
+import HTTPTypes
+import Synchronization
 import Testing
 
 @testable import ChatSDKNetwork
@@ -52,5 +54,26 @@ import Testing
         late.fail(TransportError(.offline, "down"))
         late.succeed()
         await #expect(throws: TransportError.self) { try await waiter.value }
+    }
+}
+
+/// The header fields of `ChatAuth.headers` (A12) on the HTTP requests.
+@Suite struct CredentialsMiddlewareTests {
+    @Test func theAppsHeaderFieldsGoWithTheSDKsOwn() async throws {
+        let middleware = CredentialsMiddleware(
+            apiKey: "k", accessToken: "at-1", deviceId: "d", headers: ["X-Gateway-Session": "gw-123", "Cookie": "sid=abc"])
+        let sent = Mutex<HTTPRequest?>(nil)
+        _ = try await middleware.intercept(
+            HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1", path: "/v1/conversations"), body: nil,
+            baseURL: URL(string: "http://127.0.0.1")!, operationID: "listConversations"
+        ) { request, body, _ in
+            sent.withLock { $0 = request }
+            return (HTTPResponse(status: .ok), body)
+        }
+        let fields = try #require(sent.withLock { $0 }).headerFields
+        #expect(fields[HTTPField.Name("X-Gateway-Session")!] == "gw-123")
+        #expect(fields[.cookie] == "sid=abc")
+        #expect(fields[.authorization] == "Bearer at-1")
+        #expect(fields[HTTPField.Name("X-Api-Key")!] == "k")
     }
 }

@@ -163,6 +163,12 @@ import Testing
             redactor.redact(#"{"accessToken":null,"apiKey":"demo-key","deviceId":"d1"}"#)
                 == #"{"accessToken":null,"apiKey":"<secret#3>","deviceId":"d1"}"#)
         #expect(redactor.redact(#"{"apiKey":"demo-key"}"#) == #"{"apiKey":"<secret#3>"}"#)
+        // A user signature (A12), on the tape and as the authorize options give it.
+        #expect(
+            redactor.redact(#"{"connectUserId":{"signature":"9f86d081","userId":"u-1"}}"#)
+                == #"{"connectUserId":{"signature":"<secret#4>","userId":"u-1"}}"#)
+        #expect(redactor.redact("authorize u-1 --signature 9f86d081") == "authorize u-1 --signature <secret#4>")
+        #expect(redactor.redact("authorize u-1 --header Cookie=sid=abc") == "authorize u-1 --header <secret#5>")
     }
 }
 

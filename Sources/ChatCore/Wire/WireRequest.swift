@@ -55,7 +55,8 @@ public enum WireRequest: Codable, Sendable, Hashable {
     /// it, `invalidSessionToken` when unknown, revoked or another user's. The
     /// tokens it yields expire with it: a later `refresh` answers
     /// `expiredSessionToken`, and the SDK asks its `SessionDelegate` for a new one.
-    case connectSessionToken(userId: String, sessionToken: String)
+    /// A `signature` that is given must be the user's (`invalidSignature`).
+    case connectSessionToken(userId: String, sessionToken: String, signature: String? = nil)
     /// Sign out (A9): closes the session of the envelope's access token,
     /// revokes its tokens, ends its realtime subscriptions and removes the
     /// envelope's device from the user's push subscriptions (other devices
@@ -134,12 +135,22 @@ public struct WireEnvelope: Codable, Sendable, Hashable {
     public var accessToken: String?
     public var deviceId: String
     public var request: WireRequest
+    /// Header fields the app asked to send with each of its user's requests
+    /// (`ChatAuth.headers`, A12), for a gateway of the app's in front of the
+    /// server. Transport metadata, not part of the request's JSON: an HTTP
+    /// transport sends them as header fields; the backend does not read them.
+    public var headers: [String: String] = [:]
 
-    public init(apiKey: String, accessToken: String?, deviceId: String, request: WireRequest) {
+    private enum CodingKeys: String, CodingKey {
+        case apiKey, accessToken, deviceId, request
+    }
+
+    public init(apiKey: String, accessToken: String?, deviceId: String, request: WireRequest, headers: [String: String] = [:]) {
         self.apiKey = apiKey
         self.accessToken = accessToken
         self.deviceId = deviceId
         self.request = request
+        self.headers = headers
     }
 }
 

@@ -161,7 +161,7 @@ extension ClientCore {
         try checkGeneration(expected)
         switch answer {
         case .success(let token?):
-            apply(.credentialRenewed(.sessionToken(token)))
+            apply(.credentialRenewed(machine.credential?.renewed(sessionToken: token) ?? .sessionToken(token)))
             renewedSession = true
         case .success(nil):
             apply(.closed(reason: "sessionWasClosed"))
@@ -265,7 +265,7 @@ extension ClientCore {
     func performRaw(_ request: WireRequest, token: String?) async throws -> WireResponse {
         let envelope = WireEnvelope(
             apiKey: configuration.apiKey, accessToken: token, deviceId: configuration.deviceId,
-            request: aliases.withLock { $0.outgoing(request) })
+            request: aliases.withLock { $0.outgoing(request) }, headers: machine.credential?.headers ?? [:])
         let store = self.store
         do {
             let answer = try await configuration.transport.perform(envelope)

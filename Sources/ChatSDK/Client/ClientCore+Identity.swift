@@ -89,7 +89,15 @@ extension ClientCore {
                 "the identifier \(user.id) looks like an e-mail address or a phone number: identifiers must be unique, persistent and hard to guess"
             )
         }
-        switch machine.admits(userId: user.id, credential: .authorized(token: auth?.token)) {
+        // A ChatAuth the SDK cannot use changes nothing and sends nothing;
+        // the app hears why as any failure to authenticate.
+        if let problem = auth?.problem {
+            for warning in warnings { publish(.warning(warning)) }
+            publish(.authenticationFailed(ChatError(.invalidArgument, problem)))
+            return warnings
+        }
+        let credential = Credential.authorized(auth ?? ChatAuth())
+        switch machine.admits(userId: user.id, credential: credential) {
         case .noChange:
             for warning in warnings { publish(.warning(warning)) }
             return warnings
@@ -105,7 +113,7 @@ extension ClientCore {
             break
         }
         for warning in warnings { publish(.warning(warning)) }
-        identify(user.id, .authorized(token: auth?.token))
+        identify(user.id, credential)
         pendingAttributes.merge(user.attributes) { $1 }
         if user.name != nil || !user.attributes.isEmpty { pendingProfile = user }
         let expected = generation

@@ -14,8 +14,24 @@ public enum Credential: Sendable, Hashable {
     case accessToken(String)
     /// A session token that expires; the `SessionDelegate` renews it (A10).
     case sessionToken(String)
-    /// A user object, with an optional access token (A12).
-    case authorized(token: String?)
+    /// A user object, with how the app's backend proves it (A12).
+    case authorized(ChatAuth)
+
+    /// A user object with an access token, or with its id alone (A12).
+    public static func authorized(token: String?) -> Credential { .authorized(ChatAuth(token: token)) }
+
+    /// Header fields to send with each of the user's requests (A12).
+    var headers: [String: String] {
+        if case .authorized(let auth) = self { auth.headers } else { [:] }
+    }
+
+    /// The credential once the `SessionDelegate` renewed its session token:
+    /// an authorized user stays authorized, with the new token.
+    func renewed(sessionToken token: String) -> Credential {
+        guard case .authorized(var auth) = self else { return .sessionToken(token) }
+        auth.token = token
+        return .authorized(auth)
+    }
 
     /// The method a session opened with it shows.
     public var method: AuthenticationMethod {

@@ -72,21 +72,6 @@ public struct ChatUser: Sendable, Hashable {
     }
 }
 
-/// How `authorize(user:auth:)` proves the user (A12).
-public struct ChatAuth: Sendable, Hashable {
-    public var token: String?
-    public var scheme: String?
-    public var headers: [String: String]
-    public var signature: String?
-
-    public init(token: String? = nil, scheme: String? = nil, headers: [String: String] = [:], signature: String? = nil) {
-        self.token = token
-        self.scheme = scheme
-        self.headers = headers
-        self.signature = signature
-    }
-}
-
 /// A profile picture to upload (A14): JPEG or PNG, at most 5 MB.
 public struct ProfileImage: Sendable, Hashable {
     public var mimeType: String

@@ -77,8 +77,12 @@ struct SessionStateMachine: Sendable {
         case .userId: return .signIn(.connectUserId(userId: userId ?? ""))
         case .accessToken(let token): return .signIn(.connectAccessToken(userId: userId ?? "", accessToken: token))
         case .sessionToken(let token): return .signIn(.connectSessionToken(userId: userId ?? "", sessionToken: token))
-        case .authorized(let token?): return .signIn(.connectAccessToken(userId: userId ?? "", accessToken: token))
-        case .authorized(nil): return .signIn(.connectUserId(userId: userId ?? ""))
+        case .authorized(let auth):
+            let user = userId ?? ""
+            guard let token = auth.token else { return .signIn(.connectUserId(userId: user, signature: auth.signature)) }
+            return auth.tokenKind == .session
+                ? .signIn(.connectSessionToken(userId: user, sessionToken: token, signature: auth.signature))
+                : .signIn(.connectAccessToken(userId: user, accessToken: token, signature: auth.signature))
         }
     }
 

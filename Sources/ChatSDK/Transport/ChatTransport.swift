@@ -35,12 +35,15 @@ public struct RealtimeRequest: Sendable, Hashable {
     public var accessToken: String
     public var deviceId: String
     public var afterUserSeq: Int64?
+    /// The app's header fields for its user's requests (`ChatAuth.headers`, A12).
+    public var headers: [String: String]
 
-    public init(apiKey: String, accessToken: String, deviceId: String, afterUserSeq: Int64?) {
+    public init(apiKey: String, accessToken: String, deviceId: String, afterUserSeq: Int64?, headers: [String: String] = [:]) {
         self.apiKey = apiKey
         self.accessToken = accessToken
         self.deviceId = deviceId
         self.afterUserSeq = afterUserSeq
+        self.headers = headers
     }
 }
 

@@ -122,7 +122,15 @@ extension CommandTable {
             options: [
                 OptionSpec(name: "--name", value: .text, valueName: "N", summary: "the user's name"),
                 OptionSpec(name: "--data", value: .text, valueName: "k=v", summary: "an attribute (repeatable)"),
-                OptionSpec(name: "--token", value: .text, valueName: "T", summary: "an access token for ChatAuth", secret: true),
+                OptionSpec(name: "--token", value: .text, valueName: "T", summary: "ChatAuth's token (an app-issued token)", secret: true),
+                OptionSpec(
+                    name: "--scheme", value: .text, valueName: "access|session",
+                    summary: "what the token is: an access token (default) or a session token"),
+                OptionSpec(name: "--signed", value: nil, summary: "the app's backend signs the user id (identity verification)"),
+                OptionSpec(name: "--signature", value: .text, valueName: "S", summary: "ChatAuth's user signature, as given", secret: true),
+                OptionSpec(
+                    name: "--header", value: .text, valueName: "K=V",
+                    summary: "a header field sent with each of the user's requests (repeatable)", secret: true),
             ],
             summary: "authorize(user:auth:): returns at once; errors arrive as events",
             example: "authorize u-7f3a9c --name Dana --data plan=gold",
@@ -131,7 +139,20 @@ extension CommandTable {
                 let id = invocation.argument(0)!
                 let attributes = try keyValues(invocation.values("--data"))
                 let user = ChatUser(id: id, name: invocation.option("--name"), attributes: attributes)
-                let auth = invocation.option("--token").map { ChatAuth(token: $0) }
+                if invocation.flag("--signed") && invocation.option("--signature") != nil {
+                    throw ScriptError(.conflictingOptions, "authorize takes --signed or --signature, not both")
+                }
+                // The workbench plays the app's backend, which signs with the app's secret.
+                let signature =
+                    invocation.flag("--signed") ? UserSignature.sign(userId: id, secret: World.jwtSecret) : invocation.option("--signature")
+                let headers = try keyValues(invocation.values("--header"))
+                let given =
+                    invocation.option("--token") != nil || invocation.option("--scheme") != nil || signature != nil || !headers.isEmpty
+                let auth =
+                    given
+                    ? ChatAuth(
+                        token: invocation.option("--token"), scheme: invocation.option("--scheme"), headers: headers, signature: signature)
+                    : nil
                 object.delegate.userId = id
                 let client = object.client
                 let before = interpreter.world.network.requestCount

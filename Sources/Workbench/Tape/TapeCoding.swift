@@ -40,13 +40,16 @@ enum TapeCoding {
         var envelope = envelope
         envelope.apiKey = mask
         envelope.accessToken = envelope.accessToken.map { _ in mask }
+        // Not on the tape: header fields are not part of the request's JSON.
+        envelope.headers = [:]
         switch envelope.request {
         case .refresh: envelope.request = .refresh(refreshToken: mask)
         case .loginJWT: envelope.request = .loginJWT(jwt: mask)
         case .connectUserId(let userId, _?): envelope.request = .connectUserId(userId: userId, signature: mask)
         case .connectAccessToken(let userId, _, let signature):
             envelope.request = .connectAccessToken(userId: userId, accessToken: mask, signature: signature.map { _ in mask })
-        case .connectSessionToken(let userId, _): envelope.request = .connectSessionToken(userId: userId, sessionToken: mask)
+        case .connectSessionToken(let userId, _, let signature):
+            envelope.request = .connectSessionToken(userId: userId, sessionToken: mask, signature: signature.map { _ in mask })
         default: break
         }
         return envelope
