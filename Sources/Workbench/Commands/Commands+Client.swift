@@ -72,18 +72,10 @@ extension CommandTable {
                 let requests = interpreter.world.network.requestCount - before
                 interpreter.print("user \(id) set on \(client.name) (\(requests == 0 ? "no request" : Format.count(requests, "request")))")
             }),
-        CommandSpec(
-            name: "user clear", group: .identity,
-            summary: "clearCurrentUser(): remove every local trace of the user",
-            example: "user clear",
-            run: { interpreter, _ in
-                let client = interpreter.current!
-                let sdk = client.client
-                let user = client.userId
-                client.stopTracking()
-                interpreter.perform { await sdk.clearCurrentUser() }
-                interpreter.print(user.map { "user \($0) cleared from \(client.name)" } ?? "no user to clear on \(client.name)")
-            }),
+        leaving(
+            "user clear", summary: "clearCurrentUser(): remove every local trace of the user", example: "user clear",
+            call: { await $0.clearCurrentUser() },
+            said: { user, object, _ in user.map { "user \($0) cleared from \(object.name)" } ?? "no user to clear on \(object.name)" }),
     ]
 
     static let credentialCommands: [CommandSpec] = [

@@ -45,19 +45,11 @@ extension CommandTable {
                 object.auth = .anonymous
                 interpreter.print("anonymous user \(user.id) on \(object.name)")
             }),
-        CommandSpec(
-            name: "logout", group: .identity,
-            summary: "logout(): close the server session, stop this device's pushes, clear local data",
-            example: "logout",
-            run: { interpreter, _ in
-                let object = interpreter.current!
-                let client = object.client
-                let user = object.userId
-                object.stopTracking()
-                guard interpreter.perform({ try await client.logout() }) != nil else { return }
-                interpreter.print(
-                    "\(user ?? "the user") logged out of \(object.name)\(interpreter.world.network.isOnline ? "" : "; the server part waits for the network")"
-                )
+        leaving(
+            "logout", summary: "logout(): close the server session, stop this device's pushes, clear local data", example: "logout",
+            call: { try await $0.logout() },
+            said: { user, object, interpreter in
+                "\(user ?? "the user") logged out of \(object.name)\(interpreter.world.network.isOnline ? "" : "; the server part waits for the network")"
             }),
         CommandSpec(
             name: "connect", group: .identity,
@@ -105,17 +97,9 @@ extension CommandTable {
                 guard let user else { return }
                 interpreter.print("\(user.id) connected on \(object.name) (auth \(user.authenticationType.rawValue))")
             }),
-        CommandSpec(
-            name: "disconnect", group: .identity,
-            summary: "disconnect(): close the connection, keep the disk cache for the next connect",
-            example: "disconnect",
-            run: { interpreter, _ in
-                let object = interpreter.current!
-                let client = object.client
-                object.stopTracking()
-                interpreter.perform { await client.disconnect() }
-                interpreter.print("\(object.name) disconnected")
-            }),
+        leaving(
+            "disconnect", summary: "disconnect(): close the connection, keep the disk cache for the next connect", example: "disconnect",
+            call: { await $0.disconnect() }, said: { _, object, _ in "\(object.name) disconnected" }),
         CommandSpec(
             name: "authorize", group: .identity,
             arguments: [ArgumentSpec(name: "ID", kind: .text)],
@@ -159,21 +143,14 @@ extension CommandTable {
                 let warnings = interpreter.perform { await client.authorize(user: user, auth: auth) } ?? []
                 let requests = interpreter.world.network.requestCount - before
                 interpreter.print(
-                    "\(id) authorized on \(object.name) (\(requests == 0 ? "no request" : "\(requests) request\(requests == 1 ? "" : "s")"), \(warnings.count) warning\(warnings.count == 1 ? "" : "s"))"
+                    "\(id) authorized on \(object.name) (\(requests == 0 ? "no request" : Format.count(requests, "request")), \(Format.count(warnings.count, "warning")))"
                 )
             }),
-        CommandSpec(
-            name: "deauthorize", group: .identity,
-            summary: "deauthorizeUser(): local clear; the server session and pushes stay",
-            example: "deauthorize",
-            run: { interpreter, _ in
-                let object = interpreter.current!
-                let client = object.client
-                let user = object.userId
-                object.stopTracking()
-                interpreter.perform { await client.deauthorizeUser() }
-                interpreter.print("\(user ?? "nobody") deauthorized on \(object.name); the server session and push subscription stay")
-            }),
+        leaving(
+            "deauthorize", summary: "deauthorizeUser(): local clear; the server session and pushes stay", example: "deauthorize",
+            call: { await $0.deauthorizeUser() },
+            said: { user, object, _ in "\(user ?? "nobody") deauthorized on \(object.name); the server session and push subscription stay" }
+        ),
         CommandSpec(
             name: "prefill", group: .identity,
             arguments: [ArgumentSpec(name: "TEXT", kind: .text)],
@@ -253,6 +230,26 @@ extension CommandTable {
     ]
 
     /// `k=v` words as a dictionary.
+    /// A verb that ends the current user's time on the client (`logout`,
+    /// `disconnect`, `deauthorize`, `user clear`): the workbench stops
+    /// tracking the user's objects, the SDK call runs, and the verb says
+    /// what it did once the call has completed (nothing while it waits).
+    static func leaving(
+        _ name: String, summary: String, example: String, call: @escaping @Sendable (ChatClient) async throws -> Void,
+        said: @escaping @Sendable (_ user: String?, _ object: ClientObject, _ interpreter: Interpreter) -> String
+    ) -> CommandSpec {
+        CommandSpec(
+            name: name, group: .identity, summary: summary, example: example,
+            run: { interpreter, _ in
+                let object = interpreter.current!
+                let client = object.client
+                let user = object.userId
+                object.stopTracking()
+                guard interpreter.perform({ try await call(client) }) != nil else { return }
+                interpreter.print(said(user, object, interpreter))
+            })
+    }
+
     static func keyValues(_ words: [String]) throws(ScriptError) -> [String: String] {
         var result: [String: String] = [:]
         for word in words {
