@@ -111,20 +111,24 @@ let package = Package(
         .testTarget(name: "ChatCoreTests", dependencies: ["ChatCore"], swiftSettings: strict),
         .testTarget(
             name: "ChatBackendTests",
-            dependencies: ["ChatBackend", .product(name: "JWTKit", package: "jwt-kit"), .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "ChatBackend", "ChatTestSupport", .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: strict),
-        // What several test targets share: temporary folders, child processes.
+        // What several test targets share: a locked box, temporary folders, child processes.
         .target(name: "ChatTestSupport", path: "Tests/ChatTestSupport", swiftSettings: strict),
         .testTarget(
             name: "ChatSDKTests",
             dependencies: [
                 "ChatSDK", "ChatSimulation", "ChatBackend", "ChatTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
             ], swiftSettings: strict),
-        .testTarget(name: "ChatSimulationTests", dependencies: ["ChatSimulation"], swiftSettings: strict),
+        .testTarget(name: "ChatSimulationTests", dependencies: ["ChatSimulation", "ChatTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "ChatSDKNetworkTests",
             dependencies: [
-                "ChatSDKNetwork", "ChatSDK", "ChatCore", .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                "ChatSDKNetwork", "ChatSDK", "ChatCore", "ChatTestSupport",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             ], swiftSettings: strict),
         .testTarget(
             name: "WorkbenchTests",
@@ -133,7 +137,7 @@ let package = Package(
         .testTarget(
             name: "ChatServerTests",
             dependencies: [
-                "ChatServer", "ChatSDKNetwork", "ChatSDK", "ChatBackend",
+                "ChatServer", "ChatSDKNetwork", "ChatSDK", "ChatBackend", "ChatTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "NIOPosix", package: "swift-nio"),

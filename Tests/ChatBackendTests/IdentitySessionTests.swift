@@ -1,4 +1,5 @@
 import ChatCore
+import ChatTestSupport
 import Foundation
 import Synchronization
 import Testing
@@ -23,10 +24,11 @@ extension TestWorld {
 }
 
 /// Collects the reasons a realtime subscription was closed.
-final class CloseLog: Sendable {
-    private let storage = Mutex<[WireError]>([])
-    var reasons: [WireError] { storage.withLock { $0 } }
-    func append(_ error: WireError) { storage.withLock { $0.append(error) } }
+typealias CloseLog = Locked<[WireError]>
+
+extension Locked where Value == [WireError] {
+    convenience init() { self.init([]) }
+    var reasons: [WireError] { value }
 }
 
 /// Anonymous users, merges, sessions, devices, pushes and logout (A7–A9, C1, S1).

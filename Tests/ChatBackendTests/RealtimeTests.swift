@@ -1,5 +1,6 @@
 import ChatBackend
 import ChatCore
+import ChatTestSupport
 import Synchronization
 import Testing
 
@@ -113,23 +114,14 @@ import Testing
         let pair = try world.tokens("alice")
         let log = EventLog()
         let backend = world.backend
-        let holder = SubscriptionHolder()
+        let holder = Locked<SubscriptionID?>(nil) // lets the sink know its own subscription id
         let id = try backend.subscribe(apiKey: TestWorld.apiKey, accessToken: pair.accessToken, afterUserSeq: nil) { event in
             log.append(event)
-            if let id = holder.id { backend.unsubscribe(id) }
+            if let id = holder.value { backend.unsubscribe(id) }
         }.get()
-        holder.id = id
+        holder.value = id
         try world.send("hi", id: "m1", in: "c1", token: pair.accessToken)
         #expect(log.userSeqs == [1])
         #expect(backend.subscriptionCount(userId: "alice") == 0)
-    }
-}
-
-/// Lets a sink know its own subscription id.
-final class SubscriptionHolder: Sendable {
-    private let storage = Synchronization.Mutex<SubscriptionID?>(nil)
-    var id: SubscriptionID? {
-        get { storage.withLock { $0 } }
-        set { storage.withLock { $0 = newValue } }
     }
 }

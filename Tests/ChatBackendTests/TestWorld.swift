@@ -1,5 +1,6 @@
 import ChatBackend
 import ChatCore
+import ChatTestSupport
 import Synchronization
 import Testing
 
@@ -22,11 +23,12 @@ final class CounterIDs: Sendable {
 }
 
 /// Collects what a realtime sink receives.
-final class EventLog: Sendable {
-    private let storage = Mutex<[WireEvent]>([])
-    var events: [WireEvent] { storage.withLock { $0 } }
-    var userSeqs: [Int64] { events.map(\.userSeq) }
-    func append(_ event: WireEvent) { storage.withLock { $0.append(event) } }
+typealias EventLog = Locked<[WireEvent]>
+
+extension Locked where Value == [WireEvent] {
+    convenience init() { self.init([]) }
+    var events: [WireEvent] { value }
+    var userSeqs: [Int64] { value.map(\.userSeq) }
 }
 
 /// A backend with one app ("demo-key") on a test clock, and request helpers.

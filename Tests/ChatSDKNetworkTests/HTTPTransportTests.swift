@@ -1,8 +1,8 @@
 import ChatCore
 import ChatSDK
+import ChatTestSupport
 import Foundation
 import HTTPTypes
-import Synchronization
 import Testing
 
 @testable import ChatSDKNetwork
@@ -62,15 +62,15 @@ import Testing
     @Test func theAppsHeaderFieldsGoWithTheSDKsOwn() async throws {
         let middleware = CredentialsMiddleware(
             apiKey: "k", accessToken: "at-1", deviceId: "d", headers: ["X-Gateway-Session": "gw-123", "Cookie": "sid=abc"])
-        let sent = Mutex<HTTPRequest?>(nil)
+        let sent = Locked<HTTPRequest?>(nil)
         _ = try await middleware.intercept(
             HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1", path: "/v1/conversations"), body: nil,
             baseURL: URL(string: "http://127.0.0.1")!, operationID: "listConversations"
         ) { request, body, _ in
-            sent.withLock { $0 = request }
+            sent.value = request
             return (HTTPResponse(status: .ok), body)
         }
-        let fields = try #require(sent.withLock { $0 }).headerFields
+        let fields = try #require(sent.value).headerFields
         #expect(fields[HTTPField.Name("X-Gateway-Session")!] == "gw-123")
         #expect(fields[.cookie] == "sid=abc")
         #expect(fields[.authorization] == "Bearer at-1")

@@ -1,5 +1,6 @@
 import ChatBackend
 import ChatSimulation
+import ChatTestSupport
 import Testing
 
 @testable import ChatSDK

@@ -1,6 +1,7 @@
 import ChatBackend
 import ChatSDK
 import ChatSimulation
+import ChatTestSupport
 import Foundation
 import Testing
 

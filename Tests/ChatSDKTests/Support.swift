@@ -1,13 +1,7 @@
 import ChatSDK
 import ChatSimulation
+import ChatTestSupport
 import Synchronization
-
-/// A value shared with the world's tasks.
-final class Locked<Value: Sendable>: Sendable {
-    private let mutex: Mutex<Value>
-    init(_ value: Value) { mutex = Mutex(value) }
-    func withLock<R: Sendable>(_ body: (inout sending Value) -> sending R) -> R { mutex.withLock(body) }
-}
 
 /// Collects a watcher's emissions as the world runs.
 final class Collected<Value: Sendable>: Sendable {

@@ -24,7 +24,7 @@ import Testing
 
         await first.stop()
         try await eventually("the client to notice") { await client.connectionState != .connected }
-        let second = try await TestServer.start(databasePath: first.databasePath, port: first.port)
+        let second = try await TestServer.start(in: first.folder, port: first.port)
         let stored = try second.server.backend.messages(conversationId: conversation.id)
         try await second.app.agentSay("after the restart", in: conversation.id)
         // The client comes back at its next back-off attempt: up to 30 s

@@ -2,26 +2,30 @@ import AsyncHTTPClient
 import ChatSDK
 import ChatSDKNetwork
 import ChatServer
+import ChatTestSupport
 import Foundation
 import Synchronization
 import Testing
 
 /// A server started in-process on a free port, with a database in a
-/// temporary directory of its own.
+/// temporary folder, removed once no server holds it.
 struct TestServer {
     let server: ChatServer
     let running: ChatServer.Running
-    let databasePath: String
+    /// Where the database is: a second server started in it finds the first's data.
+    let folder: TemporaryFolder
 
+    var databasePath: String { folder.url.appendingPathComponent("server.sqlite").path }
     var baseURL: String { running.baseURL }
     var port: Int { running.port }
 
-    static func start(databasePath: String? = nil, port: Int = 0) async throws -> TestServer {
-        let path = databasePath ?? temporaryDirectory() + "/server.sqlite"
+    static func start(in folder: TemporaryFolder? = nil, port: Int = 0) async throws -> TestServer {
+        let folder = try folder ?? TemporaryFolder()
+        let path = folder.url.appendingPathComponent("server.sqlite").path
         var configuration = ChatServer.Configuration(port: port, databasePath: path)
         configuration.logger.logLevel = .warning
         let server = try ChatServer(configuration: configuration)
-        return TestServer(server: server, running: try await server.start(), databasePath: path)
+        return TestServer(server: server, running: try await server.start(), folder: folder)
     }
 
     func stop() async { await running.stop() }
@@ -39,12 +43,6 @@ struct TestServer {
         configuration.deviceId = deviceId
         return ChatClient(configuration: configuration, tokenProvider: app.tokenProvider)
     }
-}
-
-func temporaryDirectory() -> String {
-    let path = NSTemporaryDirectory() + "chatserver-tests-" + UUID().uuidString
-    try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    return path
 }
 
 struct TimedOut: Error, CustomStringConvertible {

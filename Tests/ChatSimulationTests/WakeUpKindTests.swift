@@ -1,19 +1,17 @@
 import ChatCore
 import ChatSimulation
+import ChatTestSupport
 import Synchronization
 import Testing
 
 /// The three kinds of wake-up and who may move the clock to each.
 @Suite(.serialized) struct WakeUpKindTests {
-    final class Fired: Sendable {
-        let names = Mutex<[String]>([])
-        func add(_ name: String) { names.withLock { $0.append(name) } }
-        var all: [String] { names.withLock { $0 } }
-    }
+    /// The wake-ups that fired, by name.
+    typealias Fired = Locked<[String]>
 
     func world(_ schedule: (Scheduler, Fired) -> Void) throws -> (World, Fired) {
         let world = try World(seed: 1)
-        let fired = Fired()
+        let fired = Fired([])
         schedule(world.scheduler, fired)
         return (world, fired)
     }
@@ -21,26 +19,26 @@ import Testing
     @Test func runUntilIdleRunsOnlyInFlightWork() throws {
         let (world, fired) = try world { scheduler, fired in
             let now = scheduler.now
-            scheduler.schedule(at: now + .milliseconds(40), kind: .inFlight("request")) { fired.add("request") }
-            scheduler.schedule(at: now + .seconds(2), kind: .recovery("back-off")) { fired.add("back-off") }
-            scheduler.schedule(at: now + .seconds(600), kind: .lifecycle("refresh")) { fired.add("refresh") }
+            scheduler.schedule(at: now + .milliseconds(40), kind: .inFlight("request")) { fired.append("request") }
+            scheduler.schedule(at: now + .seconds(2), kind: .recovery("back-off")) { fired.append("back-off") }
+            scheduler.schedule(at: now + .seconds(600), kind: .lifecycle("refresh")) { fired.append("refresh") }
         }
         let start = world.now
         world.runUntilIdle()
-        #expect(fired.all == ["request"])
+        #expect(fired.value == ["request"])
         #expect(world.now - start == .milliseconds(40))
     }
 
     @Test func settleRunsRecoveryButNeverMovesTheClockForLifecycle() throws {
         let (world, fired) = try world { scheduler, fired in
             let now = scheduler.now
-            scheduler.schedule(at: now + .milliseconds(1400), kind: .recovery("reconnect after back-off")) { fired.add("back-off") }
-            scheduler.schedule(at: now + .seconds(600), kind: .lifecycle("refresh alice's tokens")) { fired.add("refresh") }
-            scheduler.schedule(at: now + .seconds(6), kind: .lifecycle("typing lapses")) { fired.add("typing") }
+            scheduler.schedule(at: now + .milliseconds(1400), kind: .recovery("reconnect after back-off")) { fired.append("back-off") }
+            scheduler.schedule(at: now + .seconds(600), kind: .lifecycle("refresh alice's tokens")) { fired.append("refresh") }
+            scheduler.schedule(at: now + .seconds(6), kind: .lifecycle("typing lapses")) { fired.append("typing") }
         }
         let start = world.now
         let reasons = world.settle()
-        #expect(fired.all == ["back-off"])
+        #expect(fired.value == ["back-off"])
         #expect(reasons == ["reconnect after back-off"])
         #expect(world.now - start == .milliseconds(1400))
         #expect(world.scheduler.pending.map(\.kind.purpose) == ["typing lapses", "refresh alice's tokens"])
@@ -49,21 +47,21 @@ import Testing
     @Test func settleFiresLifecycleTimersItPassesOnTheWay() throws {
         let (world, fired) = try world { scheduler, fired in
             let now = scheduler.now
-            scheduler.schedule(at: now + .seconds(1), kind: .lifecycle("typing lapses")) { fired.add("typing") }
-            scheduler.schedule(at: now + .seconds(4), kind: .recovery("retry")) { fired.add("retry") }
+            scheduler.schedule(at: now + .seconds(1), kind: .lifecycle("typing lapses")) { fired.append("typing") }
+            scheduler.schedule(at: now + .seconds(4), kind: .recovery("retry")) { fired.append("retry") }
         }
         world.settle()
-        #expect(fired.all == ["typing", "retry"])
+        #expect(fired.value == ["typing", "retry"])
     }
 
     @Test func settleWithNothingToDoLeavesTheClock() throws {
         let (world, fired) = try world { scheduler, fired in
-            scheduler.schedule(at: scheduler.now + .seconds(3000), kind: .lifecycle("expiry")) { fired.add("expiry") }
+            scheduler.schedule(at: scheduler.now + .seconds(3000), kind: .lifecycle("expiry")) { fired.append("expiry") }
         }
         let start = world.now
         #expect(world.settle().isEmpty)
         #expect(world.now == start)
-        #expect(fired.all.isEmpty)
+        #expect(fired.value.isEmpty)
     }
 
     @Test func settleIsBoundedByItsLimit() throws {
@@ -83,12 +81,12 @@ import Testing
 
     @Test func stepFiresAnyKindUpToItsDeadlineOnly() throws {
         let (world, fired) = try world { scheduler, fired in
-            scheduler.schedule(at: scheduler.now + .seconds(600), kind: .lifecycle("refresh")) { fired.add("refresh") }
+            scheduler.schedule(at: scheduler.now + .seconds(600), kind: .lifecycle("refresh")) { fired.append("refresh") }
         }
         let start = world.now
         #expect(!world.step(until: start + .seconds(599)))
         #expect(world.step(until: start + .seconds(600)))
-        #expect(fired.all == ["refresh"])
+        #expect(fired.value == ["refresh"])
     }
 
     @Test func anInterruptionStopsTheWorldWhereItIs() throws {
@@ -122,11 +120,11 @@ import Testing
         let (world, fired) = try world { scheduler, fired in
             let now = scheduler.now
             for n in 0..<20_000 { scheduler.schedule(at: now + .milliseconds(Int64(n % 50)), kind: .inFlight("event")) {} }
-            scheduler.schedule(at: now + .milliseconds(60), kind: .inFlight("last")) { fired.add("last") }
+            scheduler.schedule(at: now + .milliseconds(60), kind: .inFlight("last")) { fired.append("last") }
         }
         #expect(world.scheduler.capacity >= 20_001)
         world.runUntilIdle()
-        #expect(fired.all == ["last"])
+        #expect(fired.value == ["last"])
         #expect(world.scheduler.capacity <= Scheduler.keptCapacity)
     }
 }

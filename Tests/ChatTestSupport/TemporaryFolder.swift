@@ -1,7 +1,7 @@
 import Foundation
 
 /// A temporary folder, removed when the value goes away.
-public final class TemporaryFolder {
+public final class TemporaryFolder: Sendable {
     public let url: URL
 
     public init() throws {

@@ -131,15 +131,15 @@ import Testing
         }
         input.fileHandleForWriting.write(Data("clock\n".utf8))
         let read = DispatchSemaphore(value: 0)
-        let received = LockedText()
+        let received = Locked("") // appended from a reading handler's thread
         output.fileHandleForReading.readabilityHandler = { handle in
             received.append(String(decoding: handle.availableData, as: UTF8.self))
-            if received.text.contains("\n") { read.signal() }
+            if received.value.contains("\n") { read.signal() }
         }
         let arrived = read.wait(timeout: .now() + 30) == .success
         output.fileHandleForReading.readabilityHandler = nil
-        #expect(arrived, "no output while the run goes on; got \(received.text.debugDescription)")
-        #expect(received.text.hasPrefix("2026-01-01T00:00:00"))
+        #expect(arrived, "no output while the run goes on; got \(received.value.debugDescription)")
+        #expect(received.value.hasPrefix("2026-01-01T00:00:00"))
     }
 
     @Test func linesGoOnAfterABackslashOrInsideAQuote() throws {
@@ -166,15 +166,6 @@ import Testing
         #expect(InteractiveLoop.prompt(context: nil) == "chatbench> ")
         #expect(InteractiveLoop.prompt(context: "phone2") == "chatbench[phone2]> ")
     }
-}
-
-/// Text appended from a reading handler's thread.
-final class LockedText: @unchecked Sendable {
-    // Guarded by `lock`.
-    private var value = ""
-    private let lock = NSLock()
-    func append(_ text: String) { lock.withLock { value += text } }
-    var text: String { lock.withLock { value } }
 }
 
 /// Redaction replaces secret values, never the placeholders of help text.

@@ -1,6 +1,7 @@
 import ChatCore
 import ChatSDK
 import ChatSimulation
+import ChatTestSupport
 import Foundation
 import Testing
 
@@ -8,10 +9,10 @@ import Testing
 
 @Suite struct TapeRecordingTransportTests {
     /// A world, a scripted server behind the recording transport, and what it reported.
-    private func rig() throws -> (World, ScriptedTransport, TapeRecordingTransport, Shared<[TrafficEntry]>) {
+    private func rig() throws -> (World, ScriptedTransport, TapeRecordingTransport, Locked<[TrafficEntry]>) {
         let world = try World(seed: 1)
         let inner = ScriptedTransport(runtime: world)
-        let entries = Shared<[TrafficEntry]>([])
+        let entries = Locked<[TrafficEntry]>([])
         let transport = TapeRecordingTransport(wrapping: inner, runtime: world) { entries.append($0) }
         return (world, inner, transport, entries)
     }
@@ -54,7 +55,7 @@ import Testing
 
     @Test func anEventStreamIsReportedFromOpeningToClose() throws {
         let (world, inner, transport, entries) = try rig()
-        let received = Shared<[RealtimeSignal]>([])
+        let received = Locked<[RealtimeSignal]>([])
         let request = RealtimeRequest(apiKey: "demo-key", accessToken: "at_secretsecret1", deviceId: "bob-device", afterUserSeq: 4)
         let connection = try #require(try world.run { try await transport.openRealtime(request) }?.get())
         world.spawn { for await signal in connection.signals { received.append(signal) } }
@@ -89,7 +90,7 @@ import Testing
         #expect(throws: WireError(.invalidToken)) { try outcome?.get() }
         let request = RealtimeRequest(apiKey: "demo-key", accessToken: "at_x", deviceId: "d", afterUserSeq: nil)
         let connection = try #require(try world.run { try await transport.openRealtime(request) }?.get())
-        let received = Shared<[RealtimeSignal]>([])
+        let received = Locked<[RealtimeSignal]>([])
         world.spawn { for await signal in connection.signals { received.append(signal) } }
         inner.streams.value.first?.yield(.closed(reason: "server going away"))
         inner.streams.value.first?.finish()

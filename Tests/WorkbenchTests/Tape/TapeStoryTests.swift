@@ -29,14 +29,14 @@ import Testing
         configuration.cacheMode = .memory
         configuration.deviceId = "alice-device"
         let client = ChatClient(configuration: configuration, tokenProvider: SimulatedTokenProvider(world: world))
-        let conversations = Shared<[Conversation]>([])
-        let messages = Shared<[Message]>([])
-        let id = Shared("")
+        let conversations = Locked<[Conversation]>([])
+        let messages = Locked<[Message]>([])
+        let id = Locked("")
         try step(1) {
             _ = world.run { try await client.setCurrentUser(userId: "alice") }
             let watcher = client.watchConversations()
             world.spawn {
-                do { for try await response in watcher { conversations.update { $0 = response.data.elements } } } catch {}
+                do { for try await response in watcher { conversations.withLock { $0 = response.data.elements } } } catch {}
             }
             world.runUntilIdle()
         }
@@ -46,10 +46,10 @@ import Testing
                 _ = try await client.sendMessage(.text("hi"), in: conversation.id)
                 return conversation.id
             }
-            id.update { $0 = (try? started?.get()) ?? "" }
+            id.withLock { $0 = (try? started?.get()) ?? "" }
             let watcher = client.watchItems(ofConversationWithId: id.value)
             world.spawn {
-                do { for try await response in watcher { messages.update { $0 = response.data.elements } } } catch {}
+                do { for try await response in watcher { messages.withLock { $0 = response.data.elements } } } catch {}
             }
             world.runUntilIdle()
         }
@@ -73,7 +73,7 @@ import Testing
         let workbench = try WorkbenchSession(options: WorkbenchOptions())
         let session = try store.begin(RecordingStore.NewSession(name: "story", seed: 7, kind: "script"))
         let world = try World(seed: 7)
-        let traffic = Shared<[TrafficEntry]>([])
+        let traffic = Locked<[TrafficEntry]>([])
         let recording = TapeRecordingTransport(wrapping: world.makeTransport(), runtime: world) { traffic.append($0) }
         let recorded = try Self.tell(
             world: world, transport: recording,

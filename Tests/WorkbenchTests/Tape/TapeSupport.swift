@@ -1,34 +1,19 @@
 import ChatCore
 import ChatSDK
 import ChatSimulation
+import ChatTestSupport
 import Foundation
 import Synchronization
 
 @testable import Workbench
-
-/// A value shared with the world's tasks.
-final class Shared<Value: Sendable>: Sendable {
-    private let mutex: Mutex<Value>
-    init(_ value: Value) { mutex = Mutex(value) }
-    var value: Value { mutex.withLock { $0 } }
-    func update<R: Sendable>(_ body: (inout sending Value) -> sending R) -> R { mutex.withLock(body) }
-    func append<Element>(_ element: Element) where Value == [Element] { mutex.withLock { $0.append(element) } }
-    /// The value, leaving `empty` in its place.
-    func take(leaving empty: Value) -> Value {
-        mutex.withLock { value in
-            defer { value = empty }
-            return value
-        }
-    }
-}
 
 /// A transport that answers from a script after 10 ms each way: pages for
 /// listings, `expiredToken` for sends, offline for typing; an event stream
 /// whose frames a test pushes, refused with `invalidToken` after seq 99.
 final class ScriptedTransport: ChatTransport {
     let runtime: any ChatRuntime
-    let streams = Shared<[AsyncStream<RealtimeSignal>.Continuation]>([])
-    let closes = Shared(0)
+    let streams = Locked<[AsyncStream<RealtimeSignal>.Continuation]>([])
+    let closes = Locked(0)
 
     init(runtime: any ChatRuntime) { self.runtime = runtime }
 
@@ -59,7 +44,7 @@ final class ScriptedTransport: ChatTransport {
         return RealtimeConnection(
             signals: stream,
             close: {
-                closes.update { $0 += 1 }
+                closes.withLock { $0 += 1 }
                 continuation.finish()
             })
     }

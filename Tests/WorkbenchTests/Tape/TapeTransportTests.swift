@@ -1,6 +1,7 @@
 import ChatCore
 import ChatSDK
 import ChatSimulation
+import ChatTestSupport
 import Foundation
 import Testing
 
@@ -16,7 +17,7 @@ import Testing
     /// each request in its own step.
     private func recordedTape() throws -> [RecordedTraffic] {
         let world = try World(seed: 1)
-        let entries = Shared<[TrafficEntry]>([])
+        let entries = Locked<[TrafficEntry]>([])
         let transport = TapeRecordingTransport(wrapping: ScriptedTransport(runtime: world), runtime: world) { entries.append($0) }
         var tape: [RecordedTraffic] = []
         for (number, request) in [list, send, typing].enumerated() {
@@ -103,7 +104,7 @@ import Testing
                 entry(30, .in, "error unknownConversation", TapeCoding.encode(TapeAnswer(error: WireError(.unknownConversation))), 2),
                 entry(50, .in, "ok conversations", TapeCoding.encode(TapeAnswer(ScriptedTransport.page)), 1),
             ], runtime: world)
-        let finished = Shared<[String]>([])
+        let finished = Locked<[String]>([])
         // The SDK sends them in the other order this time.
         world.spawn {
             finished.append(await outcome { try await player.perform(other) } + " at \(world.now.milliseconds - t0.milliseconds)")
@@ -136,7 +137,7 @@ import Testing
         ]
         let world = try World(seed: 4)
         let player = TapeTransport(tape: tape, runtime: world)
-        let received = Shared<[String]>([])
+        let received = Locked<[String]>([])
         func log(_ signal: RealtimeSignal) {
             let at = world.now.milliseconds - t0.milliseconds
             switch signal {
@@ -188,7 +189,7 @@ import Testing
                 entry(60, .out, "close", nil),
                 entry(80, .in, "event #4 messageCreated", TapeCoding.encode(event(4, "two"))),
             ], runtime: world)
-        let received = Shared<[Int64]>([])
+        let received = Locked<[Int64]>([])
         world.spawn {
             guard let connection = try? await player.openRealtime(request) else { return }
             for await signal in connection.signals {
