@@ -118,7 +118,7 @@ let package = Package(
         .testTarget(
             name: "ChatSDKTests",
             dependencies: [
-                "ChatSDK", "ChatSimulation", "ChatBackend", "ChatTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+                "ChatSDK", "ChatCore", "ChatSimulation", "ChatBackend", "ChatTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
             ], swiftSettings: strict),
         .testTarget(name: "ChatSimulationTests", dependencies: ["ChatSimulation"], swiftSettings: strict),
         .testTarget(
@@ -133,7 +133,7 @@ let package = Package(
         .testTarget(
             name: "ChatServerTests",
             dependencies: [
-                "ChatServer", "ChatSDKNetwork", "ChatSDK", "ChatBackend",
+                "ChatServer", "ChatSDKNetwork", "ChatSDK", "ChatBackend", "ChatCore",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "NIOPosix", package: "swift-nio"),
