@@ -121,7 +121,7 @@ let package = Package(
         .testTarget(
             name: "ChatSDKTests",
             dependencies: [
-                "ChatSDK", "ChatSimulation", "ChatBackend", "ChatTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+                "ChatSDK", "ChatCore", "ChatSimulation", "ChatBackend", "ChatTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
             ], swiftSettings: strict),
         .testTarget(name: "ChatSimulationTests", dependencies: ["ChatSimulation", "ChatTestSupport"], swiftSettings: strict),
         .testTarget(
@@ -137,7 +137,7 @@ let package = Package(
         .testTarget(
             name: "ChatServerTests",
             dependencies: [
-                "ChatServer", "ChatSDKNetwork", "ChatSDK", "ChatBackend", "ChatTestSupport",
+                "ChatServer", "ChatSDKNetwork", "ChatSDK", "ChatBackend", "ChatCore", "ChatTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -76,6 +76,13 @@ if [ "$failed" -eq 0 ]; then
     # Every behaviour id a comment cites is explained in docs/behaviour.md,
     # and every example and test it links to exists.
     part "behaviour ids" 1 "behaviour ids" python3 scripts/behaviour_check.py
+    # The wire format is not the SDK's API: ChatSDK and ChatSDKNetwork import
+    # ChatCore below public, so the compiler keeps wire types out of their
+    # public declarations; this fails on an import that would let them in.
+    part "public surface" 1 "surface" python3 scripts/surface_check.py
+    # And what that proves, from the outside: an app written against the
+    # README's API compiles; one that names a wire type or a seam does not.
+    part "app surface" 2 "app surface" python3 scripts/app_surface_check.py "$(dirname "$bin")"
     # docs/recording-schema.md's queries, on an embedded and a server session.
     part "recording queries" 5 "." python3 scripts/recording_queries_check.py "$bin"
     # The toolchain's formatter, with the checked-in .swift-format (lines up

@@ -1,4 +1,4 @@
-import ChatCore
+internal import ChatCore
 import ChatSDK
 import Foundation
 import HTTPTypes

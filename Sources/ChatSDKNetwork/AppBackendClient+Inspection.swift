@@ -1,4 +1,4 @@
-import ChatCore
+package import ChatCore
 import ChatSDK
 import Foundation
 
@@ -9,44 +9,44 @@ import Foundation
 /// `badRequest` for a bad setting…) or `TransportError`s.
 extension AppBackendClient {
     /// The app's users, in creation order (`GET /v1/app/users`).
-    public func users() async throws -> [HTTPWire.AppUser] {
+    package func users() async throws -> [HTTPWire.AppUser] {
         try await call("appUsers") { try await $0.appUsers().ok.body.json }
     }
 
     /// A user's conversations, most recently updated first (empty for a user the app does not have).
-    public func conversations(userId: String) async throws -> [WireConversation] {
+    package func conversations(userId: String) async throws -> [WireConversation] {
         try await call("appUserConversations") { try await $0.appUserConversations(path: .init(id: userId)).ok.body.json }
     }
 
     /// A user's open server sessions, oldest first.
-    public func sessions(userId: String) async throws -> [HTTPWire.AppSession] {
+    package func sessions(userId: String) async throws -> [HTTPWire.AppSession] {
         try await call("appUserSessions") { try await $0.appUserSessions(path: .init(id: userId)).ok.body.json }
     }
 
     /// The ids of the devices subscribed to a user's pushes.
-    public func pushSubscriptions(userId: String) async throws -> [String] {
+    package func pushSubscriptions(userId: String) async throws -> [String] {
         try await call("appUserDevices") { try await $0.appUserDevices(path: .init(id: userId)).ok.body.json }
     }
 
     /// The pushes sent for a user's messages, oldest first.
-    public func pushes(userId: String) async throws -> [HTTPWire.AppPush] {
+    package func pushes(userId: String) async throws -> [HTTPWire.AppPush] {
         try await call("appUserPushes") { try await $0.appUserPushes(path: .init(id: userId)).ok.body.json }
     }
 
     /// The messages of one of the app's conversations, oldest first; throws
     /// `unknownConversation` when the app has no such conversation.
-    public func messages(conversationId: String) async throws -> [WireMessage] {
+    package func messages(conversationId: String) async throws -> [WireMessage] {
         try await call("appConversationMessages") { try await $0.appConversationMessages(path: .init(id: conversationId)).ok.body.json }
     }
 
     /// The app's settings, in the server's order.
-    public func settings() async throws -> [HTTPWire.AppSetting] {
+    package func settings() async throws -> [HTTPWire.AppSetting] {
         try await call("appSettings", as: HTTPWire.AppSettingsBody.self) { try await $0.appSettings().ok.body.json }.settings
     }
 
     /// Changes settings, all or none (`badRequest` names a bad key or value); returns the new settings.
     @discardableResult
-    public func updateSettings(_ changes: [HTTPWire.AppSetting]) async throws -> [HTTPWire.AppSetting] {
+    package func updateSettings(_ changes: [HTTPWire.AppSetting]) async throws -> [HTTPWire.AppSetting] {
         let body = try Self.settingsBody(changes)
         return try await call("updateAppSettings", as: HTTPWire.AppSettingsBody.self) {
             try await $0.updateAppSettings(body: .json(body)).ok.body.json
@@ -76,23 +76,23 @@ extension AppBackendClient {
     }
 
     /// Expires a user's access tokens now (`unknownUser` for a user the app does not have).
-    public func expireAccessTokens(userId: String) async throws {
+    package func expireAccessTokens(userId: String) async throws {
         try await call("expireAccessTokens") { _ = try await $0.expireAccessTokens(path: .init(id: userId)).noContent }
     }
 
     /// Revokes every token of a user, closing their sessions and event streams.
-    public func revokeTokens(userId: String) async throws {
+    package func revokeTokens(userId: String) async throws {
         try await call("revokeTokens") { _ = try await $0.revokeTokens(path: .init(id: userId)).noContent }
     }
 
     /// An app-issued access token for a user (created if unknown): it never expires, it can be revoked.
-    public func issueAccessToken(userId: String) async throws -> HTTPWire.IssuedCredentialBody {
+    package func issueAccessToken(userId: String) async throws -> HTTPWire.IssuedCredentialBody {
         try await call("issueAccessToken") { try await $0.issueAccessToken(body: .json(.init(userId: userId))).ok.body.json }
     }
 
     /// An app-issued session token for a user (created if unknown), valid for
     /// `ttlMilliseconds` or the app's `sessionTokenTTL`.
-    public func issueSessionToken(userId: String, ttlMilliseconds: Int64? = nil) async throws -> HTTPWire.IssuedCredentialBody {
+    package func issueSessionToken(userId: String, ttlMilliseconds: Int64? = nil) async throws -> HTTPWire.IssuedCredentialBody {
         try await call("issueSessionToken") {
             try await $0.issueSessionToken(body: .json(.init(userId: userId, ttlMilliseconds: ttlMilliseconds))).ok.body.json
         }

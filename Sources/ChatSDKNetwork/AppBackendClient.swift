@@ -1,5 +1,5 @@
 import AsyncHTTPClient
-import ChatCore
+package import ChatCore
 import ChatSDK
 import Foundation
 
@@ -10,21 +10,28 @@ import Foundation
 /// ```swift
 /// let app = AppBackendClient(baseURL: url, apiKey: "demo-key", secret: "demo-secret-0123456789abcdef")
 /// let client = ChatClient(configuration: config, tokenProvider: app.tokenProvider)
-/// try await app.agentSay("Hello", in: conversationId)
+/// try await app.agentTyping(true, in: conversationId)
 /// ```
 public struct AppBackendClient: Sendable {
     public let apiKey: String
     let secret: String
     let transport: HTTPTransport
 
-    public init(baseURL: String, apiKey: String, secret: String, client: HTTPClient = HTTPTransport.defaultClient) {
+    /// A client of the server at `baseURL` (`http://host:port`) for the app
+    /// `apiKey`, through `client` (by default the one transports share).
+    public init(baseURL: String, apiKey: String, secret: String, client: HTTPClient? = nil) {
         self.apiKey = apiKey
         self.secret = secret
-        self.transport = HTTPTransport(baseURL: baseURL, client: client)
+        self.transport = HTTPTransport(baseURL: baseURL, client: client ?? HTTPTransport.defaultClient)
     }
 
     /// Mints tokens for a user, creating the user if unknown (`POST /v1/app/tokens`).
-    public func issueTokens(userId: String) async throws -> TokenPair {
+    public func issueTokens(userId: String) async throws -> ChatTokens {
+        ChatTokens(try await issueTokenPair(userId: userId))
+    }
+
+    /// The same tokens, as the wire carries them.
+    package func issueTokenPair(userId: String) async throws -> TokenPair {
         try await call("issueTokens") { try await $0.issueTokens(body: .json(.init(userId: userId))).ok.body.json }
     }
 
@@ -33,7 +40,7 @@ public struct AppBackendClient: Sendable {
 
     /// The agent says `text` in a conversation; returns the message.
     @discardableResult
-    public func agentSay(_ text: String, in conversationId: String, agentName: String? = nil) async throws -> WireMessage {
+    package func agentSay(_ text: String, in conversationId: String, agentName: String? = nil) async throws -> WireMessage {
         try await call("agentSay") {
             try await $0.agentSay(path: .init(id: conversationId), body: .json(.init(text: text, agentName: agentName))).ok.body.json
         }
@@ -66,7 +73,7 @@ public struct AppBackendClient: Sendable {
 
     struct Provider: SessionTokenProvider {
         let app: AppBackendClient
-        func provideTokens(forUserId userId: String) async throws -> TokenPair {
+        func provideTokens(forUserId userId: String) async throws -> ChatTokens {
             try await app.issueTokens(userId: userId)
         }
     }

@@ -1,5 +1,5 @@
 import AsyncHTTPClient
-import ChatCore
+package import ChatCore
 import ChatSDK
 import Foundation
 import HTTPTypes
@@ -14,26 +14,22 @@ import Synchronization
 /// catch-up, token refresh and request replay are the SDK's, as with any
 /// transport.
 ///
-/// ```swift
-/// let transport = HTTPTransport(baseURL: "http://127.0.0.1:8080")
-/// let client = ChatClient(configuration: .init(apiKey: "demo-key", transport: transport, runtime: RealTimeRuntime()),
-///                         tokenProvider: myProvider)
-/// ```
-public struct HTTPTransport: ChatTransport {
+/// An app gets one as `ChatClient.Transport.http(baseURL:)`.
+package struct HTTPTransport: ChatTransport {
     /// `http://host:port`, without a trailing slash.
-    public let baseURL: String
+    package let baseURL: String
     /// Longest wait for one request's answer. Default 30 s.
-    public var requestTimeout: Duration
+    package var requestTimeout: Duration
     /// How often the event stream is pinged. A ping not answered by the next
     /// one means the connection is dead even though nothing closed it (a
     /// NAT's timeout, a server gone without a word): the stream then closes,
     /// and the SDK reconnects and catches up as after any cut. Default 30 s.
-    public var keepAlive: Duration
+    package var keepAlive: Duration
     let client: HTTPClient
 
     /// A transport to the server at `baseURL` (`http://host:port`), using
     /// ``defaultClient`` unless told otherwise.
-    public init(
+    package init(
         baseURL: String, client: HTTPClient = HTTPTransport.defaultClient, requestTimeout: Duration = .seconds(30),
         keepAlive: Duration = .seconds(30)
     ) {
@@ -52,9 +48,9 @@ public struct HTTPTransport: ChatTransport {
     /// How long ``defaultClient`` keeps an idle connection: well within the
     /// server's idle timeout (`serve --idle-timeout`, 60 s by default), so
     /// that a request never goes out on a connection the server is closing.
-    public static let pooledConnectionIdleTimeout: Duration = .seconds(20)
+    package static let pooledConnectionIdleTimeout: Duration = .seconds(20)
 
-    public static let defaultClient: HTTPClient = {
+    package static let defaultClient: HTTPClient = {
         var configuration = HTTPClient.Configuration()
         configuration.connectionPool.retryConnectionEstablishment = false
         configuration.connectionPool.idleTimeout = .milliseconds(pooledConnectionIdleTimeout.wholeMilliseconds)
@@ -64,7 +60,7 @@ public struct HTTPTransport: ChatTransport {
 
     // MARK: Requests
 
-    public func perform(_ envelope: WireEnvelope) async throws -> WireResponse {
+    package func perform(_ envelope: WireEnvelope) async throws -> WireResponse {
         let credentials = CredentialsMiddleware(
             apiKey: envelope.apiKey, accessToken: envelope.accessToken, deviceId: envelope.deviceId, headers: envelope.headers)
         return try await call(envelope.request.name, with: credentials) { client in
@@ -86,7 +82,7 @@ public struct HTTPTransport: ChatTransport {
 
     // MARK: Event stream
 
-    public func openRealtime(_ request: RealtimeRequest) async throws -> RealtimeConnection {
+    package func openRealtime(_ request: RealtimeRequest) async throws -> RealtimeConnection {
         var query: [String: String] = [:]
         if let after = request.afterUserSeq { query["after"] = String(after) }
         let httpURL = url("/v1/events", query: query)

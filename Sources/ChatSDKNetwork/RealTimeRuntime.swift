@@ -1,32 +1,27 @@
-import ChatCore
+package import ChatCore
 import Dispatch
 import Foundation
 
 /// The runtime of a client talking to a real server: real time, a serial
-/// queue for the client's actors, system randomness.
-///
-/// ```swift
-/// let client = ChatClient(configuration: .init(apiKey: "demo-key",
-///                                              transport: HTTPTransport(baseURL: "http://127.0.0.1:8080"),
-///                                              runtime: RealTimeRuntime()))
-/// ```
-public final class RealTimeRuntime: ChatRuntime, Sendable {
+/// queue for the client's actors, system randomness. An app gets one as
+/// `ChatClient.Runtime.realTime()`.
+package final class RealTimeRuntime: ChatRuntime, Sendable {
     private let queueExecutor: QueueExecutor
 
     /// A runtime whose executor is a new serial dispatch queue named `label`.
-    public init(label: String = "chatbench.client") {
+    package init(label: String = "chatbench.client") {
         queueExecutor = QueueExecutor(label: label)
     }
 
-    public var executor: any SerialExecutor & TaskExecutor { queueExecutor }
+    package var executor: any SerialExecutor & TaskExecutor { queueExecutor }
 
     /// The system clock, in milliseconds.
-    public var now: Instant {
+    package var now: Instant {
         Instant(milliseconds: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)))
     }
 
     /// Sleeps in real time until `deadline` (whatever `kind`: nothing here is virtual).
-    public func sleep(until deadline: Instant, kind: WaitKind) async throws {
+    package func sleep(until deadline: Instant, kind: WaitKind) async throws {
         let remaining = deadline.milliseconds - now.milliseconds
         if remaining > 0 {
             try await Task.sleep(for: .milliseconds(remaining))
@@ -36,7 +31,7 @@ public final class RealTimeRuntime: ChatRuntime, Sendable {
     }
 
     /// `prefix` followed by 16 random hex digits.
-    public func makeID(prefix: String) -> String {
+    package func makeID(prefix: String) -> String {
         var generator = SystemRandomNumberGenerator()
         let digits = String(generator.next() as UInt64, radix: 16)
         return prefix + String(repeating: "0", count: 16 - digits.count) + digits

@@ -74,7 +74,12 @@ public final class SimulatedTokenProvider: SessionTokenProvider {
         }
     }
 
-    public func provideTokens(forUserId userId: String) async throws -> TokenPair {
+    /// Tokens as the provider's mode has them (the wire's pair, as the app's backend mints it).
+    public func provideTokens(forUserId userId: String) async throws -> ChatTokens {
+        ChatTokens(try await providePair(forUserId: userId))
+    }
+
+    private func providePair(forUserId userId: String) async throws -> TokenPair {
         let mode = state.withLock { s in
             s.calls += 1
             return s.mode

@@ -51,7 +51,7 @@ public final class World: ChatRuntime, TracingRuntime, Sendable {
     }
 
     /// A transport for an SDK client on this world's network.
-    public func makeTransport() -> any ChatTransport {
+    package func makeTransport() -> any ChatTransport {
         SimulatedTransport(world: self, network: network)
     }
 

@@ -1,4 +1,5 @@
 import ChatBackend
+import ChatCore
 import ChatSimulation
 import ChatTestSupport
 import Testing

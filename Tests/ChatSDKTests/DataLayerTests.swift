@@ -1,3 +1,4 @@
+import ChatCore
 import ChatSDK
 import ChatSimulation
 import ChatTestSupport

@@ -1,4 +1,5 @@
 import ChatBackend
+import ChatCore
 import ChatSDK
 import ChatSimulation
 import ChatTestSupport

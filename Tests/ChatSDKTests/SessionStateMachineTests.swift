@@ -1,3 +1,4 @@
+import ChatCore
 import Testing
 
 @testable import ChatSDK

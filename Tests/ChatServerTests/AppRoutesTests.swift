@@ -22,7 +22,7 @@ import Testing
         init(_ server: TestServer, _ app: AppBackendClient, _ id: String) async throws {
             transport = HTTPTransport(baseURL: server.baseURL)
             apiKey = app.apiKey
-            tokens = try await app.issueTokens(userId: id)
+            tokens = try await app.issueTokenPair(userId: id)
         }
 
         @discardableResult

@@ -1,3 +1,4 @@
+import ChatCore
 import Foundation
 import Testing
 

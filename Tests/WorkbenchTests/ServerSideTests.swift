@@ -101,7 +101,7 @@ import Testing
         // as the workbench does, not on one of the cooperative pool's.
         let overHTTP = await onThread {
             Self.story(
-                side, issueTokens: { id in try HTTPServerSide.blocking { try await side.app.issueTokens(userId: id) } },
+                side, issueTokens: { id in try HTTPServerSide.blocking { try await side.app.issueTokenPair(userId: id) } },
                 perform: { envelope in try HTTPServerSide.blocking { try await transport.perform(envelope) } })
         }
         await running.stop()

@@ -73,7 +73,7 @@ let benchmarks: @Sendable () -> Void = {
 
 /// A client signed in as alice, on a new world.
 func makeClient(_ world: World) -> ChatClient {
-    var configuration = ChatClient.Configuration(apiKey: World.apiKey, transport: world.makeTransport(), runtime: world)
+    var configuration = world.clientConfiguration()
     configuration.cacheMode = .memory
     return ChatClient(configuration: configuration, tokenProvider: SimulatedTokenProvider(world: world))
 }

@@ -82,7 +82,7 @@ public struct Instant: Codable, Sendable, Hashable, Comparable, CustomStringConv
 extension Duration {
     /// The duration rounded down to whole milliseconds, saturating at
     /// `Int64.min`/`.max` (a lifetime of millennia must not trap).
-    public var wholeMilliseconds: Int64 {
+    package var wholeMilliseconds: Int64 {
         let (seconds, attoseconds) = components
         let (milliseconds, overflow) = seconds.multipliedReportingOverflow(by: 1000)
         let (sum, overflowAgain) = milliseconds.addingReportingOverflow(attoseconds / 1_000_000_000_000_000)

@@ -1,3 +1,5 @@
+package import ChatCore
+
 extension ChatClient {
     /// Where the client keeps its cache (C1).
     public enum CacheMode: String, Sendable, Hashable, CaseIterable {
@@ -9,13 +11,35 @@ extension ChatClient {
         case off
     }
 
+    /// How a client reaches its backend. ChatSDKNetwork makes one for a
+    /// server (`.http(baseURL:)`); the embedded world makes its own. Opaque:
+    /// what goes over it is the SDK's business.
+    public struct Transport: Sendable {
+        package let base: any ChatTransport
+
+        /// A transport for the package's own worlds (the simulation, the workbench).
+        package init(_ base: any ChatTransport) { self.base = base }
+    }
+
+    /// The world a client runs in: the executor its work runs on, its clock,
+    /// its randomness. ChatSDKNetwork makes the real one (`.realTime()`); the
+    /// embedded world is a simulated one. Opaque, like `Transport`.
+    public struct Runtime: Sendable {
+        package let base: any ChatRuntime
+
+        /// A runtime for the package's own worlds (the simulation, the workbench).
+        package init(_ base: any ChatRuntime) { self.base = base }
+    }
+
     /// How a client is set up. Only `apiKey`, `transport` and `runtime` have
     /// no default.
     public struct Configuration: Sendable {
         /// The app's API key; an unknown key fails every request with `invalidApiKey`.
         public var apiKey: String
-        public var transport: any ChatTransport
-        public var runtime: any ChatRuntime
+        /// How the client reaches its backend.
+        package var transport: any ChatTransport
+        /// The executor, clock and randomness the client runs on.
+        package var runtime: any ChatRuntime
         /// Default `.disk`.
         public var cacheMode: CacheMode = .disk
         /// Folder of the disk cache; without one, `.disk` acts as `.memory`.
@@ -44,7 +68,19 @@ extension ChatClient {
             return LocalStore.path(in: cacheDirectory, deviceId: deviceId, userId: userId)
         }
 
-        public init(apiKey: String, transport: any ChatTransport, runtime: any ChatRuntime) {
+        /// A configuration with the defaults above.
+        ///
+        /// ```swift
+        /// import ChatSDKNetwork
+        /// let configuration = ChatClient.Configuration(
+        ///     apiKey: "demo-key", transport: .http(baseURL: "http://127.0.0.1:8080"), runtime: .realTime())
+        /// ```
+        public init(apiKey: String, transport: Transport, runtime: Runtime) {
+            self.init(apiKey: apiKey, transport: transport.base, runtime: runtime.base)
+        }
+
+        /// The same, from the package's own transport and runtime.
+        package init(apiKey: String, transport: any ChatTransport, runtime: any ChatRuntime) {
             self.apiKey = apiKey
             self.transport = transport
             self.runtime = runtime

@@ -1,3 +1,4 @@
+internal import ChatCore
 import Synchronization
 
 /// A watcher whose responses are delivered by callbacks rather than

@@ -1,3 +1,5 @@
+internal import ChatCore
+
 /// A chat client: one user, one session, one cache, one connection (C1, C2).
 ///
 /// ```swift

@@ -1,3 +1,4 @@
+internal import ChatCore
 import Synchronization
 
 extension ClientCore {
@@ -194,7 +195,7 @@ extension ClientCore {
         let runtime = self.runtime
         let timeout = configuration.providerTimeout
         return try await withThrowingTaskGroup(of: TokenPair.self) { group in
-            group.addTask { try await provider.provideTokens(forUserId: user) }
+            group.addTask { TokenPair(try await provider.provideTokens(forUserId: user)) }
             group.addTask {
                 try await runtime.sleep(for: timeout, kind: .lifecycle("token provider timeout for \(user)"))
                 throw ChatError(.providerTimeout, "The token provider did not answer within \(timeout)")

@@ -1,3 +1,4 @@
+internal import ChatCore
 import Foundation
 
 extension ClientCore {

@@ -1,3 +1,5 @@
+internal import ChatCore
+
 extension ClientCore {
     /// Opens the realtime connection if it is not open (D8).
     func ensureRealtime() {

@@ -1,3 +1,5 @@
+internal import ChatCore
+
 extension ClientCore {
     /// A conversation that exists only on this device until its first
     /// message creates it on the server (D4).
@@ -34,7 +36,7 @@ extension ClientCore {
         }
         let row = MessageRow(
             id: runtime.makeID(prefix: "m-"), conversationId: conversationId, seq: nil,
-            localOrder: store.nextLocalOrder(), author: .user(id: user), content: content,
+            localOrder: store.nextLocalOrder(), author: .user(id: user), content: WireContent(content),
             replyTo: replyingTo, createdAt: now.milliseconds, state: "toBeSent", errorCode: nil, errorMessage: nil)
         conversation.updatedAt = now.milliseconds
         // The message appears: one commit.

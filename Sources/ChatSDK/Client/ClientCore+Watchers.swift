@@ -1,3 +1,6 @@
+internal import ChatCore
+import Foundation
+
 extension ClientCore {
     func addWatcher(
         target: WatchTarget, yield: @escaping @Sendable (Int, WatcherSnapshot, Bool, RefreshingState) -> Void,
@@ -302,7 +305,7 @@ extension ClientCore {
     func conversation(from row: ConversationRow) -> Conversation {
         Conversation(
             id: row.id, title: row.title, isLocal: row.isLocal,
-            createdAt: Instant(milliseconds: row.createdAt), updatedAt: Instant(milliseconds: row.updatedAt),
+            createdAt: Date(milliseconds: row.createdAt), updatedAt: Date(milliseconds: row.updatedAt),
             messageCount: Int(row.lastSeq) + store.unsentCount(conversationId: row.id),
             lastMessagePreview: row.preview,
             providerTyping: row.providerTypingUntil.map { $0 > now.milliseconds } ?? false,
@@ -333,8 +336,8 @@ extension ClientCore {
             default: .sent
             }
         return Message(
-            id: row.id, conversationId: row.conversationId, seq: row.seq, author: row.author,
-            content: row.content, replyTo: row.replyTo, createdAt: Instant(milliseconds: row.createdAt), state: state,
+            id: row.id, conversationId: row.conversationId, seq: row.seq, author: MessageAuthor(row.author),
+            content: MessageContent(row.content), replyTo: row.replyTo, createdAt: Date(milliseconds: row.createdAt), state: state,
             isReadByProvider: row.seq.map { seq in providerReadSeq.map { seq <= $0 } ?? false } ?? false)
     }
 

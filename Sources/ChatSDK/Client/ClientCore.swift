@@ -1,3 +1,4 @@
+internal import ChatCore
 import Synchronization
 
 /// Everything a client knows and does, isolated to its runtime's executor.

@@ -1,4 +1,4 @@
-import ChatCore
+internal import ChatCore
 
 /// The ids the server gave conversations the app named itself.
 ///

@@ -1,3 +1,5 @@
+package import ChatCore
+
 /// An error of the SDK. Match on `code`; `message` is for people.
 ///
 /// ```swift

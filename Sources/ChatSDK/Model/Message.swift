@@ -1,7 +1,34 @@
+import Foundation
+
 /// What a message carries: text or an attachment (D6).
-public typealias MessageContent = WireContent
+public enum MessageContent: Sendable, Hashable {
+    /// A text message.
+    case text(String)
+    /// A file: its kind, MIME type, size in bytes and, if known, its name.
+    case attachment(kind: AttachmentKind, mimeType: String, size: Int64, fileName: String?)
+
+    /// What an attachment is.
+    public enum AttachmentKind: String, Sendable, Hashable, CaseIterable {
+        /// A picture.
+        case image
+        /// A video.
+        case video
+        /// Any other file (the kind of an unknown one).
+        case document
+        /// A sound recording.
+        case audio
+    }
+}
+
 /// Who wrote a message.
-public typealias MessageAuthor = WireAuthor
+public enum MessageAuthor: Sendable, Hashable {
+    /// A user of the app (the one signed in, on this device or another).
+    case user(id: String)
+    /// Someone answering on the app's side (an agent, a bot), by name.
+    case provider(name: String)
+    /// The chat service itself.
+    case system
+}
 
 /// Where a message stands on its way to the server (D6).
 public enum SendState: Sendable, Hashable, CustomStringConvertible {
@@ -30,13 +57,19 @@ public enum SendState: Sendable, Hashable, CustomStringConvertible {
 public struct Message: Sendable, Hashable, Identifiable {
     /// The client id: chosen on the device, kept across retries.
     public let id: String
+    /// The conversation it belongs to.
     public let conversationId: String
     /// Position in the conversation once the server has it.
     public var seq: Int64?
+    /// Who wrote it.
     public var author: MessageAuthor
+    /// What it says.
     public var content: MessageContent
+    /// The id of the message it answers, if any.
     public var replyTo: String?
-    public var createdAt: Instant
+    /// When the message was written (on this device while it is not sent).
+    public var createdAt: Date
+    /// Where it stands on its way to the server.
     public var state: SendState
     /// Whether a provider has read the conversation up to this message.
     public var isReadByProvider: Bool = false

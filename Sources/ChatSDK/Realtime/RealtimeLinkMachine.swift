@@ -1,4 +1,4 @@
-import ChatCore
+internal import ChatCore
 
 /// The realtime link's decisions (D8), without I/O: after each connection
 /// that opens or ends, what the client shows, whether its watchers must

@@ -1,3 +1,5 @@
+internal import ChatCore
+
 /// Asked for a new JWT when the server says the one the user logged in
 /// with has expired (A6). Return nil to give up: the user is logged out.
 public protocol AuthenticationDelegate: Sendable {

@@ -1,3 +1,5 @@
+internal import ChatCore
+
 /// The session's decisions, without I/O (A1–A15): given what the client
 /// holds, what to do to get a usable access token, and how each outcome
 /// changes the state. The client's actor performs the steps.

@@ -1,6 +1,10 @@
+package import ChatCore
+
 /// How the SDK reaches its backend. The embedded world provides one over its
-/// simulated network; server mode one over HTTP and WebSocket.
-public protocol ChatTransport: Sendable {
+/// simulated network; server mode one over HTTP and WebSocket. It speaks the
+/// wire format, so it is the package's seam, not the app's: an app gives a
+/// client a `ChatClient.Transport` (ChatSDKNetwork's `.http(baseURL:)`).
+package protocol ChatTransport: Sendable {
     /// Performs one request. Throws the server's `WireError`, or a
     /// `TransportError` when the request or its answer was lost.
     func perform(_ envelope: WireEnvelope) async throws -> WireResponse
@@ -23,22 +27,22 @@ public protocol ChatTransport: Sendable {
 
 extension ChatTransport {
     /// A transport that cannot tell: always reachable.
-    public func reachability() -> AsyncStream<Bool> {
+    package func reachability() -> AsyncStream<Bool> {
         AsyncStream { $0.yield(true) }
     }
 
-    public var isReachable: Bool? { nil }
+    package var isReachable: Bool? { nil }
 }
 
-public struct RealtimeRequest: Sendable, Hashable {
-    public var apiKey: String
-    public var accessToken: String
-    public var deviceId: String
-    public var afterUserSeq: Int64?
+package struct RealtimeRequest: Sendable, Hashable {
+    package var apiKey: String
+    package var accessToken: String
+    package var deviceId: String
+    package var afterUserSeq: Int64?
     /// The app's header fields for its user's requests (`ChatAuth.headers`, A12).
-    public var headers: [String: String]
+    package var headers: [String: String]
 
-    public init(apiKey: String, accessToken: String, deviceId: String, afterUserSeq: Int64?, headers: [String: String] = [:]) {
+    package init(apiKey: String, accessToken: String, deviceId: String, afterUserSeq: Int64?, headers: [String: String] = [:]) {
         self.apiKey = apiKey
         self.accessToken = accessToken
         self.deviceId = deviceId
@@ -48,42 +52,42 @@ public struct RealtimeRequest: Sendable, Hashable {
 }
 
 /// An open realtime connection: its signals end with `.closed`.
-public struct RealtimeConnection: Sendable {
-    public let signals: AsyncStream<RealtimeSignal>
-    public let close: @Sendable () -> Void
+package struct RealtimeConnection: Sendable {
+    package let signals: AsyncStream<RealtimeSignal>
+    package let close: @Sendable () -> Void
 
-    public init(signals: AsyncStream<RealtimeSignal>, close: @escaping @Sendable () -> Void) {
+    package init(signals: AsyncStream<RealtimeSignal>, close: @escaping @Sendable () -> Void) {
         self.signals = signals
         self.close = close
     }
 }
 
-public enum RealtimeSignal: Sendable, Hashable {
+package enum RealtimeSignal: Sendable, Hashable {
     case event(WireEvent)
     case closed(reason: String)
 }
 
 /// A request or answer lost on the way.
-public struct TransportError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct TransportError: Error, Sendable, Hashable, CustomStringConvertible {
     /// How it was lost: a struct with static members, so that a kind added
     /// later breaks no caller's `switch`.
-    public struct Kind: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
-        public let rawValue: String
-        public init(rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
+    package struct Kind: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+        package let rawValue: String
+        package init(rawValue: String) { self.rawValue = rawValue }
+        package var description: String { rawValue }
 
         /// The device has no network: nothing was sent.
-        public static let offline = Kind(rawValue: "offline")
+        package static let offline = Kind(rawValue: "offline")
         /// The request or its answer was lost on the way: it may have arrived.
-        public static let failed = Kind(rawValue: "failed")
+        package static let failed = Kind(rawValue: "failed")
     }
-    public let kind: Kind
-    public let message: String
+    package let kind: Kind
+    package let message: String
 
-    public init(_ kind: Kind, _ message: String) {
+    package init(_ kind: Kind, _ message: String) {
         self.kind = kind
         self.message = message
     }
 
-    public var description: String { message }
+    package var description: String { message }
 }

@@ -1,4 +1,4 @@
-import ChatCore
+internal import ChatCore
 
 /// What a watcher looks at.
 enum WatchTarget: Hashable, Sendable {

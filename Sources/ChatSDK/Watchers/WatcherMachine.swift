@@ -1,4 +1,4 @@
-import ChatCore
+internal import ChatCore
 
 /// One watcher's decisions (D1, D3), without I/O: what it fetches from the
 /// server and when, what its freshness and refresh state become after each

@@ -149,8 +149,8 @@ extension CommandTable {
             }
             return .text(text)
         }
-        let attachment = WireContent.AttachmentKind(rawValue: kind)!
-        let defaults: [WireContent.AttachmentKind: String] = [
+        let attachment = MessageContent.AttachmentKind(rawValue: kind)!
+        let defaults: [MessageContent.AttachmentKind: String] = [
             .image: "image/jpeg", .video: "video/mp4", .document: "application/pdf", .audio: "audio/mpeg",
         ]
         let fileName = invocation.argument(2)

@@ -1,3 +1,4 @@
+import ChatCore
 import ChatSDK
 
 /// The one way the workbench writes values for people: strings quoted and

@@ -1,3 +1,4 @@
+import ChatCore
 import ChatSDK
 
 /// A message the session saw (`m1`…), with its state changes.

@@ -1,3 +1,4 @@
+import ChatCore
 import ChatSDK
 
 /// A watcher the session started (`w1`…).

@@ -1,4 +1,5 @@
 import ChatBackend
+import ChatCore
 import ChatSDK
 import ChatSimulation
 
@@ -134,7 +135,7 @@ final class ServerMessageObject: Inspectable {
     }
 
     func summary(in interpreter: Interpreter) -> String {
-        "#\(message.seq) \(author): \(Format.content(message.content)) (\(handle))"
+        "#\(message.seq) \(author): \(Format.content(MessageContent(message.content))) (\(handle))"
     }
 }
 
