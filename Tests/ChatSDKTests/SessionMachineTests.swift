@@ -28,6 +28,23 @@ import Testing
         #expect(driver.start().actions == expected)
     }
 
+    /// Before a run: the token the session holds, or why it cannot have
+    /// one; nothing when a run must get one.
+    @Test(arguments: [
+        (SessionFixture.signedOut, ["fail notAuthenticated"]), (.userSet, []), (.authenticating, []),
+        (.authenticated, ["succeed at_1_token"]), (.refreshing, []), (.needsCredentials, []), (.closed, ["fail sessionClosed"]),
+    ])
+    func aTokenNeededBeforeARun(in fixture: SessionFixture, does expected: [String]) {
+        var (driver, _) = fixture.driver
+        let before = driver.machine
+        let action = driver.machine.tokenNeeded(forceRefresh: false, now: t0, margin: SessionDriver.margin)
+        #expect(SessionDriver.describe(action.map { [$0] } ?? []) == expected)
+        #expect(driver.machine == before)
+        // Forced (the refresh timer): the token held is not used.
+        let forced = driver.machine.tokenNeeded(forceRefresh: true, now: t0, margin: SessionDriver.margin)
+        #expect(SessionDriver.describe(forced.map { [$0] } ?? []) == (fixture == .authenticated ? [] : expected))
+    }
+
     @Test(arguments: SessionFixture.allCases)
     func identifyingForgetsWhatWasUnderWay(in fixture: SessionFixture) {
         var (driver, _) = fixture.driver

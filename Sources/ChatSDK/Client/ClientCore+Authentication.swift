@@ -3,9 +3,11 @@ extension ClientCore {
     /// again as the session's credential requires; concurrent callers share
     /// one run of the session machine (single flight, A1).
     func accessToken(forceRefresh: Bool = false) async throws -> String {
-        if forceRefresh, let token = machine.tokens?.accessToken { machine.tokenExpired(token) }
-        if case .use(let token) = machine.nextStep(now: now, margin: configuration.refreshMargin) { return token }
-        if case .fail(let error) = machine.nextStep(now: now, margin: configuration.refreshMargin) { throw error }
+        switch machine.tokenNeeded(forceRefresh: forceRefresh, now: now, margin: configuration.refreshMargin) {
+        case .succeed(let token)?: return token
+        case .fail(let error)?: throw error
+        default: break
+        }
         if let authentication { return try await authentication.task.value }
         let run = machine.startRun(.token)
         let task = Task(executorPreference: runtime.executor) {

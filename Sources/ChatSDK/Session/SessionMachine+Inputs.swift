@@ -44,6 +44,19 @@ extension SessionMachine {
 
     // MARK: Authentication
 
+    /// A token is needed (a request, the realtime link, the refresh timer
+    /// with `forceRefresh`): `succeed` with the one the session holds while
+    /// it is usable, `fail` when the session cannot have one; nil when a
+    /// run must get one.
+    mutating func tokenNeeded(forceRefresh: Bool, now: Instant, margin: Duration) -> Action? {
+        if forceRefresh, let token = tokens?.accessToken { tokenExpired(token) }
+        switch nextStep(now: now, margin: margin) {
+        case .use(let token): return .succeed(accessToken: token)
+        case .fail(let error): return .fail(error)
+        case .refresh, .askProvider, .signIn: return nil
+        }
+    }
+
     /// The run's next step: an attempt to perform, or its end.
     mutating func nextRound(_ id: Int, now: Instant, margin: Duration) -> [Action] {
         guard let run = takeRound(id) else { return [.fail(Self.userChanged)] }
