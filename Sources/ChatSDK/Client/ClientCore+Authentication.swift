@@ -78,9 +78,8 @@ extension ClientCore {
     private func answer(to attempt: SessionMachine.Attempt.Kind) async -> SessionMachine.Answer {
         switch attempt {
         case .provider(let user):
-            guard let provider else {
-                return .provider(.failed(ChatError(.providerFailed, "No SessionTokenProvider was given to the client")))
-            }
+            // The machine asks only when there is one.
+            guard let provider else { return .provider(.failed(SessionMachine.noProvider)) }
             do {
                 return .provider(.tokens(try await callProvider(provider, user: user)))
             } catch let error as ChatError {

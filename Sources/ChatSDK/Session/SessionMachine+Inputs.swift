@@ -92,7 +92,7 @@ extension SessionMachine {
         case .askProvider(let user):
             guard hasProvider else {
                 return changes(.needsCredentials(reason: "no token provider"))
-                    + finish(id, .fail(ChatError(.providerFailed, "No SessionTokenProvider was given to the client")))
+                    + finish(id, .fail(Self.noProvider))
             }
             return changes(.authenticating) + [attempt(.provider(userId: user), for: id)]
         case .signIn(let request):
@@ -101,6 +101,8 @@ extension SessionMachine {
     }
 
     // MARK: Helpers
+
+    static let noProvider = ChatError(.providerFailed, "No SessionTokenProvider was given to the client")
 
     /// The error of a call or an answer that outlived its user.
     static let userChanged = ChatError(.userCleared, "The user changed while the call was in flight")
