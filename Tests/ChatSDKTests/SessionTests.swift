@@ -1,5 +1,6 @@
 import ChatSDK
 import ChatSimulation
+import ChatTestSupport
 import Testing
 
 @Suite struct SessionTests {
@@ -35,6 +36,32 @@ import Testing
         f.world.runUntilIdle()
         #expect(f.provider.calls == 1)
         #expect(watchers.allSatisfy { $0.last?.isDataFresh == true })
+    }
+
+    /// A call in flight when the user is cleared fails with `userCleared`,
+    /// whatever comes back for it: the session forgot its id (issue 14).
+    @Test(arguments: [false, true])
+    func aCallInFlightAcrossAClearFailsWithUserCleared(setAgain: Bool) throws {
+        let f = try Fixture()
+        try f.call { try await f.client.setCurrentUser(userId: "alice") }
+        f.provider.mode = .delay(.seconds(2))
+        let failure = Locked<ChatError?>(nil)
+        f.world.spawn {
+            do { _ = try await f.client.updateCurrentUserInfo(nickname: "Al", profileURL: nil) } catch {
+                failure.withLock { $0 = error as? ChatError }
+            }
+        }
+        let world = f.world
+        try f.call {
+            try await world.sleep(for: .seconds(1), kind: .inFlight("the app clears its user"))
+            await f.client.clearCurrentUser()
+            if setAgain { try await f.client.setCurrentUser(userId: "alice") }
+        }
+        f.world.runUntilIdle()
+        #expect(failure.withLock { $0 }?.code == .userCleared)
+        #expect(f.provider.calls == 1)
+        #expect(f.sessionStates.last == (setAgain ? .userSet(userId: "alice") : .signedOut))
+        #expect(f.world.network.requestCount == 0, "nothing was sent for the cleared user")
     }
 
     @Test func anExpiredAccessTokenIsRefreshedAndTheRequestReplayedOnce() throws {

@@ -46,40 +46,23 @@ extension ClientCore {
             break
         }
         identify(user, credential)
-        let expected = generation
+        let call = machine.openCall()
+        defer { machine.closeCall(call) }
         do {
-            return try await signInLoop(credential, user: user, request: request, carrying: token, generation: expected)
+            _ = try await drive(machine.startRun(.login(request, carrying: token)))
+            guard let userId = machine.userId else { throw ChatError(.sessionClosed, "Sign-in kept failing") }
+            // The user is known only now (anonymous, or a JWT whose
+            // subject could not be read): open their store now.
+            if user == nil {
+                openStore(for: userId)
+                resumeOutbox()
+            }
+            return currentUser ?? ChatUser(id: userId, authenticationType: credential.method)
         } catch {
             // A login that did not succeed leaves nobody signed in.
-            if generation == expected, machine.credential != nil { clearLocally(reason: nil, keepingStore: true) }
+            if machine.isOpen(call), machine.credential != nil { clearLocally(reason: nil, keepingStore: true) }
             throw error
         }
-    }
-
-    private func signInLoop(
-        _ credential: Credential, user: String?, request: WireRequest, carrying token: String?, generation expected: Int
-    ) async throws -> ChatUser {
-        for _ in 0..<3 {
-            let next = (try await signIn(signInRequest(fallback: request), generation: expected, carrying: token)) != nil
-            try checkGeneration(expected)
-            if next, let userId = machine.userId {
-                // The user is known only now (anonymous, or a JWT whose
-                // subject could not be read): open their store now.
-                if user == nil {
-                    openStore(for: userId)
-                    resumeOutbox()
-                }
-                return currentUser ?? ChatUser(id: userId, authenticationType: credential.method)
-            }
-        }
-        throw ChatError(.sessionClosed, "Sign-in kept failing")
-    }
-
-    /// The request for the machine's current credential (it may have been
-    /// renewed by a delegate).
-    private func signInRequest(fallback: WireRequest) -> WireRequest {
-        if case .signIn(let request) = machine.nextStep(now: now, margin: configuration.refreshMargin) { return request }
-        return fallback
     }
 
     /// A12: returns at once; errors reach the app as events.
@@ -117,18 +100,22 @@ extension ClientCore {
         identify(user.id, credential)
         pendingAttributes.merge(user.attributes) { $1 }
         if user.name != nil || !user.attributes.isEmpty { pendingProfile = user }
-        let expected = generation
-        runtime.spawn {
-            do { _ = try await self.accessToken() } catch {
-                guard await self.generation == expected else { return }
-                // A refusal was already published as the session closed;
-                // what is left to say is why nothing could be asked.
-                if case .closed = await self.session { return }
-                let chatError = error as? ChatError ?? ChatError(.networkFailure, "\(error)")
-                await self.publish(.authenticationFailed(chatError))
-            }
-        }
+        let call = machine.openCall()
+        runtime.spawn { await self.signInAuthorized(call) }
         return warnings
+    }
+
+    /// Signs in the user `authorize` set; a failure reaches the app as an
+    /// event, unless the user changed meanwhile.
+    private func signInAuthorized(_ call: Int) async {
+        defer { machine.closeCall(call) }
+        do { _ = try await accessToken() } catch {
+            guard machine.isOpen(call) else { return }
+            // A refusal was already published as the session closed;
+            // what is left to say is why nothing could be asked.
+            if case .closed = session { return }
+            publish(.authenticationFailed(error as? ChatError ?? ChatError(.networkFailure, "\(error)")))
+        }
     }
 
     /// The `external_id` a JWT claims, read without verifying it (the
@@ -165,7 +152,7 @@ extension ClientCore {
             clientStore.addPendingLogout(accessToken: token)
         }
         clearLocally(reason: nil)
-        if wasAnonymous { apply(.identify(userId: nil, credential: .anonymous)) }
+        if wasAnonymous { perform(machine.identify(userId: nil, credential: .anonymous)) }
         await flushPendingLogoutsNow()
     }
 

@@ -105,7 +105,7 @@ extension ClientCore {
 
     /// The app is killed: everything stops, nothing is cleared.
     func shutdown() {
-        generation += 1
+        machine.shutDown()
         outbox.reset()
         authentication?.task.cancel()
         authentication = nil

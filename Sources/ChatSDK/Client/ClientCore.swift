@@ -25,7 +25,7 @@ actor ClientCore {
     var storePath: String?
 
     /// Who is signed in, how, with which tokens: the session's decisions.
-    var machine = SessionStateMachine()
+    var machine: SessionMachine
     var userId: String? { machine.userId }
     var tokens: TokenPair? { machine.tokens }
     var session: SessionState { machine.state }
@@ -33,7 +33,6 @@ actor ClientCore {
     var currentUser: ChatUser?
     var authenticationDelegate: (any AuthenticationDelegate)?
     var sessionDelegate: (any SessionDelegate)?
-    var renewedSession = false
     /// Attributes waiting for the next conversation opened online (A13).
     var pendingAttributes: [String: String] = [:]
     /// Text the next opened conversation receives in its draft (A13).
@@ -42,12 +41,9 @@ actor ClientCore {
     var drafts: [String: String] = [:]
     /// Client-wide facts that outlive users: queued logouts (A9).
     var clientStore: LocalStore
-    /// Bumped when the user changes, so work started for a previous user
-    /// drops its results.
-    var generation = 0
     var connection: ConnectionState = .disconnected
+    /// The session machine's run that callers needing a token share, by its id.
     var authentication: (id: Int, task: Task<String, any Error>)?
-    var nextAuthenticationID = 0
     var refreshTimer: Task<Void, Never>?
 
     var eventSubscribers: [Int: AsyncStream<ChatEvent>.Continuation] = [:]
@@ -73,6 +69,7 @@ actor ClientCore {
         self.configuration = configuration
         self.runtime = configuration.runtime
         self.provider = provider
+        self.machine = SessionMachine(hasProvider: provider != nil)
         let store = LocalStore.inMemory()
         self.store = store
         let clientFile =
@@ -142,7 +139,6 @@ actor ClientCore {
         // the device, and its watchers end (A4, A8; the server merges the
         // anonymous user's conversations on a JWT login).
         if machine.credential == .anonymous { clearLocally(reason: nil) }
-        generation += 1
         // Senders of the previous session stop; the new one's outbox is
         // read from its store (`resumeOutbox`).
         outbox.reset()
@@ -157,7 +153,8 @@ actor ClientCore {
         }
         // Nor does the previous session go on saying its user is typing.
         stopTypingRenewals()
-        apply(.identify(userId: user, credential: credential))
+        // What was under way for the previous session no longer counts.
+        perform(machine.identify(userId: user, credential: credential))
         if let user {
             openStore(for: user)
             resumeOutbox()
@@ -180,7 +177,6 @@ actor ClientCore {
     /// Forgets the user on this device: cache, tokens, outbox, prefill;
     /// closes the connection; watchers end with `userCleared`.
     func clearLocally(reason: String?, keepingStore: Bool = false) {
-        generation += 1
         authentication?.task.cancel()
         authentication = nil
         refreshTimer?.cancel()
@@ -202,7 +198,8 @@ actor ClientCore {
         let cleared = ChatError(.userCleared, reason.map { "The user was signed out (\($0))" } ?? "The user was cleared")
         for id in watchers.keys.sorted() { watchers[id]?.finish(cleared) }
         watchers = [:]
-        apply(.cleared)
+        // Calls and authentications in flight fail as they come back.
+        perform(machine.clear())
     }
 
     func stopTypingRenewals() {
@@ -213,9 +210,5 @@ actor ClientCore {
     func requireUser() throws -> String {
         guard let userId else { throw ChatError.signInFirst() }
         return userId
-    }
-
-    func checkGeneration(_ expected: Int) throws {
-        guard generation == expected else { throw ChatError(.userCleared, "The user changed while the call was in flight") }
     }
 }

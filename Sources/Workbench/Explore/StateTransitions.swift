@@ -5,7 +5,7 @@ import ChatSDK
 /// (`sessionChanged`, `connectionChanged`). A new SDK client (an app
 /// launch or `app restart`) starts `signedOut` and `disconnected`.
 ///
-/// The tables follow `SessionStateMachine` and the realtime loop: a user is
+/// The tables follow `SessionMachine` and the realtime loop: a user is
 /// set or forgotten by the app at any time; signing in goes through
 /// `authenticating`, a refresh starts from a signed-in session; a closed
 /// session does not come back by itself; the connection opens only through

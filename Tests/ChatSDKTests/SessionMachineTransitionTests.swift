@@ -4,7 +4,7 @@ import Testing
 @testable import ChatSDK
 
 /// The session's decisions without I/O (A1–A15).
-@Suite struct SessionStateMachineTests {
+@Suite struct SessionMachineTransitionTests {
     let t0 = Instant(milliseconds: 1_000_000)
     let margin = Duration.seconds(30)
 
@@ -15,13 +15,13 @@ import Testing
     }
 
     @Test func nobodyMeansNotAuthenticated() {
-        let machine = SessionStateMachine()
+        let machine = SessionMachine()
         #expect(machine.nextStep(now: t0, margin: margin) == .fail(ChatError.signInFirst()))
         #expect(machine.state == .signedOut)
     }
 
     @Test func aProviderUserIsAskedForTokensThenUsesThem() {
-        var machine = SessionStateMachine()
+        var machine = SessionMachine()
         let identified = machine.handle(.identify(userId: "alice", credential: .provider))
         #expect(identified == .userSet(userId: "alice"))
         #expect(machine.nextStep(now: t0, margin: margin) == .askProvider(userId: "alice"))
@@ -32,7 +32,7 @@ import Testing
     }
 
     @Test func aSignInCutOffByTheNetworkLeavesNothingAuthenticating() {
-        var machine = SessionStateMachine()
+        var machine = SessionMachine()
         machine.handle(.identify(userId: "alice", credential: .jwt("header.claims.signature")))
         machine.handle(.authenticating)
         // A first sign-in that could not go out: back to the user being set.
@@ -47,7 +47,7 @@ import Testing
     }
 
     @Test func aLittleBeforeExpiryItRefreshes() {
-        var machine = SessionStateMachine()
+        var machine = SessionMachine()
         machine.handle(.identify(userId: "alice", credential: .provider))
         let tokens = pair(accessFor: .seconds(3600), refreshFor: .seconds(86_400), from: t0)
         machine.handle(.signedIn(userId: "alice", tokens: tokens))
@@ -58,7 +58,7 @@ import Testing
     }
 
     @Test func anExpiredTokenReplyForcesARefresh() {
-        var machine = SessionStateMachine()
+        var machine = SessionMachine()
         machine.handle(.identify(userId: "alice", credential: .provider))
         let tokens = pair(accessFor: .seconds(3600), refreshFor: .seconds(86_400), from: t0)
         machine.handle(.signedIn(userId: "alice", tokens: tokens))
@@ -69,7 +69,7 @@ import Testing
     }
 
     @Test func eachCredentialSignsInItsOwnWay() {
-        let cases: [(Credential, String?, SessionStateMachine.Step)] = [
+        let cases: [(Credential, String?, SessionMachine.Step)] = [
             (.jwt("eyJ.a.b"), "alice", .signIn(.loginJWT(jwt: "eyJ.a.b"))),
             (.anonymous, nil, .signIn(.loginAnonymous)),
             (.userId, "carol", .signIn(.connectUserId(userId: "carol"))),
@@ -79,14 +79,14 @@ import Testing
             (.authorized(token: "t"), "u-1", .signIn(.connectAccessToken(userId: "u-1", accessToken: "t"))),
         ]
         for (credential, user, step) in cases {
-            var machine = SessionStateMachine()
+            var machine = SessionMachine()
             machine.handle(.identify(userId: user, credential: credential))
             #expect(machine.nextStep(now: t0, margin: margin) == step, "\(credential)")
         }
     }
 
     @Test func aJWTSessionSignsInAgainInsteadOfRefreshing() {
-        var machine = SessionStateMachine()
+        var machine = SessionMachine()
         machine.handle(.identify(userId: "alice", credential: .jwt("j1")))
         machine.handle(.signedIn(userId: "alice", tokens: pair(accessFor: .seconds(3600), refreshFor: .seconds(86_400), from: t0)))
         #expect(machine.nextStep(now: t0 + .seconds(3600), margin: margin) == .signIn(.loginJWT(jwt: "j1")))
@@ -95,7 +95,7 @@ import Testing
     }
 
     @Test func refreshedTokensThatDoNotLastLongerAreUsedToTheEnd() {
-        var machine = SessionStateMachine()
+        var machine = SessionMachine()
         machine.handle(.identify(userId: "dave", credential: .sessionToken("st")))
         let first = pair(accessFor: .seconds(600), refreshFor: .seconds(600), from: t0)
         machine.handle(.signedIn(userId: "dave", tokens: first))
@@ -108,7 +108,7 @@ import Testing
     }
 
     @Test func aRefreshLostOnTheWayKeepsTheSessionAndItsTokens() {
-        var machine = SessionStateMachine()
+        var machine = SessionMachine()
         machine.handle(.identify(userId: "alice", credential: .provider))
         let tokens = pair(accessFor: .seconds(3600), refreshFor: .seconds(86_400), from: t0)
         machine.handle(.signedIn(userId: "alice", tokens: tokens))
@@ -120,14 +120,14 @@ import Testing
     }
 
     @Test func tooManyRefreshesInAMinuteIsALoop() {
-        var machine = SessionStateMachine()
+        var machine = SessionMachine()
         for i in 0..<5 {
             let loop = machine.noteRefresh(at: t0 + .seconds(Int64(i)))
             #expect(!loop)
         }
         let sixth = machine.noteRefresh(at: t0 + .seconds(5))
         #expect(sixth)
-        var calm = SessionStateMachine()
+        var calm = SessionMachine()
         for i in 0..<10 {
             let loop = calm.noteRefresh(at: t0 + .seconds(Int64(i * 61)))
             #expect(!loop)
@@ -135,7 +135,7 @@ import Testing
     }
 
     @Test func switchingRules() {
-        var machine = SessionStateMachine()
+        var machine = SessionMachine()
         #expect(machine.admits(userId: "alice", credential: .provider) == .allowed)
         machine.handle(.identify(userId: "alice", credential: .provider))
         #expect(machine.admits(userId: "alice", credential: .provider) == .noChange)
@@ -150,7 +150,7 @@ import Testing
     }
 
     @Test func anAnonymousUserMayLogInAsSomeone() {
-        var machine = SessionStateMachine()
+        var machine = SessionMachine()
         machine.handle(.identify(userId: nil, credential: .anonymous))
         machine.handle(.signedIn(userId: "anon-1", tokens: pair(accessFor: .seconds(3600), refreshFor: .seconds(86_400), from: t0)))
         #expect(machine.state == .authenticated(userId: "anon-1", via: .anonymous))
@@ -158,14 +158,14 @@ import Testing
     }
 
     @Test func authorizingAnotherUserReconfigures() {
-        var machine = SessionStateMachine()
+        var machine = SessionMachine()
         machine.handle(.identify(userId: "u-1", credential: .authorized(token: nil)))
         #expect(machine.admits(userId: "u-1", credential: .authorized(token: nil)) == .noChange)
         #expect(machine.admits(userId: "u-2", credential: .authorized(token: nil)) == .reconfigure(previous: "u-1"))
     }
 
     @Test func aClosedSessionTakesNoStepUntilTheUserIsSetAgain() {
-        var machine = SessionStateMachine()
+        var machine = SessionMachine()
         machine.handle(.identify(userId: "alice", credential: .provider))
         machine.handle(.closed(reason: "invalidToken"))
         guard case .fail(let error) = machine.nextStep(now: t0, margin: margin) else {
@@ -179,7 +179,7 @@ import Testing
     }
 
     @Test func closingAndNeedingCredentialsKeepTheReason() {
-        var machine = SessionStateMachine()
+        var machine = SessionMachine()
         machine.handle(.identify(userId: "alice", credential: .provider))
         let needs = machine.handle(.needsCredentials(reason: "providerFailed"))
         #expect(needs == .needsCredentials(userId: "alice", reason: "providerFailed"))

@@ -2,8 +2,16 @@ internal import ChatCore
 
 /// The session's decisions, without I/O (A1–A15): given what the client
 /// holds, what to do to get a usable access token, and how each outcome
-/// changes the state. The client's actor performs the steps.
-struct SessionStateMachine: Sendable {
+/// changes the state.
+///
+/// The client's actor gives it its inputs (a user set or cleared, a token
+/// needed, an answer from the server, the provider or a delegate, the
+/// proactive-refresh timer) and performs the actions it returns
+/// (`SessionMachine+Inputs.swift`). Every attempt it asks for carries an id,
+/// and so do the app's calls in flight and the refresh timer: an answer
+/// whose id is no longer pending (the user was cleared or set again
+/// meanwhile) changes nothing.
+struct SessionMachine: Sendable, Equatable {
     private(set) var userId: String?
     private(set) var credential: Credential?
     private(set) var tokens: TokenPair?
@@ -14,6 +22,25 @@ struct SessionStateMachine: Sendable {
     private(set) var refreshDidNotExtend = false
     /// When recent refreshes happened, to stop a refresh loop.
     private(set) var recentRefreshes: [Instant] = []
+    /// The `SessionDelegate` renewed the session token: the next sign-in
+    /// or refresh says so (`sessionWasRefreshed`, A10).
+    private(set) var renewedSession = false
+    /// Whether the app gave a `SessionTokenProvider` (A1).
+    let hasProvider: Bool
+
+    /// The authentications under way, by id.
+    private(set) var runs: [Int: Run] = [:]
+    /// The app's calls in flight for the current user: a clear or a new
+    /// user ends them all, and each learns it by its id.
+    private(set) var calls: Set<Int> = []
+    /// The proactive refresh timers of this session, by id: one a refresh
+    /// replaced is cancelled, but may have fired already.
+    private(set) var refreshTimers: Set<Int> = []
+    private var lastID = 0
+
+    init(hasProvider: Bool = true) {
+        self.hasProvider = hasProvider
+    }
 
     /// What to do next to have a usable access token.
     enum Step: Sendable, Hashable {
@@ -25,7 +52,7 @@ struct SessionStateMachine: Sendable {
         case fail(ChatError)
     }
 
-    /// Something that happened to the session.
+    /// A transition of the session (what an input or an answer does to it).
     enum Event: Sendable, Hashable {
         /// A user and a way to sign them in were given.
         case identify(userId: String?, credential: Credential)
@@ -88,7 +115,8 @@ struct SessionStateMachine: Sendable {
         }
     }
 
-    /// Applies an event; returns the new state when it changed.
+    /// Applies a transition; returns the new state when it changed. The
+    /// inputs use it; tests use it to put the machine in a state.
     @discardableResult
     mutating func handle(_ event: Event) -> SessionState? {
         let before = state
@@ -139,6 +167,102 @@ struct SessionStateMachine: Sendable {
             state = .signedOut
         }
         return state == before ? nil : state
+    }
+
+    // MARK: Bookkeeping: runs, attempts, calls and the timer by id
+
+    /// An authentication starts: its id, for `nextRound`.
+    mutating func startRun(_ purpose: Run.Purpose) -> Int {
+        let id = nextID()
+        let rounds = if case .token = purpose { 4 } else { 3 }
+        runs[id] = Run(purpose: purpose, roundsLeft: rounds)
+        return id
+    }
+
+    /// The run, taking one of its rounds; nil when it is over or forgotten.
+    mutating func takeRound(_ id: Int) -> Run? {
+        guard let run = runs[id] else { return nil }
+        runs[id]?.roundsLeft -= 1
+        return run
+    }
+
+    /// The run waits for a new attempt.
+    mutating func attempt(_ kind: Attempt.Kind, for run: Int) -> Action {
+        let attempt = Attempt(id: nextID(), kind: kind)
+        runs[run]?.attempt = attempt
+        return .perform(attempt)
+    }
+
+    /// The run and attempt an answer is for; nil when no run waits for it
+    /// (the answer is late).
+    mutating func takeAttempt(_ id: Int) -> (run: Int, kind: Attempt.Kind)? {
+        guard let (run, entry) = runs.first(where: { $0.value.attempt?.id == id }), let attempt = entry.attempt else { return nil }
+        runs[run]?.attempt = nil
+        return (run, attempt.kind)
+    }
+
+    /// The run ends with `action` (`succeed` or `fail`), or is abandoned
+    /// (its driver stopped): its late answers change nothing.
+    @discardableResult
+    mutating func finish(_ run: Int, _ action: Action? = nil) -> [Action] {
+        runs[run] = nil
+        return action.map { [$0] } ?? []
+    }
+
+    /// An app call that needs the session starts: its id, to ask later
+    /// whether it still counts (`isOpen`).
+    mutating func openCall() -> Int {
+        let id = nextID()
+        calls.insert(id)
+        return id
+    }
+
+    mutating func closeCall(_ id: Int) {
+        calls.remove(id)
+    }
+
+    /// Whether the call still counts: false once the user was cleared or
+    /// set again while it was in flight.
+    func isOpen(_ call: Int) -> Bool {
+        calls.contains(call)
+    }
+
+    /// A new proactive refresh timer.
+    mutating func startRefreshTimer() -> Int {
+        let id = nextID()
+        refreshTimers.insert(id)
+        return id
+    }
+
+    /// Whether timer `id` is of this session, forgetting it.
+    mutating func takeRefreshTimer(_ id: Int) -> Bool {
+        refreshTimers.remove(id) != nil
+    }
+
+    mutating func stopRefreshTimers() {
+        refreshTimers = []
+    }
+
+    /// Whether a renewal is still to be told, forgetting it.
+    mutating func takeRenewal() -> Bool {
+        defer { renewedSession = false }
+        return renewedSession
+    }
+
+    mutating func noteRenewal() {
+        renewedSession = true
+    }
+
+    /// Nothing under way counts any more: authentications, calls, the timer.
+    mutating func forgetPending() {
+        runs = [:]
+        calls = []
+        refreshTimers = []
+    }
+
+    private mutating func nextID() -> Int {
+        lastID += 1
+        return lastID
     }
 
     /// Records a refresh at `now`; true when there were too many in the

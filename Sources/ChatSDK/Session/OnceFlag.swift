@@ -1,0 +1,12 @@
+import Synchronization
+
+/// Makes a callback-based answer resume a continuation once at most.
+final class OnceFlag: Sendable {
+    private let flag = Mutex(false)
+    func set() -> Bool {
+        flag.withLock { done in
+            defer { done = true }
+            return !done
+        }
+    }
+}
