@@ -140,7 +140,10 @@ import Testing
         let refresh = driver.start()
         let login = driver.start(.login(.connectSessionToken(userId: "dave", sessionToken: "st1"), carrying: nil))
         #expect(refresh.actions == ["state refreshing(dave)", "send refresh(rt_1_token)"])
-        #expect(login.actions == ["state authenticating(dave)", #"send connectSessionToken(userId: "dave", sessionToken: "st1", signature: nil)"#])
+        #expect(
+            login.actions == [
+                "state authenticating(dave)", #"send connectSessionToken(userId: "dave", sessionToken: "st1", signature: nil)"#,
+            ])
         let refreshFails = Answer.refresh(.failure(ChatError(.offline, "no network")))
         let signInFails = Answer.signIn(.failure(ChatError(.networkFailure, "lost")))
         if refreshFirst {
