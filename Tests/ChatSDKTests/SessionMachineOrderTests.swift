@@ -193,6 +193,31 @@ import Testing
         #expect(driver.start().actions == ["state authenticating(alice)", "ask provider for alice"])
     }
 
+    /// A session closed while an attempt was under way stays closed when
+    /// the attempt then succeeds (A15): the server refused the access
+    /// token as invalid during a refresh or a provider call that answers
+    /// afterwards with good tokens.
+    @Test(arguments: ["provider", "refresh"])
+    func aClosedSessionStaysClosedWhenAnAttemptUnderWaySucceeds(attempt: String) {
+        var (driver, run) = SessionFixture.authenticating.driver
+        var pending = run!
+        if attempt == "refresh" {
+            _ = driver.answer(pending, .provider(.tokens(SessionDriver.tokens("1"))))
+            driver.machine.tokenExpired("at_1_token")
+            let refresh = driver.start()
+            #expect(refresh.actions.last == "send refresh(rt_1_token)")
+            pending = refresh.run
+        }
+        _ = driver.machine.end(reason: "invalidToken")
+        let answer: SessionMachine.Answer =
+            attempt == "refresh"
+            ? .refresh(.success(.tokens(SessionDriver.tokens("2")))) : .provider(.tokens(SessionDriver.tokens("2")))
+        #expect(driver.answer(pending, answer) == ["fail sessionClosed"])
+        #expect(driver.machine.state == .closed(reason: "invalidToken"))
+        #expect(driver.machine.tokens == nil)
+        #expect(driver.start().actions == ["fail sessionClosed"])
+    }
+
     /// A credential that keeps failing ends: a token run after 4 rounds
     /// closes the session; a login after 3 fails and leaves it to the client.
     @Test(arguments: [(SessionMachine.Run.Purpose.token, 4), (.login(.loginJWT(jwt: "j0"), carrying: nil), 3)])

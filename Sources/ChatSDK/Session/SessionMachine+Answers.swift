@@ -6,6 +6,12 @@ extension SessionMachine {
     /// fail, with the error the answer itself says when it is one.
     mutating func answered(_ id: Int, _ answer: Answer, now: Instant, margin: Duration) -> [Action] {
         guard let (run, kind) = takeAttempt(id) else { return [.fail(Self.late(answer))] }
+        // No attempt starts while the session is closed: this one was under
+        // way when it closed, and a closed session does not come back by
+        // itself, even with good tokens (A15).
+        if case .closed(let reason) = state {
+            return finish(run, .fail(ChatError(.sessionClosed, "The session was closed (\(reason)): set the user or log in again")))
+        }
         switch (kind, answer) {
         case (.provider(let user), .provider(let answer)):
             return providerAnswered(run, user: user, answer, now: now, margin: margin)
