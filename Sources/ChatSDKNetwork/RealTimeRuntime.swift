@@ -1,6 +1,5 @@
 import ChatCore
 import Dispatch
-import Foundation
 
 /// The runtime of a client talking to a real server: real time, a serial
 /// queue for the client's actors, system randomness.
@@ -21,9 +20,10 @@ public final class RealTimeRuntime: ChatRuntime, Sendable {
     public var executor: any SerialExecutor & TaskExecutor { queueExecutor }
 
     /// The system clock, in milliseconds.
-    public var now: Instant {
-        Instant(milliseconds: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)))
-    }
+    public let clock = TimeSource.system
+
+    /// The system's random generator; identifiers end with 16 hex digits.
+    public let random = RandomSource.system(idDigits: 16)
 
     /// Sleeps in real time until `deadline` (whatever `kind`: nothing here is virtual).
     public func sleep(until deadline: Instant, kind: WaitKind) async throws {
@@ -33,13 +33,6 @@ public final class RealTimeRuntime: ChatRuntime, Sendable {
         } else {
             try Task.checkCancellation()
         }
-    }
-
-    /// `prefix` followed by 16 random hex digits.
-    public func makeID(prefix: String) -> String {
-        var generator = SystemRandomNumberGenerator()
-        let digits = String(generator.next() as UInt64, radix: 16)
-        return prefix + String(repeating: "0", count: 16 - digits.count) + digits
     }
 }
 

@@ -53,9 +53,9 @@ final class EmbeddedStage: Stage, Sendable {
     // MARK: ChatRuntime
 
     var executor: any SerialExecutor & TaskExecutor { world.executor }
-    var now: Instant { world.now }
+    var clock: TimeSource { world.clock }
+    var random: RandomSource { world.random }
     func sleep(until deadline: Instant, kind: WaitKind) async throws { try await world.sleep(until: deadline, kind: kind) }
-    func makeID(prefix: String) -> String { world.makeID(prefix: prefix) }
     func trace(_ source: String, _ message: String) { world.trace(source, message) }
 }
 
