@@ -12,7 +12,7 @@ final class EmbeddedStage: Stage, Sendable {
     /// order of jobs, and with it the transcripts.
     var clientRuntime: any TracingRuntime { world }
     var serverURL: String? { nil }
-    var network: any NetworkControl { world.network }
+    var network: any NetworkControl { world.network.conditions }
     private let traffic = TrafficBuffer()
 
     /// What crosses the simulated network is recorded at its transport
@@ -57,11 +57,4 @@ final class EmbeddedStage: Stage, Sendable {
     var random: RandomSource { world.random }
     func sleep(until deadline: Instant, kind: WaitKind) async throws { try await world.sleep(until: deadline, kind: kind) }
     func trace(_ source: String, _ message: String) { world.trace(source, message) }
-}
-
-extension SimulatedNetwork: NetworkControl {
-    package func dropConnections() {
-        conditions.report("drop")
-        dropAll()
-    }
 }

@@ -40,7 +40,7 @@ final class ServerStage: Stage, Sendable {
 
     var serverURL: String? { baseURL }
     var clientRuntime: any TracingRuntime { self }
-    var network: any NetworkControl { serverNetwork }
+    var network: any NetworkControl { serverNetwork.conditions }
 
     /// Connects to the server at `url` and checks it answers as the demo
     /// app; throws a one-line reason when it does not.
@@ -102,7 +102,7 @@ final class ServerStage: Stage, Sendable {
             recorders[deviceId] = recorder
             return recorder
         }
-        return FaultInjectingTransport(inner: recorder, network: serverNetwork, runtime: self)
+        return serverNetwork.transport(over: recorder, runtime: self)
     }
 
     func tokenIssuer(apiKey: String) -> SimulatedTokenProvider.Issuer {

@@ -68,11 +68,11 @@ final class TapeStage: Stage, Sendable {
 
     var serverURL: String? { recordedURL }
     var server: any ServerSide { tapeServer }
-    var network: any NetworkControl { serverNetwork }
+    var network: any NetworkControl { serverNetwork.conditions }
     var clientRuntime: any TracingRuntime { self }
 
     func makeTransport(deviceId: String) -> any ChatTransport {
-        FaultInjectingTransport(inner: tape, network: serverNetwork, runtime: self)
+        serverNetwork.transport(over: tape, runtime: self)
     }
 
     func tokenIssuer(apiKey: String) -> SimulatedTokenProvider.Issuer {
