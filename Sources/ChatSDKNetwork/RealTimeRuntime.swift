@@ -27,12 +27,7 @@ public final class RealTimeRuntime: ChatRuntime, Sendable {
 
     /// Sleeps in real time until `deadline` (whatever `kind`: nothing here is virtual).
     public func sleep(until deadline: Instant, kind: WaitKind) async throws {
-        let remaining = deadline.milliseconds - now.milliseconds
-        if remaining > 0 {
-            try await Task.sleep(for: .milliseconds(remaining))
-        } else {
-            try Task.checkCancellation()
-        }
+        try await TimeSource.sleepOnSystemClock(until: deadline)
     }
 }
 

@@ -93,6 +93,24 @@ import Testing
         let after = Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
         #expect(before <= now && now <= after)
     }
+
+    @Test func sleepsOnTheSystemClockUntilTheDeadline() async throws {
+        let start = TimeSource.system.now
+        try await TimeSource.sleepOnSystemClock(until: start - .seconds(1))
+        try await TimeSource.sleepOnSystemClock(until: start + .milliseconds(30))
+        #expect(TimeSource.system.now >= start + .milliseconds(30))
+    }
+
+    @Test func aCancelledSleepThrows() async {
+        let sleeper = Task { try await TimeSource.sleepOnSystemClock(until: TimeSource.system.now + .seconds(60)) }
+        sleeper.cancel()
+        await #expect(throws: CancellationError.self) { try await sleeper.value }
+        let late = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            try await TimeSource.sleepOnSystemClock(until: .simulationEpoch)
+        }
+        await #expect(throws: CancellationError.self) { try await late.value }
+    }
 }
 
 /// A runtime on a stopped clock with seed 1.

@@ -22,3 +22,16 @@ public struct TimeSource: Sendable {
         Instant(milliseconds: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)))
     }
 }
+
+extension TimeSource {
+    /// Sleeps in real time until the system clock reads `deadline` (not at
+    /// all when it already has). Throws `CancellationError` when cancelled.
+    public static func sleepOnSystemClock(until deadline: Instant) async throws {
+        let remaining = deadline.milliseconds - system.now.milliseconds
+        if remaining > 0 {
+            try await Task.sleep(for: .milliseconds(remaining))
+        } else {
+            try Task.checkCancellation()
+        }
+    }
+}

@@ -217,12 +217,7 @@ final class ServerStage: Stage, Sendable {
         defer {
             if let timer { _ = timers.withLock { $0.deadlines.removeValue(forKey: timer) } } else { serverNetwork.endWork() }
         }
-        let remaining = deadline.milliseconds - now.milliseconds
-        if remaining > 0 {
-            try await Task.sleep(for: .milliseconds(remaining))
-        } else {
-            try Task.checkCancellation()
-        }
+        try await TimeSource.sleepOnSystemClock(until: deadline)
     }
 
     func trace(_ source: String, _ message: String) {
