@@ -23,7 +23,7 @@ final class EmbeddedStage: Stage, Sendable {
         self.world = world
         let traffic = self.traffic
         server = RecordingServerSide(
-            EmbeddedServerSide(backend: world.backend, apiKey: World.apiKey), now: { world.now },
+            EmbeddedServerSide(backend: world.backend, apiKey: World.apiKey), clock: world.clock,
             sink: { traffic.append($0) })
         let reporter = TrafficReporter(runtime: world, sink: { traffic.append($0) }, isCapturing: { traffic.isCapturing })
         world.network.observe(reporter)

@@ -61,7 +61,7 @@ final class ServerStage: Stage, Sendable {
             throw ScriptError(.server, "cannot use the server at \(base): \(error) (is `chatbench serve` running there?)")
         }
         let traffic = self.traffic
-        recordingServer = RecordingServerSide(http, now: { TimeSource.system.now }, sink: { traffic.append($0) })
+        recordingServer = RecordingServerSide(http, clock: .system, sink: { traffic.append($0) })
         server = recordingServer
         let faults = TrafficReporter(runtime: self, sink: { traffic.append($0) }, isCapturing: { traffic.isCapturing })
         serverNetwork.conditions.onFault { faults.fault($0) }
