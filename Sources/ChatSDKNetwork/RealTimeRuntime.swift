@@ -1,6 +1,5 @@
 package import ChatCore
 import Dispatch
-import Foundation
 
 /// The runtime of a client talking to a real server: real time, a serial
 /// queue for the client's actors, system randomness. An app gets one as
@@ -16,25 +15,14 @@ package final class RealTimeRuntime: ChatRuntime, Sendable {
     package var executor: any SerialExecutor & TaskExecutor { queueExecutor }
 
     /// The system clock, in milliseconds.
-    package var now: Instant {
-        Instant(milliseconds: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)))
-    }
+    package let clock = TimeSource.system
+
+    /// The system's random generator; identifiers end with 16 hex digits.
+    package let random = RandomSource.system(idDigits: 16)
 
     /// Sleeps in real time until `deadline` (whatever `kind`: nothing here is virtual).
     package func sleep(until deadline: Instant, kind: WaitKind) async throws {
-        let remaining = deadline.milliseconds - now.milliseconds
-        if remaining > 0 {
-            try await Task.sleep(for: .milliseconds(remaining))
-        } else {
-            try Task.checkCancellation()
-        }
-    }
-
-    /// `prefix` followed by 16 random hex digits.
-    package func makeID(prefix: String) -> String {
-        var generator = SystemRandomNumberGenerator()
-        let digits = String(generator.next() as UInt64, radix: 16)
-        return prefix + String(repeating: "0", count: 16 - digits.count) + digits
+        try await TimeSource.sleepOnSystemClock(until: deadline)
     }
 }
 

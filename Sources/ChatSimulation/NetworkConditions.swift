@@ -3,10 +3,11 @@ import ChatSDK
 import Synchronization
 
 /// The conditions of a network as `net …` verbs set them: online or not,
-/// latency, the next requests to fail, how many requests went through, and
-/// who listens to reachability (what NWPathMonitor tells an app). The
-/// embedded world's network and the fault layer in front of a real server
-/// both keep theirs in one of these.
+/// latency, the next requests to fail, how many requests went through, the
+/// realtime connections to cut, and who listens to reachability (what
+/// NWPathMonitor tells an app). The embedded world's network and the fault
+/// layer in front of a real server both keep theirs in one of these, and
+/// both apply them through one ``FaultInjectingTransport``.
 package final class NetworkConditions: Sendable {
     private struct State {
         var online = true
@@ -15,6 +16,8 @@ package final class NetworkConditions: Sendable {
         var requests = 0
         var listeners: [Int: AsyncStream<Bool>.Continuation] = [:]
         var nextListener = 0
+        var connections: [Int: @Sendable (_ reason: String?) -> Void] = [:]
+        var nextConnection = 0
     }
 
     private let state: Mutex<State>
@@ -29,10 +32,13 @@ package final class NetworkConditions: Sendable {
     /// Requests that went through so far.
     package var requestCount: Int { state.withLock { $0.requests } }
     package var pendingFailures: Int { state.withLock { $0.failNext } }
+    /// Realtime connections open across the network.
+    package var openConnections: Int { state.withLock { $0.connections.count } }
 
-    /// Sets the network on or off; `cut` runs after the change and after
-    /// the listeners hear of it (to end the connections going offline).
-    package func setOnline(_ online: Bool, cut: () -> Void = {}) {
+    /// Sets the network on or off. Going offline cuts every realtime
+    /// connection (no word from the server reaches the client: it just
+    /// ends), after the listeners hear of it; requests fail at once.
+    package func setOnline(_ online: Bool) {
         let (changed, listeners) = state.withLock { s -> (Bool, [AsyncStream<Bool>.Continuation]) in
             guard s.online != online else { return (false, []) }
             s.online = online
@@ -42,7 +48,7 @@ package final class NetworkConditions: Sendable {
         // The device learns it is offline before its connections notice:
         // a connection that dies with the network is down for that reason.
         for listener in listeners { listener.yield(online) }
-        cut()
+        if !online { cutAll(reason: nil) }
     }
 
     package func setLatency(_ latency: Duration) {
@@ -54,6 +60,12 @@ package final class NetworkConditions: Sendable {
     package func failNext(_ count: Int) {
         state.withLock { $0.failNext += count }
         report("fail next \(count)")
+    }
+
+    /// `net drop`: cuts every realtime connection as the server hanging up.
+    package func dropConnections() {
+        report("drop")
+        cutAll(reason: "connection dropped")
     }
 
     // MARK: Faults, as they happen
@@ -83,6 +95,40 @@ package final class NetworkConditions: Sendable {
     package func checkOnline() throws {
         guard isOnline else { throw TransportError(.offline, "The device is offline") }
     }
+
+    // MARK: Connections to cut
+
+    /// Registers a realtime connection that the network cuts by calling
+    /// `cut` with its id (once, and only if it is still registered) and a
+    /// reason: the server hanging up, or nil for dying with the network.
+    /// Returns the connection's id; ids grow in the order of opening.
+    package func register(cut: @escaping @Sendable (_ id: Int, _ reason: String?) -> Void) -> Int {
+        state.withLock { s in
+            let id = s.nextConnection
+            s.nextConnection += 1
+            s.connections[id] = { reason in cut(id, reason) }
+            return id
+        }
+    }
+
+    /// Forgets a connection that ended otherwise; false when it was not
+    /// registered (any more).
+    @discardableResult
+    package func unregister(_ id: Int) -> Bool {
+        state.withLock { $0.connections.removeValue(forKey: id) } != nil
+    }
+
+    /// Cuts every registered connection, the oldest first: with a reason,
+    /// as the server hanging up; with none, as dying with the network.
+    package func cutAll(reason: String?) {
+        let cuts = state.withLock { s -> [@Sendable (String?) -> Void] in
+            defer { s.connections = [:] }
+            return s.connections.keys.sorted().compactMap { s.connections[$0] }
+        }
+        for cut in cuts { cut(reason) }
+    }
+
+    // MARK: Reachability
 
     /// Reachability as a device sees it: the current value, then changes.
     package func reachability() -> AsyncStream<Bool> {

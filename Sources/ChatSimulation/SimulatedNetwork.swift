@@ -3,8 +3,10 @@ import ChatCore
 import ChatSDK
 import Synchronization
 
-/// The in-process network between SDK clients and the backend: latency,
-/// offline, injected failures, and realtime connections that can be cut.
+/// The in-process network between SDK clients and the backend: latency
+/// with seeded jitter, and the realtime connections the backend pushes to.
+/// Its faults (offline, `net fail`, cuts) are its ``NetworkConditions``,
+/// applied by the ``FaultInjectingTransport`` in front of each client.
 package final class SimulatedNetwork: Sendable {
     struct Connection {
         var continuation: AsyncStream<RealtimeSignal>.Continuation
@@ -15,14 +17,10 @@ package final class SimulatedNetwork: Sendable {
         var exchange = 0
     }
 
-    struct State {
-        var connections: [Int: Connection] = [:]
-        var nextConnection = 0
-    }
-
-    private let state = Mutex(State())
+    /// Open connections by their id in the conditions.
+    private let connections = Mutex<[Int: Connection]>([:])
     private let wireObserver = Mutex<(any WireObserver)?>(nil)
-    /// Online, latency, failures to come, requests so far.
+    /// Online, latency, failures to come, requests so far, connections to cut.
     package let conditions = NetworkConditions(latency: .milliseconds(20))
     private let scheduler: Scheduler
     private let random: RandomSource
@@ -44,17 +42,12 @@ package final class SimulatedNetwork: Sendable {
     package var latency: Duration { conditions.latency }
     /// Requests that reached the backend so far.
     package var requestCount: Int { conditions.requestCount }
-    package var openConnections: Int { state.withLock { $0.connections.count } }
+    package var openConnections: Int { conditions.openConnections }
     package var pendingFailures: Int { conditions.pendingFailures }
 
     /// Going offline cuts every realtime connection (no word from the
     /// server reaches the client: it just ends); requests fail at once.
-    package func setOnline(_ online: Bool) {
-        conditions.setOnline(online) { if !online { dropAll(reason: nil) } }
-    }
-
-    /// Reachability as a device sees it: the current value, then changes.
-    func reachability() -> AsyncStream<Bool> { conditions.reachability() }
+    package func setOnline(_ online: Bool) { conditions.setOnline(online) }
 
     package func setLatency(_ latency: Duration) { conditions.setLatency(latency) }
 
@@ -63,22 +56,26 @@ package final class SimulatedNetwork: Sendable {
 
     /// Cuts every realtime connection: the server side hangs up saying
     /// `reason`, or (nil) the connection just dies with the network.
-    package func dropAll(reason: String? = "connection dropped") {
-        let dropped = state.withLock { s -> [Connection] in
-            defer { s.connections = [:] }
-            return s.connections.keys.sorted().compactMap { s.connections[$0] }
-        }
-        for connection in dropped {
-            if let subscription = connection.subscription { backend.unsubscribe(subscription) }
-            // The recording sees the connection end either way; the client
-            // hears a reason only from a server that hangs up.
-            observer?.signal(.closed(reason: reason ?? "network offline"), deviceId: connection.deviceId, exchange: connection.exchange)
-            if let reason { connection.continuation.yield(.closed(reason: reason)) }
-            connection.continuation.finish()
-        }
+    package func dropAll(reason: String? = "connection dropped") { conditions.cutAll(reason: reason) }
+
+    /// How the conditions cut connection `id`.
+    private func cut(_ id: Int, reason: String?) {
+        guard let connection = connections.withLock({ $0.removeValue(forKey: id) }) else { return }
+        if let subscription = connection.subscription { backend.unsubscribe(subscription) }
+        // The recording sees the connection end either way; the client
+        // hears a reason only from a server that hangs up.
+        observer?.signal(.closed(reason: reason ?? "network offline"), deviceId: connection.deviceId, exchange: connection.exchange)
+        if let reason { connection.continuation.yield(.closed(reason: reason)) }
+        connection.continuation.finish()
     }
 
     // MARK: Delivery
+
+    /// Each leg of a trip: the latency with a little seeded jitter (up to a
+    /// quarter), there and back.
+    var tripLatency: FaultInjectingTransport.Latency {
+        FaultInjectingTransport.Latency(there: { self.oneWay() }, back: { self.oneWay() })
+    }
 
     /// One-way latency with a little seeded jitter (up to a quarter).
     func oneWay() -> Duration {
@@ -87,39 +84,33 @@ package final class SimulatedNetwork: Sendable {
         return .milliseconds(base + jitter)
     }
 
-    func checkOnline() throws { try conditions.checkOnline() }
-    func consumeFailure() -> Bool { conditions.consumeFailure() }
-    func countRequest() { conditions.countRequest() }
-
     func open(deviceId: String, exchange: Int) -> (Int, AsyncStream<RealtimeSignal>) {
         let (stream, continuation) = AsyncStream<RealtimeSignal>.makeStream()
-        let id = state.withLock { s in
-            let id = s.nextConnection
-            s.nextConnection += 1
-            s.connections[id] = Connection(
+        let id = conditions.register { [weak self] id, reason in self?.cut(id, reason: reason) }
+        connections.withLock {
+            $0[id] = Connection(
                 continuation: continuation, subscription: nil, lastDelivery: scheduler.now, deviceId: deviceId, exchange: exchange)
-            return id
         }
         return (id, stream)
     }
 
     func attach(_ subscription: SubscriptionID, to id: Int) {
-        state.withLock { $0.connections[id]?.subscription = subscription }
+        connections.withLock { $0[id]?.subscription = subscription }
     }
 
     /// Delivers a pushed event after the latency, in order per connection.
     func deliver(_ event: WireEvent, to id: Int) {
         let delay = oneWay()
-        let time: Instant? = state.withLock { s in
-            guard var connection = s.connections[id] else { return nil }
+        let time: Instant? = connections.withLock { connections in
+            guard var connection = connections[id] else { return nil }
             let time = max(scheduler.now + delay, connection.lastDelivery)
             connection.lastDelivery = time
-            s.connections[id] = connection
+            connections[id] = connection
             return time
         }
         guard let time else { return }
         scheduler.schedule(at: time, kind: .inFlight) { [self] in
-            guard let connection = state.withLock({ $0.connections[id] }) else { return }
+            guard let connection = connections.withLock({ $0[id] }) else { return }
             observer?.signal(.event(event), deviceId: connection.deviceId, exchange: connection.exchange)
             connection.continuation.yield(.event(event))
         }
@@ -129,13 +120,14 @@ package final class SimulatedNetwork: Sendable {
     /// user): after the events already on their way, the client is told why.
     func closeFromServer(_ id: Int, reason: String) {
         let delay = oneWay()
-        let time: Instant? = state.withLock { s in
-            guard let connection = s.connections[id] else { return nil }
+        let time: Instant? = connections.withLock { connections in
+            guard let connection = connections[id] else { return nil }
             return max(scheduler.now + delay, connection.lastDelivery)
         }
         guard let time else { return }
         scheduler.schedule(at: time, kind: .inFlight) { [self] in
-            guard let connection = state.withLock({ $0.connections.removeValue(forKey: id) }) else { return }
+            guard let connection = connections.withLock({ $0.removeValue(forKey: id) }) else { return }
+            conditions.unregister(id)
             observer?.signal(.closed(reason: reason), deviceId: connection.deviceId, exchange: connection.exchange)
             connection.continuation.yield(.closed(reason: reason))
             connection.continuation.finish()
@@ -145,52 +137,48 @@ package final class SimulatedNetwork: Sendable {
     /// Closes a connection from the client's side (`refused`: the server
     /// would not open it, and the observer hears of that instead).
     func close(_ id: Int, refused: Bool = false) {
-        let connection = state.withLock { $0.connections.removeValue(forKey: id) }
+        let connection = connections.withLock { $0.removeValue(forKey: id) }
         guard let connection else { return }
+        conditions.unregister(id)
         if let subscription = connection.subscription { backend.unsubscribe(subscription) }
         if !refused { observer?.closedByClient(deviceId: connection.deviceId, exchange: connection.exchange) }
         connection.continuation.finish()
     }
 }
 
-/// A client's way onto the simulated network.
+/// A client's way onto the simulated network: the one fault-injecting
+/// transport in front of the backend, and the wire observer outside both.
 struct SimulatedTransport: ChatTransport {
     let world: World
     let network: SimulatedNetwork
 
+    /// The faults in front of the backend; `exchange` numbers the opening
+    /// for the wire observer.
+    private func faults(exchange: Int = 0) -> FaultInjectingTransport {
+        FaultInjectingTransport(
+            over: BackendHop(network: network, exchange: exchange), conditions: network.conditions, runtime: world,
+            latency: network.tripLatency)
+    }
+
     /// What crosses is told to the network's observer here, at the
     /// boundary: a request lost on the way (offline, `net fail`) too.
     func perform(_ envelope: WireEnvelope) async throws -> WireResponse {
-        guard let observer = network.observer else { return try await crossing(envelope) }
+        guard let observer = network.observer else { return try await faults().perform(envelope) }
         // Called directly, not through a closure: another async frame would
         // change the order of the world's jobs, and with it the transcripts.
         let exchange = observer.request(envelope)
         do {
-            return observer.answered(try await crossing(envelope), to: envelope, exchange: exchange)
+            return observer.answered(try await faults().perform(envelope), to: envelope, exchange: exchange)
         } catch {
             throw observer.failed(error, for: envelope, exchange: exchange)
         }
     }
 
-    private func crossing(_ envelope: WireEnvelope) async throws -> WireResponse {
-        try network.checkOnline()
-        let fails = network.consumeFailure()
-        try await world.sleep(for: network.oneWay(), kind: .inFlight)
-        if fails { throw TransportError(.failed, "The connection was reset (net fail)") }
-        try network.checkOnline()
-        network.countRequest()
-        let result = network.backend.handle(envelope)
-        world.trace("net", "\(envelope.request.name) → \(Self.describe(result))")
-        try await world.sleep(for: network.oneWay(), kind: .inFlight)
-        try network.checkOnline()
-        return try result.get()
-    }
-
     func openRealtime(_ request: RealtimeRequest) async throws -> RealtimeConnection {
-        guard let observer = network.observer else { return try await opening(request, exchange: 0) }
+        guard let observer = network.observer else { return try await faults().openRealtime(request) }
         let exchange = observer.opening(request)
         do {
-            let connection = try await opening(request, exchange: exchange)
+            let connection = try await faults(exchange: exchange).openRealtime(request)
             observer.opened(.success(()), deviceId: request.deviceId, exchange: exchange)
             return connection
         } catch {
@@ -199,11 +187,23 @@ struct SimulatedTransport: ChatTransport {
         }
     }
 
-    private func opening(_ request: RealtimeRequest, exchange: Int) async throws -> RealtimeConnection {
-        try network.checkOnline()
-        try await world.sleep(for: network.oneWay(), kind: .inFlight)
-        try network.checkOnline()
-        network.countRequest()
+    func reachability() -> AsyncStream<Bool> { network.conditions.reachability() }
+
+    var isReachable: Bool? { network.isOnline }
+}
+
+/// The far end of the simulated network: the in-process backend, reached
+/// at once (the latency and the faults are in front of it).
+struct BackendHop: ChatTransport {
+    let network: SimulatedNetwork
+    /// The opening's exchange number, for the wire observer.
+    var exchange = 0
+
+    func perform(_ envelope: WireEnvelope) async throws -> WireResponse {
+        try network.backend.handle(envelope).get()
+    }
+
+    func openRealtime(_ request: RealtimeRequest) async throws -> RealtimeConnection {
         let (id, stream) = network.open(deviceId: request.deviceId, exchange: exchange)
         let network = self.network
         let result = network.backend.subscribe(
@@ -217,20 +217,6 @@ struct SimulatedTransport: ChatTransport {
         case .success(let subscription):
             network.attach(subscription, to: id)
         }
-        try await world.sleep(for: network.oneWay(), kind: .inFlight)
         return RealtimeConnection(signals: stream, close: { network.close(id) })
-    }
-
-    func reachability() -> AsyncStream<Bool> {
-        network.reachability()
-    }
-
-    var isReachable: Bool? { network.isOnline }
-
-    static func describe(_ result: Result<WireResponse, WireError>) -> String {
-        switch result {
-        case .success: "ok"
-        case .failure(let error): error.code.rawValue
-        }
     }
 }

@@ -15,7 +15,11 @@ public final class World: ChatRuntime, TracingRuntime, Sendable {
     public let simulationExecutor: SimulationExecutor
     package let network: SimulatedNetwork
     public let backend: Backend
-    package let random: RandomSource
+    /// The world's one seeded random source, shared by everything in it:
+    /// the backend's ids, the network's jitter, the clients' ids.
+    public let random: RandomSource
+    /// The virtual clock (the scheduler's).
+    public let clock: TimeSource
     /// What stops the world mid-command (Ctrl-C).
     package let interruption: Interruption
     private let traceSink: Mutex<TraceSink?>
@@ -39,13 +43,13 @@ public final class World: ChatRuntime, TracingRuntime, Sendable {
         let scheduler = Scheduler(start: start)
         let random = RandomSource(seed: seed)
         self.scheduler = scheduler
+        let clock = TimeSource { scheduler.now }
         self.random = random
+        self.clock = clock
         simulationExecutor = SimulationExecutor(interruption: interruption)
         traceSink = Mutex(nil)
         backend = try Backend(
-            environment: BackendEnvironment(
-                now: { scheduler.now },
-                makeID: { random.makeID(prefix: $0) }))
+            environment: BackendEnvironment(clock: clock, random: random))
         try backend.createApp(apiKey: Self.apiKey, jwtSecret: Self.jwtSecret)
         network = SimulatedNetwork(scheduler: scheduler, random: random, backend: backend)
     }
@@ -58,8 +62,6 @@ public final class World: ChatRuntime, TracingRuntime, Sendable {
     // MARK: ChatRuntime
 
     public var executor: any SerialExecutor & TaskExecutor { simulationExecutor }
-
-    public var now: Instant { scheduler.now }
 
     public func sleep(until deadline: Instant, kind: WaitKind) async throws {
         let timer = Mutex<Scheduler.TimerID?>(nil)
@@ -80,10 +82,6 @@ public final class World: ChatRuntime, TracingRuntime, Sendable {
             if let id = timer.withLock({ $0 }) { scheduler.cancel(id) }
             continuationBox.withLock { $0.take() }?.resume(throwing: CancellationError())
         }
-    }
-
-    public func makeID(prefix: String) -> String {
-        random.makeID(prefix: prefix)
     }
 
     package func trace(_ source: String, _ message: String) {

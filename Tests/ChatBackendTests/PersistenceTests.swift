@@ -10,8 +10,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("backend.sqlite").path
         let clock = TestClock()
-        let ids = CounterIDs()
-        let environment = BackendEnvironment(now: { clock.now }, makeID: { ids.make($0) })
+        let environment = BackendEnvironment.counting(on: clock)
 
         let pair: TokenPair
         do {

@@ -11,14 +11,19 @@ final class TestClock: Sendable {
     func advance(_ duration: Duration) { instant.withLock { $0 = $0 + duration } }
 }
 
-/// Hands out `prefix` + a counter in hex: deterministic identifiers.
-final class CounterIDs: Sendable {
-    private let counter = Mutex(0)
-    func make(_ prefix: String) -> String {
-        counter.withLock { counter in
-            counter += 1
-            return prefix + String(counter, radix: 16)
-        }
+/// Draws 1, 2, 3…: deterministic identifiers (`c-00000001`, `c-00000002`…).
+struct CountingGenerator: RandomNumberGenerator, Sendable {
+    private var count: UInt64 = 0
+    mutating func next() -> UInt64 {
+        count += 1
+        return count
+    }
+}
+
+extension BackendEnvironment {
+    /// The time of `clock`, and identifiers that count.
+    static func counting(on clock: TestClock) -> BackendEnvironment {
+        BackendEnvironment(clock: TimeSource { clock.now }, random: RandomSource(CountingGenerator()))
     }
 }
 
@@ -35,13 +40,11 @@ extension Locked where Value == [WireEvent] {
 struct TestWorld {
     static let apiKey = "demo-key"
     let clock = TestClock()
-    let ids = CounterIDs()
     let backend: Backend
 
     init(settings: AppSettings = .init()) throws {
         let clock = clock
-        let ids = ids
-        backend = try Backend(environment: BackendEnvironment(now: { clock.now }, makeID: { ids.make($0) }))
+        backend = try Backend(environment: .counting(on: clock))
         try backend.createApp(apiKey: Self.apiKey, jwtSecret: "test-secret", settings: settings)
     }
 

@@ -13,9 +13,8 @@ import Testing
     /// size the log reached.
     private func send(_ count: Int, batch: Int, path: String) throws -> (backend: Backend, largestLog: Int) {
         let clock = TestClock()
-        let ids = CounterIDs()
         let backend = try Backend(
-            environment: BackendEnvironment(now: { clock.now }, makeID: { ids.make($0) }), path: path,
+            environment: BackendEnvironment.counting(on: clock), path: path,
             commitSync: .normal)
         try backend.createApp(apiKey: "k", jwtSecret: "s")
         let token = try backend.issueTokens(apiKey: "k", userId: "alice").accessToken
@@ -71,9 +70,8 @@ import Testing
         // be finished, and the file closed, by the time the next one opens.
         for round in 0..<10 {
             let clock = TestClock()
-            let ids = CounterIDs()
             let backend = try Backend(
-                environment: BackendEnvironment(now: { clock.now }, makeID: { ids.make($0) }), path: path,
+                environment: BackendEnvironment.counting(on: clock), path: path,
                 commitSync: .normal)
             if round == 0 { try backend.createApp(apiKey: "k", jwtSecret: "s") }
             let token = try backend.issueTokens(apiKey: "k", userId: "alice").accessToken

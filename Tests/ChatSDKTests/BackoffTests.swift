@@ -19,16 +19,18 @@ import Testing
     }
 
     @Test func theRuntimesFractionIsInRangeAndSpreads() throws {
-        final class Counter: ChatRuntime, @unchecked Sendable {
+        struct LCG: RandomNumberGenerator {
             var n: UInt64 = 0
-            var executor: any SerialExecutor & TaskExecutor { fatalError("unused") }
-            var now: Instant { .simulationEpoch }
-            func sleep(until deadline: Instant, kind: WaitKind) async throws {}
-            func makeID(prefix: String) -> String {
+            mutating func next() -> UInt64 {
                 n = n &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-                return prefix + String(n >> 32, radix: 16)
+                return n >> 32
             }
-            func trace(_ source: String, _ message: String) {}
+        }
+        final class Counter: ChatRuntime {
+            var executor: any SerialExecutor & TaskExecutor { fatalError("unused") }
+            let clock = TimeSource { .simulationEpoch }
+            let random = RandomSource(LCG())
+            func sleep(until deadline: Instant, kind: WaitKind) async throws {}
         }
         let runtime = Counter()
         let fractions = (0..<200).map { _ in runtime.randomFraction() }

@@ -10,8 +10,12 @@ public protocol ChatRuntime: AnyObject, Sendable {
     /// `unownedExecutor`) and that tasks spawned by the SDK prefer.
     var executor: any SerialExecutor & TaskExecutor { get }
 
-    /// The current time.
-    var now: Instant { get }
+    /// Where the time comes from (``now`` reads it).
+    var clock: TimeSource { get }
+
+    /// Where random bits come from: ``makeID(prefix:)`` and
+    /// ``randomFraction()`` both draw from it.
+    var random: RandomSource { get }
 
     /// Suspends until `deadline`. Throws `CancellationError` when cancelled.
     /// `kind` tells the simulation whether the wait is work in flight (a
@@ -20,9 +24,6 @@ public protocol ChatRuntime: AnyObject, Sendable {
     /// timer (expiry, refresh, typing) that fires only when the clock is
     /// moved on purpose.
     func sleep(until deadline: Instant, kind: WaitKind) async throws
-
-    /// A fresh random identifier, `prefix` followed by hex digits.
-    func makeID(prefix: String) -> String
 }
 
 /// Why a wake-up is scheduled, which decides who may move the clock to it
@@ -59,13 +60,15 @@ public struct WaitKind: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension ChatRuntime {
+    /// The current time.
+    public var now: Instant { clock.now }
+
+    /// A fresh random identifier, `prefix` followed by hex digits.
+    public func makeID(prefix: String) -> String { random.makeID(prefix: prefix) }
+
     /// A number in [0, 1) from the runtime's randomness (seeded in the
-    /// embedded world): jitter for back-offs. Drawn through `makeID`, so
-    /// that every runtime has it and a seeded one stays reproducible.
-    public func randomFraction() -> Double {
-        let digits = makeID(prefix: "").suffix(8)
-        return Double(UInt32(digits, radix: 16) ?? 0) / 4_294_967_296
-    }
+    /// embedded world): jitter for back-offs.
+    public func randomFraction() -> Double { random.fraction() }
 
     public func sleep(for duration: Duration, kind: WaitKind) async throws {
         try await sleep(until: now + duration, kind: kind)

@@ -12,7 +12,7 @@ final class EmbeddedStage: Stage, Sendable {
     /// order of jobs, and with it the transcripts.
     var clientRuntime: any TracingRuntime { world }
     var serverURL: String? { nil }
-    var network: any NetworkControl { world.network }
+    var network: any NetworkControl { world.network.conditions }
     private let traffic = TrafficBuffer()
 
     /// What crosses the simulated network is recorded at its transport
@@ -23,7 +23,7 @@ final class EmbeddedStage: Stage, Sendable {
         self.world = world
         let traffic = self.traffic
         server = RecordingServerSide(
-            EmbeddedServerSide(backend: world.backend, apiKey: World.apiKey), now: { world.now },
+            EmbeddedServerSide(backend: world.backend, apiKey: World.apiKey), clock: world.clock,
             sink: { traffic.append($0) })
         let reporter = TrafficReporter(runtime: world, sink: { traffic.append($0) }, isCapturing: { traffic.isCapturing })
         world.network.observe(reporter)
@@ -53,15 +53,8 @@ final class EmbeddedStage: Stage, Sendable {
     // MARK: ChatRuntime
 
     var executor: any SerialExecutor & TaskExecutor { world.executor }
-    var now: Instant { world.now }
+    var clock: TimeSource { world.clock }
+    var random: RandomSource { world.random }
     func sleep(until deadline: Instant, kind: WaitKind) async throws { try await world.sleep(until: deadline, kind: kind) }
-    func makeID(prefix: String) -> String { world.makeID(prefix: prefix) }
     func trace(_ source: String, _ message: String) { world.trace(source, message) }
-}
-
-extension SimulatedNetwork: NetworkControl {
-    package func dropConnections() {
-        conditions.report("drop")
-        dropAll()
-    }
 }

@@ -25,9 +25,9 @@ final class ServerStage: Stage, Sendable {
     private let recorders = Mutex<[String: TapeRecordingTransport]>([:])
     private let serverNetwork = ServerNetwork()
     private let pump = PumpedExecutor()
-    private let random: RandomSource
-    /// This session's component of the ids its clients mint (``DeviceIDTag``).
-    let idTag = DeviceIDTag.random()
+    /// Client-side ids: from the seed, tagged with this session's component
+    /// (``DeviceIDTag``).
+    let random: RandomSource
     private let traceSink = Mutex<(@Sendable (Instant, String, String) -> Void)?>(nil)
     private let timers = Mutex<(next: Int, deadlines: [Int: (time: Instant, kind: WaitKind)])>((0, [:]))
     /// How long nothing must happen for a command to be over.
@@ -40,7 +40,7 @@ final class ServerStage: Stage, Sendable {
 
     var serverURL: String? { baseURL }
     var clientRuntime: any TracingRuntime { self }
-    var network: any NetworkControl { serverNetwork }
+    var network: any NetworkControl { serverNetwork.conditions }
 
     /// Connects to the server at `url` and checks it answers as the demo
     /// app; throws a one-line reason when it does not.
@@ -52,7 +52,7 @@ final class ServerStage: Stage, Sendable {
         }
         self.seed = seed
         baseURL = base
-        random = RandomSource(seed: seed)
+        random = RandomSource(seed: seed, idTag: DeviceIDTag.random())
         self.quietWindow = quietWindow
         let http = HTTPServerSide(baseURL: base, apiKey: World.apiKey, secret: World.jwtSecret)
         do {
@@ -61,7 +61,7 @@ final class ServerStage: Stage, Sendable {
             throw ScriptError(.server, "cannot use the server at \(base): \(error) (is `chatbench serve` running there?)")
         }
         let traffic = self.traffic
-        recordingServer = RecordingServerSide(http, now: { ServerStage.wallClock }, sink: { traffic.append($0) })
+        recordingServer = RecordingServerSide(http, clock: .system, sink: { traffic.append($0) })
         server = recordingServer
         let faults = TrafficReporter(runtime: self, sink: { traffic.append($0) }, isCapturing: { traffic.isCapturing })
         serverNetwork.conditions.onFault { faults.fault($0) }
@@ -102,7 +102,7 @@ final class ServerStage: Stage, Sendable {
             recorders[deviceId] = recorder
             return recorder
         }
-        return FaultInjectingTransport(inner: recorder, network: serverNetwork, runtime: self)
+        return serverNetwork.transport(over: recorder, runtime: self)
     }
 
     func tokenIssuer(apiKey: String) -> SimulatedTokenProvider.Issuer {
@@ -197,9 +197,7 @@ final class ServerStage: Stage, Sendable {
 
     var executor: any SerialExecutor & TaskExecutor { pump }
 
-    var now: Instant { Self.wallClock }
-
-    static var wallClock: Instant { Instant(milliseconds: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))) }
+    let clock = TimeSource.system
 
     func sleep(until deadline: Instant, kind: WaitKind) async throws {
         let timer: Int? =
@@ -219,15 +217,8 @@ final class ServerStage: Stage, Sendable {
         defer {
             if let timer { _ = timers.withLock { $0.deadlines.removeValue(forKey: timer) } } else { serverNetwork.endWork() }
         }
-        let remaining = deadline.milliseconds - now.milliseconds
-        if remaining > 0 {
-            try await Task.sleep(for: .milliseconds(remaining))
-        } else {
-            try Task.checkCancellation()
-        }
+        try await TimeSource.sleepOnSystemClock(until: deadline)
     }
-
-    func makeID(prefix: String) -> String { random.makeID(prefix: prefix + idTag) }
 
     func trace(_ source: String, _ message: String) {
         let sink = traceSink.withLock { $0 }

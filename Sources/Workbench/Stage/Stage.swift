@@ -104,3 +104,9 @@ protocol NetworkControl: AnyObject, Sendable {
     func failNext(_ count: Int)
     func dropConnections()
 }
+
+/// Both modes' networks are their conditions, applied by the one
+/// ``FaultInjectingTransport``.
+extension NetworkConditions: NetworkControl {
+    var conditions: NetworkConditions { self }
+}

@@ -17,16 +17,16 @@ final class TapeStage: Stage, Sendable {
     let tapeServer: TapeServerSide
     let seed: UInt64
     private let recordedURL: String
-    private let random: RandomSource
-    /// The recorded session's component of its ids (``DeviceIDTag``).
-    private let idTag: String
+    /// Client-side ids: from the seed, tagged with the recorded session's
+    /// component (``DeviceIDTag``).
+    let random: RandomSource
     private let serverNetwork = ServerNetwork()
 
     init(seed: UInt64, serverURL: String, source: TapeSource) throws {
         self.seed = seed
         recordedURL = serverURL
-        random = RandomSource(seed: seed)
-        idTag = DeviceIDTag.recorded(in: source.traffic.lazy.filter { $0.entry.direction == .out }.map(\.entry.summary))
+        random = RandomSource(
+            seed: seed, idTag: DeviceIDTag.recorded(in: source.traffic.lazy.filter { $0.entry.direction == .out }.map(\.entry.summary)))
         world = try World(seed: seed, start: source.start)
         let clientTraffic = source.traffic.filter {
             $0.entry.deviceId != AppBackendTape.deviceId && $0.entry.deviceId != TrafficReporter.networkDevice
@@ -68,11 +68,11 @@ final class TapeStage: Stage, Sendable {
 
     var serverURL: String? { recordedURL }
     var server: any ServerSide { tapeServer }
-    var network: any NetworkControl { serverNetwork }
+    var network: any NetworkControl { serverNetwork.conditions }
     var clientRuntime: any TracingRuntime { self }
 
     func makeTransport(deviceId: String) -> any ChatTransport {
-        FaultInjectingTransport(inner: tape, network: serverNetwork, runtime: self)
+        serverNetwork.transport(over: tape, runtime: self)
     }
 
     func tokenIssuer(apiKey: String) -> SimulatedTokenProvider.Issuer {
@@ -105,9 +105,8 @@ final class TapeStage: Stage, Sendable {
     // MARK: ChatRuntime
 
     var executor: any SerialExecutor & TaskExecutor { world.executor }
-    var now: Instant { world.now }
+    var clock: TimeSource { world.clock }
     func sleep(until deadline: Instant, kind: WaitKind) async throws { try await world.sleep(until: deadline, kind: kind) }
-    func makeID(prefix: String) -> String { random.makeID(prefix: prefix + idTag) }
     func trace(_ source: String, _ message: String) { world.trace(source, message) }
 }
 

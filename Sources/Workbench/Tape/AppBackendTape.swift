@@ -47,13 +47,13 @@ enum AppBackendTape {
 final class RecordingServerSide: ServerSide {
     let inner: any ServerSide
     /// The clock the entries are stamped with.
-    let now: @Sendable () -> Instant
+    let clock: TimeSource
     let sink: @Sendable (TrafficEntry) -> Void
     var label: String { inner.label }
 
-    init(_ inner: any ServerSide, now: @escaping @Sendable () -> Instant, sink: @escaping @Sendable (TrafficEntry) -> Void) {
+    init(_ inner: any ServerSide, clock: TimeSource, sink: @escaping @Sendable (TrafficEntry) -> Void) {
         self.inner = inner
-        self.now = now
+        self.clock = clock
         self.sink = sink
     }
 
@@ -83,7 +83,7 @@ final class RecordingServerSide: ServerSide {
     }
 
     private func entry(_ direction: TrafficEntry.Direction, _ summary: String, _ body: Data? = nil) -> TrafficEntry {
-        TrafficEntry(time: now(), deviceId: AppBackendTape.deviceId, channel: .http, direction: direction, summary: summary, body: body)
+        TrafficEntry(time: clock.now, deviceId: AppBackendTape.deviceId, channel: .http, direction: direction, summary: summary, body: body)
     }
 
     private func done(_ call: String, _ body: () throws -> Void) throws {

@@ -63,9 +63,8 @@ final class ClientRuntime: ChatRuntime {
     }
 
     var executor: any SerialExecutor & TaskExecutor { world.executor }
-    var now: Instant { world.now }
+    var clock: TimeSource { world.clock }
     func sleep(until deadline: Instant, kind: WaitKind) async throws { try await world.sleep(until: deadline, kind: kind) }
-    func makeID(prefix: String) -> String { random.makeID(prefix: prefix) }
     func trace(_ source: String, _ message: String) { world.trace(source, message) }
 }
 

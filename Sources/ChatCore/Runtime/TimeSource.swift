@@ -1,0 +1,37 @@
+import Foundation
+
+/// Where a runtime reads the time: the embedded world's virtual clock, or
+/// the system clock. The one clock abstraction of the package: the SDK's
+/// runtimes and the backend's environment are built from one.
+///
+/// ```swift
+/// let virtual = TimeSource { scheduler.now }
+/// let real = TimeSource.system
+/// ```
+public struct TimeSource: Sendable {
+    private let read: @Sendable () -> Instant
+
+    /// A clock that reads the time from `now`.
+    public init(_ now: @escaping @Sendable () -> Instant) { read = now }
+
+    /// The current time.
+    public var now: Instant { read() }
+
+    /// The system clock, in whole milliseconds.
+    public static let system = TimeSource {
+        Instant(milliseconds: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)))
+    }
+}
+
+extension TimeSource {
+    /// Sleeps in real time until the system clock reads `deadline` (not at
+    /// all when it already has). Throws `CancellationError` when cancelled.
+    public static func sleepOnSystemClock(until deadline: Instant) async throws {
+        let remaining = deadline.milliseconds - system.now.milliseconds
+        if remaining > 0 {
+            try await Task.sleep(for: .milliseconds(remaining))
+        } else {
+            try Task.checkCancellation()
+        }
+    }
+}

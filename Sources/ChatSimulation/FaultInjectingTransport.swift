@@ -1,0 +1,111 @@
+import ChatCore
+import ChatSDK
+
+/// The one fault-injecting transport: in front of whatever carries a
+/// client's requests (the embedded world's backend, a real server, a tape),
+/// it applies the faults of a ``NetworkConditions`` the same way in both
+/// modes:
+///
+/// - offline: a request or an opening fails at once, and when the network
+///   went offline on its way;
+/// - `net fail N`: the next N requests are lost on the way (decided when
+///   they leave, thrown when they would have arrived);
+/// - latency: each leg of a trip waits on the runtime's clock, as work in
+///   flight (``Latency`` says how long each leg takes in each mode);
+/// - cuts: the inner transport registers each realtime connection with the
+///   conditions, which cut them all when the network goes offline or
+///   `net drop` drops them.
+///
+/// ```swift
+/// let transport = FaultInjectingTransport(
+///     over: real, conditions: conditions, runtime: runtime, latency: .added(by: conditions))
+/// ```
+package struct FaultInjectingTransport: ChatTransport {
+    /// How long each leg of a trip takes; nil: no wait at all.
+    package struct Latency: Sendable {
+        /// The way there: a request, an opening.
+        package var there: @Sendable () -> Duration?
+        /// The way back: an answer, an opening's acknowledgement.
+        package var back: @Sendable () -> Duration?
+
+        package init(there: @escaping @Sendable () -> Duration?, back: @escaping @Sendable () -> Duration?) {
+            self.there = there
+            self.back = back
+        }
+
+        /// `net latency D` in front of a real server: D before each request
+        /// or opening, when it is more than zero; nothing on the way back.
+        package static func added(by conditions: NetworkConditions) -> Latency {
+            Latency(
+                there: {
+                    let latency = conditions.latency
+                    return latency > .zero ? latency : nil
+                }, back: { nil })
+        }
+    }
+
+    let inner: any ChatTransport
+    let conditions: NetworkConditions
+    let runtime: any TracingRuntime
+    let latency: Latency
+    /// Told of each request `net fail` loses (in server mode the tape is
+    /// below this layer and never sees it).
+    let onLost: (@Sendable (WireEnvelope) -> Void)?
+
+    package init(
+        over inner: any ChatTransport, conditions: NetworkConditions, runtime: any TracingRuntime, latency: Latency,
+        onLost: (@Sendable (WireEnvelope) -> Void)? = nil
+    ) {
+        self.inner = inner
+        self.conditions = conditions
+        self.runtime = runtime
+        self.latency = latency
+        self.onLost = onLost
+    }
+
+    package func perform(_ envelope: WireEnvelope) async throws -> WireResponse {
+        try conditions.checkOnline()
+        let lost = conditions.consumeFailure()
+        try await travel(latency.there())
+        if lost {
+            onLost?(envelope)
+            throw TransportError(.failed, "The connection was reset (net fail)")
+        }
+        try conditions.checkOnline()
+        conditions.countRequest()
+        let result: Result<WireResponse, any Error>
+        do { result = .success(try await inner.perform(envelope)) } catch { result = .failure(error) }
+        runtime.trace("net", "\(envelope.request.name) → \(Self.describe(result))")
+        try await travel(latency.back())
+        try conditions.checkOnline()
+        return try result.get()
+    }
+
+    package func openRealtime(_ request: RealtimeRequest) async throws -> RealtimeConnection {
+        try conditions.checkOnline()
+        try await travel(latency.there())
+        try conditions.checkOnline()
+        conditions.countRequest()
+        let connection = try await inner.openRealtime(request)
+        try await travel(latency.back())
+        return connection
+    }
+
+    package func reachability() -> AsyncStream<Bool> { conditions.reachability() }
+
+    package var isReachable: Bool? { conditions.isOnline }
+
+    private func travel(_ duration: Duration?) async throws {
+        if let duration { try await runtime.sleep(for: duration, kind: .inFlight) }
+    }
+
+    /// What the `net` trace says of an answer.
+    static func describe(_ result: Result<WireResponse, any Error>) -> String {
+        switch result {
+        case .success: "ok"
+        case .failure(let error as WireError): error.code.rawValue
+        case .failure(let error as TransportError): error.kind == .offline ? "offline" : "failed"
+        case .failure: "failed"
+        }
+    }
+}
