@@ -9,7 +9,7 @@ extension Backend {
     /// receives `messageCreated` then `conversationUpdated`.
     /// Throws `unknownConversation` or, for empty or oversized text, `badRequest`.
     @discardableResult
-    public func agentSay(conversationId: String, text: String, agentName: String = "agent") throws(WireError) -> WireMessage {
+    package func agentSay(conversationId: String, text: String, agentName: String = "agent") throws(WireError) -> WireMessage {
         let content = WireContent.text(text)
         let now = environment.now()
         let (ownerId, message) = try write { db -> (String, WireMessage) in

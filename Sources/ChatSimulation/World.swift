@@ -17,9 +17,9 @@ public final class World: ChatRuntime, TracingRuntime, Sendable {
     public let backend: Backend
     /// The world's one seeded random source, shared by everything in it:
     /// the backend's ids, the network's jitter, the clients' ids.
-    public let random: RandomSource
+    package let random: RandomSource
     /// The virtual clock (the scheduler's).
-    public let clock: TimeSource
+    package let clock: TimeSource
     /// What stops the world mid-command (Ctrl-C).
     package let interruption: Interruption
     private let traceSink: Mutex<TraceSink?>
@@ -37,7 +37,13 @@ public final class World: ChatRuntime, TracingRuntime, Sendable {
     /// The embedded app's JWT secret (the workbench plays the app's backend).
     package static let jwtSecret = "demo-secret-0123456789abcdef"
 
-    public init(seed: UInt64 = 1, start: Instant = .simulationEpoch, interruption: Interruption = .shared) throws {
+    /// A world of this seed whose clock starts at the simulation's epoch.
+    public convenience init(seed: UInt64 = 1) throws {
+        try self.init(seed: seed, start: .simulationEpoch, interruption: .shared)
+    }
+
+    /// A world of this seed whose clock starts at `start`, stopped by `interruption`.
+    package init(seed: UInt64, start: Instant = .simulationEpoch, interruption: Interruption) throws {
         self.seed = seed
         self.interruption = interruption
         let scheduler = Scheduler(start: start)
@@ -54,6 +60,20 @@ public final class World: ChatRuntime, TracingRuntime, Sendable {
         network = SimulatedNetwork(scheduler: scheduler, random: random, backend: backend)
     }
 
+    /// Starts `operation` as a task on the world's executor (what
+    /// `ChatRuntime.spawn` does inside the package, for code outside it
+    /// such as Benchmarks/).
+    @discardableResult
+    public func spawn(_ operation: sending @escaping @isolated(any) () async -> Void) -> Task<Void, Never> {
+        Task(executorPreference: simulationExecutor, operation: operation)
+    }
+
+    /// The agent says `text` in a conversation of the world's backend (S2),
+    /// for code outside the package such as Benchmarks/.
+    public func agentSay(_ text: String, in conversationId: String) throws {
+        _ = try backend.agentSay(conversationId: conversationId, text: text)
+    }
+
     /// A transport for an SDK client on this world's network.
     package func makeTransport() -> any ChatTransport {
         SimulatedTransport(world: self, network: network)
@@ -61,9 +81,9 @@ public final class World: ChatRuntime, TracingRuntime, Sendable {
 
     // MARK: ChatRuntime
 
-    public var executor: any SerialExecutor & TaskExecutor { simulationExecutor }
+    package var executor: any SerialExecutor & TaskExecutor { simulationExecutor }
 
-    public func sleep(until deadline: Instant, kind: WaitKind) async throws {
+    package func sleep(until deadline: Instant, kind: WaitKind) async throws {
         let timer = Mutex<Scheduler.TimerID?>(nil)
         let continuationBox = Mutex<CheckedContinuation<Void, any Error>?>(nil)
         try await withTaskCancellationHandler {

@@ -147,7 +147,7 @@ final class WatchersFixture: Sendable {
     /// The agent says something; the world runs until every watcher has it.
     func agentSays() {
         let before = watchers[watchers.count - 1].count
-        _ = try! world.backend.agentSay(conversationId: conversationId, text: "How can I help?")
+        try! world.agentSay("How can I help?", in: conversationId)
         world.runUntilIdle()
         precondition(watchers[watchers.count - 1].count > before, "the last watcher did not emit")
     }
@@ -179,7 +179,7 @@ final class LargeCacheFixture: Sendable {
         var said = 1
         while said < size {
             for _ in 0..<min(1_000, size - said) {
-                _ = try! world.backend.agentSay(conversationId: id, text: "message \(said)")
+                try! world.agentSay("message \(said)", in: id)
                 said += 1
             }
             world.runUntilIdle()

@@ -5,7 +5,7 @@
 /// deterministic queue pumped by the simulation and the clock is virtual; in
 /// server mode they are real. Nothing in the SDK reads the system clock or
 /// creates unstructured tasks without going through its runtime.
-public protocol ChatRuntime: AnyObject, Sendable {
+package protocol ChatRuntime: AnyObject, Sendable {
     /// The executor every actor of the SDK client runs on (its
     /// `unownedExecutor`) and that tasks spawned by the SDK prefer.
     var executor: any SerialExecutor & TaskExecutor { get }
@@ -36,47 +36,47 @@ public protocol ChatRuntime: AnyObject, Sendable {
 /// - `lifecycle`: time passing in the life of a session (token refresh and
 ///   expiry, typing that lapses, keep-alive). Only moving the clock on
 ///   purpose (`clock advance`, a bounded `wait`) fires them.
-public struct WaitKind: Sendable, Hashable, CustomStringConvertible {
-    public enum Category: String, Sendable, Hashable, CaseIterable {
+package struct WaitKind: Sendable, Hashable, CustomStringConvertible {
+    package enum Category: String, Sendable, Hashable, CaseIterable {
         case inFlight, recovery, lifecycle
     }
 
-    public var category: Category
+    package var category: Category
     /// What the wake-up is for, in a few words ("refresh alice's tokens").
-    public var purpose: String
+    package var purpose: String
 
-    public init(_ category: Category, _ purpose: String) {
+    package init(_ category: Category, _ purpose: String) {
         self.category = category
         self.purpose = purpose
     }
 
     /// Work in flight, with no more precise purpose.
-    public static let inFlight = WaitKind(.inFlight, "work in flight")
-    public static func inFlight(_ purpose: String) -> WaitKind { WaitKind(.inFlight, purpose) }
-    public static func recovery(_ purpose: String) -> WaitKind { WaitKind(.recovery, purpose) }
-    public static func lifecycle(_ purpose: String) -> WaitKind { WaitKind(.lifecycle, purpose) }
+    package static let inFlight = WaitKind(.inFlight, "work in flight")
+    package static func inFlight(_ purpose: String) -> WaitKind { WaitKind(.inFlight, purpose) }
+    package static func recovery(_ purpose: String) -> WaitKind { WaitKind(.recovery, purpose) }
+    package static func lifecycle(_ purpose: String) -> WaitKind { WaitKind(.lifecycle, purpose) }
 
-    public var description: String { "\(category.rawValue): \(purpose)" }
+    package var description: String { "\(category.rawValue): \(purpose)" }
 }
 
 extension ChatRuntime {
     /// The current time.
-    public var now: Instant { clock.now }
+    package var now: Instant { clock.now }
 
     /// A fresh random identifier, `prefix` followed by hex digits.
-    public func makeID(prefix: String) -> String { random.makeID(prefix: prefix) }
+    package func makeID(prefix: String) -> String { random.makeID(prefix: prefix) }
 
     /// A number in [0, 1) from the runtime's randomness (seeded in the
     /// embedded world): jitter for back-offs.
-    public func randomFraction() -> Double { random.fraction() }
+    package func randomFraction() -> Double { random.fraction() }
 
-    public func sleep(for duration: Duration, kind: WaitKind) async throws {
+    package func sleep(for duration: Duration, kind: WaitKind) async throws {
         try await sleep(until: now + duration, kind: kind)
     }
 
     /// Starts `operation` as a task on this runtime's executor.
     @discardableResult
-    public func spawn(_ operation: sending @escaping @isolated(any) () async -> Void) -> Task<Void, Never> {
+    package func spawn(_ operation: sending @escaping @isolated(any) () async -> Void) -> Task<Void, Never> {
         Task(executorPreference: executor, operation: operation)
     }
 }

@@ -1,30 +1,30 @@
 import Foundation
 
 /// A point in (virtual or real) time, in milliseconds since the Unix epoch.
-public struct Instant: Codable, Sendable, Hashable, Comparable, CustomStringConvertible {
-    public var milliseconds: Int64
+package struct Instant: Codable, Sendable, Hashable, Comparable, CustomStringConvertible {
+    package var milliseconds: Int64
 
-    public init(milliseconds: Int64) { self.milliseconds = milliseconds }
+    package init(milliseconds: Int64) { self.milliseconds = milliseconds }
 
     /// 2026-01-01T00:00:00Z, where the embedded world's clock starts.
-    public static let simulationEpoch = Instant(milliseconds: 1_767_225_600_000)
+    package static let simulationEpoch = Instant(milliseconds: 1_767_225_600_000)
 
-    public static func < (a: Instant, b: Instant) -> Bool { a.milliseconds < b.milliseconds }
+    package static func < (a: Instant, b: Instant) -> Bool { a.milliseconds < b.milliseconds }
 
-    public static func + (a: Instant, d: Duration) -> Instant {
+    package static func + (a: Instant, d: Duration) -> Instant {
         Instant(milliseconds: a.milliseconds + d.wholeMilliseconds)
     }
 
-    public static func - (a: Instant, d: Duration) -> Instant {
+    package static func - (a: Instant, d: Duration) -> Instant {
         Instant(milliseconds: a.milliseconds - d.wholeMilliseconds)
     }
 
-    public static func - (a: Instant, b: Instant) -> Duration {
+    package static func - (a: Instant, b: Instant) -> Duration {
         .milliseconds(a.milliseconds - b.milliseconds)
     }
 
     /// ISO 8601 with milliseconds, in UTC: `2026-01-01T00:00:00.000Z`.
-    public var description: String {
+    package var description: String {
         // Workbench output prints an instant on most steps: days to a civil
         // date by arithmetic (no Calendar, no formatter) for years 1583…9999,
         // where the proleptic Gregorian calendar and Foundation's agree.

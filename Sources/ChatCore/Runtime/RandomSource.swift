@@ -14,13 +14,13 @@ import Synchronization
 /// let seeded = RandomSource(seed: 1)          // ids like "m-89025cc1"
 /// let tokens = RandomSource.system(idDigits: 32)
 /// ```
-public struct RandomSource: Sendable {
+package struct RandomSource: Sendable {
     /// How many hex digits an identifier ends with: 8 uses the low 32 bits
     /// of one draw, 16 one whole draw, 32 two draws (the first one first).
-    public let idDigits: Int
+    package let idDigits: Int
     /// What every identifier carries between its prefix and its digits
     /// (which session minted it), empty by default.
-    public let idTag: String
+    package let idTag: String
     private let generator: Generator
 
     /// The generator behind a lock, shared by the copies of a source.
@@ -30,7 +30,7 @@ public struct RandomSource: Sendable {
     }
 
     /// A source drawing from `generator`.
-    public init(_ generator: some RandomNumberGenerator & Sendable, idDigits: Int = 8, idTag: String = "") {
+    package init(_ generator: some RandomNumberGenerator & Sendable, idDigits: Int = 8, idTag: String = "") {
         precondition(idDigits > 0, "an identifier needs at least one digit")
         self.generator = Generator(generator)
         self.idDigits = idDigits
@@ -38,19 +38,19 @@ public struct RandomSource: Sendable {
     }
 
     /// A reproducible source: ``SeededRandom`` from `seed`.
-    public init(seed: UInt64, idDigits: Int = 8, idTag: String = "") {
+    package init(seed: UInt64, idDigits: Int = 8, idTag: String = "") {
         self.init(SeededRandom(seed: seed), idDigits: idDigits, idTag: idTag)
     }
 
     /// The system's random generator (identifiers that must not be guessable).
-    public static func system(idDigits: Int = 16) -> RandomSource {
+    package static func system(idDigits: Int = 16) -> RandomSource {
         RandomSource(SystemRandomNumberGenerator(), idDigits: idDigits)
     }
 
     // MARK: The primitive
 
     /// 64 random bits: the one draw everything else is made of.
-    public func nextUInt64() -> UInt64 {
+    package func nextUInt64() -> UInt64 {
         generator.locked.withLock { $0.next() }
     }
 
@@ -58,12 +58,12 @@ public struct RandomSource: Sendable {
 
     /// A number in `range`, drawn as the standard library's
     /// `Int.random(in:using:)` draws it (one or more draws, under one lock).
-    public func int(in range: ClosedRange<Int>) -> Int {
+    package func int(in range: ClosedRange<Int>) -> Int {
         generator.locked.withLock { Int.random(in: range, using: &$0) }
     }
 
     /// `prefix`, the tag, then ``idDigits`` hex digits from fresh draws.
-    public func makeID(prefix: String) -> String {
+    package func makeID(prefix: String) -> String {
         let words = (idDigits + 15) / 16
         var digits = ""
         for _ in 0..<words { digits += Self.hex(nextUInt64()) }
@@ -71,7 +71,7 @@ public struct RandomSource: Sendable {
     }
 
     /// A number in [0, 1) from the low 32 bits of one draw (jitter).
-    public func fraction() -> Double {
+    package func fraction() -> Double {
         Double(nextUInt64() & 0xFFFF_FFFF) / 4_294_967_296
     }
 

@@ -1,12 +1,12 @@
 /// SplitMix64: small, fast, and the same on every machine for a given seed.
 /// The one seeded generator of the package: the embedded world, a seeded
 /// server's ids, explore's fault schedules and the tests' fuzzers draw from it.
-public struct SeededRandom: RandomNumberGenerator, Sendable {
+package struct SeededRandom: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
-    public init(seed: UInt64) { state = seed }
+    package init(seed: UInt64) { state = seed }
 
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

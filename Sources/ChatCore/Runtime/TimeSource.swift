@@ -8,17 +8,17 @@ import Foundation
 /// let virtual = TimeSource { scheduler.now }
 /// let real = TimeSource.system
 /// ```
-public struct TimeSource: Sendable {
+package struct TimeSource: Sendable {
     private let read: @Sendable () -> Instant
 
     /// A clock that reads the time from `now`.
-    public init(_ now: @escaping @Sendable () -> Instant) { read = now }
+    package init(_ now: @escaping @Sendable () -> Instant) { read = now }
 
     /// The current time.
-    public var now: Instant { read() }
+    package var now: Instant { read() }
 
     /// The system clock, in whole milliseconds.
-    public static let system = TimeSource {
+    package static let system = TimeSource {
         Instant(milliseconds: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)))
     }
 }
@@ -26,7 +26,7 @@ public struct TimeSource: Sendable {
 extension TimeSource {
     /// Sleeps in real time until the system clock reads `deadline` (not at
     /// all when it already has). Throws `CancellationError` when cancelled.
-    public static func sleepOnSystemClock(until deadline: Instant) async throws {
+    package static func sleepOnSystemClock(until deadline: Instant) async throws {
         let remaining = deadline.milliseconds - system.now.milliseconds
         if remaining > 0 {
             try await Task.sleep(for: .milliseconds(remaining))

@@ -3,14 +3,14 @@
 /// users, sessions, push subscriptions and pushes, settings, credentials.
 extension HTTPWire {
     /// One user, as `GET /v1/app/users` lists them.
-    public struct AppUser: Codable, Sendable, Hashable {
-        public var id: String
-        public var isAnonymous: Bool
-        public var nickname: String?
-        public var attributes: [String: String]
-        public var conversationCount: Int
-        public var sessionCount: Int
-        public init(
+    package struct AppUser: Codable, Sendable, Hashable {
+        package var id: String
+        package var isAnonymous: Bool
+        package var nickname: String?
+        package var attributes: [String: String]
+        package var conversationCount: Int
+        package var sessionCount: Int
+        package init(
             id: String, isAnonymous: Bool, nickname: String? = nil, attributes: [String: String] = [:],
             conversationCount: Int, sessionCount: Int
         ) {
@@ -24,20 +24,20 @@ extension HTTPWire {
     }
 
     /// One open server session of a user (`GET /v1/app/users/{id}/sessions`).
-    public struct AppSession: Codable, Sendable, Hashable {
-        public var authenticationType: WireUser.AuthenticationType
-        public var deviceId: String?
-        public init(authenticationType: WireUser.AuthenticationType, deviceId: String?) {
+    package struct AppSession: Codable, Sendable, Hashable {
+        package var authenticationType: WireUser.AuthenticationType
+        package var deviceId: String?
+        package init(authenticationType: WireUser.AuthenticationType, deviceId: String?) {
             self.authenticationType = authenticationType
             self.deviceId = deviceId
         }
     }
 
     /// One push sent to a device of a user (`GET /v1/app/users/{id}/pushes`).
-    public struct AppPush: Codable, Sendable, Hashable {
-        public var deviceId: String
-        public var preview: String
-        public init(deviceId: String, preview: String) {
+    package struct AppPush: Codable, Sendable, Hashable {
+        package var deviceId: String
+        package var preview: String
+        package init(deviceId: String, preview: String) {
             self.deviceId = deviceId
             self.preview = preview
         }
@@ -45,36 +45,36 @@ extension HTTPWire {
 
     /// The app's settings as `key=value` strings, in the backend's order
     /// (`GET /v1/app/settings`; `POST /v1/app/settings` takes the keys to change).
-    public struct AppSettingsBody: Codable, Sendable, Hashable {
-        public var settings: [AppSetting]
-        public init(settings: [AppSetting]) { self.settings = settings }
+    package struct AppSettingsBody: Codable, Sendable, Hashable {
+        package var settings: [AppSetting]
+        package init(settings: [AppSetting]) { self.settings = settings }
     }
 
-    public struct AppSetting: Codable, Sendable, Hashable {
-        public var key: String
-        public var value: String
-        public init(key: String, value: String) {
+    package struct AppSetting: Codable, Sendable, Hashable {
+        package var key: String
+        package var value: String
+        package init(key: String, value: String) {
             self.key = key
             self.value = value
         }
     }
 
     /// `POST /v1/app/access-tokens` and `POST /v1/app/session-tokens`.
-    public struct IssueCredentialBody: Codable, Sendable, Hashable {
-        public var userId: String
+    package struct IssueCredentialBody: Codable, Sendable, Hashable {
+        package var userId: String
         /// Session tokens only: lifetime in milliseconds (the app's default when nil).
-        public var ttlMilliseconds: Int64?
-        public init(userId: String, ttlMilliseconds: Int64? = nil) {
+        package var ttlMilliseconds: Int64?
+        package init(userId: String, ttlMilliseconds: Int64? = nil) {
             self.userId = userId
             self.ttlMilliseconds = ttlMilliseconds
         }
     }
 
     /// The answer to the credential routes.
-    public struct IssuedCredentialBody: Codable, Sendable, Hashable {
-        public var token: String
-        public var expiresAt: Instant?
-        public init(token: String, expiresAt: Instant?) {
+    package struct IssuedCredentialBody: Codable, Sendable, Hashable {
+        package var token: String
+        package var expiresAt: Instant?
+        package init(token: String, expiresAt: Instant?) {
             self.token = token
             self.expiresAt = expiresAt
         }

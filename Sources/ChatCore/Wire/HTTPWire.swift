@@ -11,124 +11,124 @@ import Foundation
 /// Values are the plain `Codable` encodings of the wire types (times are
 /// ``Instant``s, i.e. `{"milliseconds": …}`; enums use Swift's synthesized
 /// keyed form, e.g. `{"text": {"_0": "hello"}}`).
-public enum HTTPWire {
+package enum HTTPWire {
     /// Header names.
-    public enum Header {
+    package enum Header {
         /// The app's API key; on every route but `/health`.
-        public static let apiKey = "X-Api-Key"
+        package static let apiKey = "X-Api-Key"
         /// `Bearer <access token>` on user routes.
-        public static let authorization = "Authorization"
+        package static let authorization = "Authorization"
         /// The device the request comes from (optional).
-        public static let deviceId = "X-Device-Id"
+        package static let deviceId = "X-Device-Id"
         /// The app's secret, on the app-backend and agent routes (what the
         /// app's own backend and the workbench's "other side" hold).
-        public static let appSecret = "X-App-Secret"
+        package static let appSecret = "X-App-Secret"
     }
 
     /// The query parameter that may carry the access token of the event
     /// stream, for WebSocket clients that cannot set headers.
-    public static let accessTokenQuery = "access_token"
+    package static let accessTokenQuery = "access_token"
     /// The query parameter that may carry the API key of the event stream.
-    public static let apiKeyQuery = "api_key"
+    package static let apiKeyQuery = "api_key"
 
     /// Limit of a page when the request gives none.
-    public static let defaultLimit = 20
+    package static let defaultLimit = 20
 
     // MARK: Bodies
 
     /// `POST /v1/auth/refresh`.
-    public struct RefreshBody: Codable, Sendable, Hashable {
-        public var refreshToken: String
-        public init(refreshToken: String) { self.refreshToken = refreshToken }
+    package struct RefreshBody: Codable, Sendable, Hashable {
+        package var refreshToken: String
+        package init(refreshToken: String) { self.refreshToken = refreshToken }
     }
 
     /// `POST /v1/conversations/{id}/messages`.
-    public struct SendMessageBody: Codable, Sendable, Hashable {
+    package struct SendMessageBody: Codable, Sendable, Hashable {
         /// Set when the conversation may not exist yet (local-first, D4).
-        public var createConversation: NewConversation?
-        public var message: NewMessage
-        public init(createConversation: NewConversation?, message: NewMessage) {
+        package var createConversation: NewConversation?
+        package var message: NewMessage
+        package init(createConversation: NewConversation?, message: NewMessage) {
             self.createConversation = createConversation
             self.message = message
         }
     }
 
     /// The answer to `POST /v1/conversations/{id}/messages`.
-    public struct SentBody: Codable, Sendable, Hashable {
-        public var conversation: WireConversation
-        public var message: WireMessage
-        public init(conversation: WireConversation, message: WireMessage) {
+    package struct SentBody: Codable, Sendable, Hashable {
+        package var conversation: WireConversation
+        package var message: WireMessage
+        package init(conversation: WireConversation, message: WireMessage) {
             self.conversation = conversation
             self.message = message
         }
     }
 
     /// `POST /v1/conversations/{id}/typing` and `POST /v1/agent/conversations/{id}/typing`.
-    public struct TypingBody: Codable, Sendable, Hashable {
-        public var isTyping: Bool
+    package struct TypingBody: Codable, Sendable, Hashable {
+        package var isTyping: Bool
         /// Agent routes only: who types (default "agent").
-        public var agentName: String?
-        public init(isTyping: Bool, agentName: String? = nil) {
+        package var agentName: String?
+        package init(isTyping: Bool, agentName: String? = nil) {
             self.isTyping = isTyping
             self.agentName = agentName
         }
     }
 
     /// `POST /v1/app/tokens`: the app's backend asks tokens for a user.
-    public struct IssueTokensBody: Codable, Sendable, Hashable {
-        public var userId: String
-        public init(userId: String) { self.userId = userId }
+    package struct IssueTokensBody: Codable, Sendable, Hashable {
+        package var userId: String
+        package init(userId: String) { self.userId = userId }
     }
 
     /// `POST /v1/agent/conversations/{id}/say`.
-    public struct AgentSayBody: Codable, Sendable, Hashable {
-        public var text: String
-        public var agentName: String?
-        public init(text: String, agentName: String? = nil) {
+    package struct AgentSayBody: Codable, Sendable, Hashable {
+        package var text: String
+        package var agentName: String?
+        package init(text: String, agentName: String? = nil) {
             self.text = text
             self.agentName = agentName
         }
     }
 
     /// `POST /v1/agent/conversations/{id}/read` (the body is optional).
-    public struct AgentReadBody: Codable, Sendable, Hashable {
-        public var agentName: String?
-        public init(agentName: String? = nil) { self.agentName = agentName }
+    package struct AgentReadBody: Codable, Sendable, Hashable {
+        package var agentName: String?
+        package init(agentName: String? = nil) { self.agentName = agentName }
     }
 
     /// The answer to `POST /v1/app/connections/drop`.
-    public struct DroppedBody: Codable, Sendable, Hashable {
-        public var dropped: Int
-        public init(dropped: Int) { self.dropped = dropped }
+    package struct DroppedBody: Codable, Sendable, Hashable {
+        package var dropped: Int
+        package init(dropped: Int) { self.dropped = dropped }
     }
 
     /// The first frame of the event stream, sent once the server has
     /// subscribed the connection: every event after it is delivered.
-    public struct ReadyFrame: Codable, Sendable, Hashable {
-        public var ready: Bool
-        public init(ready: Bool = true) { self.ready = ready }
+    package struct ReadyFrame: Codable, Sendable, Hashable {
+        package var ready: Bool
+        package init(ready: Bool = true) { self.ready = ready }
     }
 
     /// The answer to `GET /health`.
-    public struct HealthBody: Codable, Sendable, Hashable {
-        public var status: String
-        public init(status: String) { self.status = status }
+    package struct HealthBody: Codable, Sendable, Hashable {
+        package var status: String
+        package init(status: String) { self.status = status }
     }
 
     // MARK: Routes of SDK requests
 
     /// One SDK request as HTTP: method, path (percent-encoded), query items
     /// and JSON body.
-    public struct Route: Sendable, Hashable {
-        public var method: String
-        public var path: String
-        public var query: [String: String]
-        public var body: Data?
+    package struct Route: Sendable, Hashable {
+        package var method: String
+        package var path: String
+        package var query: [String: String]
+        package var body: Data?
     }
 
     /// The HTTP form of an SDK request. The answer's JSON is the payload of
     /// the matching ``WireResponse`` case (see ``decodeResponse(to:from:)``).
-    public static func route(for request: WireRequest) -> Route {
+    package static func route(for request: WireRequest) -> Route {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         func body(_ value: some Encodable) -> Data? { try? encoder.encode(value) }
@@ -166,10 +166,10 @@ public enum HTTPWire {
     }
 
     /// The one route of identity requests (sign-ins, logout, devices, profile).
-    public static let identityPath = "/v1/identity"
+    package static let identityPath = "/v1/identity"
 
     /// Whether `request` travels through ``identityPath``.
-    public static func isIdentity(_ request: WireRequest) -> Bool {
+    package static func isIdentity(_ request: WireRequest) -> Bool {
         switch request {
         case .loginJWT, .loginAnonymous, .connectUserId, .connectAccessToken, .connectSessionToken, .logout,
             .registerDevice, .unregisterDevice, .getCurrentUser, .updateUser, .uploadProfileImage:
@@ -179,7 +179,7 @@ public enum HTTPWire {
     }
 
     /// Decodes the JSON answer to `request` into a ``WireResponse``.
-    public static func decodeResponse(to request: WireRequest, from data: Data) throws -> WireResponse {
+    package static func decodeResponse(to request: WireRequest, from data: Data) throws -> WireResponse {
         let decoder = JSONDecoder()
         switch request {
         case .refresh:
@@ -202,7 +202,7 @@ public enum HTTPWire {
     }
 
     /// A path segment, percent-encoded (ids are chosen by clients).
-    public static func segment(_ value: String) -> String {
+    package static func segment(_ value: String) -> String {
         let allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
         return value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value
     }

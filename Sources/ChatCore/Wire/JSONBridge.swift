@@ -6,9 +6,9 @@ import Foundation
 /// from the document). The generated decoder checks what the document says
 /// (required fields, no additional properties, enum values), so a value
 /// that does not match it is an error here rather than on the other side.
-public enum JSONBridge {
+package enum JSONBridge {
     /// `value` encoded as JSON and decoded as `Target`.
-    public static func convert<Target: Decodable>(_ value: some Encodable, to: Target.Type = Target.self) throws -> Target {
+    package static func convert<Target: Decodable>(_ value: some Encodable, to: Target.Type = Target.self) throws -> Target {
         try JSONDecoder().decode(Target.self, from: try JSONEncoder().encode(value))
     }
 }

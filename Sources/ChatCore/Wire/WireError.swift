@@ -1,16 +1,16 @@
 /// An error as it crosses the wire: a stable machine code plus a human message.
 ///
 /// Codes are the vocabulary scripts match on (`error.code` in the workbench).
-public struct WireError: Error, Codable, Sendable, Hashable, CustomStringConvertible {
-    public var code: Code
-    public var message: String
+package struct WireError: Error, Codable, Sendable, Hashable, CustomStringConvertible {
+    package var code: Code
+    package var message: String
 
-    public init(_ code: Code, _ message: String? = nil) {
+    package init(_ code: Code, _ message: String? = nil) {
         self.code = code
         self.message = message ?? code.defaultMessage
     }
 
-    public var description: String { "\(code.rawValue): \(message)" }
+    package var description: String { "\(code.rawValue): \(message)" }
 
     /// Every code the backend and the server can answer with: the one place
     /// they are defined. `docs/openapi.json`'s `Error.code` enum lists the
@@ -19,73 +19,73 @@ public struct WireError: Error, Codable, Sendable, Hashable, CustomStringConvert
     /// A struct with static members, not an enum (GRDB's `ResultCode` is the
     /// model): a code added later does not break a caller's `switch`, and a
     /// code this build does not know still decodes (its `isKnown` is false).
-    public struct Code: RawRepresentable, Codable, Sendable, Hashable, CaseIterable, CustomStringConvertible {
-        public let rawValue: String
+    package struct Code: RawRepresentable, Codable, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+        package let rawValue: String
 
-        public init(rawValue: String) { self.rawValue = rawValue }
+        package init(rawValue: String) { self.rawValue = rawValue }
 
-        public init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             rawValue = try decoder.singleValueContainer().decode(String.self)
         }
 
-        public func encode(to encoder: any Encoder) throws {
+        package func encode(to encoder: any Encoder) throws {
             var container = encoder.singleValueContainer()
             try container.encode(rawValue)
         }
 
-        public var description: String { rawValue }
+        package var description: String { rawValue }
 
         /// Whether this build defines the code (a newer server may send others).
-        public var isKnown: Bool { Self.defaultMessages[rawValue] != nil }
+        package var isKnown: Bool { Self.defaultMessages[rawValue] != nil }
 
         /// What a person reads when the server gave no message of its own.
-        public var defaultMessage: String { Self.defaultMessages[rawValue] ?? "The server answered \(rawValue)" }
+        package var defaultMessage: String { Self.defaultMessages[rawValue] ?? "The server answered \(rawValue)" }
 
-        public static let invalidApiKey = Code(rawValue: "invalidApiKey")
-        public static let invalidToken = Code(rawValue: "invalidToken")
-        public static let expiredToken = Code(rawValue: "expiredToken")
-        public static let invalidRefreshToken = Code(rawValue: "invalidRefreshToken")
-        public static let expiredRefreshToken = Code(rawValue: "expiredRefreshToken")
-        public static let unknownUser = Code(rawValue: "unknownUser")
-        public static let unknownConversation = Code(rawValue: "unknownConversation")
-        public static let forbidden = Code(rawValue: "forbidden")
-        public static let badRequest = Code(rawValue: "badRequest")
-        public static let attachmentTooLarge = Code(rawValue: "attachmentTooLarge")
-        public static let unsupportedMediaType = Code(rawValue: "unsupportedMediaType")
-        public static let internalError = Code(rawValue: "internalError")
+        package static let invalidApiKey = Code(rawValue: "invalidApiKey")
+        package static let invalidToken = Code(rawValue: "invalidToken")
+        package static let expiredToken = Code(rawValue: "expiredToken")
+        package static let invalidRefreshToken = Code(rawValue: "invalidRefreshToken")
+        package static let expiredRefreshToken = Code(rawValue: "expiredRefreshToken")
+        package static let unknownUser = Code(rawValue: "unknownUser")
+        package static let unknownConversation = Code(rawValue: "unknownConversation")
+        package static let forbidden = Code(rawValue: "forbidden")
+        package static let badRequest = Code(rawValue: "badRequest")
+        package static let attachmentTooLarge = Code(rawValue: "attachmentTooLarge")
+        package static let unsupportedMediaType = Code(rawValue: "unsupportedMediaType")
+        package static let internalError = Code(rawValue: "internalError")
         /// A JWT that is malformed, truncated, not HS256, badly signed,
         /// missing a required claim (`external_id`, `exp`) or issued in the future (A5).
-        public static let invalidJWT = Code(rawValue: "invalidJWT")
+        package static let invalidJWT = Code(rawValue: "invalidJWT")
         /// A well-formed, correctly signed JWT whose `exp` is past (A6).
-        public static let expiredJWT = Code(rawValue: "expiredJWT")
+        package static let expiredJWT = Code(rawValue: "expiredJWT")
         /// `connectUserId` while the app's settings do not allow user-id-only connects (A10).
-        public static let userIdOnlyNotAllowed = Code(rawValue: "userIdOnlyNotAllowed")
+        package static let userIdOnlyNotAllowed = Code(rawValue: "userIdOnlyNotAllowed")
         /// `connectUserId` while the app's settings require an access token (A10).
-        public static let accessTokenRequired = Code(rawValue: "accessTokenRequired")
+        package static let accessTokenRequired = Code(rawValue: "accessTokenRequired")
         /// An app-issued access token that is unknown, revoked or of another user (A10).
-        public static let invalidAccessToken = Code(rawValue: "invalidAccessToken")
+        package static let invalidAccessToken = Code(rawValue: "invalidAccessToken")
         /// An app-issued session token that is unknown, revoked or of another user (A10).
-        public static let invalidSessionToken = Code(rawValue: "invalidSessionToken")
+        package static let invalidSessionToken = Code(rawValue: "invalidSessionToken")
         /// An app-issued session token past its lifetime, or a refresh of a
         /// session opened with one (A10): the app must supply a new one.
-        public static let expiredSessionToken = Code(rawValue: "expiredSessionToken")
+        package static let expiredSessionToken = Code(rawValue: "expiredSessionToken")
         /// A call that needs a signed-in user made while nobody is (A9's `logout`).
-        public static let userNotAuthorized = Code(rawValue: "userNotAuthorized")
+        package static let userNotAuthorized = Code(rawValue: "userNotAuthorized")
         /// An app-backend or agent route called without the app's secret
         /// (`X-App-Secret`), or with a wrong one (HTTP 401).
-        public static let invalidAppSecret = Code(rawValue: "invalidAppSecret")
+        package static let invalidAppSecret = Code(rawValue: "invalidAppSecret")
         /// A connect whose user signature is not the user's (A12).
-        public static let invalidSignature = Code(rawValue: "invalidSignature")
+        package static let invalidSignature = Code(rawValue: "invalidSignature")
         /// No route has this path (HTTP 404).
-        public static let unknownRoute = Code(rawValue: "unknownRoute")
+        package static let unknownRoute = Code(rawValue: "unknownRoute")
         /// The path exists, not with this method (HTTP 405, with `Allow`).
-        public static let methodNotAllowed = Code(rawValue: "methodNotAllowed")
+        package static let methodNotAllowed = Code(rawValue: "methodNotAllowed")
         /// The request body is larger than the server reads (HTTP 413).
-        public static let requestTooLarge = Code(rawValue: "requestTooLarge")
+        package static let requestTooLarge = Code(rawValue: "requestTooLarge")
         /// The request's header fields are larger than the server reads (HTTP 431).
-        public static let headersTooLarge = Code(rawValue: "headersTooLarge")
+        package static let headersTooLarge = Code(rawValue: "headersTooLarge")
         /// `GET /v1/events` without a WebSocket upgrade (HTTP 426).
-        public static let upgradeRequired = Code(rawValue: "upgradeRequired")
+        package static let upgradeRequired = Code(rawValue: "upgradeRequired")
 
         /// Every code, in the document's order, with its default message.
         private static let table: [(Code, String)] = [
@@ -118,7 +118,7 @@ public struct WireError: Error, Codable, Sendable, Hashable, CustomStringConvert
             (.upgradeRequired, "This route is a WebSocket: send an upgrade request"),
         ]
 
-        public static let allCases: [Code] = table.map(\.0)
+        package static let allCases: [Code] = table.map(\.0)
         private static let defaultMessages = Dictionary(uniqueKeysWithValues: table.map { ($0.0.rawValue, $0.1) })
     }
 }

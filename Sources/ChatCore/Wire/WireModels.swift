@@ -2,13 +2,13 @@
 /// the embedded world passes them in memory, the server mode as JSON.
 
 /// An access token and the refresh token that renews it.
-public struct TokenPair: Codable, Sendable, Hashable {
-    public var accessToken: String
-    public var accessExpiresAt: Instant
-    public var refreshToken: String
-    public var refreshExpiresAt: Instant
+package struct TokenPair: Codable, Sendable, Hashable {
+    package var accessToken: String
+    package var accessExpiresAt: Instant
+    package var refreshToken: String
+    package var refreshExpiresAt: Instant
 
-    public init(accessToken: String, accessExpiresAt: Instant, refreshToken: String, refreshExpiresAt: Instant) {
+    package init(accessToken: String, accessExpiresAt: Instant, refreshToken: String, refreshExpiresAt: Instant) {
         self.accessToken = accessToken
         self.accessExpiresAt = accessExpiresAt
         self.refreshToken = refreshToken
@@ -16,19 +16,19 @@ public struct TokenPair: Codable, Sendable, Hashable {
     }
 }
 
-public struct WireConversation: Codable, Sendable, Hashable {
-    public var id: String
-    public var title: String?
-    public var createdAt: Instant
-    public var updatedAt: Instant
+package struct WireConversation: Codable, Sendable, Hashable {
+    package var id: String
+    package var title: String?
+    package var createdAt: Instant
+    package var updatedAt: Instant
     /// Sequence number of the newest message (0 when empty).
-    public var lastSeq: Int64
-    public var lastMessagePreview: String?
-    public var providerTypingUntil: Instant?
+    package var lastSeq: Int64
+    package var lastMessagePreview: String?
+    package var providerTypingUntil: Instant?
     /// The seq of the newest message a provider has read; nil when none has.
-    public var providerReadSeq: Int64?
+    package var providerReadSeq: Int64?
 
-    public init(
+    package init(
         id: String, title: String?, createdAt: Instant, updatedAt: Instant, lastSeq: Int64, lastMessagePreview: String?,
         providerTypingUntil: Instant? = nil, providerReadSeq: Int64? = nil
     ) {
@@ -43,33 +43,33 @@ public struct WireConversation: Codable, Sendable, Hashable {
     }
 }
 
-public enum WireAuthor: Codable, Sendable, Hashable {
+package enum WireAuthor: Codable, Sendable, Hashable {
     case user(id: String)
     case provider(name: String)
     case system
 }
 
-public enum WireContent: Codable, Sendable, Hashable {
+package enum WireContent: Codable, Sendable, Hashable {
     case text(String)
     case attachment(kind: AttachmentKind, mimeType: String, size: Int64, fileName: String?)
 
-    public enum AttachmentKind: String, Codable, Sendable, Hashable, CaseIterable {
+    package enum AttachmentKind: String, Codable, Sendable, Hashable, CaseIterable {
         case image, video, document, audio
     }
 }
 
-public struct WireMessage: Codable, Sendable, Hashable {
+package struct WireMessage: Codable, Sendable, Hashable {
     /// The id chosen by the sending client; the server de-duplicates on it.
-    public var id: String
-    public var conversationId: String
+    package var id: String
+    package var conversationId: String
     /// Position in the conversation, assigned by the server, starting at 1.
-    public var seq: Int64
-    public var author: WireAuthor
-    public var content: WireContent
-    public var replyTo: String?
-    public var createdAt: Instant
+    package var seq: Int64
+    package var author: WireAuthor
+    package var content: WireContent
+    package var replyTo: String?
+    package var createdAt: Instant
 
-    public init(
+    package init(
         id: String, conversationId: String, seq: Int64, author: WireAuthor, content: WireContent, replyTo: String?, createdAt: Instant
     ) {
         self.id = id
@@ -83,36 +83,36 @@ public struct WireMessage: Codable, Sendable, Hashable {
 }
 
 /// A page of results, newest first, with the cursor of the next (older) page.
-public struct WirePage<Element: Codable & Sendable & Hashable>: Codable, Sendable, Hashable {
-    public var elements: [Element]
+package struct WirePage<Element: Codable & Sendable & Hashable>: Codable, Sendable, Hashable {
+    package var elements: [Element]
     /// Opaque cursor for the next page; nil when nothing is left.
-    public var nextCursor: String?
+    package var nextCursor: String?
 
-    public init(elements: [Element], nextCursor: String?) {
+    package init(elements: [Element], nextCursor: String?) {
         self.elements = elements
         self.nextCursor = nextCursor
     }
 }
 
 /// A user as the SDK sees it (A5, A7, A12–A14).
-public struct WireUser: Codable, Sendable, Hashable {
+package struct WireUser: Codable, Sendable, Hashable {
     /// The user's id: the JWT's `external_id`, the id given to `connect…`,
     /// or one the server made up for an anonymous user.
-    public var id: String
+    package var id: String
     /// Whether the server created this user without an identity (A7).
-    public var isAnonymous: Bool
+    package var isAnonymous: Bool
     /// How the session that answered authenticated.
-    public var authenticationType: AuthenticationType
+    package var authenticationType: AuthenticationType
     /// The JWT's `name` claim, if one was given.
-    public var name: String?
+    package var name: String?
     /// The JWT's `email` claim, if one was given.
-    public var email: String?
-    public var nickname: String?
-    public var profileURL: String?
+    package var email: String?
+    package var nickname: String?
+    package var profileURL: String?
     /// Free-form attributes set by the app (A12, A13).
-    public var attributes: [String: String]
+    package var attributes: [String: String]
 
-    public init(
+    package init(
         id: String, isAnonymous: Bool, authenticationType: AuthenticationType, name: String? = nil, email: String? = nil,
         nickname: String? = nil, profileURL: String? = nil, attributes: [String: String] = [:]
     ) {
@@ -127,7 +127,7 @@ public struct WireUser: Codable, Sendable, Hashable {
     }
 
     /// How a session was opened; encoded as its raw string.
-    public enum AuthenticationType: String, Codable, Sendable, Hashable, CaseIterable {
+    package enum AuthenticationType: String, Codable, Sendable, Hashable, CaseIterable {
         /// `loginJWT` (A5).
         case jwt
         /// `loginAnonymous` (A7).
@@ -144,18 +144,18 @@ public struct WireUser: Codable, Sendable, Hashable {
 }
 
 /// Limits the SDK checks before upload and the backend enforces.
-public enum WireLimits {
+package enum WireLimits {
     /// Largest profile image accepted (A14): 5 MiB.
-    public static let maxProfileImageBytes: Int64 = 5 * 1024 * 1024
+    package static let maxProfileImageBytes: Int64 = 5 * 1024 * 1024
     /// MIME types accepted for a profile image (A14), compared case-insensitively.
-    public static let profileImageMimeTypes = ["image/jpeg", "image/png"]
+    package static let profileImageMimeTypes = ["image/jpeg", "image/png"]
     /// Longest id a client may choose (a conversation's, a message's), in
     /// Unicode scalars.
-    public static let maxIdentifierLength = 256
+    package static let maxIdentifierLength = 256
 
     /// What is wrong with a client-chosen id ("is empty", "contains control
     /// characters"…), or nil when the server accepts it.
-    public static func identifierProblem(_ id: String) -> String? {
+    package static func identifierProblem(_ id: String) -> String? {
         if id.isEmpty { return "is empty" }
         if id.unicodeScalars.count > maxIdentifierLength { return "is longer than \(maxIdentifierLength) characters" }
         if id.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) { return "contains control characters" }

@@ -8,7 +8,7 @@
 /// user. Each opens a server session for the envelope's `deviceId` and
 /// subscribes that device to the user's pushes (C1). They need no access
 /// token; one that is sent is ignored, except by `loginJWT` (merge, A8).
-public enum WireRequest: Codable, Sendable, Hashable {
+package enum WireRequest: Codable, Sendable, Hashable {
     /// Exchange a refresh token for a new token pair.
     case refresh(refreshToken: String)
     /// Conversations of the current user, most recently updated first.
@@ -82,14 +82,14 @@ public enum WireRequest: Codable, Sendable, Hashable {
     case uploadProfileImage(mimeType: String, size: Int64)
 
     /// Whether this request signs a user in (needs no access token).
-    public var isSignIn: Bool {
+    package var isSignIn: Bool {
         switch self {
         case .loginJWT, .loginAnonymous, .connectUserId, .connectAccessToken, .connectSessionToken: true
         default: false
         }
     }
 
-    public var name: String {
+    package var name: String {
         switch self {
         case .refresh: "refresh"
         case .listConversations: "listConversations"
@@ -113,16 +113,16 @@ public enum WireRequest: Codable, Sendable, Hashable {
     }
 }
 
-public struct NewConversation: Codable, Sendable, Hashable {
-    public var title: String?
-    public init(title: String?) { self.title = title }
+package struct NewConversation: Codable, Sendable, Hashable {
+    package var title: String?
+    package init(title: String?) { self.title = title }
 }
 
-public struct NewMessage: Codable, Sendable, Hashable {
-    public var id: String
-    public var content: WireContent
-    public var replyTo: String?
-    public init(id: String, content: WireContent, replyTo: String?) {
+package struct NewMessage: Codable, Sendable, Hashable {
+    package var id: String
+    package var content: WireContent
+    package var replyTo: String?
+    package init(id: String, content: WireContent, replyTo: String?) {
         self.id = id
         self.content = content
         self.replyTo = replyTo
@@ -130,22 +130,22 @@ public struct NewMessage: Codable, Sendable, Hashable {
 }
 
 /// What travels with every request.
-public struct WireEnvelope: Codable, Sendable, Hashable {
-    public var apiKey: String
-    public var accessToken: String?
-    public var deviceId: String
-    public var request: WireRequest
+package struct WireEnvelope: Codable, Sendable, Hashable {
+    package var apiKey: String
+    package var accessToken: String?
+    package var deviceId: String
+    package var request: WireRequest
     /// Header fields the app asked to send with each of its user's requests
     /// (`ChatAuth.headers`, A12), for a gateway of the app's in front of the
     /// server. Transport metadata, not part of the request's JSON: an HTTP
     /// transport sends them as header fields; the backend does not read them.
-    public var headers: [String: String] = [:]
+    package var headers: [String: String] = [:]
 
     private enum CodingKeys: String, CodingKey {
         case apiKey, accessToken, deviceId, request
     }
 
-    public init(apiKey: String, accessToken: String?, deviceId: String, request: WireRequest, headers: [String: String] = [:]) {
+    package init(apiKey: String, accessToken: String?, deviceId: String, request: WireRequest, headers: [String: String] = [:]) {
         self.apiKey = apiKey
         self.accessToken = accessToken
         self.deviceId = deviceId
@@ -155,7 +155,7 @@ public struct WireEnvelope: Codable, Sendable, Hashable {
 }
 
 /// The successful answer to a request.
-public enum WireResponse: Codable, Sendable, Hashable {
+package enum WireResponse: Codable, Sendable, Hashable {
     case tokens(TokenPair)
     case conversations(WirePage<WireConversation>)
     case conversation(WireConversation)
@@ -172,16 +172,16 @@ public enum WireResponse: Codable, Sendable, Hashable {
 
 /// A pushed realtime event. `userSeq` increases by one per event for a user,
 /// so a client that reconnects asks for everything after the last it saw.
-public struct WireEvent: Codable, Sendable, Hashable {
-    public var userSeq: Int64
-    public var kind: Kind
+package struct WireEvent: Codable, Sendable, Hashable {
+    package var userSeq: Int64
+    package var kind: Kind
 
-    public init(userSeq: Int64, kind: Kind) {
+    package init(userSeq: Int64, kind: Kind) {
         self.userSeq = userSeq
         self.kind = kind
     }
 
-    public enum Kind: Codable, Sendable, Hashable {
+    package enum Kind: Codable, Sendable, Hashable {
         case messageCreated(WireMessage)
         case conversationUpdated(WireConversation)
         case typing(conversationId: String, providerName: String, until: Instant?)

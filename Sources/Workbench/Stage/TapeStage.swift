@@ -27,7 +27,7 @@ final class TapeStage: Stage, Sendable {
         recordedURL = serverURL
         random = RandomSource(
             seed: seed, idTag: DeviceIDTag.recorded(in: source.traffic.lazy.filter { $0.entry.direction == .out }.map(\.entry.summary)))
-        world = try World(seed: seed, start: source.start)
+        world = try World(seed: seed, start: source.start, interruption: .shared)
         let clientTraffic = source.traffic.filter {
             $0.entry.deviceId != AppBackendTape.deviceId && $0.entry.deviceId != TrafficReporter.networkDevice
         }
