@@ -12,21 +12,12 @@ cd "$(dirname "$0")/.."
 
 examples=${EXAMPLES:-100}
 command -v schemathesis >/dev/null || pip install -q schemathesis
-if [[ -z "${CHATBENCH:-}" ]]; then
-    swift build --product chatbench >/dev/null
-    CHATBENCH="$(swift build --show-bin-path)/chatbench"
-fi
+source scripts/serve-lib.sh
 
 tmp="$(mktemp -d)"
-"$CHATBENCH" serve --port 0 --db "$tmp/fuzz.sqlite" >"$tmp/out" 2>"$tmp/log" &
-pid=$!
-trap 'kill "$pid" 2>/dev/null || true; rm -rf "$tmp"' EXIT
-for _ in $(seq 100); do
-    grep -q "listening on" "$tmp/out" 2>/dev/null && break
-    sleep 0.1
-done
-url="$(sed -n 's/.*listening on \(http:[^ ]*\).*/\1/p' "$tmp/out")"
-[[ -n "$url" ]] || { echo "fuzz-api: the server did not start"; cat "$tmp/log"; exit 1; }
+trap 'kill "${serve_pid:-}" 2>/dev/null || true; rm -rf "$tmp"' EXIT
+start_serve "$tmp" --db "$tmp/fuzz.sqlite" || exit 1
+url=$serve_url
 
 secret="demo-secret-0123456789abcdef"
 token="$(curl -sf -X POST "$url/v1/app/tokens" -H "X-Api-Key: demo-key" -H "X-App-Secret: $secret" \
@@ -43,8 +34,8 @@ timeout -k 5 900 schemathesis run docs/openapi.json --url "$url" \
     --checks not_a_server_error --max-examples "$examples" --seed 1 --no-color >"$tmp/report" 2>&1 || status=$?
 tail -n 40 "$tmp/report"
 
-requests=$(grep -cE '"?(GET|POST|PUT|DELETE|PATCH|HEAD|OPTIONS) /' "$tmp/log" || true)
-server_errors=$(grep -E '"?(GET|POST|PUT|DELETE|PATCH|HEAD|OPTIONS) /[^ ]* 5[0-9][0-9] ' "$tmp/log" || true)
+requests=$(grep -cE '"?(GET|POST|PUT|DELETE|PATCH|HEAD|OPTIONS) /' "$tmp/serve.log" || true)
+server_errors=$(grep -E '"?(GET|POST|PUT|DELETE|PATCH|HEAD|OPTIONS) /[^ ]* 5[0-9][0-9] ' "$tmp/serve.log" || true)
 echo "fuzz-api: the server logged $requests requests; 5xx answers: $(printf '%s' "$server_errors" | grep -c . || true)"
 [[ -z "$server_errors" ]] || { printf '%s\n' "$server_errors" | head -20; exit 1; }
 exit "$status"

@@ -15,23 +15,14 @@ duration=${DURATION:-30}
 rate=${RATE:-1000}
 
 python3 -c "import aiohttp" 2>/dev/null || pip install -q aiohttp
-if [[ -z "${CHATBENCH:-}" ]]; then
-    swift build --product chatbench >/dev/null
-    CHATBENCH="$(swift build --show-bin-path)/chatbench"
-fi
+source scripts/serve-lib.sh
 ulimit -n 8192 2>/dev/null || ulimit -n "$(ulimit -Hn)"
 
 tmp="$(mktemp -d)"
-"$CHATBENCH" serve --port 0 --db "$tmp/load.sqlite" --log-level warning >"$tmp/out" 2>"$tmp/err" &
-pid=$!
-trap 'kill "$pid" 2>/dev/null || true; rm -rf "$tmp"' EXIT
-
-for _ in $(seq 100); do
-    grep -q "listening on" "$tmp/out" 2>/dev/null && break
-    sleep 0.1
-done
-url="$(sed -n 's/.*listening on \(http:[^ ]*\).*/\1/p' "$tmp/out")"
-[[ -n "$url" ]] || { echo "load-test: the server did not start"; cat "$tmp/err"; exit 1; }
+trap 'kill "${serve_pid:-}" 2>/dev/null || true; rm -rf "$tmp"' EXIT
+start_serve "$tmp" --db "$tmp/load.sqlite" --log-level warning || exit 1
+url=$serve_url
+pid=$serve_pid
 echo "load-test: $CHATBENCH serve at $url; $clients clients, ${duration}s, $rate msg/s"
 
 status=0
