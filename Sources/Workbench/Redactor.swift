@@ -42,9 +42,14 @@ final class Redactor {
     private lazy var expressions = Expressions()
 
     func redact(_ line: String) -> String {
-        // Most text holds no secret: skip the patterns then.
-        guard Self.mayHoldSecret(line.utf8) else { return line }
-        if engine == .scanner, line.utf8.allSatisfy({ $0 < 0x80 }) {
+        // Most text holds no secret: skip the patterns then. A native
+        // string's bytes are read in place (its UTF8View's iterator costs
+        // several times more per byte).
+        let mayHold = line.utf8.withContiguousStorageIfAvailable(Self.mayHoldSecret) ?? Self.mayHoldSecret(line.utf8)
+        guard mayHold else { return line }
+        if engine == .scanner,
+            line.utf8.withContiguousStorageIfAvailable({ $0.allSatisfy { $0 < 0x80 } }) ?? line.utf8.allSatisfy({ $0 < 0x80 })
+        {
             return scan(Array(line.utf8)).map { String(decoding: $0, as: UTF8.self) } ?? line
         }
         return expressions.redact(line, placeholder: placeholder(for:kind:))
@@ -54,7 +59,7 @@ final class Redactor {
     /// is not UTF-8 text is replaced by what it is, rather than kept in clear.
     func redact(body: Data) -> Data {
         if engine == .scanner, body.withUnsafeBytes({ $0.allSatisfy { $0 < 0x80 } }) {
-            guard Self.mayHoldSecret(body) else { return body }
+            guard body.withUnsafeBytes(Self.mayHoldSecret) else { return body }
             return scan(Array(body)).map { Data($0) } ?? body
         }
         return String(data: body, encoding: .utf8).map { Data(redact($0).utf8) } ?? Self.notText(body)
