@@ -13,20 +13,7 @@
 # Everything is written under a temporary folder (XDG_* point there too).
 source "$(dirname "$0")/bench-lib.sh"
 
-# A script of STEPS steps: a conversation, a message every 100 steps,
-# inspections, expects and clock moves (hours of virtual time).
-awk -v steps="$STEPS" 'BEGIN {
-    print "user set alice"; print "watch conversations"; print "start conversation"
-    print "send c1 text \"first\""
-    for (n = 4; n < steps; n++) {
-        # A message now and then (the world slows down as a conversation
-        # grows, which is not what this measures), inspections and time.
-        if (n % 100 == 0) print "send c1 text \"message " n "\""
-        else if (n % 3 == 0) print "clock advance 1s"
-        else if (n % 3 == 1) print "expect client.user == alice"
-        else print "m1.state"
-    }
-}' > "$work/script.chat"
+recording_script > "$work/script.chat"
 
 plain=(); recorded=(); replay=()
 for run in $(seq "$RUNS"); do

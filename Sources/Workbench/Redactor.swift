@@ -3,59 +3,78 @@ import Foundation
 /// Replaces secrets with stable placeholders (`<jwt#1>`, `<secret#1>`) at
 /// the point where anything is written: history, recordings, exports, logs
 /// (W6). The same secret always gets the same placeholder in a session.
+///
+/// Four patterns, applied in this order, each to the text the one before
+/// left: JWTs, values of the secret options, backend tokens, the wire's API
+/// keys and signatures. Within a pattern, placeholders are numbered from
+/// the last match of a line to the first (how the regular expressions
+/// first used here replaced them). ASCII text, nearly everything recorded,
+/// is read by a byte scanner (`Redactor+Scanner.swift`); other text by the
+/// regular expressions, whose Unicode rules (`\s`, `\b`) the scanner does
+/// not repeat. Both give the same text and the same numbering.
 final class Redactor {
+    /// How a redactor reads text.
+    enum Engine {
+        /// The byte scanner for ASCII text, the expressions for the rest.
+        case scanner
+        /// The regular expressions for all text (what the scanner is checked against).
+        case expressions
+    }
+
+    private let engine: Engine
     private var placeholders: [String: String] = [:]
     private var counters: [String: Int] = [:]
 
-    // Compiled once per session: redaction runs on every recorded step.
-    // JWTs: three base64url parts, the first two starting with eyJ.
-    private let jwt = try! NSRegularExpression(pattern: "eyJ[A-Za-z0-9_-]*\\.eyJ[A-Za-z0-9_-]*\\.[A-Za-z0-9_-]*")
-    // Values of the options the command table marks secret (W6): the table
-    // is the one place that says which they are.
-    private let option: NSRegularExpression = {
-        let names = Set(CommandTable.standard.specs.flatMap(\.options).filter(\.secret).map { String($0.name.dropFirst(2)) })
-        let alternatives = names.sorted().map(NSRegularExpression.escapedPattern(for:)).joined(separator: "|")
-        return try! NSRegularExpression(pattern: "(--(?:\(alternatives)))(\\s+|=)(\"[^\"]*\"|'[^']*'|\\S+)")
-    }()
-    // What help and usage write after a secret option (`[--secret S]`): a
-    // placeholder, not a value, so never redacted.
-    private let valueNames = Set(CommandTable.standard.specs.flatMap(\.options).filter(\.secret).map(\.valueName))
-    // Tokens the backend mints: at-…, rt-…, st-…, ak-… (and the same with `_`).
-    private let token = try! NSRegularExpression(pattern: "\\b(?:at|rt|st|ak)[-_][A-Za-z0-9]{8,}\\b")
-    // The app's API key and user signatures (A12) in the wire's JSON (the
-    // tape's requests and event stream openings): `"apiKey":"demo-key"`,
-    // `"signature":"9f86d0…"`.
-    private let apiKey = try! NSRegularExpression(pattern: "\"(?:apiKey|signature)\":\"([^\"\\\\]*)\"")
-
-    func redact(_ line: String) -> String {
-        // Most text holds no secret: skip the regular expressions then.
-        guard Self.mayHoldSecret(line) else { return line }
-        var result = line
-        result = replace(jwt, in: result, kind: "jwt")
-        let matches = option.matches(in: result, range: NSRange(result.startIndex..., in: result)).reversed()
-        for match in matches {
-            guard let range = Range(match.range(at: 3), in: result) else { continue }
-            let value = String(result[range])
-            guard !value.hasPrefix("<"), !valueNames.contains(value.trimmingCharacters(in: CharacterSet(charactersIn: "])"))) else {
-                continue
-            }
-            result.replaceSubrange(
-                range, with: placeholder(for: value.trimmingCharacters(in: CharacterSet(charactersIn: "\"'")), kind: "secret"))
-        }
-        result = replace(token, in: result, kind: "token")
-        for match in apiKey.matches(in: result, range: NSRange(result.startIndex..., in: result)).reversed() {
-            guard let range = Range(match.range(at: 1), in: result), !result[range].hasPrefix("<") else { continue }
-            result.replaceSubrange(range, with: placeholder(for: String(result[range]), kind: "secret"))
-        }
-        return result
+    init(engine: Engine = .scanner) {
+        self.engine = engine
     }
 
-    /// Whether `line` has `eyJ`, `--`, `t-`, `k-`, `_`, `y"` or `re"`, without which
-    /// no pattern below can match (a byte scan: Foundation's `contains` is slow).
-    private static func mayHoldSecret(_ line: String) -> Bool {
+    /// Names of the options the command table marks secret (W6), without
+    /// their `--`, sorted: the table is the one place that says which they are.
+    static let secretOptions: [String] = Set(
+        CommandTable.standard.specs.flatMap(\.options).filter(\.secret).map { String($0.name.dropFirst(2)) }
+    ).sorted()
+    /// What help and usage write after a secret option (`[--secret S]`): a
+    /// placeholder, not a value, so never redacted.
+    static let valueNames = Set(CommandTable.standard.specs.flatMap(\.options).filter(\.secret).map(\.valueName))
+
+    // Compiled once per session, when first needed: the scanner reads ASCII text.
+    private lazy var expressions = Expressions()
+
+    func redact(_ line: String) -> String {
+        // Most text holds no secret: skip the patterns then. A native
+        // string's bytes are read in place (its UTF8View's iterator costs
+        // several times more per byte).
+        let mayHold = line.utf8.withContiguousStorageIfAvailable(Self.mayHoldSecret) ?? Self.mayHoldSecret(line.utf8)
+        guard mayHold else { return line }
+        if engine == .scanner,
+            line.utf8.withContiguousStorageIfAvailable({ $0.allSatisfy { $0 < 0x80 } }) ?? line.utf8.allSatisfy({ $0 < 0x80 })
+        {
+            return scan(Array(line.utf8)).map { String(decoding: $0, as: UTF8.self) } ?? line
+        }
+        return expressions.redact(line, placeholder: placeholder(for:kind:))
+    }
+
+    /// A body of the tape (JSON, UTF-8 text) redacted like a line; one that
+    /// is not UTF-8 text is replaced by what it is, rather than kept in clear.
+    func redact(body: Data) -> Data {
+        if engine == .scanner, body.withUnsafeBytes({ $0.allSatisfy { $0 < 0x80 } }) {
+            guard body.withUnsafeBytes(Self.mayHoldSecret) else { return body }
+            return scan(Array(body)).map { Data($0) } ?? body
+        }
+        return String(data: body, encoding: .utf8).map { Data(redact($0).utf8) } ?? Self.notText(body)
+    }
+
+    private static func notText(_ body: Data) -> Data {
+        Data("<not text: \(body.count) bytes>".utf8)
+    }
+
+    /// Whether `bytes` have `eyJ`, `--`, `t-`, `k-`, `_`, `y"` or `re"`, without which
+    /// no pattern can match (a byte scan: Foundation's `contains` is slow).
+    static func mayHoldSecret(_ bytes: some Sequence<UInt8>) -> Bool {
         var previous: UInt8 = 0
         var beforePrevious: UInt8 = 0
-        for byte in line.utf8 {
+        for byte in bytes {
             if byte == UInt8(ascii: "_") { return true }
             if byte == UInt8(ascii: "-"),
                 previous == UInt8(ascii: "-") || previous == UInt8(ascii: "t") || previous == UInt8(ascii: "k")
@@ -83,21 +102,65 @@ final class Redactor {
         return result
     }
 
-    private func replace(_ pattern: NSRegularExpression, in text: String, kind: String) -> String {
-        var result = text
-        for match in pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)).reversed() {
-            guard let range = Range(match.range, in: result) else { continue }
-            result.replaceSubrange(range, with: placeholder(for: String(result[range]), kind: kind))
-        }
-        return result
-    }
-
-    private func placeholder(for secret: String, kind: String) -> String {
+    func placeholder(for secret: String, kind: String) -> String {
         if let existing = placeholders[secret] { return existing }
         let n = (counters[kind] ?? 0) + 1
         counters[kind] = n
         let placeholder = "<\(kind)#\(n)>"
         placeholders[secret] = placeholder
         return placeholder
+    }
+}
+
+extension Redactor {
+    /// The patterns as regular expressions (ICU's, through Foundation).
+    struct Expressions {
+        // JWTs: three base64url parts, the first two starting with eyJ.
+        let jwt = try! NSRegularExpression(pattern: "eyJ[A-Za-z0-9_-]*\\.eyJ[A-Za-z0-9_-]*\\.[A-Za-z0-9_-]*")
+        // Values of the secret options.
+        let option: NSRegularExpression = {
+            let alternatives = Redactor.secretOptions.map(NSRegularExpression.escapedPattern(for:)).joined(separator: "|")
+            return try! NSRegularExpression(pattern: "(--(?:\(alternatives)))(\\s+|=)(\"[^\"]*\"|'[^']*'|\\S+)")
+        }()
+        // Tokens the backend mints: at-…, rt-…, st-…, ak-… (and the same with `_`).
+        let token = try! NSRegularExpression(pattern: "\\b(?:at|rt|st|ak)[-_][A-Za-z0-9]{8,}\\b")
+        // The app's API key and user signatures (A12) in the wire's JSON (the
+        // tape's requests and event stream openings): `"apiKey":"demo-key"`,
+        // `"signature":"9f86d0…"`.
+        let apiKey = try! NSRegularExpression(pattern: "\"(?:apiKey|signature)\":\"([^\"\\\\]*)\"")
+
+        func redact(_ line: String, placeholder: (String, String) -> String) -> String {
+            var result = line
+            result = replace(jwt, in: result, kind: "jwt", placeholder: placeholder)
+            let matches = option.matches(in: result, range: NSRange(result.startIndex..., in: result)).reversed()
+            for match in matches {
+                guard let range = Range(match.range(at: 3), in: result) else { continue }
+                let value = String(result[range])
+                guard !value.hasPrefix("<"),
+                    !Redactor.valueNames.contains(value.trimmingCharacters(in: CharacterSet(charactersIn: "])")))
+                else {
+                    continue
+                }
+                result.replaceSubrange(
+                    range, with: placeholder(value.trimmingCharacters(in: CharacterSet(charactersIn: "\"'")), "secret"))
+            }
+            result = replace(token, in: result, kind: "token", placeholder: placeholder)
+            for match in apiKey.matches(in: result, range: NSRange(result.startIndex..., in: result)).reversed() {
+                guard let range = Range(match.range(at: 1), in: result), !result[range].hasPrefix("<") else { continue }
+                result.replaceSubrange(range, with: placeholder(String(result[range]), "secret"))
+            }
+            return result
+        }
+
+        private func replace(
+            _ pattern: NSRegularExpression, in text: String, kind: String, placeholder: (String, String) -> String
+        ) -> String {
+            var result = text
+            for match in pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)).reversed() {
+                guard let range = Range(match.range, in: result) else { continue }
+                result.replaceSubrange(range, with: placeholder(String(result[range]), kind))
+            }
+            return result
+        }
     }
 }

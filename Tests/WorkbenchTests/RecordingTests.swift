@@ -63,7 +63,10 @@ private let demoLines = [
         #expect(try reader.session("demo").ended != nil)
     }
 
-    @Test func concurrentWritersNeverSeeALockedDatabase() throws {
+    /// With events on every step (a transaction each), and on every other
+    /// step (a step alone is one INSERT, its own transaction).
+    @Test(arguments: [1, 2])
+    func concurrentWritersNeverSeeALockedDatabase(eventsEvery: Int) throws {
         let folder = try TemporaryFolder()
         let path = folder.url.appendingPathComponent("shared.sqlite").path
         let writers = 6
@@ -79,7 +82,7 @@ private let demoLines = [
                         RecordedStep(
                             number: number, input: "clock", output: "clock\n", status: "ok", virtualTime: 0,
                             wallTime: Date(), wallMicroseconds: 1,
-                            events: [RecordedEvent(virtualTime: 0, source: "x", text: "x \(number)")]),
+                            events: number % eventsEvery == 0 ? [RecordedEvent(virtualTime: 0, source: "x", text: "x \(number)")] : []),
                         to: session.id)
                 }
             } catch {
@@ -90,6 +93,12 @@ private let demoLines = [
         let sessions = try RecordingStore(path: path, create: false).sessions()
         #expect(sessions.count == writers)
         #expect(sessions.allSatisfy { $0.stepCount == steps })
+        let store = try RecordingStore(path: path, create: false)
+        for session in sessions {
+            let recorded = try store.steps(of: session.id)
+            #expect(recorded.map(\.number) == Array(1...steps))
+            #expect(recorded.map(\.events.count) == (1...steps).map { $0 % eventsEvery == 0 ? 1 : 0 })
+        }
     }
 
     @Test func secretsNeverReachTheFile() throws {

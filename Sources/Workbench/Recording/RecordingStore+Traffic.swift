@@ -6,7 +6,8 @@ extension RecordingStore {
     /// Appends entries to a session's tape, numbered after its last one.
     static func insert(_ traffic: [TrafficEntry], step: Int?, wallTime: Date, sessionID: Int64, _ db: Database) throws {
         guard !traffic.isEmpty else { return }
-        let last = try Int.fetchOne(db, sql: "SELECT MAX(seq) FROM traffic WHERE session_id = ?", arguments: [sessionID]) ?? 0
+        let last =
+            try Int.fetchOne(db.cachedStatement(sql: "SELECT MAX(seq) FROM traffic WHERE session_id = ?"), arguments: [sessionID]) ?? 0
         let insert = try db.cachedStatement(
             sql: """
                 INSERT INTO traffic (session_id, seq, step, virtual_time, wall_time, channel, direction, summary, body, device_id, exchange)

@@ -40,9 +40,7 @@ extension WorkbenchSession {
         traffic.map { entry in
             var entry = entry
             entry.summary = redact(entry.summary)
-            entry.body = entry.body.map { body in
-                String(data: body, encoding: .utf8).map { Data(redact($0).utf8) } ?? Data("<not text: \(body.count) bytes>".utf8)
-            }
+            entry.body = entry.body.map(redactor.redact(body:))
             return entry
         }
     }
