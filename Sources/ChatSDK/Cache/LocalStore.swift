@@ -735,8 +735,10 @@ struct MessageRow: FetchableRecord, Hashable {
     var conversationId: String
     var seq: Int64?
     var localOrder: Int64
-    var author: WireAuthor
-    var content: WireContent
+    /// The SDK's own model types: a row becomes a `Message` at every
+    /// emission, so the wire's are mapped once, when the row is made.
+    var author: MessageAuthor
+    var content: MessageContent
     var replyTo: String?
     var createdAt: Int64
     var state: String
@@ -744,7 +746,8 @@ struct MessageRow: FetchableRecord, Hashable {
     var errorMessage: String?
 
     init(
-        id: String, conversationId: String, seq: Int64?, localOrder: Int64, author: WireAuthor, content: WireContent, replyTo: String?,
+        id: String, conversationId: String, seq: Int64?, localOrder: Int64, author: MessageAuthor, content: MessageContent,
+        replyTo: String?,
         createdAt: Int64, state: String, errorCode: String?, errorMessage: String?
     ) {
         self.id = id
@@ -784,7 +787,7 @@ struct MessageRow: FetchableRecord, Hashable {
             content = .text(row[7] ?? "")
         } else {
             content = .attachment(
-                kind: WireContent.AttachmentKind(rawValue: kind) ?? .document,
+                kind: MessageContent.AttachmentKind(rawValue: kind) ?? .document,
                 mimeType: row[8] ?? "", size: row[9] ?? 0, fileName: row[10])
         }
         replyTo = row[11]

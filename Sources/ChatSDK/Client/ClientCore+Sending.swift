@@ -36,7 +36,7 @@ extension ClientCore {
         }
         let row = MessageRow(
             id: runtime.makeID(prefix: "m-"), conversationId: conversationId, seq: nil,
-            localOrder: store.nextLocalOrder(), author: .user(id: user), content: WireContent(content),
+            localOrder: store.nextLocalOrder(), author: .user(id: user), content: content,
             replyTo: replyingTo, createdAt: now.milliseconds, state: "toBeSent", errorCode: nil, errorMessage: nil)
         conversation.updatedAt = now.milliseconds
         // The message appears: one commit.
@@ -111,7 +111,7 @@ extension ClientCore {
             let response = try await request(
                 .sendMessage(
                     conversationId: row.conversationId, createConversation: create,
-                    message: NewMessage(id: row.id, content: row.content, replyTo: row.replyTo)))
+                    message: NewMessage(id: row.id, content: WireContent(row.content), replyTo: row.replyTo)))
             // The user changed meanwhile: the answer is not theirs.
             guard outbox.isCurrent(sender) else { return true }
             if case .sent(let wireConversation, let wireMessage) = response {

@@ -336,8 +336,8 @@ extension ClientCore {
             default: .sent
             }
         return Message(
-            id: row.id, conversationId: row.conversationId, seq: row.seq, author: MessageAuthor(row.author),
-            content: MessageContent(row.content), replyTo: row.replyTo, createdAt: Date(milliseconds: row.createdAt), state: state,
+            id: row.id, conversationId: row.conversationId, seq: row.seq, author: row.author,
+            content: row.content, replyTo: row.replyTo, createdAt: Date(milliseconds: row.createdAt), state: state,
             isReadByProvider: row.seq.map { seq in providerReadSeq.map { seq <= $0 } ?? false } ?? false)
     }
 
@@ -346,7 +346,7 @@ extension ClientCore {
         let existing = store.message(id: wire.id)
         let row = MessageRow(
             id: wire.id, conversationId: wire.conversationId, seq: wire.seq,
-            localOrder: existing?.localOrder ?? 0, author: wire.author, content: wire.content,
+            localOrder: existing?.localOrder ?? 0, author: MessageAuthor(wire.author), content: MessageContent(wire.content),
             replyTo: wire.replyTo, createdAt: existing?.createdAt ?? wire.createdAt.milliseconds,
             state: "sent", errorCode: nil, errorMessage: nil)
         // The realtime echo of a message the send reply already stored.
