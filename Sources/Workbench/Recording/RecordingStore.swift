@@ -255,22 +255,9 @@ package final class RecordingStore: Sendable {
     /// redacted: ``WorkbenchSession/redacted(_:)``) in one transaction (one
     /// commit). The traffic continues the session's tape.
     package func append(_ step: RecordedStep, traffic: [TrafficEntry] = [], to sessionID: Int64) throws(RecordingError) {
-        guard step.events.isEmpty, traffic.isEmpty else {
-            try writeStep { db in
-                try Self.insert(step, sessionID: sessionID, db)
-                try Self.insert(traffic, step: step.number, wallTime: step.wallTime, sessionID: sessionID, db)
-            }
-            return
-        }
-        // A step alone (most steps: no event, no traffic) is one INSERT, and
-        // one statement is a transaction of its own: SQLite takes the write
-        // lock at its start, as BEGIN IMMEDIATE does (the busy timeout
-        // applies the same way), and commits it at its end. Without BEGIN and
-        // COMMIT a step runs one statement instead of three.
-        do {
-            try database.writeWithoutTransaction { db in try Self.insertRow(step, sessionID: sessionID, db) }
-        } catch {
-            throw Self.translate(error, path: path)
+        try writeStep { db in
+            try Self.insert(step, sessionID: sessionID, db)
+            try Self.insert(traffic, step: step.number, wallTime: step.wallTime, sessionID: sessionID, db)
         }
     }
 
@@ -298,19 +285,6 @@ package final class RecordingStore: Sendable {
     }
 
     static func insert(_ step: RecordedStep, sessionID: Int64, _ db: Database) throws {
-        try insertRow(step, sessionID: sessionID, db)
-        guard !step.events.isEmpty else { return }
-        let insertEvent = try db.cachedStatement(
-            sql: """
-                INSERT INTO event (session_id, step, seq, virtual_time, source, text) VALUES (?, ?, ?, ?, ?, ?)
-                """)
-        for (index, event) in step.events.enumerated() {
-            try insertEvent.execute(arguments: [sessionID, step.number, index + 1, event.virtualTime, event.source, event.text])
-        }
-    }
-
-    /// The step's own row, without its events.
-    private static func insertRow(_ step: RecordedStep, sessionID: Int64, _ db: Database) throws {
         let insertStep = try db.cachedStatement(
             sql: """
                 INSERT INTO step (session_id, number, input, output, status, virtual_time, wall_time, wall_us)
@@ -320,6 +294,14 @@ package final class RecordingStore: Sendable {
             sessionID, step.number, step.input, step.output, step.status, step.virtualTime, SQLiteTime.string(from: step.wallTime),
             step.wallMicroseconds,
         ])
+        guard !step.events.isEmpty else { return }
+        let insertEvent = try db.cachedStatement(
+            sql: """
+                INSERT INTO event (session_id, step, seq, virtual_time, source, text) VALUES (?, ?, ?, ?, ?, ?)
+                """)
+        for (index, event) in step.events.enumerated() {
+            try insertEvent.execute(arguments: [sessionID, step.number, index + 1, event.virtualTime, event.source, event.text])
+        }
     }
 
     /// Marks a session as ended.
