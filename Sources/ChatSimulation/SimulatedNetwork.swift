@@ -151,10 +151,20 @@ package final class SimulatedNetwork: Sendable {
 struct SimulatedTransport: ChatTransport {
     let world: World
     let network: SimulatedNetwork
+    /// The faults in front of the backend for requests (and openings when
+    /// nobody observes them), made once: every request of the send path
+    /// goes through it.
+    private let requests: FaultInjectingTransport
 
-    /// The faults in front of the backend; `exchange` numbers the opening
+    init(world: World, network: SimulatedNetwork) {
+        self.world = world
+        self.network = network
+        requests = Self.faults(world: world, network: network, exchange: 0)
+    }
+
+    /// The faults in front of the backend; `exchange` numbers an opening
     /// for the wire observer.
-    private func faults(exchange: Int = 0) -> FaultInjectingTransport {
+    private static func faults(world: World, network: SimulatedNetwork, exchange: Int) -> FaultInjectingTransport {
         FaultInjectingTransport(
             over: BackendHop(network: network, exchange: exchange), conditions: network.conditions, runtime: world,
             latency: network.tripLatency)
@@ -163,22 +173,22 @@ struct SimulatedTransport: ChatTransport {
     /// What crosses is told to the network's observer here, at the
     /// boundary: a request lost on the way (offline, `net fail`) too.
     func perform(_ envelope: WireEnvelope) async throws -> WireResponse {
-        guard let observer = network.observer else { return try await faults().perform(envelope) }
+        guard let observer = network.observer else { return try await requests.perform(envelope) }
         // Called directly, not through a closure: another async frame would
         // change the order of the world's jobs, and with it the transcripts.
         let exchange = observer.request(envelope)
         do {
-            return observer.answered(try await faults().perform(envelope), to: envelope, exchange: exchange)
+            return observer.answered(try await requests.perform(envelope), to: envelope, exchange: exchange)
         } catch {
             throw observer.failed(error, for: envelope, exchange: exchange)
         }
     }
 
     func openRealtime(_ request: RealtimeRequest) async throws -> RealtimeConnection {
-        guard let observer = network.observer else { return try await faults().openRealtime(request) }
+        guard let observer = network.observer else { return try await requests.openRealtime(request) }
         let exchange = observer.opening(request)
         do {
-            let connection = try await faults(exchange: exchange).openRealtime(request)
+            let connection = try await Self.faults(world: world, network: network, exchange: exchange).openRealtime(request)
             observer.opened(.success(()), deviceId: request.deviceId, exchange: exchange)
             return connection
         } catch {

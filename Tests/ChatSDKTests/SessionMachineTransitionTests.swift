@@ -75,8 +75,8 @@ import Testing
             (.userId, "carol", .signIn(.connectUserId(userId: "carol"))),
             (.accessToken("ak"), "carol", .signIn(.connectAccessToken(userId: "carol", accessToken: "ak"))),
             (.sessionToken("st"), "dave", .signIn(.connectSessionToken(userId: "dave", sessionToken: "st"))),
-            (.authorized(token: nil), "u-1", .signIn(.connectUserId(userId: "u-1"))),
-            (.authorized(token: "t"), "u-1", .signIn(.connectAccessToken(userId: "u-1", accessToken: "t"))),
+            (.authorized(ChatAuth()), "u-1", .signIn(.connectUserId(userId: "u-1"))),
+            (.authorized(ChatAuth(token: "t")), "u-1", .signIn(.connectAccessToken(userId: "u-1", accessToken: "t"))),
         ]
         for (credential, user, step) in cases {
             var machine = SessionMachine()
@@ -159,9 +159,9 @@ import Testing
 
     @Test func authorizingAnotherUserReconfigures() {
         var machine = SessionMachine()
-        machine.handle(.identify(userId: "u-1", credential: .authorized(token: nil)))
-        #expect(machine.admits(userId: "u-1", credential: .authorized(token: nil)) == .noChange)
-        #expect(machine.admits(userId: "u-2", credential: .authorized(token: nil)) == .reconfigure(previous: "u-1"))
+        machine.handle(.identify(userId: "u-1", credential: .authorized(ChatAuth())))
+        #expect(machine.admits(userId: "u-1", credential: .authorized(ChatAuth())) == .noChange)
+        #expect(machine.admits(userId: "u-2", credential: .authorized(ChatAuth())) == .reconfigure(previous: "u-1"))
     }
 
     @Test func aClosedSessionTakesNoStepUntilTheUserIsSetAgain() {

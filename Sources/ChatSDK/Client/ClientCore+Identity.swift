@@ -67,18 +67,17 @@ extension ClientCore {
 
     /// A12: returns at once; errors reach the app as events.
     func authorize(user: ChatUser, auth: ChatAuth?) -> [String] {
+        // A ChatAuth the SDK cannot use changes nothing and sends nothing;
+        // the app hears why as any failure to authenticate.
+        if let problem = auth?.problem {
+            publish(.authenticationFailed(ChatError(.invalidArgument, problem)))
+            return []
+        }
         var warnings: [String] = []
         if Self.looksLikeContactDetails(user.id) {
             warnings.append(
                 "the identifier \(user.id) looks like an e-mail address or a phone number: identifiers must be unique, persistent and hard to guess"
             )
-        }
-        // A ChatAuth the SDK cannot use changes nothing and sends nothing;
-        // the app hears why as any failure to authenticate.
-        if let problem = auth?.problem {
-            for warning in warnings { publish(.warning(warning)) }
-            publish(.authenticationFailed(ChatError(.invalidArgument, problem)))
-            return warnings
         }
         let credential = Credential.authorized(auth ?? ChatAuth())
         switch machine.admits(userId: user.id, credential: credential) {

@@ -17,9 +17,6 @@ public enum Credential: Sendable, Hashable {
     /// A user object, with how the app's backend proves it (A12).
     case authorized(ChatAuth)
 
-    /// A user object with an access token, or with its id alone (A12).
-    public static func authorized(token: String?) -> Credential { .authorized(ChatAuth(token: token)) }
-
     /// Header fields to send with each of the user's requests (A12).
     var headers: [String: String] {
         if case .authorized(let auth) = self { auth.headers } else { [:] }

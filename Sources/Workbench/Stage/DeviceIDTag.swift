@@ -1,3 +1,4 @@
+import ChatCore
 import Foundation
 
 /// Ids a workbench client mints against a server (conversations `c-…`,
@@ -13,9 +14,7 @@ import Foundation
 enum DeviceIDTag {
     /// A fresh component: 8 hex digits from the system's random generator.
     static func random() -> String {
-        var generator = SystemRandomNumberGenerator()
-        let hex = String(generator.next() & 0xFFFF_FFFF, radix: 16)
-        return String(repeating: "0", count: 8 - hex.count) + hex
+        RandomSource.system(idDigits: 8).makeID(prefix: "")
     }
 
     /// The component of the ids a recorded session minted: read from the
