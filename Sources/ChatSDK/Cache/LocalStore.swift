@@ -184,6 +184,7 @@ final class LocalStore: Sendable {
     // MARK: Logouts waiting for the network (A9)
 
     func addPendingLogout(accessToken: String) {
+        commitHeld()
         attempt("keep a logout for later") {
             try db.write { db in
                 try db.execute(
@@ -200,6 +201,7 @@ final class LocalStore: Sendable {
     }
 
     func removePendingLogout(accessToken: String) {
+        commitHeld()
         attempt("forget a pending logout") {
             try db.write { db in try db.execute(sql: "DELETE FROM pendingLogout WHERE accessToken = ?", arguments: [accessToken]) }
         }
@@ -207,43 +209,83 @@ final class LocalStore: Sendable {
 
     // MARK: Transactions
 
-    /// How many `batch` calls are under way, and whether the outermost one
-    /// opened a transaction.
+    /// How many `batch` calls are under way, and whether a transaction is
+    /// open: opened by the outermost one, or held by an echo batch for the
+    /// answer a send awaits.
     private let batchState = Mutex((depth: 0, open: false))
     /// Facts written with `lazily`: in memory, written with the next batch.
     private let unwrittenMeta = Mutex<[String: String?]>([:])
+    /// Answers to sends under way (`awaitAnswer`): while one is awaited, an
+    /// echo batch leaves its transaction for the answer to commit.
+    private let answersAwaited = Mutex(0)
 
     /// Runs `body` with every write it makes in one transaction: one commit
     /// for what one step of the SDK writes (a message and its conversation,
     /// an event and its cursor, a page), instead of one per statement.
     /// Nested batches join the outermost one.
-    func batch<T>(_ body: () throws -> T) rethrows -> T {
+    ///
+    /// `echo`: the batch of a pushed event. While the answer to a send is
+    /// awaited, its transaction stays open and the answer's batch commits
+    /// it: the events that echo one's own message and its conversation
+    /// carry the same rows as the answer, and cost no commit of their own
+    /// (issue 17). Reads on this connection see what it wrote. Until that
+    /// commit, neither the events' rows nor their cursor are on disk, so an
+    /// app killed meanwhile catches up from the cursor before them.
+    func batch<T>(echo: Bool = false, _ body: () throws -> T) rethrows -> T {
         batchState.withLock { $0.depth += 1 }
         defer {
+            let hold = echo && answersAwaited.withLock { $0 > 0 }
             let commit = batchState.withLock { state in
                 state.depth -= 1
-                return state.depth == 0 && state.open
+                return state.depth == 0 && state.open && !hold
             }
             if commit { self.commit() }
         }
         return try body()
     }
 
+    /// A send's request is under way: its answer will be written in a
+    /// batch (see `batch(echo:)`). Each call is paired with `answerArrived`.
+    func awaitAnswer() {
+        answersAwaited.withLock { $0 += 1 }
+    }
+
+    /// The answer awaited came (or its request failed, or it is no longer
+    /// wanted). A transaction still held for it is committed.
+    func answerArrived() {
+        answersAwaited.withLock { $0 -= 1 }
+        commitHeld()
+    }
+
+    /// Commits the transaction an echo batch left open, if any: before a
+    /// write outside a batch, a write that opens its own transaction, or
+    /// the store's end.
+    private func commitHeld() {
+        if batchState.withLock({ $0.depth == 0 && $0.open }) { commit() }
+    }
+
     /// Called before every write: inside a batch, the first opens its
-    /// transaction (a batch that writes nothing commits nothing).
+    /// transaction (a batch that writes nothing commits nothing). A write
+    /// outside any batch commits what an echo batch holds first, then is
+    /// its own transaction.
     private func willWrite() {
-        let begin = batchState.withLock { state in
-            guard state.depth > 0, !state.open else { return false }
+        let (begin, held) = batchState.withLock { state -> (Bool, Bool) in
+            guard state.depth > 0 else { return (false, state.open) }
+            guard !state.open else { return (false, false) }
             state.open = true
-            return true
+            return (true, false)
         }
+        if held { commit() }
         guard begin else { return }
         let began: Void? = attempt("begin a transaction") { try db.inDatabase { try $0.execute(sql: "BEGIN IMMEDIATE") } }
         if began == nil { batchState.withLock { $0.open = false } }
     }
 
     private func commit() {
+        // Facts kept in memory join the transaction (as a batch's writes).
+        batchState.withLock { $0.depth += 1 }
         writeUnwrittenMeta()
+        batchState.withLock { $0.depth -= 1 }
         let committed: Void? = attempt("commit") { try db.inDatabase { try $0.execute(sql: "COMMIT") } }
         batchState.withLock { $0.open = false }
         guard committed == nil else { return }
@@ -263,8 +305,9 @@ final class LocalStore: Sendable {
     }
 
     deinit {
-        // A fact kept in memory only is written before the store goes.
-        writeUnwrittenMeta()
+        // What an echo batch holds, and a fact kept in memory only, are
+        // written before the store goes.
+        if batchState.withLock({ $0.open }) { commit() } else { writeUnwrittenMeta() }
     }
 
     /// Calls `onCommit` after each transaction commits, implicit ones
@@ -582,6 +625,7 @@ final class LocalStore: Sendable {
 
     /// Removes everything (A4).
     func wipe() {
+        commitHeld()
         attempt("wipe the signed-out user's data") {
             try db.write { db in
                 try db.execute(sql: "DELETE FROM message; DELETE FROM conversation; DELETE FROM meta;")

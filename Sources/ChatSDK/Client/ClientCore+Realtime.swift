@@ -136,7 +136,9 @@ extension ClientCore {
         // The cursor is written with the event's data (or the next data):
         // an event seen again after a crash is applied again, to no effect.
         store.setMeta("userSeq", String(event.userSeq), lazily: true)
-        store.batch { apply(event) }
+        // While a send's answer is awaited, its commit writes this too: the
+        // events of one's own message come before its answer, with its rows.
+        store.batch(echo: true) { apply(event) }
     }
 
     private func apply(_ event: WireEvent) {

@@ -107,6 +107,10 @@ extension ClientCore {
         notifyWatchers(of: .items(row.conversationId))
         let conversation = store.conversation(id: row.conversationId)
         let create = conversation?.isLocal == true ? NewConversation(title: conversation?.title) : nil
+        // Events that arrive meanwhile are written with the outcome.
+        let awaiting = store
+        awaiting.awaitAnswer()
+        defer { awaiting.answerArrived() }
         do {
             let response = try await request(
                 .sendMessage(
