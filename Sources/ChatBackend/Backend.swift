@@ -1,6 +1,7 @@
 import ChatCore
 import Foundation
 import GRDB
+import SQLiteSupport
 import Synchronization
 
 /// The chat backend: apps, users, tokens, conversations, messages and
@@ -52,7 +53,7 @@ public final class Backend: Sendable {
         self.environment = environment
         if let path {
             try Self.useWriteAheadLog(path)
-            let checkpointer = try WALCheckpointer(path: path)
+            let checkpointer = try WALCheckpointer(path: path, configuration: Self.fileConfiguration)
             var configuration = Self.fileConfiguration
             configuration.prepareDatabase { db in
                 try db.execute(sql: commitSync.pragma)

@@ -1,6 +1,7 @@
 import ChatCore
 import Foundation
 import GRDB
+import SQLiteSupport
 import Testing
 
 @testable import ChatBackend

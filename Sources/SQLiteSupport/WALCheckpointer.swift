@@ -3,8 +3,10 @@ import GRDB
 import GRDBSQLite
 import Synchronization
 
-/// Checkpoints a file-backed backend's write-ahead log on a connection and a
-/// thread of its own, so that the writer never waits for it.
+/// Checkpoints a database file's write-ahead log on a connection and a
+/// thread of its own, so that the writer never waits for it: the server's
+/// backend file, and the SDK's cache (where it kept the checkpoint's syncs
+/// out of a send's commits, issue 17).
 ///
 /// SQLite's automatic checkpoint runs inside the commit that crosses its
 /// threshold: that commit copies the log into the database and syncs both
@@ -15,10 +17,10 @@ import Synchronization
 /// checkpoints, which never block the writer, from a second connection.
 /// Commits stay as durable as ``CommitSync`` says: only where the pages are
 /// copied, and by which thread, changes.
-final class WALCheckpointer: Sendable {
+package final class WALCheckpointer: Sendable {
     /// Log size, in frames (pages), from which a checkpoint is asked for:
     /// SQLite's own default threshold.
-    static let thresholdFrames: Int32 = 1_000
+    package static let thresholdFrames: Int32 = 1_000
 
     private let connection: DatabaseQueue
     private let queue = DispatchQueue(label: "chatbench.backend.checkpoint", qos: .utility)
@@ -26,16 +28,17 @@ final class WALCheckpointer: Sendable {
     /// past the threshold again meanwhile (then one more pass follows).
     private let pending = Mutex<(scheduled: Bool, again: Bool)>((false, false))
 
-    /// Opens the checkpointing connection to the database at `path`.
-    init(path: String) throws {
-        var configuration = Backend.fileConfiguration
+    /// Opens the checkpointing connection to the database at `path`, set up
+    /// as the writer's connections are (`configuration`: its busy mode).
+    package init(path: String, configuration: Configuration) throws {
+        var configuration = configuration
         configuration.label = "checkpointer"
         connection = try DatabaseQueue(path: path, configuration: configuration)
     }
 
     /// Installs the hook on the writer's connection. SQLite calls it after
     /// each commit, with the lock released, with the log's size in frames.
-    func install(on db: Database) {
+    package func install(on db: Database) {
         let context = Unmanaged.passUnretained(self).toOpaque()
         sqlite3_wal_hook(
             db.sqliteConnection,
@@ -48,12 +51,12 @@ final class WALCheckpointer: Sendable {
     }
 
     /// Removes the hook (before this object goes away).
-    static func uninstall(on db: Database) {
+    package static func uninstall(on db: Database) {
         sqlite3_wal_hook(db.sqliteConnection, nil, nil)
     }
 
     /// Asks for a checkpoint; coalesced with one queued or running.
-    func logDidGrow() {
+    package func logDidGrow() {
         let schedule = pending.withLock { state -> Bool in
             if state.scheduled {
                 state.again = true
@@ -84,7 +87,7 @@ final class WALCheckpointer: Sendable {
     }
 
     /// Waits for the checkpoint in progress, if any (tests; shutdown uses ``close()``).
-    func waitUntilIdle() {
+    package func waitUntilIdle() {
         queue.sync {}
     }
 
@@ -92,7 +95,7 @@ final class WALCheckpointer: Sendable {
     /// that the file is free once the backend is gone (closing the last
     /// connection checkpoints under an exclusive lock: done later, on this
     /// queue, it made a backend reopened at once find the file locked).
-    func close() {
+    package func close() {
         queue.sync { try? connection.close() }
     }
 }
