@@ -128,10 +128,17 @@ package enum HTTPWire {
 
     /// The HTTP form of an SDK request. The answer's JSON is the payload of
     /// the matching ``WireResponse`` case (see ``decodeResponse(to:from:)``).
-    package static func route(for request: WireRequest) -> Route {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        func body(_ value: some Encodable) -> Data? { try? encoder.encode(value) }
+    ///
+    /// `withBody: false` leaves the body out (nil), and its JSON unencoded:
+    /// what a summary of the request (`POST /v1/…`) needs, on every step
+    /// of a recording (issue 17).
+    package static func route(for request: WireRequest, withBody: Bool = true) -> Route {
+        func body(_ value: some Encodable) -> Data? {
+            guard withBody else { return nil }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            return try? encoder.encode(value)
+        }
         switch request {
         case .refresh(let refreshToken):
             return Route(method: "POST", path: "/v1/auth/refresh", query: [:], body: body(RefreshBody(refreshToken: refreshToken)))

@@ -24,7 +24,7 @@ enum TapeCoding {
     /// `POST /v1/conversations/c-1/messages`, with the query sorted:
     /// `GET /v1/conversations?limit=20`.
     static func summary(of request: WireRequest) -> String {
-        let route = HTTPWire.route(for: request)
+        let route = HTTPWire.route(for: request, withBody: false)
         let query = route.query.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "&")
         return "\(route.method) \(route.path)\(query.isEmpty ? "" : "?" + query)"
     }

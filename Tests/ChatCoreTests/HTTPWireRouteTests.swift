@@ -1,0 +1,37 @@
+import Testing
+
+@testable import ChatCore
+
+/// `route(for:withBody: false)` is the route without its body: what a
+/// request's summary needs, without encoding its JSON.
+@Suite struct HTTPWireRouteTests {
+    static let requests: [WireRequest] = [
+        .refresh(refreshToken: "r"),
+        .listConversations(cursor: "c", limit: 20),
+        .getConversation(id: "c 1/2"),
+        .listMessages(conversationId: "c1", cursor: nil, limit: 50),
+        .messagesSince(conversationId: "c1", afterSeq: 7, limit: 50),
+        .sendMessage(
+            conversationId: "c1", createConversation: NewConversation(title: "t"),
+            message: NewMessage(id: "m1", content: .text("hi"), replyTo: nil)),
+        .setTyping(conversationId: "c1", isTyping: true),
+        .loginJWT(jwt: "j"),
+        .loginAnonymous,
+        .connectUserId(userId: "alice"),
+    ]
+
+    @Test(arguments: requests) func aRouteWithoutItsBodyIsTheSameRoute(_ request: WireRequest) {
+        let whole = HTTPWire.route(for: request)
+        let bare = HTTPWire.route(for: request, withBody: false)
+        #expect(bare.body == nil)
+        #expect(bare.method == whole.method)
+        #expect(bare.path == whole.path)
+        #expect(bare.query == whole.query)
+    }
+
+    @Test func aRouteWithItsBodyHasItsJSON() throws {
+        let route = HTTPWire.route(for: Self.requests[5])
+        let body = try #require(route.body)
+        #expect(String(decoding: body, as: UTF8.self).contains("\"id\":\"m1\""))
+    }
+}
