@@ -1,3 +1,5 @@
+import ChatCore
+import ChatSimulation
 import ChatTestSupport
 import GRDB
 import Testing
@@ -123,5 +125,70 @@ import Testing
         }
         let reader = try DatabaseQueue(path: path)
         #expect(try reader.read { try String.fetchAll($0, sql: "SELECT value FROM meta ORDER BY key") } == ["x", "5"])
+    }
+}
+
+/// Holds the answers to sends until released: the server has the message
+/// and its events reach the client, the answer does not.
+private final class HeldAnswers: ChatTransport {
+    let base: any ChatTransport
+    let waiting = Locked<[CheckedContinuation<Void, Never>]>([])
+
+    init(_ base: any ChatTransport) { self.base = base }
+
+    func perform(_ envelope: WireEnvelope) async throws -> WireResponse {
+        let response = try await base.perform(envelope)
+        if case .sendMessage = envelope.request {
+            await withCheckedContinuation { continuation in waiting.withLock { $0.append(continuation) } }
+        }
+        return response
+    }
+
+    func openRealtime(_ request: RealtimeRequest) async throws -> RealtimeConnection {
+        try await base.openRealtime(request)
+    }
+
+    func release() {
+        for continuation in waiting.withLock({ waiting in
+            defer { waiting = [] }
+            return waiting
+        }) { continuation.resume() }
+    }
+}
+
+/// The same, through a client: the echo of a message whose answer is
+/// still awaited waits for it, and a shutdown writes it.
+@Suite struct EchoBatchClientTests {
+    @Test func theEchoOfAMessageWaitsForItsAnswerAndAShutdownWritesIt() throws {
+        let world = try World(seed: 1)
+        let folder = try TemporaryFolder()
+        let transport = HeldAnswers(world.makeTransport())
+        var configuration = ChatClient.Configuration(apiKey: World.apiKey, transport: transport, runtime: world)
+        configuration.cacheDirectory = folder.url.path
+        let client = ChatClient(configuration: configuration, tokenProvider: SimulatedTokenProvider(world: world))
+        func call<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) throws -> T {
+            guard let result = world.run(operation) else { throw Fixture.StillPending() }
+            return try result.get()
+        }
+        try call { try await client.setCurrentUser(userId: "alice") }
+        let conversation = try call { try await client.startConversation(title: nil) }
+        _ = try call { try await client.sendMessage(.text("first"), in: conversation.id) }
+        world.runUntilIdle()
+        transport.release()
+        world.runUntilIdle()
+
+        let second = try call { try await client.sendMessage(.text("second"), in: conversation.id) }
+        world.runUntilIdle()
+        // The server has it, and its events came: the client shows it sent.
+        let shown = try call { try await client.conversation(withId: conversation.id) }
+        #expect(shown?.messageCount == 2)
+        let reader = try DatabaseQueue(path: LocalStore.path(in: folder.url.path, deviceId: "device-1", userId: "alice"))
+        let onDisk = { try reader.read { try String.fetchOne($0, sql: "SELECT state FROM message WHERE id = ?", arguments: [second.id]) } }
+        // On disk it is what it was before its answer: the events wait for it.
+        #expect(try onDisk() == "toBeSent")
+        try call { await client.shutdown() }
+        #expect(try onDisk() == "sent")
+        transport.release()
+        world.runUntilIdle()
     }
 }

@@ -277,9 +277,9 @@ final class LocalStore: Sendable {
     }
 
     /// Commits the transaction an echo batch left open, if any: before a
-    /// write outside a batch, a write that opens its own transaction, or
-    /// the store's end.
-    private func commitHeld() {
+    /// write outside a batch, a write that opens its own transaction, when
+    /// the client shuts down or changes stores, and at the store's end.
+    func commitHeld() {
         if batchState.withLock({ $0.depth == 0 && $0.open }) { commit() }
     }
 

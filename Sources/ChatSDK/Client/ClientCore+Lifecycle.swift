@@ -120,5 +120,7 @@ extension ClientCore {
         // The app's event loops end too: nothing keeps the client alive.
         for id in eventSubscribers.keys.sorted() { eventSubscribers[id]?.finish() }
         eventSubscribers = [:]
+        // A send's answer will not be handled: what waits for it is written.
+        store.commitHeld()
     }
 }

@@ -13,6 +13,9 @@ actor ClientCore {
     /// cache (D2), else in memory.
     var store: LocalStore {
         didSet {
+            // What the old store holds for a send's answer is written now,
+            // not when the last reference to it goes.
+            oldValue.commitHeld()
             reportFailures(of: store)
             let known = ConversationAliases(store.conversationAliases())
             aliases.withLock { $0 = known }
