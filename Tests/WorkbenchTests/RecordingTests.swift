@@ -41,6 +41,19 @@ private let demoLines = [
         #expect(tables == ["event", "grdb_migrations", "session", "step", "traffic"])
     }
 
+    /// Opening a recording writes nothing until a session begins: GRDB's
+    /// `.wal` set-up filled the empty log of a cleanly closed file with a
+    /// dummy transaction at every start (issue 17).
+    @Test func openingAnExistingRecordingWritesNothing() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.url.appendingPathComponent("s.sqlite").path
+        _ = try RecordingStore(path: path) // created, and closed: its log is checkpointed and removed
+        let store = try RecordingStore(path: path)
+        let log = try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int
+        #expect(log == 0)
+        withExtendedLifetime(store) {}
+    }
+
     @Test func eachStepIsCommittedWhenItCompletes() throws {
         let folder = try TemporaryFolder()
         let path = folder.url.appendingPathComponent("s.sqlite").path

@@ -148,7 +148,7 @@ extension ClientCore {
         }
         let wasAnonymous = machine.credential == .anonymous
         if let token = machine.tokens?.accessToken {
-            clientStore.addPendingLogout(accessToken: token)
+            clientWideStore().addPendingLogout(accessToken: token)
         }
         clearLocally(reason: nil)
         if wasAnonymous { perform(machine.identify(userId: nil, credential: .anonymous)) }
@@ -157,20 +157,20 @@ extension ClientCore {
 
     /// Carries out queued logouts (after a sign-in, and when the network returns).
     func flushPendingLogouts() {
-        guard !clientStore.pendingLogouts().isEmpty else { return }
+        guard !pendingLogouts().isEmpty else { return }
         runtime.spawn { await self.flushPendingLogoutsNow() }
     }
 
     func flushPendingLogoutsNow() async {
-        for token in clientStore.pendingLogouts() {
+        for token in pendingLogouts() {
             do {
                 _ = try await performRaw(.logout, token: token)
-                clientStore.removePendingLogout(accessToken: token)
+                clientWideStore().removePendingLogout(accessToken: token)
             } catch let error as ChatError where error.code == .offline || error.code == .networkFailure {
                 return
             } catch {
                 // Already logged out, or the token is gone: nothing left to do.
-                clientStore.removePendingLogout(accessToken: token)
+                clientWideStore().removePendingLogout(accessToken: token)
             }
         }
     }

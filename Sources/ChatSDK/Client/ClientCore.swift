@@ -42,8 +42,9 @@ actor ClientCore {
     var prefillText: String?
     var pendingProfile: ChatUser?
     var drafts: [String: String] = [:]
-    /// Client-wide facts that outlive users: queued logouts (A9).
-    var clientStore: LocalStore
+    /// Client-wide facts that outlive users: queued logouts (A9). Opened
+    /// when first needed (``ClientCore/clientWideStore()``).
+    var openedClientStore: LocalStore?
     var connection: ConnectionState = .disconnected
     /// The session machine's run that callers needing a token share, by its id.
     var authentication: (id: Int, task: Task<String, any Error>)?
@@ -75,15 +76,7 @@ actor ClientCore {
         self.machine = SessionMachine(hasProvider: provider != nil)
         let store = LocalStore.inMemory()
         self.store = store
-        let clientFile =
-            configuration.cacheMode == .disk
-            ? configuration.cacheDirectory.map {
-                LocalStore.path(in: $0, deviceId: configuration.deviceId, userId: "_client")
-            } : nil
-        let clientStore = (try? LocalStore(path: clientFile)) ?? LocalStore.inMemory()
-        self.clientStore = clientStore
         reportFailures(of: store)
-        reportFailures(of: clientStore)
     }
 
     /// A read or write of `store` that fails becomes a warning event:

@@ -59,8 +59,14 @@ package final class RecordingStore: Sendable {
         }
         var configuration = Configuration()
         configuration.busyMode = .timeout(Self.busyTimeout)
-        configuration.journalMode = bundle ? .default : .wal
+        // WAL is set here rather than with GRDB's `journalMode = .wal`, which
+        // also asks Foundation for the log's attributes (reading /etc/passwd
+        // and /etc/group for its owner's name) and, when the log is empty, as
+        // it is after every clean close, commits a dummy transaction to fill
+        // it: DatabasePool needs that, a DatabaseQueue does not. That was a
+        // write, a sync and 3M instructions of every recorded start.
         configuration.prepareDatabase { db in
+            if !bundle { try db.execute(sql: "PRAGMA journal_mode = WAL") }
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
         }
         do {

@@ -132,7 +132,9 @@ package struct Transcript: Sendable, Hashable {
     package static func isHeader(_ line: String) -> Bool { isHeaderLine(line) }
 
     static func isHeaderLine(_ line: String) -> Bool {
-        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        // Every line of piped input is asked this before it runs: Foundation
+        // only for a line that starts or ends with white space.
+        let trimmed = line.trimmingWhitespace
         return trimmed.isEmpty || trimmed.hasPrefix("#")
     }
 

@@ -1,0 +1,33 @@
+import Foundation
+
+extension ClientCore {
+    // MARK: The client-wide store (A9)
+
+    /// Where client-wide facts live: a file beside the users' caches with a
+    /// disk cache, else memory (nil).
+    var clientWideStorePath: String? {
+        guard configuration.cacheMode == .disk, let folder = configuration.cacheDirectory else { return nil }
+        return LocalStore.path(in: folder, deviceId: configuration.deviceId, userId: "_client")
+    }
+
+    /// The client-wide store, opened now if it is not yet. A file that
+    /// cannot be opened leaves these facts in memory.
+    func clientWideStore() -> LocalStore {
+        if let store = openedClientStore { return store }
+        let store = (try? LocalStore(path: clientWideStorePath)) ?? LocalStore.inMemory()
+        reportFailures(of: store)
+        openedClientStore = store
+        return store
+    }
+
+    /// The queued logouts, oldest first. While the store is not open and
+    /// has no file there are none, and nothing is opened or created: a
+    /// client starts without touching the disk, and one that never queues
+    /// a logout (most never do) never makes the file.
+    func pendingLogouts() -> [String] {
+        if openedClientStore == nil {
+            guard let path = clientWideStorePath, FileManager.default.fileExists(atPath: path) else { return [] }
+        }
+        return clientWideStore().pendingLogouts()
+    }
+}
