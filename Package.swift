@@ -47,26 +47,17 @@ let package = Package(
         // Wire format and runtime abstractions shared by the SDK and the backend,
         // so that ChatSDK never imports ChatBackend (and vice versa).
         .target(name: "ChatCore", swiftSettings: strict),
-        // What the backend's file and the SDK's cache share about SQLite: the
-        // write-ahead log's checkpoints, off the writer's thread.
-        .target(
-            name: "SQLiteSupport",
-            dependencies: [
-                .product(name: "GRDB", package: "GRDB.swift"),
-                // The C API, for the write-ahead log's hook (WALCheckpointer).
-                .product(name: "GRDBSQLite", package: "GRDB.swift"),
-            ], swiftSettings: strict),
         .target(
             name: "ChatBackend",
             dependencies: [
-                "ChatCore", "SQLiteSupport",
+                "ChatCore",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // The C API, for the write-ahead log's hook (WALCheckpointer).
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ], swiftSettings: strict),
-        .target(
-            name: "ChatSDK", dependencies: ["ChatCore", "SQLiteSupport", .product(name: "GRDB", package: "GRDB.swift")],
-            swiftSettings: strict),
+        .target(name: "ChatSDK", dependencies: ["ChatCore", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: strict),
         // The SDK's network transport and real-time runtime: an app that talks
         // to a server imports it; ChatSDK itself stays free of NIO.
         .target(
@@ -121,7 +112,7 @@ let package = Package(
         .testTarget(
             name: "ChatBackendTests",
             dependencies: [
-                "ChatBackend", "ChatTestSupport", "SQLiteSupport", .product(name: "JWTKit", package: "jwt-kit"),
+                "ChatBackend", "ChatTestSupport", .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strict),

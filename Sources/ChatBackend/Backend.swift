@@ -1,7 +1,6 @@
 import ChatCore
 import Foundation
 import GRDB
-import SQLiteSupport
 import Synchronization
 
 /// The chat backend: apps, users, tokens, conversations, messages and
@@ -53,7 +52,7 @@ public final class Backend: Sendable {
         self.environment = environment
         if let path {
             try Self.useWriteAheadLog(path)
-            let checkpointer = try WALCheckpointer(path: path, configuration: Self.fileConfiguration)
+            let checkpointer = try WALCheckpointer(path: path)
             var configuration = Self.fileConfiguration
             configuration.prepareDatabase { db in
                 try db.execute(sql: commitSync.pragma)

@@ -1,7 +1,6 @@
 import ChatCore
 import Foundation
 import GRDB
-import SQLiteSupport
 import Testing
 
 @testable import ChatBackend

@@ -1,6 +1,5 @@
 import ChatSimulation
 import ChatTestSupport
-import Foundation
 import GRDB
 import Testing
 
@@ -81,41 +80,5 @@ import Testing
             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'message' ORDER BY name")
         }
         #expect(after == ["message_order", "sqlite_autoindex_message_1"])
-    }
-}
-
-/// The cache's write-ahead log is checkpointed off the client's thread
-/// (WALCheckpointer), not inside a send's commit, and stays bounded.
-@Suite struct CacheCheckpointTests {
-    @Test func theLogIsCheckpointedAndStaysBoundedWhileMessagesAreWritten() throws {
-        let folder = try TemporaryFolder()
-        let path = folder.url.appendingPathComponent("cache.sqlite").path
-        var largestLog = 0
-        do {
-            let store = try LocalStore(path: path)
-            for n in 1...3_000 {
-                store.batch {
-                    store.upsert(
-                        MessageRow(
-                            id: "m-\(n)", conversationId: "c-1", seq: nil, localOrder: Int64(n), author: .user(id: "alice"),
-                            content: .text("message \(n)"), replyTo: nil, createdAt: 0, state: "toBeSent", errorCode: nil,
-                            errorMessage: nil))
-                }
-                if n % 100 == 0 {
-                    store.waitForCheckpoints()
-                    let size = (try? FileManager.default.attributesOfItem(atPath: path + "-wal"))?[.size] as? Int ?? 0
-                    largestLog = max(largestLog, size)
-                }
-            }
-            // The writer's hook replaces SQLite's own checkpoint: without the
-            // checkpointer, the log would hold every page written (~48 MB).
-            #expect(largestLog > 0)
-            #expect(largestLog < 4 * 1_000 * 4_096, "the log grew to \(largestLog) bytes")
-            let reader = try DatabaseQueue(path: path)
-            #expect(try reader.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM message") } == 3_000)
-        }
-        // Once the store is gone the file is free: it opens again at once.
-        let again = try LocalStore(path: path)
-        #expect(again.unsentMessages().count == 3_000)
     }
 }

@@ -1,6 +1,5 @@
 internal import ChatCore
 import GRDB
-internal import SQLiteSupport
 import Synchronization
 
 /// The client's SQLite store: conversations, messages (with their send
@@ -40,8 +39,6 @@ final class LocalStore: Sendable {
             configuration.prepareDatabase { db in
                 try db.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL")
             }
-            // The checkpointer's connection may hold a lock for a moment.
-            configuration.busyMode = .timeout(5)
         }
         db = try path.map { try DatabaseQueue(path: $0, configuration: configuration) } ?? DatabaseQueue(configuration: configuration)
         try db.read { db in
@@ -51,23 +48,7 @@ final class LocalStore: Sendable {
             }
         }
         try Self.migrator.migrate(db)
-        // The log is checkpointed off the client's thread: SQLite's own
-        // checkpoint runs in the commit that crosses its threshold, and
-        // syncs both files there (in a send's commit, issue 17).
-        if let path {
-            let checkpointer = try WALCheckpointer(path: path, configuration: configuration)
-            db.inDatabase { checkpointer.install(on: $0) }
-            self.checkpointer = checkpointer
-        } else {
-            checkpointer = nil
-        }
     }
-
-    /// Checkpoints a file's write-ahead log (nil in memory).
-    private let checkpointer: WALCheckpointer?
-
-    /// Waits for the checkpoint under way, if any (tests).
-    func waitForCheckpoints() { checkpointer?.waitUntilIdle() }
 
     struct ForeignDatabase: Error {}
 
@@ -327,9 +308,6 @@ final class LocalStore: Sendable {
         // What an echo batch holds, and a fact kept in memory only, are
         // written before the store goes.
         if batchState.withLock({ $0.open }) { commit() } else { writeUnwrittenMeta() }
-        guard let checkpointer else { return }
-        db.inDatabase { WALCheckpointer.uninstall(on: $0) }
-        checkpointer.close()
     }
 
     /// Calls `onCommit` after each transaction commits, implicit ones

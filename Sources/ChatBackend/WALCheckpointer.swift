@@ -3,10 +3,8 @@ import GRDB
 import GRDBSQLite
 import Synchronization
 
-/// Checkpoints a database file's write-ahead log on a connection and a
-/// thread of its own, so that the writer never waits for it: the server's
-/// backend file, and the SDK's cache (where it kept the checkpoint's syncs
-/// out of a send's commits, issue 17).
+/// Checkpoints a file-backed backend's write-ahead log on a connection and a
+/// thread of its own, so that the writer never waits for it.
 ///
 /// SQLite's automatic checkpoint runs inside the commit that crosses its
 /// threshold: that commit copies the log into the database and syncs both
@@ -17,10 +15,10 @@ import Synchronization
 /// checkpoints, which never block the writer, from a second connection.
 /// Commits stay as durable as ``CommitSync`` says: only where the pages are
 /// copied, and by which thread, changes.
-package final class WALCheckpointer: Sendable {
+final class WALCheckpointer: Sendable {
     /// Log size, in frames (pages), from which a checkpoint is asked for:
     /// SQLite's own default threshold.
-    package static let thresholdFrames: Int32 = 1_000
+    static let thresholdFrames: Int32 = 1_000
 
     private let connection: DatabaseQueue
     private let queue = DispatchQueue(label: "chatbench.backend.checkpoint", qos: .utility)
@@ -28,17 +26,16 @@ package final class WALCheckpointer: Sendable {
     /// past the threshold again meanwhile (then one more pass follows).
     private let pending = Mutex<(scheduled: Bool, again: Bool)>((false, false))
 
-    /// Opens the checkpointing connection to the database at `path`, set up
-    /// as the writer's connections are (`configuration`: its busy mode).
-    package init(path: String, configuration: Configuration) throws {
-        var configuration = configuration
+    /// Opens the checkpointing connection to the database at `path`.
+    init(path: String) throws {
+        var configuration = Backend.fileConfiguration
         configuration.label = "checkpointer"
         connection = try DatabaseQueue(path: path, configuration: configuration)
     }
 
     /// Installs the hook on the writer's connection. SQLite calls it after
     /// each commit, with the lock released, with the log's size in frames.
-    package func install(on db: Database) {
+    func install(on db: Database) {
         let context = Unmanaged.passUnretained(self).toOpaque()
         sqlite3_wal_hook(
             db.sqliteConnection,
@@ -51,12 +48,12 @@ package final class WALCheckpointer: Sendable {
     }
 
     /// Removes the hook (before this object goes away).
-    package static func uninstall(on db: Database) {
+    static func uninstall(on db: Database) {
         sqlite3_wal_hook(db.sqliteConnection, nil, nil)
     }
 
     /// Asks for a checkpoint; coalesced with one queued or running.
-    package func logDidGrow() {
+    func logDidGrow() {
         let schedule = pending.withLock { state -> Bool in
             if state.scheduled {
                 state.again = true
@@ -87,7 +84,7 @@ package final class WALCheckpointer: Sendable {
     }
 
     /// Waits for the checkpoint in progress, if any (tests; shutdown uses ``close()``).
-    package func waitUntilIdle() {
+    func waitUntilIdle() {
         queue.sync {}
     }
 
@@ -95,7 +92,7 @@ package final class WALCheckpointer: Sendable {
     /// that the file is free once the backend is gone (closing the last
     /// connection checkpoints under an exclusive lock: done later, on this
     /// queue, it made a backend reopened at once find the file locked).
-    package func close() {
+    func close() {
         queue.sync { try? connection.close() }
     }
 }
