@@ -136,17 +136,21 @@ extension Backend {
                 INSERT INTO message (conversationId, id, seq, author, content, replyTo, createdAt) VALUES (?, ?, ?, ?, ?, ?, ?)
                 """
         ).execute(arguments: [conversationId, id, seq, try Self.encodedAuthor(author), try Self.encode(content), replyTo, now.milliseconds])
-        try db.cachedStatement(
-            sql: """
-                UPDATE conversation SET lastSeq = ?, updatedAt = ?, lastMessagePreview = ?,
-                    providerTypingUntil = CASE WHEN ? THEN NULL ELSE providerTypingUntil END
-                WHERE id = ?
-                """
-        ).execute(arguments: [seq, now.milliseconds, Self.preview(of: content), clearProviderTyping, conversationId])
-        guard let updated = try conversationRow(db, id: conversationId) else { throw WireError(.internalError) }
+        // The row as updated comes back from the UPDATE itself (RETURNING):
+        // no second look-up (issue 17).
+        guard
+            let updated = try Row.fetchOne(
+                db.cachedStatement(
+                    sql: """
+                        UPDATE conversation SET lastSeq = ?, updatedAt = ?, lastMessagePreview = ?,
+                            providerTypingUntil = CASE WHEN ? THEN NULL ELSE providerTypingUntil END
+                        WHERE id = ? RETURNING *
+                        """),
+                arguments: [seq, now.milliseconds, Self.preview(of: content), clearProviderTyping, conversationId])
+        else { throw WireError(.internalError) }
         let conversation = Self.conversation(from: updated, now: now)
-        try appendEvent(db, userId: ownerId, kind: .messageCreated(message), now: now)
-        try appendEvent(db, userId: ownerId, kind: .conversationUpdated(conversation), now: now)
+        let created = try appendEvent(db, userId: ownerId, kind: .messageCreated(message), now: now)
+        try appendEvent(db, userId: ownerId, kind: .conversationUpdated(conversation), now: now, userSeq: created.userSeq + 1)
         return (conversation, message)
     }
 

@@ -79,9 +79,12 @@ extension Backend {
     /// Records an event for `userId` with the next userSeq. Called inside the
     /// write transaction that produced the event; ``deliverEvents(userId:)``
     /// hands it to subscribers after the commit.
+    ///
+    /// `userSeq`: the event's, when the caller knows it (the event after
+    /// one it appended in the same transaction); else the user's next.
     @discardableResult
-    func appendEvent(_ db: Database, userId: String, kind: WireEvent.Kind, now: Instant) throws -> WireEvent {
-        let event = WireEvent(userSeq: try Self.latestUserSeq(db, userId: userId) + 1, kind: kind)
+    func appendEvent(_ db: Database, userId: String, kind: WireEvent.Kind, now: Instant, userSeq: Int64? = nil) throws -> WireEvent {
+        let event = WireEvent(userSeq: try userSeq ?? Self.latestUserSeq(db, userId: userId) + 1, kind: kind)
         let key: String
         if case .messageCreated(let message) = kind {
             // The message is in the message table (written just before):

@@ -98,4 +98,21 @@ import Testing
         }
         #expect(world.backend.events(userId: "alice").first == WireEvent(userSeq: 1, kind: .messageCreated(message)))
     }
+
+    /// A send appends its two events with consecutive userSeqs after the
+    /// user's last (the second takes the first's plus one), and the
+    /// conversation it reports is the row as its UPDATE left it.
+    @Test func aSendAppendsTwoConsecutiveEventsWithTheUpdatedConversation() throws {
+        let world = try TestWorld()
+        let pair = try world.tokens("alice")
+        try world.send("first", id: "m1", in: "c1", token: pair.accessToken)
+        try world.backend.agentSay(conversationId: "c1", text: "between")
+        let (conversation, message) = try world.send("second", id: "m2", in: "c1", token: pair.accessToken)
+        #expect(message.seq == 3)
+        #expect(conversation.lastSeq == 3)
+        #expect(conversation.lastMessagePreview == "second")
+        let events = world.backend.events(userId: "alice")
+        #expect(events.map(\.userSeq) == [1, 2, 3, 4, 5, 6])
+        #expect(events.suffix(2).map(\.kind) == [.messageCreated(message), .conversationUpdated(conversation)])
+    }
 }
