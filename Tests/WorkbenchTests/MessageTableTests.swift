@@ -33,6 +33,31 @@ import Testing
         _ = session
     }
 
+    @Test func manyMessagesAcrossChunksConversationsAndClients() throws {
+        let (session, client) = try client()
+        _ = session.execute("client new other")
+        let other = try #require(session.interpreter.clients.last)
+        #expect(other !== client)
+        let table = MessageTable()
+        let count = 2 * MessageTable.chunkSize + 10
+        for i in 0..<count {
+            table.add(
+                id: "msg-\(i)", conversationId: "c-\(i % 3)", client: i % 2 == 0 ? client : other, handle: "m\(i + 1)", number: i + 1)
+        }
+        #expect(table.count == count)
+        for i in [0, 1, MessageTable.chunkSize - 1, MessageTable.chunkSize, count - 1] {
+            #expect(table.index(ofID: "msg-\(i)") == i)
+            #expect(table.index(ofHandle: "m\(i + 1)") == i)
+            #expect(table.id(at: i) == "msg-\(i)")
+            #expect(table.conversationId(at: i) == "c-\(i % 3)")
+            #expect(table.client(at: i) === (i % 2 == 0 ? client : other))
+        }
+        table.setSeen(
+            SeenMessage(author: .system, content: .text("last"), replyTo: nil, state: .sent, isReadByProvider: false), at: count - 1)
+        #expect(table.seen(at: count - 1)?.content == .text("last"))
+        #expect(table.seen(at: count - 2) == nil)
+    }
+
     @Test func whatWasSeenComesBackAsItWasSet() throws {
         let (session, client) = try client()
         let table = MessageTable()

@@ -14,17 +14,22 @@ import ChatSDK
 final class MessageTable: @unchecked Sendable {
     struct Record {
         let id: String
-        let conversationId: String
-        let client: ClientObject
-        /// The text of a text message, the author's id or name.
+        /// The text of a text message; the author's id or name.
         var text = ""
         var authorName = ""
-        var replyTo: String?
         /// `m` and this number, unless it is 0 (a name in `chosenNames`).
         let number: Int32
+        /// Its conversation and client, in `places`.
+        let place: Int32
         var state = StateCode.none
         var reported = StateCode.none
         var flags: Flags = []
+    }
+
+    /// A conversation of a client: few, shared by all their messages.
+    struct Place {
+        let conversationId: String
+        let client: ClientObject
     }
 
     /// A `SendState` without its error (kept aside for `failed`); `none`: not seen.
@@ -38,28 +43,40 @@ final class MessageTable: @unchecked Sendable {
         static let attachment = Flags(rawValue: 2)
         static let byProvider = Flags(rawValue: 4)
         static let bySystem = Flags(rawValue: 8)
+        static let replying = Flags(rawValue: 16)
     }
 
-    private var records: [Record] = []
-    private var indexByID: [String: Int32] = [:]
+    /// Records in chunks of `chunkSize`: a chunk, once made, never moves
+    /// or grows (no copy, no spare room of a doubling array).
+    private var chunks: [[Record]] = []
+    private(set) var count = 0
+    static let chunkSize = 4096
+    private var places: [Place] = []
+    private var index = IDIndex()
     /// Index of `m<n>` at n - 1 (-1: a number never handed to a message).
     private var indexByNumber: [Int32] = []
     private var chosenNames: [Int32: String] = [:]
     private var indexByChosenName: [String: Int32] = [:]
     private var attachments: [Int32: MessageContent] = [:]
+    private var replies: [Int32: String] = [:]
     private var errors: [Int32: ChatError] = [:]
     private var reportedErrors: [Int32: ChatError] = [:]
     private var histories: [Int32: [(time: Instant, state: String)]] = [:]
-
-    var count: Int { records.count }
 
     /// Adds a message under `handle`: `m<n>` when `number` is n, else a name
     /// of the user's choice. Returns its index.
     @discardableResult
     func add(id: String, conversationId: String, client: ClientObject, handle: String, number: Int?) -> Int {
-        let index = Int32(records.count)
-        records.append(Record(id: id, conversationId: conversationId, client: client, number: Int32(number ?? 0)))
-        indexByID[id] = index
+        let index = Int32(count)
+        let record = Record(id: id, number: Int32(number ?? 0), place: place(conversationId, client))
+        if count % Self.chunkSize == 0 {
+            var chunk: [Record] = []
+            chunk.reserveCapacity(Self.chunkSize)
+            chunks.append(chunk)
+        }
+        chunks[chunks.count - 1].append(record)
+        count += 1
+        self.index.insert(index, hash: id.hashValue, hashOf: { self[$0].id.hashValue }, matches: { self[$0].id == id })
         if let number {
             if indexByNumber.count < number { indexByNumber.append(contentsOf: repeatElement(-1, count: number - indexByNumber.count)) }
             indexByNumber[number - 1] = index
@@ -70,7 +87,20 @@ final class MessageTable: @unchecked Sendable {
         return Int(index)
     }
 
-    func index(ofID id: String) -> Int? { indexByID[id].map(Int.init) }
+    private subscript(index: Int32) -> Record {
+        get { chunks[Int(index) / Self.chunkSize][Int(index) % Self.chunkSize] }
+        set { chunks[Int(index) / Self.chunkSize][Int(index) % Self.chunkSize] = newValue }
+    }
+
+    private func place(_ conversationId: String, _ client: ClientObject) -> Int32 {
+        if let last = places.indices.last(where: { places[$0].conversationId == conversationId && places[$0].client === client }) {
+            return Int32(last)
+        }
+        places.append(Place(conversationId: conversationId, client: client))
+        return Int32(places.count - 1)
+    }
+
+    func index(ofID id: String) -> Int? { index.find(hash: id.hashValue) { self[$0].id == id }.map(Int.init) }
 
     /// The index of the message a handle names.
     func index(ofHandle handle: String) -> Int? {
@@ -83,21 +113,21 @@ final class MessageTable: @unchecked Sendable {
     }
 
     func handle(at index: Int) -> String {
-        let number = records[index].number
+        let number = self[Int32(index)].number
         return number == 0 ? chosenNames[Int32(index)]! : "m\(number)"
     }
 
     /// Every message's handle, in the order they were handed out.
-    var handles: [String] { records.indices.map(handle(at:)) }
+    var handles: [String] { (0..<count).map(handle(at:)) }
 
-    func id(at index: Int) -> String { records[index].id }
-    func conversationId(at index: Int) -> String { records[index].conversationId }
-    func client(at index: Int) -> ClientObject { records[index].client }
+    func id(at index: Int) -> String { self[Int32(index)].id }
+    func conversationId(at index: Int) -> String { places[Int(self[Int32(index)].place)].conversationId }
+    func client(at index: Int) -> ClientObject { places[Int(self[Int32(index)].place)].client }
 
     // MARK: What was seen
 
     func seen(at index: Int) -> SeenMessage? {
-        let record = records[index]
+        let record = self[Int32(index)]
         guard let state = state(record.state, error: errors[Int32(index)]) else { return nil }
         let author: MessageAuthor =
             if record.flags.contains(.bySystem) { .system } else if record.flags.contains(.byProvider) {
@@ -105,18 +135,18 @@ final class MessageTable: @unchecked Sendable {
             } else { .user(id: record.authorName) }
         let content = record.flags.contains(.attachment) ? attachments[Int32(index)]! : .text(record.text)
         return SeenMessage(
-            author: author, content: content, replyTo: record.replyTo, state: state,
+            author: author, content: content, replyTo: record.flags.contains(.replying) ? replies[Int32(index)] : nil, state: state,
             isReadByProvider: record.flags.contains(.readByProvider))
     }
 
     func setSeen(_ seen: SeenMessage?, at index: Int) {
         let key = Int32(index)
-        var record = records[index]
+        var record = self[key]
         record.flags = []
         record.text = ""
         record.authorName = ""
-        record.replyTo = nil
         attachments[key] = nil
+        replies[key] = nil
         (record.state, errors[key]) = Self.code(seen?.state)
         if let seen {
             switch seen.author {
@@ -132,19 +162,22 @@ final class MessageTable: @unchecked Sendable {
                 attachments[key] = seen.content
                 record.flags.insert(.attachment)
             }
-            record.replyTo = seen.replyTo
+            if let replyTo = seen.replyTo {
+                replies[key] = replyTo
+                record.flags.insert(.replying)
+            }
             if seen.isReadByProvider { record.flags.insert(.readByProvider) }
         }
-        records[index] = record
+        self[key] = record
     }
 
     /// The last state `messageStateChanged` reported.
     func reportedState(at index: Int) -> SendState? {
-        state(records[index].reported, error: reportedErrors[Int32(index)])
+        state(self[Int32(index)].reported, error: reportedErrors[Int32(index)])
     }
 
     func setReportedState(_ state: SendState?, at index: Int) {
-        (records[index].reported, reportedErrors[Int32(index)]) = Self.code(state)
+        (self[Int32(index)].reported, reportedErrors[Int32(index)]) = Self.code(state)
     }
 
     func history(at index: Int) -> [(time: Instant, state: String)] { histories[Int32(index)] ?? [] }
