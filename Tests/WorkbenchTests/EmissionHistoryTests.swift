@@ -27,7 +27,7 @@ import Testing
         #expect(history.count == expected.count)
         #expect(Array(history) == expected)
         #expect(history[2_999] == expected[2_999])
-        #expect(history.last == expected.last)
+        for i in [0, 1, 63, 64, 65, 1_000, 2_998] { #expect(history[i] == expected[i]) }
     }
 
     @Test func emptyLinesAndALineThatFillsAChunkExactly() {
