@@ -22,16 +22,7 @@ enum LineDelta {
         let rest = line[prefix...]
         var run = (length: 0, restEnd: 0, previousEnd: 0)
         if rest.count * previous.count <= searchLimit {
-            // Longest common substring of `rest` and `previous`, by rows.
-            var above = [Int](repeating: 0, count: previous.count + 1)
-            var row = above
-            for (i, byte) in rest.enumerated() {
-                for j in 0..<previous.count {
-                    row[j + 1] = byte == previous[j] ? above[j] + 1 : 0
-                    if row[j + 1] > run.length { run = (row[j + 1], i + 1, j + 1) }
-                }
-                swap(&above, &row)
-            }
+            run = longestCommonRun(Array(rest), previous)
         }
         if run.length < minimumRun { run = (0, rest.count, 0) }
         let firstEnd = prefix + run.restEnd - run.length
@@ -44,6 +35,35 @@ enum LineDelta {
         encoded.append(contentsOf: line[prefix..<firstEnd])
         encoded.append(contentsOf: line[(firstEnd + run.length)...])
         return encoded.count < line.count + 1 ? encoded : [0] + line
+    }
+
+    /// The longest run of bytes `rest` and `previous` share: its length and
+    /// where it ends in each (dynamic programming by rows, one row kept).
+    private static func longestCommonRun(_ rest: [UInt8], _ previous: [UInt8]) -> (length: Int, restEnd: Int, previousEnd: Int) {
+        var best = (length: 0, restEnd: 0, previousEnd: 0)
+        var row = [UInt16](repeating: 0, count: previous.count + 1)
+        rest.withUnsafeBufferPointer { rest in
+            previous.withUnsafeBufferPointer { previous in
+                row.withUnsafeMutableBufferPointer { row in
+                    for i in 0..<rest.count {
+                        let byte = rest[i]
+                        // Right to left, so that row[j] still holds the row above.
+                        var j = previous.count
+                        while j > 0 {
+                            if byte == previous[j - 1] {
+                                let length = row[j - 1] &+ 1
+                                row[j] = length
+                                if Int(length) > best.length { best = (Int(length), i + 1, j) }
+                            } else {
+                                row[j] = 0
+                            }
+                            j -= 1
+                        }
+                    }
+                }
+            }
+        }
+        return best
     }
 
     /// The line `encoded` holds, given the line before it (needed unless

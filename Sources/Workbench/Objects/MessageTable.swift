@@ -142,12 +142,16 @@ final class MessageTable: @unchecked Sendable {
     func setSeen(_ seen: SeenMessage?, at index: Int) {
         let key = Int32(index)
         var record = self[key]
+        // Side tables are touched only by messages that have or had an entry.
+        if record.flags.contains(.attachment) { attachments[key] = nil }
+        if record.flags.contains(.replying) { replies[key] = nil }
+        let wasFailed = record.state == .failed
+        let error: ChatError?
+        (record.state, error) = Self.code(seen?.state)
+        if let error { errors[key] = error } else if wasFailed { errors[key] = nil }
         record.flags = []
         record.text = ""
         record.authorName = ""
-        attachments[key] = nil
-        replies[key] = nil
-        (record.state, errors[key]) = Self.code(seen?.state)
         if let seen {
             switch seen.author {
             case .user(let id): record.authorName = id
@@ -177,7 +181,11 @@ final class MessageTable: @unchecked Sendable {
     }
 
     func setReportedState(_ state: SendState?, at index: Int) {
-        (self[Int32(index)].reported, reportedErrors[Int32(index)]) = Self.code(state)
+        let key = Int32(index)
+        let wasFailed = self[key].reported == .failed
+        let (code, error) = Self.code(state)
+        self[key].reported = code
+        if let error { reportedErrors[key] = error } else if wasFailed { reportedErrors[key] = nil }
     }
 
     func history(at index: Int) -> [(time: Instant, state: String)] { histories[Int32(index)] ?? [] }
@@ -186,13 +194,13 @@ final class MessageTable: @unchecked Sendable {
         histories[Int32(index), default: []].append(entry)
     }
 
-    private func state(_ code: StateCode, error: ChatError?) -> SendState? {
+    private func state(_ code: StateCode, error: @autoclosure () -> ChatError?) -> SendState? {
         switch code {
         case .none: nil
         case .toBeSent: .toBeSent
         case .sending: .sending
         case .sent: .sent
-        case .failed: .failed(error!)
+        case .failed: .failed(error()!)
         }
     }
 
