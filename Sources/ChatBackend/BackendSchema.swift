@@ -136,6 +136,26 @@ enum BackendSchema {
                 t.add(column: "messageSeq", .integer)
             }
         }
+        // The event log is kept in the tree of its primary key (userId,
+        // userSeq) alone: as a rowid table, every event was stored twice,
+        // in its row and again in the primary key's index (issue 17: two
+        // events are logged with every message). Same columns, same rows.
+        migrator.registerMigration("v5-event-without-rowid") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE event_v5 (
+                        userId TEXT NOT NULL, userSeq INTEGER NOT NULL, kind TEXT NOT NULL, createdAt INTEGER NOT NULL,
+                        messageConversationId TEXT, messageSeq INTEGER, PRIMARY KEY (userId, userSeq)
+                    ) WITHOUT ROWID
+                    """)
+            try db.execute(
+                sql: """
+                    INSERT INTO event_v5 (userId, userSeq, kind, createdAt, messageConversationId, messageSeq)
+                    SELECT userId, userSeq, kind, createdAt, messageConversationId, messageSeq FROM event
+                    """)
+            try db.drop(table: "event")
+            try db.rename(table: "event_v5", to: "event")
+        }
         return migrator
     }
 }

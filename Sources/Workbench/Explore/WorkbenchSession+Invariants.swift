@@ -54,7 +54,8 @@ extension Interpreter {
                 found.append(
                     Violation(
                         invariant: .ordered,
-                        detail: "in \(handleForID[conversationId] ?? conversationId) the server holds \(sent.map(\.handle)) out of order"))
+                        detail: "in \(handle(forID: conversationId) ?? conversationId) the server holds \(sent.map(\.handle)) out of order")
+                )
             }
         }
         for watcher in objects.values.compactMap({ $0 as? WatcherObject }) where watcher.state != "ended" && watcher.fresh {

@@ -143,14 +143,14 @@ extension Interpreter {
     func absorb(_ messages: [Message], client: ClientObject) -> [MessageObject] {
         // Messages come newest first; new ones get handles oldest first,
         // in the order they were written.
-        for message in messages.reversed() where handleForID[message.id] == nil {
+        for message in messages.reversed() where handle(forID: message.id) == nil {
             _ = messageObject(for: message.id, conversationId: message.conversationId, client: client)
         }
         return messages.map { message in
             let object = messageObject(for: message.id, conversationId: message.conversationId, client: client)
             var message = message
             if let state = object.reportedState { message.state = state }
-            object.latest = message
+            object.latest = SeenMessage(message)
             return object
         }
     }
@@ -159,9 +159,9 @@ extension Interpreter {
     /// history and the step's event.
     func recordState(of message: Message, client: ClientObject) {
         let object = messageObject(for: message.id, conversationId: message.conversationId, client: client)
-        object.latest = message
+        object.latest = SeenMessage(message)
         object.reportedState = message.state
-        object.history.append((world.now, message.state.description))
+        object.appendHistory(message.state.description, at: world.now)
         log.append(world.now, .messageState(message: object.handle, state: message.state))
     }
 

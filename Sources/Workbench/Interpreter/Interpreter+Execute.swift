@@ -241,7 +241,7 @@ extension Interpreter {
     static let reservedRoots = ["client", "error", "server", "provider", "clock", "net", "delegate"]
 
     func isKnownRoot(_ root: String) -> Bool {
-        Self.reservedRoots.contains(root) || objects[root] != nil || handleForID[root] != nil
+        Self.reservedRoots.contains(root) || objects[root] != nil || handle(forID: root) != nil
             || clients.contains { $0.name == root }
     }
 }

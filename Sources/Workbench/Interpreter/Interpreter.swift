@@ -25,10 +25,9 @@ final class Interpreter: @unchecked Sendable {
     /// not yet due no longer fires (the window it opened is closed).
     let onlineEpoch = OnlineEpoch()
     var current: ClientObject!
-    /// Handle → object, for every object the session created or saw.
-    var objects: [String: any Inspectable] = [:]
+    /// Handle → object, for every object the session created or saw, and
     /// SDK or server id → handle.
-    var handleForID: [String: String] = [:]
+    var objects = ObjectRegistry()
     var counters: [String: Int] = [:]
     /// The name `NAME = VERB …` gives the object the verb makes, taken by
     /// the first handle of that kind handed out while the verb runs.
@@ -116,13 +115,15 @@ final class Interpreter: @unchecked Sendable {
     }
 
     func register(_ object: any Inspectable, id: String? = nil) {
-        objects[object.handle] = object
-        if let id { handleForID[id] = object.handle }
+        objects.register(object, id: id)
     }
+
+    /// The handle of the object an SDK or server id names, if the session has one.
+    func handle(forID id: String) -> String? { objects.handle(forID: id) }
 
     /// Resolves a handle (or a raw id) to an object of `kind`.
     func resolve(_ word: String, as kind: HandleKind) throws(ScriptError) -> any Inspectable {
-        let handle = handleForID[word] ?? word
+        let handle = handle(forID: word) ?? word
         guard let object = objects[handle] ?? clients.first(where: { $0.name == word }) else {
             let candidates = objects.keys.filter { kind == .any || objects[$0].map { Self.kind(of: $0) == kind } == true }.sorted()
             throw ScriptError(
@@ -136,7 +137,7 @@ final class Interpreter: @unchecked Sendable {
     }
 
     func conversation(_ word: String) throws(ScriptError) -> ConversationObject {
-        if handleForID[word] == nil, objects[word] == nil, Self.looksLikeConversationID(word) {
+        if handle(forID: word) == nil, objects[word] == nil, Self.looksLikeConversationID(word) {
             // An id learned elsewhere (a push, another device): it gets a
             // handle on the current client, and the SDK asks the server.
             return conversationObject(for: word, client: current)
@@ -160,7 +161,7 @@ final class Interpreter: @unchecked Sendable {
     /// The object an SDK or server id names, when the session has one;
     /// the id itself otherwise.
     func reference(_ id: String) -> Resolved {
-        if let handle = handleForID[id], let object = objects[handle] { return .object(object) }
+        if let handle = handle(forID: id), let object = objects[handle] { return .object(object) }
         return .value(.string(id))
     }
 
@@ -179,7 +180,7 @@ final class Interpreter: @unchecked Sendable {
     /// `sameClient`, one of another client is not reused: an app-chosen id
     /// can name different users' conversations (ConversationAliases).
     func conversationObject(for id: String, client: ClientObject, sameClient: Bool = false) -> ConversationObject {
-        if let handle = handleForID[id], let object = objects[handle] as? ConversationObject, !sameClient || object.client === client {
+        if let handle = handle(forID: id), let object = objects[handle] as? ConversationObject, !sameClient || object.client === client {
             return object
         }
         let object = ConversationObject(handle: nextHandle("c"), id: id, client: client)
@@ -189,10 +190,12 @@ final class Interpreter: @unchecked Sendable {
 
     /// The message object for an SDK message, made on first sight.
     func messageObject(for id: String, conversationId: String, client: ClientObject) -> MessageObject {
-        if let handle = handleForID[id], let object = objects[handle] as? MessageObject { return object }
-        let object = MessageObject(handle: nextHandle("m"), id: id, conversationId: conversationId, client: client)
-        register(object, id: id)
-        return object
+        if let object = objects.message(withID: id) { return object }
+        let handle = nextHandle("m")
+        // A name the user chose is no number the counter handed out (that
+        // one is taken, and could not have been chosen).
+        let number = counters["m"].flatMap { handle == "m\($0)" ? $0 : nil }
+        return objects.addMessage(id: id, conversationId: conversationId, client: client, handle: handle, number: number)
     }
 
     /// Binds `name` to an object as well as its own handle (when the object

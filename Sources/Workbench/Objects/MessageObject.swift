@@ -1,30 +1,40 @@
 import ChatCore
 import ChatSDK
 
-/// A message the session saw (`m1`…), with its state changes.
+/// A message the session saw (`m1`…), with its state changes: a view of
+/// its record in the session's `MessageTable`, made when it is looked up.
 // @unchecked Sendable: mutable, and touched only by whoever holds the stage
 // (`Stage.exclusively`): the thread running a command, which also runs the
 // world's jobs, or in server mode between commands the background pump,
 // under the same lock. Never by two threads at once.
 final class MessageObject: Inspectable, @unchecked Sendable {
-    let handle: String
-    let id: String
-    let conversationId: String
-    let client: ClientObject
+    let table: MessageTable
+    let index: Int
+
+    init(table: MessageTable, index: Int) {
+        self.table = table
+        self.index = index
+    }
+
+    var handle: String { table.handle(at: index) }
+    var id: String { table.id(at: index) }
+    var conversationId: String { table.conversationId(at: index) }
+    var client: ClientObject { table.client(at: index) }
     /// The id the server knows its conversation by (ConversationAliases).
     var serverConversationId: String { client.client.serverId(ofConversation: conversationId) }
     /// The message as last seen, its state always the SDK's last word.
-    var latest: Message?
-    /// The last state `messageStateChanged` reported.
-    var reportedState: SendState?
-    var history: [(time: Instant, state: String)] = []
-
-    init(handle: String, id: String, conversationId: String, client: ClientObject) {
-        self.handle = handle
-        self.id = id
-        self.conversationId = conversationId
-        self.client = client
+    var latest: SeenMessage? {
+        get { table.seen(at: index) }
+        set { table.setSeen(newValue, at: index) }
     }
+    /// The last state `messageStateChanged` reported.
+    var reportedState: SendState? {
+        get { table.reportedState(at: index) }
+        set { table.setReportedState(newValue, at: index) }
+    }
+    var history: [(time: Instant, state: String)] { table.history(at: index) }
+
+    func appendHistory(_ state: String, at time: Instant) { table.appendHistory((time, state), at: index) }
 
     let fieldNames = ["id", "kind", "text", "state", "error", "author", "conversation", "replyTo", "readByProvider"]
 
@@ -74,8 +84,8 @@ final class MessageObject: Inspectable, @unchecked Sendable {
     func summary(in interpreter: Interpreter) -> String {
         guard let latest else { return "\(handle): message \(id)" }
         var text =
-            "\(handle): \(kind) message \(Format.content(latest.content)) by \(author) in \(interpreter.handleForID[conversationId] ?? conversationId), \(latest.state)"
-        if let reply = latest.replyTo { text += ", replying to \(interpreter.handleForID[reply] ?? reply)" }
+            "\(handle): \(kind) message \(Format.content(latest.content)) by \(author) in \(interpreter.handle(forID: conversationId) ?? conversationId), \(latest.state)"
+        if let reply = latest.replyTo { text += ", replying to \(interpreter.handle(forID: reply) ?? reply)" }
         return text
     }
 

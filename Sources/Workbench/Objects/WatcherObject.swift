@@ -13,11 +13,6 @@ final class WatcherObject: Inspectable, @unchecked Sendable {
         case items(ConversationObject)
     }
 
-    struct Emission {
-        var time: Instant
-        var text: String
-    }
-
     let handle: String
     let target: Target
     let client: ClientObject
@@ -25,7 +20,7 @@ final class WatcherObject: Inspectable, @unchecked Sendable {
     let userId: String?
     /// The SDK's watcher, delivering to this object as it emits.
     var observation: WatchObservation?
-    var emissions: [Emission] = []
+    var emissions = EmissionHistory()
     var state = "refreshing" {
         // An ended watcher follows nothing: it is not fresh (D1).
         didSet { if state == "ended" { fresh = false } }

@@ -107,7 +107,7 @@ final class ServerMessageObject: Inspectable {
     let handle: String
     init(message: WireMessage, interpreter: Interpreter) {
         self.message = message
-        handle = interpreter.handleForID[message.id] ?? message.id
+        handle = interpreter.handle(forID: message.id) ?? message.id
     }
     let fieldNames = ["id", "seq", "text", "author"]
 

@@ -1,0 +1,26 @@
+import ChatSDK
+
+/// What the session last saw of a message: the parts of an SDK `Message`
+/// that inspection and emission lines show (its id and conversation are
+/// the handle's own).
+struct SeenMessage: Hashable {
+    var author: MessageAuthor
+    var content: MessageContent
+    var replyTo: String?
+    var state: SendState
+    var isReadByProvider: Bool
+
+    init(author: MessageAuthor, content: MessageContent, replyTo: String?, state: SendState, isReadByProvider: Bool) {
+        self.author = author
+        self.content = content
+        self.replyTo = replyTo
+        self.state = state
+        self.isReadByProvider = isReadByProvider
+    }
+
+    init(_ message: Message) {
+        self.init(
+            author: message.author, content: message.content, replyTo: message.replyTo, state: message.state,
+            isReadByProvider: message.isReadByProvider)
+    }
+}
