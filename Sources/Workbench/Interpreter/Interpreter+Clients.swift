@@ -132,7 +132,7 @@ extension Interpreter {
         guard client.trackers[conversation.id] == nil else { return }
         client.trackers[conversation.id] = client.client.observeItems(
             ofConversationWithId: conversation.id,
-            onResponse: { [unowned self] response in self.absorb(response.data.elements, client: client) },
+            onResponse: { [unowned self] response in self.follow(response.data.elements, client: client) },
             onEnd: { _ in })
     }
 
@@ -152,6 +152,34 @@ extension Interpreter {
             if let state = object.reportedState { message.state = state }
             object.latest = SeenMessage(message)
             return object
+        }
+    }
+
+    /// What a tracking watcher shows, kept as `absorb` keeps it, on the
+    /// table itself: every emission shows a whole page, and making a view
+    /// of each message (and spelling its handle) on every emission cost
+    /// more than the rest of a send's bookkeeping (issue 17). A message
+    /// whose last view is unchanged is not written again.
+    func follow(_ messages: [Message], client: ClientObject) {
+        let table = objects.messages
+        // New messages get handles oldest first, as `absorb` gives them; each
+        // id is looked up once.
+        var indexes = [Int?](repeating: nil, count: messages.count)
+        for position in messages.indices.reversed() {
+            let message = messages[position]
+            if let index = table.index(ofID: message.id) {
+                indexes[position] = index
+            } else if !objects.hasHandle(forID: message.id) {
+                indexes[position] = messageObject(for: message.id, conversationId: message.conversationId, client: client).index
+            }
+        }
+        for (position, message) in messages.enumerated() {
+            let index =
+                indexes[position] ?? messageObject(for: message.id, conversationId: message.conversationId, client: client).index
+            var message = message
+            if let state = table.reportedState(at: index) { message.state = state }
+            let seen = SeenMessage(message)
+            if table.seen(at: index) != seen { table.setSeen(seen, at: index) }
         }
     }
 
