@@ -1,6 +1,6 @@
 # Shared by the bench-*.sh scripts (sourced, not run): the release binary in
-# $bin, a temporary folder $work (removed on exit, XDG_* inside it), and
-# timing helpers: `elapsed CMD...` prints CMD's wall time in seconds,
+# $bin (built here, or BIN=path for one already built), a temporary folder
+# $work (removed on exit, XDG_* inside it), and timing helpers: `elapsed CMD...` prints CMD's wall time in seconds,
 # `median` the median of the numbers on stdin; `recording_script` prints the
 # recording benchmarks' script of $STEPS steps.
 set -euo pipefail
@@ -8,8 +8,12 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 RUNS=${RUNS:-5}
 STEPS=${STEPS:-10000}
-swift build -c release --product chatbench >/dev/null
-bin="$(swift build -c release --show-bin-path)/chatbench"
+if [[ -n "${BIN:-}" ]]; then
+    bin="$BIN"
+else
+    swift build -c release --product chatbench >/dev/null
+    bin="$(swift build -c release --show-bin-path)/chatbench"
+fi
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 export XDG_DATA_HOME="$work/data" XDG_STATE_HOME="$work/state"

@@ -51,7 +51,7 @@ struct ReplayCommand: ParsableCommand {
             outcome =
                 tape
                 ? try Replayer.replayTape(recorded, steps: steps, traffic: try store.traffic(of: recorded.id))
-                : try Replayer.replay(recorded, steps: steps, update: update)
+                : try Replayer.replay(recorded, steps: steps, update: update, keepTraffic: htmlOnFailure != nil)
             if update, outcome.changedSteps > 0 {
                 try store.replaceSteps(of: recorded.id, with: outcome.steps)
             }

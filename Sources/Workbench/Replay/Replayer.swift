@@ -8,8 +8,10 @@ import Foundation
 package enum Replayer {
     /// Replays `steps`. Stops at the first divergence unless `update` (then
     /// every step runs, and `steps` of the outcome is the new recording).
+    /// The outcome's `traffic` is kept when `keepTraffic` (an HTML view of
+    /// a divergence reads it).
     package static func replay(
-        _ session: RecordedSession, steps recorded: [RecordedStep], update: Bool = false
+        _ session: RecordedSession, steps recorded: [RecordedStep], update: Bool = false, keepTraffic: Bool = false
     ) throws(RecordingError) -> ReplayOutcome {
         guard session.mode == "embedded" else {
             throw RecordingError(
@@ -26,6 +28,7 @@ package enum Replayer {
         } catch {
             throw RecordingError(.unsupported, "cannot start a world with seed \(session.seed): \(error)")
         }
+        workbench.capturesTraffic = keepTraffic || update || recorded.contains(where: holdsPlaceholder)
         var notes: [String] = []
         if session.toolVersion != WorkbenchVersion.current {
             notes.append("session \(session.label) was recorded with chatbench \(session.toolVersion); this is \(WorkbenchVersion.current)")
@@ -72,6 +75,17 @@ package enum Replayer {
             seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
         outcome.traffic = traffic
         return outcome
+    }
+
+    /// Whether the recording of `step` shows a secret's placeholder. When
+    /// none does, the replay need not see its traffic: placeholders are
+    /// numbered by first sight, traffic included, so the traffic matters
+    /// only to the numbers a step shows (and to the inputs revealed), and
+    /// encoding every request, answer and frame to redact it was most of
+    /// what a replay adds to a run (issue 17).
+    static func holdsPlaceholder(_ step: RecordedStep) -> Bool {
+        unknownPlaceholder(in: step.input) != nil || unknownPlaceholder(in: step.output) != nil
+            || step.events.contains { unknownPlaceholder(in: $0.text) != nil }
     }
 
     /// `<secret#1>`-style placeholders still in a line.
