@@ -94,7 +94,7 @@ final class Redactor {
     /// out, so that a replay can feed a recorded (redacted) line once its
     /// own world has produced the secret again. Unknown placeholders stay.
     func reveal(_ text: String) -> String {
-        guard text.contains("#"), text.contains("<") else { return text }
+        guard text.containsASCII("#"), text.containsASCII("<") else { return text }
         var result = text
         for (secret, placeholder) in placeholders where result.contains(placeholder) {
             result = result.replacingOccurrences(of: placeholder, with: secret)

@@ -50,7 +50,7 @@ extension WorkbenchSession {
     /// so replays and transcripts do not compare it.
     package func isRecordingCommand(_ line: String) -> Bool {
         // Cheap first: replays ask this of every step.
-        guard line.contains("sessions") || line.contains("record") else { return false }
+        guard line.containsASCII("sessions") || line.containsASCII("record") else { return false }
         guard let tokens = try? Tokenizer.tokenize(line), let (spec, _) = interpreter.table.match(tokens) else { return false }
         return spec.group == .recording
     }

@@ -90,7 +90,7 @@ package enum Replayer {
 
     /// `<secret#1>`-style placeholders still in a line.
     static func unknownPlaceholder(in line: String) -> String? {
-        guard line.contains("#") else { return nil }
+        guard line.containsASCII("#") else { return nil }
         let pattern = /<(?:jwt|secret|token)#[0-9]+>/
         return line.firstMatch(of: pattern).map { String($0.output) }
     }
