@@ -132,7 +132,9 @@ extension Interpreter {
         guard client.trackers[conversation.id] == nil else { return }
         client.trackers[conversation.id] = client.client.observeItems(
             ofConversationWithId: conversation.id,
-            onResponse: { [unowned self] response in self.follow(response.data.elements, client: client) },
+            onResponse: { [unowned self] response in
+                self.follow(response.data.elements, client: client, conversationId: conversation.id)
+            },
             onEnd: { _ in })
     }
 
@@ -159,28 +161,49 @@ extension Interpreter {
     /// table itself: every emission shows a whole page, and making a view
     /// of each message (and spelling its handle) on every emission cost
     /// more than the rest of a send's bookkeeping (issue 17). A message
-    /// whose last view is unchanged is not written again.
-    func follow(_ messages: [Message], client: ClientObject) {
+    /// whose last view is unchanged is not written again; one the watcher
+    /// showed last time, the same, and whose record has not changed since
+    /// (its version) is not even looked at: a page mostly shows again what
+    /// it showed, and comparing each view was a tenth of a send.
+    func follow(_ messages: [Message], client: ClientObject, conversationId: String) {
         let table = objects.messages
+        // Where the last page's messages sit in this one (-1: not there).
+        let last = client.followed[conversationId] ?? FollowedPage(messages: [], indexes: [], versions: [])
+        let lastAt = FollowedPage.positions(of: messages, in: last.messages)
+        func lastPosition(of position: Int) -> Int? { lastAt[position] < 0 ? nil : lastAt[position] }
         // New messages get handles oldest first, as `absorb` gives them; each
         // id is looked up once.
-        var indexes = [Int?](repeating: nil, count: messages.count)
+        var indexes = [Int](repeating: -1, count: messages.count)
         for position in messages.indices.reversed() {
-            let message = messages[position]
-            if let index = table.index(ofID: message.id) {
+            if let at = lastPosition(of: position) {
+                indexes[position] = last.indexes[at]
+            } else if let index = table.index(ofID: messages[position].id) {
                 indexes[position] = index
-            } else if !objects.hasHandle(forID: message.id) {
+            } else if !objects.hasHandle(forID: messages[position].id) {
+                let message = messages[position]
                 indexes[position] = messageObject(for: message.id, conversationId: message.conversationId, client: client).index
             }
         }
-        for (position, message) in messages.enumerated() {
-            let index =
-                indexes[position] ?? messageObject(for: message.id, conversationId: message.conversationId, client: client).index
-            var message = message
-            if let state = table.reportedState(at: index) { message.state = state }
-            let seen = SeenMessage(message)
+        var versions = [UInt32](repeating: 0, count: messages.count)
+        for position in messages.indices {
+            if indexes[position] < 0 {
+                let message = messages[position]
+                indexes[position] = messageObject(for: message.id, conversationId: message.conversationId, client: client).index
+            }
+            let index = indexes[position]
+            if let at = lastPosition(of: position), last.versions[at] == table.version(at: index),
+                FollowedPage.same(last.messages, at, messages, position)
+            {
+                versions[position] = last.versions[at]
+                continue
+            }
+            var view = messages[position]
+            if let state = table.reportedState(at: index) { view.state = state }
+            let seen = SeenMessage(view)
             if table.seen(at: index) != seen { table.setSeen(seen, at: index) }
+            versions[position] = table.version(at: index)
         }
+        client.followed[conversationId] = FollowedPage(messages: messages, indexes: indexes, versions: versions)
     }
 
     /// A state the SDK says one of the user's messages entered: its

@@ -25,6 +25,9 @@ final class ClientObject: Inspectable, @unchecked Sendable {
     var pastUsers: [String] = []
     /// Internal watchers that follow messages, by conversation id.
     var trackers: [String: WatchObservation] = [:]
+    /// The page each of them showed last, by conversation id
+    /// (`Interpreter.follow`).
+    var followed: [String: FollowedPage] = [:]
     /// Where the SDK client's events arrive, the moment they happen.
     let relay: EventRelay
 
@@ -47,6 +50,7 @@ final class ClientObject: Inspectable, @unchecked Sendable {
     func stopTracking() {
         for tracker in trackers.values { tracker.cancel() }
         trackers = [:]
+        followed = [:]
     }
 
     let fieldNames = ["user", "auth", "session", "connection", "connectionReason", "cache"]
