@@ -143,10 +143,14 @@ extension Backend {
                 WHERE id = ?
                 """
         ).execute(arguments: [seq, now.milliseconds, Self.preview(of: content), clearProviderTyping, conversationId])
-        // (An UPDATE … RETURNING * in place of this second look-up cost more
-        // instructions than the two statements, issue 17.)
-        guard let updated = try conversationRow(db, id: conversationId) else { throw WireError(.internalError) }
-        let conversation = Self.conversation(from: updated, now: now)
+        // The conversation as updated, from the row read in this transaction
+        // and what the UPDATE set: reading it again (or UPDATE … RETURNING)
+        // cost more than the rest of the statement (issue 17).
+        var conversation = Self.conversation(from: row, now: now)
+        conversation.lastSeq = seq
+        conversation.updatedAt = now
+        conversation.lastMessagePreview = Self.preview(of: content)
+        if clearProviderTyping { conversation.providerTypingUntil = nil }
         let created = try appendEvent(db, userId: ownerId, kind: .messageCreated(message), now: now)
         try appendEvent(db, userId: ownerId, kind: .conversationUpdated(conversation), now: now, userSeq: created.userSeq + 1)
         return (conversation, message)

@@ -115,4 +115,27 @@ import Testing
         #expect(events.map(\.userSeq) == [1, 2, 3, 4, 5, 6])
         #expect(events.suffix(2).map(\.kind) == [.messageCreated(message), .conversationUpdated(conversation)])
     }
+
+    /// The conversation a message's event carries is the one the database
+    /// then holds, every field of it: provider typing and read state kept
+    /// by a user's message, typing cleared by the provider's.
+    @Test func aMessagesConversationEventIsWhatTheDatabaseHolds() throws {
+        let world = try TestWorld()
+        let pair = try world.tokens("alice")
+        try world.send("first", id: "m1", in: "c1", token: pair.accessToken)
+        try world.backend.agentRead(conversationId: "c1")
+        try world.backend.agentTyping(conversationId: "c1", isTyping: true)
+        world.clock.advance(.seconds(1))
+        let (sent, _) = try world.send("second", id: "m2", in: "c1", token: pair.accessToken)
+        #expect(sent.providerTypingUntil != nil && sent.providerReadSeq == 1 && sent.lastSeq == 2)
+        #expect(world.backend.conversations(userId: "alice") == [sent])
+        #expect(world.backend.events(userId: "alice").last?.kind == .conversationUpdated(sent))
+
+        world.clock.advance(.seconds(1))
+        try world.backend.agentSay(conversationId: "c1", text: "an answer")
+        let said = try #require(world.backend.conversations(userId: "alice").first)
+        #expect(said.providerTypingUntil == nil && said.lastSeq == 3 && said.lastMessagePreview == "an answer")
+        #expect(said.updatedAt > sent.updatedAt)
+        #expect(world.backend.events(userId: "alice").last?.kind == .conversationUpdated(said))
+    }
 }
