@@ -58,7 +58,7 @@ extension Interpreter {
                 )
             }
         }
-        for watcher in objects.values.compactMap({ $0 as? WatcherObject }) where watcher.state != "ended" && watcher.fresh {
+        for watcher in objects.others(WatcherObject.self) where watcher.state != "ended" && watcher.fresh {
             guard case .items(let conversation) = watcher.target else { continue }
             let shown = watcher.elementObjects(in: self).compactMap { ($0 as? MessageObject)?.id }
             let unsent = Set(messages.filter { $0.latest?.state != .sent }.map(\.id))

@@ -118,7 +118,7 @@ extension Interpreter {
         let client = object.client
         print("\(object.name) restarted; the app sets user \(user) again at launch")
         perform { try await client.setCurrentUser(userId: user) }
-        for conversation in objects.values.compactMap({ $0 as? ConversationObject }).filter({ $0.client === object }) {
+        for conversation in objects.others(ConversationObject.self) where conversation.client === object {
             if conversation.latest != nil { track(conversation) }
         }
         world.runUntilIdle()
@@ -171,6 +171,9 @@ extension Interpreter {
         let last = client.followed[conversationId] ?? FollowedPage(messages: [], indexes: [], versions: [])
         let lastAt = FollowedPage.positions(of: messages, in: last.messages)
         func lastPosition(of position: Int) -> Int? { lastAt[position] < 0 ? nil : lastAt[position] }
+        func add(_ message: Message) -> Int {
+            messageObject(for: message.id, conversationId: message.conversationId, client: client).index
+        }
         // New messages get handles oldest first, as `absorb` gives them; each
         // id is looked up once.
         var indexes = [Int](repeating: -1, count: messages.count)
@@ -180,16 +183,12 @@ extension Interpreter {
             } else if let index = table.index(ofID: messages[position].id) {
                 indexes[position] = index
             } else if !objects.hasHandle(forID: messages[position].id) {
-                let message = messages[position]
-                indexes[position] = messageObject(for: message.id, conversationId: message.conversationId, client: client).index
+                indexes[position] = add(messages[position])
             }
         }
         var versions = [UInt32](repeating: 0, count: messages.count)
         for position in messages.indices {
-            if indexes[position] < 0 {
-                let message = messages[position]
-                indexes[position] = messageObject(for: message.id, conversationId: message.conversationId, client: client).index
-            }
+            if indexes[position] < 0 { indexes[position] = add(messages[position]) }
             let index = indexes[position]
             if let at = lastPosition(of: position), last.versions[at] == table.version(at: index),
                 FollowedPage.same(last.messages, at, messages, position)

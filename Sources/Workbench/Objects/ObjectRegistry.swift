@@ -58,6 +58,10 @@ struct ObjectRegistry {
 
     var values: [any Inspectable] { entries.map(\.value) }
 
+    /// The objects of a kind other than messages (conversations, watchers…),
+    /// without making a view of every message to pass over it.
+    func others<T>(_ kind: T.Type) -> [T] { named.values.compactMap { $0 as? T } }
+
     func filter(_ isIncluded: ((key: String, value: any Inspectable)) -> Bool) -> [(key: String, value: any Inspectable)] {
         entries.filter(isIncluded)
     }
