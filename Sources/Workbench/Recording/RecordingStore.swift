@@ -59,24 +59,17 @@ package final class RecordingStore: Sendable {
         }
         var configuration = Configuration()
         configuration.busyMode = .timeout(Self.busyTimeout)
-        // WAL is set here rather than with GRDB's `journalMode = .wal`, which
-        // also asks Foundation for the log's attributes (reading /etc/passwd
-        // and /etc/group for its owner's name) and, when the log is empty, as
-        // it is after every clean close, commits a dummy transaction to fill
-        // it: DatabasePool needs that, a DatabaseQueue does not. That was a
-        // write, a sync and 3M instructions of every recorded start.
-        configuration.prepareDatabase { db in
-            if !bundle { try db.execute(sql: "PRAGMA journal_mode = WAL") }
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
-        }
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
         do {
             database = try DatabaseQueue(path: path, configuration: configuration)
             // Several processes creating the file at once can meet a busy
             // error that SQLite does not wait out (a stale read snapshot
-            // upgrading to a write): try again shortly.
+            // upgrading to a write, a journal mode changing): try again
+            // shortly.
             var attempt = 0
             while true {
                 do {
+                    if !bundle { try Self.useWAL(database) }
                     try Self.checkAndMigrate(database, path: path)
                     break
                 } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && attempt < 40 {
@@ -92,6 +85,25 @@ package final class RecordingStore: Sendable {
     }
 
     // MARK: Opening
+
+    /// Puts the file in WAL mode unless it is already (the mode is the
+    /// file's, kept across opens). Not GRDB's `journalMode = .wal`, which
+    /// also asks Foundation for the log's attributes (reading /etc/passwd
+    /// and /etc/group for its owner's name) and, when the log is empty, as
+    /// it is after every clean close, commits a dummy transaction to fill
+    /// it: DatabasePool needs that, a DatabaseQueue does not. That was a
+    /// write, a sync and 3M instructions of every recorded start. Asking
+    /// first keeps an existing file's open a read; changing the mode takes
+    /// the file alone, so processes creating it at once may be told busy.
+    private static func useWAL(_ database: DatabaseQueue) throws {
+        try database.writeWithoutTransaction { db in
+            guard try String.fetchOne(db, sql: "PRAGMA journal_mode") != "wal" else { return }
+            // A mode that could not change is answered with the old one.
+            guard try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") == "wal" else {
+                throw DatabaseError(resultCode: .SQLITE_BUSY, message: "the journal mode could not change")
+            }
+        }
+    }
 
     private static func checkAndMigrate(_ database: DatabaseQueue, path: String) throws {
         let migrator = RecordingSchema.migrator
