@@ -470,7 +470,7 @@ _chatbench_export() {
 
 _chatbench_serve() {
     repeating_flags=()
-    non_repeating_flags=(--version -h --help)
+    non_repeating_flags=(--no-demo-app --version -h --help)
     repeating_options=()
     non_repeating_options=(--host --port --db --sync --seed --idle-timeout --shutdown-grace --log-level)
     __chatbench_offer_flags_options 0

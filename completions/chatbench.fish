@@ -45,7 +45,7 @@ function __chatbench_parse_tokens -S
         case 'export'
             __chatbench_parse_subcommand 2 'bundle=' 'html=' 'force' 'db=' 'version' 'h/help'
         case 'serve'
-            __chatbench_parse_subcommand 0 'host=' 'port=' 'db=' 'sync=' 'seed=' 'idle-timeout=' 'shutdown-grace=' 'log-level=' 'version' 'h/help'
+            __chatbench_parse_subcommand 0 'host=' 'port=' 'db=' 'sync=' 'seed=' 'idle-timeout=' 'shutdown-grace=' 'log-level=' 'no-demo-app' 'version' 'h/help'
         case 'help'
             __chatbench_parse_subcommand -r 1 'version'
         end
@@ -201,6 +201,7 @@ complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_op
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench serve" idle-timeout' -l 'idle-timeout' -d 'Close a connection that sends nothing for this many seconds while none of its requests is being answered (event streams are pinged more often).' -rfka ''
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench serve" shutdown-grace' -l 'shutdown-grace' -d 'On SIGINT or SIGTERM, idle connections close at once; requests in flight get this many seconds to be answered, then every connection still open is closed and the server exits.' -rfka ''
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench serve" log-level' -l 'log-level' -d 'Log level: trace, debug, info, notice, warning, error, critical.' -rfka ''
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench serve" no-demo-app' -l 'no-demo-app' -d 'Do not create the well-known demo app (demo-key and its published secret) in a database that has no app.'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench serve" version' -l 'version' -d 'Show the version.'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench serve" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench help" version' -l 'version' -d 'Show the version.'

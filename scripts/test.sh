@@ -71,6 +71,11 @@ if [ "$failed" -eq 0 ]; then
     # websockets: identity cases, every user operation, pagination, the
     # event stream and its catch-up.
     part "third-party client" 3 "third-party client" python3 scripts/third_party_client.py "$bin"
+    # The server attacked and faulted (issue 26, SPEC S4): equivalent ids on
+    # every route and the event stream, a full disk (the 500, /health, the
+    # log's secrets), foreign, damaged and locked database files, refresh
+    # token reuse, a session token after logout, a second SIGTERM.
+    part "server attack" 5 "server attack" python3 scripts/server_attack.py "$bin"
     # A short schemathesis run from the document (all phases, seed 1; ~30 s).
     part "schemathesis" 10 "." scripts/schemathesis_check.sh "$bin"
     # Every behaviour id a comment cites is explained in docs/behaviour.md,

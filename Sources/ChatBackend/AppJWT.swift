@@ -125,7 +125,7 @@ package enum AppJWT {
         }
         let expMs = exp.value.timeIntervalSince1970 * 1000
         let expiresAt = Instant(milliseconds: expMs >= Double(Int64.max / 2) ? Int64.max / 2 : Int64(expMs))
-        return Verified(externalId: externalId, name: claims.name, email: claims.email, expiresAt: expiresAt)
+        return Verified(externalId: Identifier.normalized(externalId), name: claims.name, email: claims.email, expiresAt: expiresAt)
     }
 
     /// Signs claims as an app's backend would (HS256), synchronously.

@@ -10,6 +10,7 @@ extension Backend {
     /// Throws `unknownConversation` or, for empty or oversized text, `badRequest`.
     @discardableResult
     package func agentSay(conversationId: String, text: String, agentName: String = "agent") throws(WireError) -> WireMessage {
+        let conversationId = Identifier.normalized(conversationId)
         let content = WireContent.text(text)
         let now = environment.now()
         let (ownerId, message) = try write { db -> (String, WireMessage) in
@@ -41,6 +42,7 @@ extension Backend {
     /// cleared and the owner receives `typing(until: nil)`.
     /// Throws `unknownConversation`.
     package func agentTyping(conversationId: String, isTyping: Bool, agentName: String = "agent") throws(WireError) {
+        let conversationId = Identifier.normalized(conversationId)
         let now = environment.now()
         let ownerId = try write { db -> String in
             guard let row = try conversationRow(db, id: conversationId) else { throw WireError(.unknownConversation) }
@@ -63,6 +65,7 @@ extension Backend {
     /// `conversationUpdated` with it (`providerReadSeq`), so that the
     /// messages it covers show as read. Throws `unknownConversation`.
     package func agentRead(conversationId: String, agentName: String = "agent") throws(WireError) {
+        let conversationId = Identifier.normalized(conversationId)
         let now = environment.now()
         let ownerId = try write { db -> String in
             guard try conversationRow(db, id: conversationId) != nil else { throw WireError(.unknownConversation) }

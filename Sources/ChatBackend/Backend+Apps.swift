@@ -29,3 +29,16 @@ extension Backend {
         }
     }
 }
+
+extension Backend {
+    /// The API keys of the apps whose settings let anyone with the key sign
+    /// in as any user by id alone (`allowUserIdOnly`, SPEC A10), in key
+    /// order: `serve` names them at start (issue 26).
+    package func apiKeysAllowingUserIdOnly() -> [String] {
+        let apps = (try? read { db in try Row.fetchAll(db, sql: "SELECT apiKey, settings FROM app ORDER BY apiKey") }) ?? []
+        return apps.compactMap { row in
+            guard let settings = try? Self.decodedSettings(row["settings"]), settings.allowUserIdOnly else { return nil }
+            return row["apiKey"]
+        }
+    }
+}

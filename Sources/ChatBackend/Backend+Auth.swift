@@ -11,6 +11,7 @@ extension Backend {
     /// Throws `invalidApiKey` for an unknown key, `badRequest` for an empty or
     /// oversized user id, and `forbidden` if the user id belongs to another app.
     package func issueTokens(apiKey: String, userId: String) throws(WireError) -> TokenPair {
+        let userId = Identifier.normalized(userId)
         try Self.validateIdentifier(userId, what: "user id")
         return try write { db in
             let settings = try Self.appSettings(db, apiKey: apiKey)
@@ -23,8 +24,13 @@ extension Backend {
     /// refresh token becomes invalid (rotation). A session opened with a
     /// session token answers `expiredSessionToken` once that token is past
     /// its lifetime (`invalidRefreshToken` if it was revoked).
+    ///
+    /// A refresh token used again after its rotation is a stolen copy or a
+    /// replay (OAuth 2.0 security BCP, refresh token reuse detection): it is
+    /// refused, and its whole family with it: every token of its session is
+    /// revoked, the session closes and its event streams end.
     func refresh(apiKey: String, refreshToken: String, deviceId: String? = nil) throws(WireError) -> TokenPair {
-        try write { db in
+        let outcome = try write { db -> RefreshOutcome in
             let settings = try Self.appSettings(db, apiKey: apiKey)
             guard
                 let row = try Row.fetchOne(
@@ -32,10 +38,14 @@ extension Backend {
                         sql: """
                             SELECT userId, apiKey, expiresAt, revokedAt, sessionId, credential FROM token WHERE token = ? AND kind = 'refresh'
                             """), arguments: [refreshToken]),
-                row["revokedAt"] as Int64? == nil,
-                row["apiKey"] as String == apiKey
+                (row["apiKey"] as String).isSameIdentifier(as: apiKey)
             else { throw WireError(.invalidRefreshToken) }
             let now = environment.now()
+            if row["revokedAt"] as Int64? != nil {
+                guard let sessionId = row["sessionId"] as String? else { throw WireError(.invalidRefreshToken) }
+                let revoked = try revokeFamily(db, sessionId: sessionId, now: now)
+                return revoked ? .reused(sessionId: sessionId) : .refused
+            }
             var credentialExpiry: Instant?
             if let credential = row["credential"] as String? {
                 guard
@@ -54,10 +64,41 @@ extension Backend {
             ])
             let sessionId: String? = row["sessionId"]
             if let sessionId, let deviceId { try bindDevice(db, sessionId: sessionId, deviceId: deviceId, now: now) }
-            return try mintPair(
-                db, userId: row["userId"], apiKey: apiKey, settings: settings, sessionId: sessionId,
-                credential: row["credential"], credentialExpiry: credentialExpiry)
+            return .pair(
+                try mintPair(
+                    db, userId: row["userId"], apiKey: apiKey, settings: settings, sessionId: sessionId,
+                    credential: row["credential"], credentialExpiry: credentialExpiry))
         }
+        switch outcome {
+        case .pair(let pair):
+            return pair
+        case .refused:
+            throw WireError(.invalidRefreshToken)
+        case .reused(let sessionId):
+            closeSubscriptions(reason: WireError(.invalidToken, "A refresh token of this session was used twice")) { subscription, _ in
+                subscription.sessionId == sessionId
+            }
+            throw WireError(.invalidRefreshToken, "The refresh token was already used: its session is revoked")
+        }
+    }
+
+    private enum RefreshOutcome {
+        case pair(TokenPair)
+        /// A rotated refresh token came back: its session was revoked now.
+        case reused(sessionId: String)
+        /// A revoked refresh token of a session already closed.
+        case refused
+    }
+
+    /// Revokes every token of a session and closes it; whether anything was
+    /// still open.
+    private func revokeFamily(_ db: Database, sessionId: String, now: Instant) throws -> Bool {
+        try db.execute(
+            sql: "UPDATE token SET revokedAt = ? WHERE sessionId = ? AND revokedAt IS NULL", arguments: [now.milliseconds, sessionId])
+        let tokens = db.changesCount
+        try db.execute(
+            sql: "UPDATE session SET closedAt = ? WHERE id = ? AND closedAt IS NULL", arguments: [now.milliseconds, sessionId])
+        return tokens + db.changesCount > 0
     }
 
     /// Checks an access token: missing, unknown, revoked or of another app →
@@ -120,7 +161,7 @@ extension Backend {
             ])
         }
         closeSubscriptions(reason: WireError(.invalidToken, "The user's tokens were revoked")) { subscription, _ in
-            subscription.userId == userId
+            subscription.userId.isSameIdentifier(as: userId)
         }
     }
 

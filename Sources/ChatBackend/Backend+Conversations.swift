@@ -86,7 +86,7 @@ extension Backend {
     /// server created for them when they asked for `id` and another user
     /// held it. Nil when they have none.
     func callerConversationRow(_ db: Database, id: String, userId: String) throws -> Row? {
-        if let row = try conversationRow(db, id: id), row["ownerId"] as String == userId { return row }
+        if let row = try conversationRow(db, id: id), (row["ownerId"] as String).isSameIdentifier(as: userId) { return row }
         return try Row.fetchOne(
             db.cachedStatement(sql: "SELECT * FROM conversation WHERE ownerId = ? AND requestedId = ? ORDER BY createdAt, id LIMIT 1"),
             arguments: [userId, id])

@@ -14,6 +14,7 @@ extension Backend {
     /// Throws `invalidApiKey`, `badRequest` (bad user id) or `forbidden`
     /// (a user of another app).
     package func issueAccessToken(apiKey: String, userId: String) throws(WireError) -> IssuedCredential {
+        let userId = Identifier.normalized(userId)
         try Self.validateIdentifier(userId, what: "user id")
         let now = environment.now()
         return try write { db in
@@ -30,6 +31,7 @@ extension Backend {
     /// `ttl` or else the app's `sessionTokenTTL`. Creates the user if unknown.
     /// Throws as ``issueAccessToken(apiKey:userId:)``.
     package func issueSessionToken(apiKey: String, userId: String, ttl: Duration? = nil) throws(WireError) -> IssuedCredential {
+        let userId = Identifier.normalized(userId)
         try Self.validateIdentifier(userId, what: "user id")
         let now = environment.now()
         return try write { db in
@@ -172,7 +174,9 @@ extension Backend {
                 sql: "UPDATE user SET isAnonymous = 0, name = COALESCE(?, name), email = COALESCE(?, email) WHERE id = ?",
                 arguments: [verified.name, verified.email, userId])
             var merged: [String] = []
-            let anonymousId = try anonymousCaller(db, apiKey: apiKey, accessToken: envelope.accessToken).flatMap { $0 == userId ? nil : $0 }
+            let anonymousId = try anonymousCaller(db, apiKey: apiKey, accessToken: envelope.accessToken).flatMap {
+                $0.isSameIdentifier(as: userId) ? nil : $0
+            }
             if let anonymousId {
                 merged = try merge(db, anonymousId: anonymousId, into: userId, now: now)
             }
@@ -182,7 +186,7 @@ extension Backend {
         if let anonymousId {
             deliverEvents(userId: userId)
             closeSubscriptions(reason: WireError(.invalidToken, "The anonymous user was merged into a signed-in user")) { subscription, _ in
-                subscription.userId == anonymousId
+                subscription.userId.isSameIdentifier(as: anonymousId)
             }
         }
         return response
@@ -281,6 +285,13 @@ extension Backend {
             }
             try db.execute(sql: "UPDATE token SET revokedAt = ? WHERE sessionId = ? AND revokedAt IS NULL", arguments: [now, sessionId])
             try db.execute(sql: "UPDATE session SET closedAt = ? WHERE id = ? AND closedAt IS NULL", arguments: [now, sessionId])
+            // A session token the session was opened with ends with it: it
+            // would otherwise open new sessions after the user logged out.
+            try db.execute(
+                sql: """
+                    UPDATE token SET revokedAt = ? WHERE kind = 'session' AND revokedAt IS NULL
+                    AND token = (SELECT credential FROM session WHERE id = ?)
+                    """, arguments: [now, sessionId])
             return sessionId
         }
         if let closed {
@@ -453,7 +464,7 @@ extension Backend {
     /// for a message someone else wrote (a provider, the system): a user is
     /// not notified of their own messages. Called by ``appendEvent``.
     func logPushes(_ db: Database, userId: String, message: WireMessage, now: Instant) throws {
-        if case .user(let author) = message.author, author == userId { return }
+        if case .user(let author) = message.author, author.isSameIdentifier(as: userId) { return }
         let devices = try String.fetchAll(db, sql: "SELECT deviceId FROM device WHERE userId = ? ORDER BY deviceId", arguments: [userId])
         for deviceId in devices {
             try db.execute(

@@ -101,7 +101,9 @@ extension Backend {
             sql: """
                 INSERT INTO conversation (id, ownerId, title, createdAt, updatedAt, requestedId) VALUES (?, ?, ?, ?, ?, ?)
                 """
-        ).execute(arguments: [id, caller.userId, create.title, now.milliseconds, now.milliseconds, id == requestedId ? nil : requestedId])
+        ).execute(arguments: [
+            id, caller.userId, create.title, now.milliseconds, now.milliseconds, id.isSameIdentifier(as: requestedId) ? nil : requestedId,
+        ])
         return try ownedConversationRow(db, id: id, userId: caller.userId)
     }
 

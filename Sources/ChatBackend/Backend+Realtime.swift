@@ -107,7 +107,7 @@ extension Backend {
         }
         recentEventKinds.withLock { recent in
             if recent.count >= 256 { recent.removeAll() }
-            recent[key] = kind
+            recent[ExactKey(key)] = kind
         }
         if case .messageCreated(let message) = kind { try logPushes(db, userId: userId, message: message, now: now) }
         return event
@@ -199,7 +199,7 @@ extension Backend {
         guard kind == Self.messageReferenceKind, let conversationId: String = row["messageConversationId"],
             let seq: Int64 = row["messageSeq"]
         else { return try decodedEventKind(kind) }
-        if let known = recentEventKinds.withLock({ $0[Self.messageReferenceKey(conversationId: conversationId, seq: seq)] }) {
+        if let known = recentEventKinds.withLock({ $0[ExactKey(Self.messageReferenceKey(conversationId: conversationId, seq: seq))] }) {
             return known
         }
         guard row["id"] as String? != nil else {
@@ -209,7 +209,7 @@ extension Backend {
     }
 
     func decodedEventKind(_ json: String) throws -> WireEvent.Kind {
-        if let known = recentEventKinds.withLock({ $0[json] }) { return known }
+        if let known = recentEventKinds.withLock({ $0[ExactKey(json)] }) { return known }
         if json.hasPrefix("[") { return .conversationUpdated(try Self.decode(StoredConversationUpdate.self, from: json).conversation) }
         return try Self.decode(WireEvent.Kind.self, from: json)
     }

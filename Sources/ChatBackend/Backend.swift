@@ -28,12 +28,15 @@ public final class Backend: Sendable {
     /// message, its reference (`messageReferenceKey`): delivery reads back
     /// the events just written, and need not decode what it encoded. Per
     /// backend: a reference names a message of this backend only.
-    let recentEventKinds = Mutex<[String: WireEvent.Kind]>([:])
+    let recentEventKinds = Mutex<[ExactKey: WireEvent.Kind]>([:])
     /// Checkpoints a file's write-ahead log off the writer's thread (nil in memory).
     let checkpointer: WALCheckpointer?
 
     /// In-memory state: realtime subscriptions and counters.
     struct State {
+        /// What the last failed write said, while no write has succeeded
+        /// since (a full disk, an I/O error, damaged pages): ``health()``.
+        var storageProblem: String?
         var requestCount = 0
         var nextSubscription: Int64 = 1
         var subscriptions = SubscriptionTable()
@@ -107,6 +110,7 @@ public final class Backend: Sendable {
     /// Throws a ``WireError`` with code `badRequest` if the key is empty or
     /// already registered.
     package func createApp(apiKey: String, jwtSecret: String, settings: AppSettings = .init()) throws {
+        let apiKey = Identifier.normalized(apiKey)
         guard !apiKey.isEmpty else { throw WireError(.badRequest, "The API key is empty") }
         let json = try Self.encode(settings)
         try write { db in
@@ -162,14 +166,14 @@ public final class Backend: Sendable {
 
     /// Decoded settings by their JSON text: every request reads its app's
     /// settings, and decoding JSON each time cost more than the query.
-    private static let settingsByJSON = Mutex<[String: AppSettings]>([:])
+    private static let settingsByJSON = Mutex<[ExactKey: AppSettings]>([:])
 
     static func decodedSettings(_ json: String) throws -> AppSettings {
-        if let known = settingsByJSON.withLock({ $0[json] }) { return known }
+        if let known = settingsByJSON.withLock({ $0[ExactKey(json)] }) { return known }
         let settings = try decode(AppSettings.self, from: json)
         settingsByJSON.withLock { memo in
             if memo.count >= 64 { memo.removeAll() }
-            memo[json] = settings
+            memo[ExactKey(json)] = settings
         }
         return settings
     }
@@ -181,10 +185,13 @@ public final class Backend: Sendable {
     /// `refresh` and the sign-in requests need only the API key; `logout`
     /// accepts an expired access token; every other request needs a valid,
     /// unexpired access token in `envelope.accessToken`.
+    ///
+    /// Identifiers are normalised first (``Identifier``): whichever spelling
+    /// a client sends, the backend stores, compares and answers the NFC one.
     package func handle(_ envelope: WireEnvelope) -> Result<WireResponse, WireError> {
         state.withLock { $0.requestCount += 1 }
         do throws(WireError) {
-            return .success(try answer(envelope))
+            return .success(try answer(envelope.normalizingIdentifiers()))
         } catch {
             return .failure(error)
         }
@@ -239,11 +246,45 @@ public final class Backend: Sendable {
     /// and is rethrown, any other error becomes `internalError`.
     func write<T>(_ body: (Database) throws -> T) throws(WireError) -> T {
         do {
-            return try dbQueue.write(body)
+            let value = try dbQueue.write(body)
+            if state.withLock({ $0.storageProblem != nil }) { state.withLock { $0.storageProblem = nil } }
+            return value
         } catch let error as WireError {
             throw error
         } catch {
+            noteStorageProblem(error)
             throw WireError(.internalError, "\(error)")
+        }
+    }
+
+    /// Remembers a failure of the storage itself (not of a statement).
+    private func noteStorageProblem(_ error: any Error) {
+        guard let error = error as? DatabaseError, Self.storageFailures.contains(error.resultCode.primaryResultCode) else { return }
+        state.withLock { $0.storageProblem = "\(error.resultCode): \(error.message ?? "no message")" }
+    }
+
+    private static let storageFailures: [ResultCode] = [
+        .SQLITE_FULL, .SQLITE_IOERR, .SQLITE_CORRUPT, .SQLITE_NOTADB, .SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM,
+    ]
+
+    /// Whether the database can be read and was last written (issue 26): nil
+    /// when healthy, else what is wrong, in one line. Reads a row of each
+    /// table (so a damaged page on the way is found) and reports the last
+    /// write's failure of the storage itself (a full disk), until a write
+    /// succeeds again.
+    package func health() -> String? {
+        if let problem = state.withLock({ $0.storageProblem }) { return "the last write failed (\(problem))" }
+        do {
+            try dbQueue.inDatabase { db in
+                for table in ["app", "user", "token", "session", "conversation", "message", "event", "device", "push"] {
+                    _ = try Row.fetchOne(db, sql: "SELECT * FROM \(table) LIMIT 1")
+                }
+            }
+            return nil
+        } catch let error as DatabaseError {
+            return "the database cannot be read (\(error.resultCode): \(error.message ?? "no message"))"
+        } catch {
+            return "the database cannot be read (\(error))"
         }
     }
 

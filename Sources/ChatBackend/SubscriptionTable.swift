@@ -1,10 +1,13 @@
+import ChatCore
+
 /// The live realtime subscriptions, by id and by user: delivering a user's
 /// events looks up that user's subscriptions instead of scanning them all
 /// (with 500 open event streams the scan was the backend's hottest code).
+/// Users are told apart by the bytes of their ids (``ExactKey``).
 struct SubscriptionTable: Sendable {
     private var byID: [SubscriptionID: Subscription] = [:]
     /// Each user's subscription ids, in increasing order (ids only grow).
-    private var idsByUser: [String: [SubscriptionID]] = [:]
+    private var idsByUser: [ExactKey: [SubscriptionID]] = [:]
 
     /// The subscription with this id; setting nil removes it. A subscription
     /// keeps its user for life.
@@ -16,7 +19,7 @@ struct SubscriptionTable: Sendable {
                 return
             }
             if byID.updateValue(newValue, forKey: id) == nil {
-                idsByUser[newValue.userId, default: []].append(id)
+                idsByUser[ExactKey(newValue.userId), default: []].append(id)
             }
         }
     }
@@ -25,14 +28,14 @@ struct SubscriptionTable: Sendable {
     @discardableResult
     mutating func removeValue(forKey id: SubscriptionID) -> Subscription? {
         guard let removed = byID.removeValue(forKey: id) else { return nil }
-        idsByUser[removed.userId]?.removeAll { $0 == id }
-        if idsByUser[removed.userId]?.isEmpty == true { idsByUser[removed.userId] = nil }
+        idsByUser[ExactKey(removed.userId)]?.removeAll { $0 == id }
+        if idsByUser[ExactKey(removed.userId)]?.isEmpty == true { idsByUser[ExactKey(removed.userId)] = nil }
         return removed
     }
 
     /// The ids of a user's subscriptions, oldest first.
     func ids(ofUser userId: String) -> [SubscriptionID] {
-        idsByUser[userId] ?? []
+        idsByUser[ExactKey(userId)] ?? []
     }
 
     /// Ids of the subscriptions `matches` selects, oldest first.

@@ -1,11 +1,13 @@
+import ChatCore
 import Crypto
 import Foundation
 
 /// Identity verification (A12): the app's backend vouches for a user id by
 /// signing it, and a client that connects with the user id alone passes the
 /// signature on (`ChatAuth.signature`). The signature is the HMAC-SHA256 of
-/// the user id's UTF-8 bytes, keyed by the app's secret (the one its JWTs
-/// are signed with), written as 64 lowercase hex digits.
+/// the user id's UTF-8 bytes in NFC (the one spelling of an id,
+/// ``Identifier``), keyed by the app's secret (the one its JWTs are signed
+/// with), written as 64 lowercase hex digits.
 ///
 /// A right signature lets a user-id connect through where the app does not
 /// allow user ids alone; a wrong one is refused with `invalidSignature`
@@ -13,7 +15,8 @@ import Foundation
 package enum UserSignature {
     /// The signature of `userId` under `secret`.
     package static func sign(userId: String, secret: String) -> String {
-        let code = HMAC<SHA256>.authenticationCode(for: Data(userId.utf8), using: SymmetricKey(data: Data(secret.utf8)))
+        let code = HMAC<SHA256>.authenticationCode(
+            for: Data(Identifier.normalized(userId).utf8), using: SymmetricKey(data: Data(secret.utf8)))
         return code.map { String(format: "%02x", $0) }.joined()
     }
 
@@ -22,7 +25,7 @@ package enum UserSignature {
     package static func isValid(_ signature: String, userId: String, secret: String) -> Bool {
         guard let bytes = hexBytes(signature), bytes.count == SHA256.byteCount else { return false }
         return HMAC<SHA256>.isValidAuthenticationCode(
-            bytes, authenticating: Data(userId.utf8), using: SymmetricKey(data: Data(secret.utf8)))
+            bytes, authenticating: Data(Identifier.normalized(userId).utf8), using: SymmetricKey(data: Data(secret.utf8)))
     }
 
     private static func hexBytes(_ text: String) -> [UInt8]? {

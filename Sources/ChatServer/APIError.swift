@@ -79,23 +79,39 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch let error as APIError {
-            return try error.response(from: request, context: context)
+            return try answer(error, detail: error.error.message, request: request, context: context)
         } catch let error as WireError {
-            return try APIError(error).response(from: request, context: context)
+            return try answer(APIError(error), detail: error.message, request: request, context: context)
         } catch let error as ServerError {
-            let answer = APIError(error)
-            if answer.status == .internalServerError {
-                context.logger.error("unexpected error", metadata: ["error": "\(error)"])
-            }
-            return try answer.response(from: request, context: context)
+            // Never `\(error)`: a ServerError describes the whole request,
+            // its credentials and body included (issue 26).
+            let detail = (error.underlyingError as? WireError)?.message ?? "\(type(of: error.underlyingError)): \(error.causeDescription)"
+            return try answer(APIError(error), detail: detail, request: request, context: context)
         } catch let error as HTTPError {
             return try translate(error, request: request).response(from: request, context: context)
         } catch let error as DecodingError {
             return try APIError(WireError(.badRequest, JSONBody.describe(error))).response(from: request, context: context)
         } catch {
-            context.logger.error("unexpected error", metadata: ["error": "\(error)"])
-            return try APIError(WireError(.internalError)).response(from: request, context: context)
+            return try answer(APIError(WireError(.internalError)), detail: "\(error)", request: request, context: context)
         }
+    }
+
+    /// The answer to a failed request. A failure of the server's own (500)
+    /// is answered with its code and a generic message; what went wrong goes
+    /// to the log, named by the request's method and path, with anything
+    /// shaped like a credential taken out (issue 26: a 500 answered SQLite's
+    /// message and the SQL, and logged the request's headers and body).
+    private func answer(_ error: APIError, detail: String, request: Request, context: Context) throws -> Response {
+        guard error.status == .internalServerError else { return try error.response(from: request, context: context) }
+        context.logger.error(
+            "request failed",
+            metadata: [
+                "request": "\(request.method) \(request.uri.path)",
+                "error": "\(LogRedaction.redact(detail))",
+            ])
+        var generic = APIError(WireError(error.error.code))
+        generic.headers = error.headers
+        return try generic.response(from: request, context: context)
     }
 
     private func translate(_ error: HTTPError, request: Request) -> APIError {

@@ -20,8 +20,15 @@ struct APIHandler: APIProtocol {
     /// the generated code (the runtime's default pretty-prints).
     static let configuration = Configuration(jsonEncodingOptions: [.sortedKeys])
 
+    /// `ok`, or 503 `unavailable` naming what is wrong with the database
+    /// (issue 26: a damaged or full database answered ok while every
+    /// request failed).
     func health(_ input: Operations.Health.Input) async throws -> Operations.Health.Output {
-        .ok(.init(body: .json(.init(status: "ok"))))
+        let backend = self.backend
+        guard let problem = await BackendThread.run({ backend.health() }) else {
+            return .ok(.init(body: .json(.init(status: .ok))))
+        }
+        return .serviceUnavailable(.init(body: .json(.init(status: .unavailable, problem: problem))))
     }
 
     // MARK: SDK requests
@@ -162,10 +169,11 @@ struct APIHandler: APIProtocol {
         backend.scope(apiKey: try requireApp())
     }
 
-    /// A path's id, with the limits of every id.
+    /// A path's id, with the limits of every id, in its one spelling
+    /// (``Identifier``: NFC).
     static func id(_ value: String) throws -> String {
         try Backend.validateIdentifier(value, what: "id in the path")
-        return value
+        return Identifier.normalized(value)
     }
 
     static func limit(_ value: Int64?) throws -> Int {

@@ -77,10 +77,39 @@ public final class ChatServer: Sendable {
     public let backend: Backend
     let hub = RealtimeHub()
     let connections = ConnectionRegistry()
+    /// The database file's lock, held while the server runs (nil in memory).
+    let lock: ServerLock?
+
+    /// Why a server would not open its database file: the file is in use by
+    /// another server, is another program's, or is damaged. Nothing was
+    /// written to it. The description is one line naming the file.
+    public struct Refusal: Error, CustomStringConvertible {
+        public let description: String
+    }
 
     /// Opens the database (running its migrations) and creates the demo app if needed.
+    ///
+    /// A file is checked, read-only, and locked (one server per file): it
+    /// must be new, empty or a chatbench database whose pages read back;
+    /// else ``Refusal`` is thrown before anything is written to it.
     public init(configuration: Configuration) throws {
         self.configuration = configuration
+        if let path = configuration.databasePath {
+            // Checked first, read-only, so that nothing is written beside a
+            // file that is refused (not even the lock file); checked again
+            // once locked, in case another server was making it meanwhile.
+            do {
+                try DatabaseFileCheck.check(path)
+                lock = try ServerLock(databasePath: path)
+                try DatabaseFileCheck.check(path)
+            } catch let refusal as DatabaseFileCheck.Refusal {
+                throw Refusal(description: refusal.description)
+            } catch let refusal as ServerLock.Refusal {
+                throw Refusal(description: refusal.description)
+            }
+        } else {
+            lock = nil
+        }
         backend = try Backend(
             environment: ServerEnvironment.make(seed: configuration.seed), path: configuration.databasePath,
             commitSync: configuration.commitSync)
@@ -95,6 +124,7 @@ public final class ChatServer: Sendable {
     /// requests in flight. `onReady` gets the port once it accepts connections.
     public func run(handleSignals: Bool, onReady: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         let group = makeServiceGroup(handleSignals: handleSignals, onReady: onReady)
+        defer { lock?.release() }
         try await group.run()
     }
 
@@ -106,12 +136,14 @@ public final class ChatServer: Sendable {
             readyContinuation.finish()
         }
         let failure = Mutex<(any Error)?>(nil)
+        let lock = self.lock
         let task = Task {
             do {
                 try await group.run()
             } catch {
                 failure.withLock { $0 = error }
             }
+            lock?.release()
             readyContinuation.finish()
         }
         for await port in ready {

@@ -36,9 +36,13 @@ final class RealtimeHub: Sendable {
     /// Asks matching streams to close; returns how many.
     @discardableResult
     func dropAll(apiKey: String?, userId: String?, reason: String) -> Int {
+        // One spelling of an id, compared byte for byte (``Identifier``).
+        let apiKey = apiKey.map { Identifier.normalized($0) }
+        let userId = userId.map { Identifier.normalized($0) }
         let dropped = state.withLock { state -> [Entry] in
             state.entries.values.filter { entry in
-                (apiKey == nil || entry.apiKey == apiKey) && (userId == nil || entry.userId == userId)
+                (apiKey.map { entry.apiKey.isSameIdentifier(as: $0) } ?? true)
+                    && (userId.map { entry.userId?.isSameIdentifier(as: $0) == true } ?? true)
             }
         }
         for entry in dropped {

@@ -16,9 +16,13 @@ struct ServeCommand: ParsableCommand {
             (WebSocket, GET /v1/events), persisting to a SQLite file. Prints one line \
             `chatbench serve: listening on http://HOST:PORT (db FILE)` when it accepts \
             connections; SIGINT or SIGTERM stop it gracefully (idle connections close at \
-            once, requests in flight get --shutdown-grace). The demo app (API key \
-            demo-key, app secret demo-secret-0123456789abcdef) is created when the database has none. Requests are logged to \
-            standard error.
+            once, requests in flight get --shutdown-grace); a second one ends it at once. The \
+            demo app (API key demo-key, app secret demo-secret-0123456789abcdef) is created when \
+            the database has none, unless --no-demo-app. An app that lets anyone sign in as any \
+            user by id alone (its allowUserIdOnly setting, on by default) is named in a warning at \
+            start. One server per database file: a file in use by another server, another \
+            program's SQLite file or a damaged one is refused before anything is written to it. \
+            Requests are logged to standard error, without credentials or bodies.
             """
     )
 
@@ -63,6 +67,9 @@ struct ServeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Log level: trace, debug, info, notice, warning, error, critical.", valueName: "level"))
     var logLevel: String = "info"
 
+    @Flag(help: "Do not create the well-known demo app (demo-key and its published secret) in a database that has no app.")
+    var noDemoApp = false
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535, got \(port)") }
         guard CommitSync(rawValue: sync) != nil else {
@@ -91,13 +98,25 @@ struct ServeCommand: ParsableCommand {
         configuration.commitSync = CommitSync(rawValue: sync) ?? .normal
         configuration.idleTimeout = .milliseconds(Int64(idleTimeout * 1000))
         configuration.shutdownGrace = .milliseconds(Int64(shutdownGrace * 1000))
+        configuration.createDemoApp = !noDemoApp
         let server: ChatServer
         do {
             server = try ChatServer(configuration: configuration)
+        } catch let refusal as ChatServer.Refusal {
+            Terminal.error("chatbench serve: \(refusal)")
+            throw ExitCode(1)
         } catch {
             Terminal.error("chatbench serve: cannot open the database \(db): \(error)")
             throw ExitCode(1)
         }
+        for apiKey in server.backend.apiKeysAllowingUserIdOnly() {
+            Terminal.error(
+                "chatbench serve: warning: app \(String(apiKey.prefix(4)))… (its API key's start) lets anyone with its API key sign in as any "
+                    + "of its users by id alone (allowUserIdOnly); turn it off in its settings "
+                    + "(POST /v1/app/settings, or `server settings allowUserIdOnly=false` in the workbench)")
+        }
+        let signals = SecondSignal.exitAtOnce()
+        defer { for source in signals { source.cancel() } }
         let host = self.host
         let db = self.db
         let failure = Mutex<(any Error)?>(nil)
@@ -116,6 +135,30 @@ struct ServeCommand: ParsableCommand {
         if let error = failure.withLock({ $0 }) {
             Terminal.error("chatbench serve: \(error)")
             throw ExitCode(1)
+        }
+    }
+}
+
+/// A second SIGINT or SIGTERM during a graceful shutdown ends the process at
+/// once, as operators expect (issue 26); the first is ServiceLifecycle's.
+enum SecondSignal {
+    static func exitAtOnce() -> [any DispatchSourceSignal] {
+        let count = Mutex(0)
+        return [SIGINT, SIGTERM].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                let seen = count.withLock { value -> Int in
+                    value += 1
+                    return value
+                }
+                if seen >= 2 {
+                    Terminal.error("chatbench serve: second signal, exiting now")
+                    exit(1)
+                }
+            }
+            source.resume()
+            return source
         }
     }
 }

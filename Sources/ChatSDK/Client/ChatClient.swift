@@ -27,7 +27,7 @@ public final class ChatClient: Sendable {
     /// are first needed (A1). The same user again does nothing; another user
     /// throws `currentUserAlreadySet` (A3).
     public func setCurrentUser(userId: String) async throws {
-        try await core.setCurrentUser(userId)
+        try await core.setCurrentUser(Identifier.normalized(userId))
     }
 
     /// Removes every local trace of the user (A4): cache, tokens, pending
@@ -54,19 +54,19 @@ public final class ChatClient: Sendable {
     /// Connects with the user id alone, when the app allows it (A10).
     @discardableResult
     public func connect(userId: String) async throws -> ChatUser {
-        try await core.connect(userId: userId, credential: .userId)
+        try await core.connect(userId: Identifier.normalized(userId), credential: .userId)
     }
 
     /// Connects with an app-issued access token (A10).
     @discardableResult
     public func connect(userId: String, accessToken: String) async throws -> ChatUser {
-        try await core.connect(userId: userId, credential: .accessToken(accessToken))
+        try await core.connect(userId: Identifier.normalized(userId), credential: .accessToken(accessToken))
     }
 
     /// Connects with a session token; the `SessionDelegate` renews it (A10).
     @discardableResult
     public func connect(userId: String, sessionToken: String) async throws -> ChatUser {
-        try await core.connect(userId: userId, credential: .sessionToken(sessionToken))
+        try await core.connect(userId: Identifier.normalized(userId), credential: .sessionToken(sessionToken))
     }
 
     /// Closes the connection and forgets in-memory state; the disk cache
@@ -163,41 +163,43 @@ public final class ChatClient: Sendable {
     /// One conversation's details, including whether a provider is typing
     /// (D5). A conversation this device has never seen is asked of the server.
     public func watchConversation(withId id: String) -> Watcher<Conversation> {
-        makeWatcher(.conversation(id), Self.conversationValue)
+        makeWatcher(.conversation(Identifier.normalized(id)), Self.conversationValue)
     }
 
     /// A conversation's messages, newest first, paginated (D5). A
     /// conversation this device has never seen is asked of the server.
     public func watchItems(ofConversationWithId id: String) -> Watcher<PaginatedList<Message>> {
-        makeWatcher(.items(id), Self.itemsValue)
+        makeWatcher(.items(Identifier.normalized(id)), Self.itemsValue)
     }
 
     /// A new conversation, on this device only until its first message (D4).
     /// The SDK chooses its id, unless the app gives one (at most 256
-    /// characters, no control characters); starting one under an id this
+    /// characters, no control characters). Every id the SDK takes is
+    /// normalised to Unicode NFC, as the server does: `"cafe\u{301}"` and
+    /// `"caf\u{E9}"` name one conversation. Starting one under an id this
     /// device already has gives that conversation. Ids are the app's: if
     /// another user holds the same id on the server, the server keeps this
     /// one under an id of its own, and the SDK translates (see
     /// `serverId(ofConversation:)`).
     public func startConversation(id: String? = nil, title: String? = nil) async throws -> Conversation {
-        try await core.startConversation(id: id, title: title)
+        try await core.startConversation(id: Identifier.normalized(id), title: title)
     }
 
     /// Sends a message; it appears at once in `watchItems` as `toBeSent` and
     /// moves to `sending`, then `sent` or `failed` (D6).
     @discardableResult
     public func sendMessage(_ content: MessageContent, replyingTo: String? = nil, in conversationId: String) async throws -> Message {
-        try await core.sendMessage(content, replyingTo: replyingTo, in: conversationId)
+        try await core.sendMessage(content, replyingTo: Identifier.normalized(replyingTo), in: Identifier.normalized(conversationId))
     }
 
     /// Sends a failed message again, with the same client id (D6).
     public func retrySending(itemId: String) async throws {
-        try await core.retrySending(itemId: itemId)
+        try await core.retrySending(itemId: Identifier.normalized(itemId))
     }
 
     /// The conversation as this device knows it now, or nil.
     public func conversation(withId id: String) async throws -> Conversation? {
-        try await core.conversationSnapshot(id)
+        try await core.conversationSnapshot(Identifier.normalized(id))
     }
 
     /// The id the server knows a conversation by: the app's own id, unless
@@ -205,18 +207,18 @@ public final class ChatClient: Sendable {
     /// the server chose one (what the provider side and the server's logs
     /// name it). Everything this client does takes and gives the app's id.
     public func serverId(ofConversation id: String) -> String {
-        core.aliases.withLock { $0.serverId(id) }
+        core.aliases.withLock { $0.serverId(Identifier.normalized(id)) }
     }
 
     /// The message as this device knows it now, or nil.
     public func message(withId id: String) async throws -> Message? {
-        try await core.messageSnapshot(id)
+        try await core.messageSnapshot(Identifier.normalized(id))
     }
 
     /// Tells the provider side whether the user is typing (D9). While on,
     /// the SDK renews it before it expires; off stops at once.
     public func setIsTyping(_ isTyping: Bool, in conversationId: String) async throws {
-        try await core.setIsTyping(isTyping, in: conversationId)
+        try await core.setIsTyping(isTyping, in: Identifier.normalized(conversationId))
     }
 
     // MARK: App lifecycle
