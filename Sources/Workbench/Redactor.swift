@@ -24,6 +24,15 @@ final class Redactor {
     private let engine: Engine
     private var placeholders: [String: String] = [:]
     private var counters: [String: Int] = [:]
+    /// Every secret value this redactor has seen as a secret (an option's
+    /// value, an API key, a signature; and a header option's value after its
+    /// `=`), with its placeholder: replaced wherever it shows up after,
+    /// however it was formatted (issue 30: `authorize --token T` redacted T in
+    /// the step's input but left it in clear in the request body on the tape).
+    private var knownValues: [(bytes: [UInt8], placeholder: String)] = []
+    /// Shortest value replaced wherever it appears: shorter ones would
+    /// replace ordinary text.
+    static let shortestKnownValue = 4
 
     init(engine: Engine = .scanner) {
         self.engine = engine
@@ -42,6 +51,12 @@ final class Redactor {
     private lazy var expressions = Expressions()
 
     func redact(_ line: String) -> String {
+        let patterned = redactPatterns(line)
+        guard !knownValues.isEmpty else { return patterned }
+        return replacingKnownValues(Array(patterned.utf8)).map { String(decoding: $0, as: UTF8.self) } ?? patterned
+    }
+
+    private func redactPatterns(_ line: String) -> String {
         // Most text holds no secret: skip the patterns then. A native
         // string's bytes are read in place (its UTF8View's iterator costs
         // several times more per byte).
@@ -59,10 +74,41 @@ final class Redactor {
     /// is not UTF-8 text is replaced by what it is, rather than kept in clear.
     func redact(body: Data) -> Data {
         if engine == .scanner, body.withUnsafeBytes({ $0.allSatisfy { $0 < 0x80 } }) {
-            guard body.withUnsafeBytes(Self.mayHoldSecret) else { return body }
-            return scan(Array(body)).map { Data($0) } ?? body
+            let patterned = body.withUnsafeBytes(Self.mayHoldSecret) ? scan(Array(body)).map { Data($0) } ?? body : body
+            guard !knownValues.isEmpty else { return patterned }
+            return replacingKnownValues(Array(patterned)).map { Data($0) } ?? patterned
         }
         return String(data: body, encoding: .utf8).map { Data(redact($0).utf8) } ?? Self.notText(body)
+    }
+
+    /// `bytes` with every known secret value replaced by its placeholder, or
+    /// nil when none occurs.
+    private func replacingKnownValues(_ bytes: [UInt8]) -> [UInt8]? {
+        var result = bytes
+        var changed = false
+        for known in knownValues {
+            guard let first = known.bytes.first, result.count >= known.bytes.count else { continue }
+            var output: [UInt8] = []
+            var index = 0
+            var found = false
+            while index < result.count {
+                if result[index] == first, result.count - index >= known.bytes.count,
+                    result[index..<(index + known.bytes.count)].elementsEqual(known.bytes)
+                {
+                    output.append(contentsOf: known.placeholder.utf8)
+                    index += known.bytes.count
+                    found = true
+                } else {
+                    output.append(result[index])
+                    index += 1
+                }
+            }
+            if found {
+                result = output
+                changed = true
+            }
+        }
+        return changed ? result : nil
     }
 
     private static func notText(_ body: Data) -> Data {
@@ -108,7 +154,21 @@ final class Redactor {
         counters[kind] = n
         let placeholder = "<\(kind)#\(n)>"
         placeholders[secret] = placeholder
+        if kind == "secret" { remember(secret, as: placeholder) }
         return placeholder
+    }
+
+    /// Keeps a secret value (and, for `NAME=VALUE`, the value alone, which a
+    /// header field carries) to be replaced wherever it shows up.
+    private func remember(_ secret: String, as placeholder: String) {
+        var values = [secret]
+        if let equals = secret.firstIndex(of: "=") { values.append(String(secret[secret.index(after: equals)...])) }
+        for value in values where value.utf8.count >= Self.shortestKnownValue {
+            knownValues.append((Array(value.utf8), placeholder))
+        }
+        // The longest first, so that a value inside another is not replaced
+        // in it first.
+        knownValues.sort { $0.bytes.count > $1.bytes.count }
     }
 }
 

@@ -21,10 +21,13 @@ package enum ServerConformance {
     }
 
     /// How long `wait` and `settle` took is real time: `waited 50ms for …`
-    /// and `settled after 858ms` compare as `waited [..] for …`.
+    /// and `settled after 2.118s` compare as `waited [..] for …`. A duration
+    /// is written as `Format.duration` writes it: with fractions of a second
+    /// (`2.118s`) and, past a day, in two words (`1d 1h30m`).
     static func normalizingWaits(_ line: String) -> String {
         line.replacingOccurrences(
-            of: #"^(waited|settled after) [0-9a-z]+"#, with: "$1 " + TranscriptMatcher.anyText, options: .regularExpression)
+            of: #"^(waited|settled after) [0-9][0-9a-z.]*( [0-9][0-9a-z.]*)?"#, with: "$1 " + TranscriptMatcher.anyText,
+            options: .regularExpression)
     }
 
     /// `[00:00:00.049]` anywhere (histories in `inspect`) becomes `[..]`.

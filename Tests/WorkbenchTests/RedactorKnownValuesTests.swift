@@ -1,0 +1,32 @@
+import Foundation
+import Testing
+
+@testable import Workbench
+
+/// A secret is a value, not a shape (W6, issue 30): once an option's value
+/// is redacted in a step's input, it is redacted wherever it shows up after,
+/// however it was formatted (a request body on the tape, an event line).
+@Suite struct RedactorKnownValuesTests {
+    @Test(arguments: [Redactor.Engine.scanner, .expressions])
+    func anOptionsValueIsRedactedWhereverItShowsUpAfter(engine: Redactor.Engine) {
+        let redactor = Redactor(engine: engine)
+        let input = redactor.redact("authorize bob --token tok-9f8e7d6c5b4a3f2e --header X-Gateway-Session=gw-secret-31337")
+        #expect(input == "authorize bob --token <secret#2> --header <secret#1>")
+        let body = #"{"request":{"connectAccessToken":{"accessToken":"tok-9f8e7d6c5b4a3f2e","userId":"bob"}}}"#
+        let redacted = String(decoding: redactor.redact(body: Data(body.utf8)), as: UTF8.self)
+        #expect(redacted == #"{"request":{"connectAccessToken":{"accessToken":"<secret#2>","userId":"bob"}}}"#)
+        // A header option's value travels alone, as a header field's value.
+        #expect(redactor.redact("X-Gateway-Session: gw-secret-31337") == "X-Gateway-Session: <secret#1>")
+        // A value with none of the patterns' marks is still found.
+        _ = redactor.redact("login jwt alice --secret hunter2hunter2")
+        #expect(redactor.redact("said hunter2hunter2 twice: hunter2hunter2") == "said <secret#3> twice: <secret#3>")
+        // Placeholders still reveal to the whole value.
+        #expect(redactor.reveal("--header <secret#1>") == "--header X-Gateway-Session=gw-secret-31337")
+    }
+
+    @Test func shortValuesAreNotReplacedInOrdinaryText() {
+        let redactor = Redactor()
+        _ = redactor.redact("x --token abc")
+        #expect(redactor.redact("abc def abc") == "abc def abc")
+    }
+}
