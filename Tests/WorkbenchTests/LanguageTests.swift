@@ -39,12 +39,23 @@ import Testing
 }
 
 @Suite struct DurationTests {
-    @Test(arguments: [("500ms", 500), ("30s", 30_000), ("10m", 600_000), ("2h", 7_200_000), ("1d", 86_400_000), ("1m30s", 90_000)])
+    @Test(arguments: [
+        ("500ms", 500), ("30s", 30_000), ("10m", 600_000), ("2h", 7_200_000), ("1d", 86_400_000), ("1m30s", 90_000),
+        // As the workbench prints them (issue 29): with fractions.
+        ("1.5s", 1_500), ("59m29.5s", 3_569_500), ("2h34m0.947s", 9_240_947), ("0.25m", 15_000), ("1.000s", 1_000),
+    ])
     func parses(text: String, milliseconds: Int64) throws {
         #expect(try DurationParser.parse(text).wholeMilliseconds == milliseconds)
     }
 
-    @Test(arguments: ["10x", "", "ms", "5", "-3s", "1.5s", "99999999999h"])
+    /// What `Format.duration` prints (in one word) reads back as itself.
+    @Test(arguments: [1, 189, 1_500, 90_000, 9_240_947, 86_399_999])
+    func readsWhatItPrints(milliseconds: Int64) throws {
+        let printed = Format.duration(milliseconds: milliseconds)
+        #expect(try DurationParser.parse(printed).wholeMilliseconds == milliseconds, "\(printed)")
+    }
+
+    @Test(arguments: ["10x", "", "ms", "5", "-3s", "1.5ms", "1.s", ".5s", "1.5.5s", "1.0001s", "99999999999h"])
     func refuses(text: String) {
         #expect(throws: ScriptError.self) { try DurationParser.parse(text) }
     }

@@ -23,13 +23,17 @@ enum HelpTopics {
                 "A path alone prints its value; PATH --json prints it as JSON; expect PATH OP VALUE",
                 "checks it, with OP one of == != < <= > >= contains. Strings print quoted; a quoted",
                 "number and a number compare the same (\"2\" == 2); a number never equals a word.",
+                "VALUE may be a path too (expect m2.text == m1.text); quoted, it stays a string.",
+                "A watcher's indexOf(HANDLE) is where its last emission shows an object, from 0:",
+                "expect w1.indexOf(m2) < w1.indexOf(m1).",
             ]
         ),
         (
             "durations", "500ms, 30s, 10m, 2h, 1d, 1m30s",
             [
                 "Durations are written as numbers with units, joined: ms, s, m, h, d (500ms, 30s, 1m30s,",
-                "2h, 1d). They print in the shortest spelling: 189ms, 1.5s, 2h34m0.947s, 60d 1h30m.",
+                "2h, 1d), with fractions where they make whole milliseconds (1.5s, 59m29.5s). They print",
+                "in the shortest spelling, which reads back: 189ms, 1.5s, 2h34m0.947s, 60d 1h30m.",
                 "Times in events, [00:00:01.250], count from the start of the world's virtual clock.",
             ]
         ),

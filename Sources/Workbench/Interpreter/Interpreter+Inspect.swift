@@ -98,6 +98,16 @@ extension Interpreter {
     }
 
     /// `expect PATH [OP VALUE]`.
+    /// The right side of a comparison as a path: unquoted, with a field,
+    /// an index or a call after a known handle (`m1.text`, `w1[0]`,
+    /// `server.messages(c1).count`); nil for a value.
+    private func rightHandPath(_ token: Token) -> PathExpression? {
+        guard !token.quoted, token.text.contains(where: { $0 == "." || $0 == "[" || $0 == "(" }),
+            let path = try? PathExpression.parse(token.text), isKnownRoot(path.root)
+        else { return nil }
+        return path
+    }
+
     func expect(_ tokens: [Token]) throws -> Never {
         guard let first = tokens.first else {
             throw ScriptError(.syntax, "expect needs a path: expect HANDLE.field OP VALUE, as in expect w1.count == 2")
@@ -123,9 +133,17 @@ extension Interpreter {
                     "unknown comparison \"\(tokens[1].text)\": use one of \(names.joined(separator: " "))\(Suggestion.hint(for: tokens[1].text, in: names))"
                 )
             }
-            let expected = Value.literal(tokens[2])
-            holds = try comparison.holds(found, expected)
-            expectation = "\(comparison.rawValue) \(expected.description)"
+            // A path on the right (`m1.text`, `w1[0].id`) is a path; a
+            // quoted string, a number or a bare word is a value.
+            if let other = rightHandPath(tokens[2]) {
+                let expected = try evaluate(other).value
+                holds = try comparison.holds(found, expected)
+                expectation = "\(comparison.rawValue) \(tokens[2].text) (\(expected.description))"
+            } else {
+                let expected = Value.literal(tokens[2])
+                holds = try comparison.holds(found, expected)
+                expectation = "\(comparison.rawValue) \(expected.description)"
+            }
         default:
             throw ScriptError(.syntax, "expect takes a path, or a path, an operator and a value: expect w1.count == 2")
         }

@@ -61,8 +61,22 @@ final class WatcherObject: Inspectable, @unchecked Sendable {
         case "watching": .value(.string(what))
         case "client": .object(client)
         case "elements": .list(elementObjects(in: interpreter).map { .object($0) })
+        case "indexOf": try index(of: argument, in: interpreter)
         default: nil
         }
+    }
+
+    /// `w1.indexOf(m2)`: where the watcher's last emission shows an object,
+    /// from 0 (newest first for items), or none when it does not show it;
+    /// so that order can be asserted without counting by hand.
+    private func index(of argument: String?, in interpreter: Interpreter) throws(ScriptError) -> Resolved {
+        guard let argument, !argument.isEmpty else {
+            throw ScriptError(.syntax, "indexOf needs a handle: \(handle).indexOf(m1)")
+        }
+        guard let object = interpreter.objects[argument] else {
+            throw ScriptError(.unknownHandle, "unknown handle \"\(argument)\"")
+        }
+        return .value(elements.firstIndex(of: object.handle).map { .int(Int64($0)) } ?? .none)
     }
 
     func elementObjects(in interpreter: Interpreter) -> [any Inspectable] {

@@ -1,0 +1,32 @@
+import Testing
+
+@testable import Workbench
+
+/// Expressions a tester needs (issue 29): a path on the right of a
+/// comparison, a message's place in a watcher.
+@Suite struct ExpressionTests {
+    @Test func aPathOnTheRightIsAPath() throws {
+        let (_, results) = try run([
+            "user set alice", "start conversation", "send c1 text hello", "agent say c1 hello", "agent say c1 bye",
+            "expect m2.text == m1.text", "expect m3.text == m1.text", "expect m1.text == \"m2.text\"", "expect m1.state == sent",
+        ])
+        let outputs = results.suffix(4).map(\.output)
+        #expect(outputs[0] == "ok: m2.text == m1.text\n")
+        #expect(outputs[1] == "expect failed: m3.text == m1.text — expected == m1.text (\"hello\"), found \"bye\"\n")
+        // Quoted, it stays a string.
+        #expect(outputs[2] == "expect failed: m1.text == \"m2.text\" — expected == \"m2.text\", found \"hello\"\n")
+        #expect(outputs[3] == "ok: m1.state == sent\n")
+    }
+
+    @Test func aWatcherSaysWhereItShowsAMessage() throws {
+        let (_, results) = try run([
+            "user set alice", "start conversation", "send c1 text hello", "w1 = watch items c1", "agent say c1 bye",
+            "expect w1.indexOf(m2) < w1.indexOf(m1)", "w1.indexOf(m1)", "w1.indexOf(c1)", "w1.indexOf(zz)",
+        ])
+        let outputs = results.suffix(4).map(\.output)
+        #expect(outputs[0] == "ok: w1.indexOf(m2) < w1.indexOf(m1)\n")
+        #expect(outputs[1] == "1\n")
+        #expect(outputs[2] == "none\n")
+        #expect(outputs[3] == "script error: unknown handle \"zz\"\n")
+    }
+}
