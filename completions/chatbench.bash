@@ -405,11 +405,19 @@ _chatbench_sessions_list() {
     non_repeating_flags=(--json --version -h --help)
     repeating_options=()
     non_repeating_options=(--db)
-    __chatbench_offer_flags_options 0
+    __chatbench_offer_flags_options 1
 
     # Offer option value completions
     case "${prev}" in
     '--db')
+        __chatbench_add_completions -f
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
         __chatbench_add_completions -f
         return
         ;;

@@ -38,7 +38,7 @@ function __chatbench_parse_tokens -S
             __chatbench_parse_subcommand 0 'version' 'h/help'
             switch $unparsed_tokens[1]
             case 'list'
-                __chatbench_parse_subcommand 0 'db=' 'json' 'version' 'h/help'
+                __chatbench_parse_subcommand 1 'db=' 'json' 'version' 'h/help'
             case 'show'
                 __chatbench_parse_subcommand 1 'timeline' 'traffic' 'html=' 'db=' 'json' 'version' 'h/help'
             end
@@ -175,6 +175,7 @@ complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_op
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench sessions" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_positional "chatbench sessions" -eq 1' -fa 'list' -d 'List recorded sessions: id, name, start, steps, kind, status.'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_positional "chatbench sessions" -eq 1' -fa 'show' -d 'Show one recorded session\'s steps with their virtual times.'
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_positional "chatbench sessions list" -eq 1' -F
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench sessions list" db' -l 'db' -d 'The recording database.' -rF
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench sessions list" json' -l 'json' -d 'Print as JSON.'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench sessions list" version' -l 'version' -d 'Show the version.'

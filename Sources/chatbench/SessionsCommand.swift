@@ -31,10 +31,24 @@ struct SessionsCommand: ParsableCommand {
             discussion: "Status `unfinished` marks a session still running, or whose process was killed."
         )
 
+        @Argument(
+            help: ArgumentHelp("A recording database or a bundle file to list (default: --db's).", valueName: "file"),
+            completion: .file())
+        var file: String?
+
         @OptionGroup var options: Options
 
+        func validate() throws {
+            if file != nil, options.db != nil {
+                throw ValidationError("give the file to list or --db, not both")
+            }
+        }
+
         func run() throws {
-            let path = options.db ?? RecordingStore.defaultPath()
+            let path = file ?? options.db ?? RecordingStore.defaultPath()
+            if let file, !FileManager.default.fileExists(atPath: file) {
+                SessionSource.fail("no such file: \(file)")
+            }
             let sessions: [RecordedSession]
             do {
                 sessions = try RecordingStore(path: path, create: false).sessions()

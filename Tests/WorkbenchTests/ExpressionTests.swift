@@ -30,3 +30,18 @@ import Testing
         #expect(outputs[3] == "script error: unknown handle \"zz\"\n")
     }
 }
+
+/// Output never drives the terminal (issue 30): control characters that came
+/// in with the input are echoed escaped.
+@Suite struct EscapedOutputTests {
+    @Test func anEscapeSequenceInTheInputIsEchoedEscaped() throws {
+        let (_, results) = try run(["say\u{1b}[31mRED", "user set a\u{7}b", "expect client.user == \"x\u{9b}y\""])
+        #expect(results[0].output == "script error: unknown verb \"say\\u001b[31mRED\"; type help for the list\n")
+        #expect(!results.map(\.output).joined().unicodeScalars.contains { $0.value == 0x1b || $0.value == 0x07 || $0.value == 0x9b })
+    }
+
+    @Test func ordinaryTextIsUntouched() {
+        #expect(Format.escapingControls("café\tline\n") == "café\tline\n")
+        #expect(Format.escapingControls("a\u{1b}b\u{7f}c\u{85}d") == "a\\u001bb\\u007fc\\u0085d")
+    }
+}

@@ -262,6 +262,9 @@ private let demoLines = [
         #expect(throws: RecordingError.self) { try store.exportBundle(session.id, to: bundlePath) }
         // The bundle has its `bundle` row; the file it came from has no such table.
         #expect(try bundle.database.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM bundle") } == 1)
+        // It names the file it came from, not the recording machine's folders (issue 30).
+        let source = try bundle.database.read { try String.fetchOne($0, sql: "SELECT source FROM bundle") }
+        #expect(source == (store.path as NSString).lastPathComponent && source?.contains("/") == false)
         #expect(try store.database.read { try $0.tableExists("bundle") } == false)
     }
 

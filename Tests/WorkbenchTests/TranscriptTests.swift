@@ -154,6 +154,19 @@ import Testing
         )
     }
 
+    /// `--update` never blesses a failing expect (issue 30): the file keeps
+    /// its expectation for that step, and the result says an expect failed.
+    @Test func anUpdateKeepsTheExpectationOfAFailingExpect() throws {
+        let folder = try TemporaryFolder()
+        let path = try file("> user set alice\nwrong\n> expect client.user == bob\nok: client.user == bob\n", in: folder)
+        let result = TranscriptRunner.run(path: path)
+        #expect(!result.passed && result.expectFailed)
+        #expect(
+            result.updatedText
+                == "> user set alice\nuser alice set on client (no request)\n  [00:00:00.000] client.session → userSet(alice)\n"
+                + "> expect client.user == bob\nok: client.user == bob\n")
+    }
+
     @Test func aFailingExpectFailsATranscriptEvenWhenTheOutputMatches() throws {
         let folder = try TemporaryFolder()
         let path = try file("> expect client.user == alice\n...\n", in: folder)

@@ -51,6 +51,20 @@ import Workbench
         #expect(json.stdout.contains("\"channel\" : \"ws\""))
     }
 
+    /// `sessions list FILE` lists a recording database or a bundle named
+    /// like `sessions show FILE` takes one (issue 30).
+    @Test func sessionsListTakesAFile() throws {
+        let (_folder, db) = try record()
+        _ = _folder
+        let list = try ChatbenchBinary.run(["sessions", "list", db])
+        #expect(list.status == 0)
+        #expect(list.stdout.split(separator: "\n").count == 2)
+        let missing = try ChatbenchBinary.run(["sessions", "list", db + ".missing"])
+        #expect(missing.status == 2 && missing.stderr.contains("no such file"))
+        let both = try ChatbenchBinary.run(["sessions", "list", db, "--db", db])
+        #expect(both.status != 0 && both.stderr.contains("not both"))
+    }
+
     @Test func noRecordWritesNothing() throws {
         let folder = try TemporaryFolder()
         let db = folder.url.appendingPathComponent("sessions.sqlite").path

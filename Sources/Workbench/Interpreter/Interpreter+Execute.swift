@@ -35,8 +35,9 @@ extension Interpreter {
             let entries = log.take()
             events.reserveCapacity(entries.count)
             for entry in entries {
-                // Each event became text once, when logged: for the transcript and the recording.
-                let text = entry.text
+                // Each event became text once, when logged: for the transcript and the
+                // recording; with the input's control characters escaped (see `print`).
+                let text = Format.escapingControls(entry.text)
                 events.append(StepEvent(time: entry.time, source: entry.event.source, text: text))
                 if showNetwork || !entry.event.isNetwork {
                     shownTimes.append(entry.time)

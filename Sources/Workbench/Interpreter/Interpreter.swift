@@ -89,10 +89,14 @@ final class Interpreter: @unchecked Sendable {
 
     // MARK: Output
 
-    func print(_ line: String) { lines.append(line) }
+    /// Prints a line of the step's output. Control characters that came in
+    /// with the input (an escape sequence typed or piped into an error
+    /// message's echo) are written escaped, as `\u001b`: output never drives
+    /// the terminal (issue 30). Colour is added later, at the terminal's edge.
+    func print(_ line: String) { lines.append(Format.escapingControls(line)) }
 
     /// Prints `line` after the events of the step.
-    func printAfterEvents(_ line: String) { trailer.append(line) }
+    func printAfterEvents(_ line: String) { trailer.append(Format.escapingControls(line)) }
 
     // MARK: Handles
 

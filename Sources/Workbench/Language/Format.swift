@@ -29,6 +29,25 @@ package enum Format {
         return out + "\""
     }
 
+    /// `text` with its control characters (C0 but newline and tab, DEL, C1)
+    /// written as `\u001b`; text without any, the common case, as it is.
+    package static func escapingControls(_ text: String) -> String {
+        guard text.utf8.contains(where: { ($0 < 0x20 && $0 != 0x0A && $0 != 0x09) || $0 == 0x7F || $0 == 0xC2 }) else {
+            return text
+        }
+        var out = ""
+        for scalar in text.unicodeScalars {
+            let value = scalar.value
+            if (value < 0x20 && value != 0x0A && value != 0x09) || (0x7F...0x9F).contains(value) {
+                let hex = String(value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
     /// `1 step`, `2 steps`; `plural` for nouns that do not just take an s.
     package static func count(_ n: Int, _ noun: String, plural: String? = nil) -> String {
         "\(n) \(n == 1 ? noun : plural ?? noun + "s")"

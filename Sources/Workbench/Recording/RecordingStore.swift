@@ -444,7 +444,9 @@ package final class RecordingStore: Sendable {
             try db.execute(sql: RecordingSchema.bundleTable)
             try db.execute(
                 sql: "INSERT INTO bundle (session_id, exported, exported_by, source) VALUES (?, ?, ?, ?)",
-                arguments: [session.id, Date(), WorkbenchVersion.current + " on " + Self.platform, path])
+                // The recording's file name only: its folder is the recording
+                // machine's, not for a bug report to carry (issue 30).
+                arguments: [session.id, Date(), WorkbenchVersion.current + " on " + Self.platform, (path as NSString).lastPathComponent])
         }
     }
 

@@ -23,6 +23,9 @@ package struct TranscriptResult: Sendable, Hashable {
     /// The run's HTML sequence view, when it failed and one was asked for
     /// (`test --html-on-failure DIR`).
     package var html: String?
+    /// An `expect` failed: `--update` never writes its failure into the
+    /// file as the expected output (issue 30), so the file still fails.
+    package var expectFailed = false
 
     /// A result for a file that could not be run.
     package static func error(_ error: TranscriptError) -> TranscriptResult {

@@ -71,6 +71,7 @@ package enum TranscriptRunner {
         var failures: [String] = []
         var output = ""
         var replacements: [Int: [String]] = [:]
+        var expectFailed = false
         for (index, block) in transcript.blocks.enumerated() {
             let input = session.reveal(block.input)
             let result = execute(input)
@@ -91,8 +92,11 @@ package enum TranscriptRunner {
                     }
                     failures.append("  line \(block.line): > \(block.input)")
                     failures += diff.map { "    " + $0 }
-                    if !conformance { replacements[index] = actual.map(Transcript.expectedLine) }
+                    // A failed expect is never blessed: the file keeps its expectation.
+                    if !conformance, result.status != .expectFailed { replacements[index] = actual.map(Transcript.expectedLine) }
+                    if result.status == .expectFailed { expectFailed = true }
                 } else if result.status == .expectFailed {
+                    expectFailed = true
                     failures.append("  line \(block.line): > \(block.input)")
                     failures += actual.map { "    " + $0 }
                 }
@@ -104,10 +108,12 @@ package enum TranscriptRunner {
             }
             if result.status == .quit { break }
         }
-        return TranscriptResult(
+        var result = TranscriptResult(
             path: path, kind: transcript.kind, passed: failures.isEmpty, failures: failures, isError: false,
             output: output, updatedText: replacements.isEmpty || transcript.isMarkdown ? nil : transcript.rendered(replacing: replacements),
             seconds: 0)
+        result.expectFailed = expectFailed
+        return result
     }
 
     static func lines(of output: String) -> [String] {
