@@ -176,7 +176,11 @@ extension Backend {
             if let anonymousId {
                 merged = try merge(db, anonymousId: anonymousId, into: userId, now: now)
             }
-            let tokens = try openSession(db, userId: userId, apiKey: apiKey, settings: settings, via: .jwt, deviceId: envelope.deviceId)
+            // The session never outlives the JWT (A6): its tokens expire at
+            // the JWT's `exp` at the latest, refresh token included.
+            let tokens = try openSession(
+                db, userId: userId, apiKey: apiKey, settings: settings, via: .jwt, deviceId: envelope.deviceId,
+                credentialExpiry: verified.expiresAt)
             return (.session(tokens: tokens, user: try wireUser(db, id: userId, via: .jwt), mergedConversationIds: merged), anonymousId)
         }
         if let anonymousId {

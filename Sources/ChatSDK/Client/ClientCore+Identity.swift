@@ -127,13 +127,8 @@ extension ClientCore {
     /// The `external_id` a JWT claims, read without verifying it (the
     /// server verifies); nil when it cannot be read.
     static func subject(ofJWT jwt: String) -> String? {
-        let parts = jwt.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3 else { return nil }
-        var base64 = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        guard let data = Data(base64Encoded: base64),
-            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-            let subject = object["external_id"] as? String, !subject.isEmpty, !subject.contains(where: \.isWhitespace)
+        guard let claims = Credential.claims(ofJWT: jwt), let subject = claims["external_id"] as? String, !subject.isEmpty,
+            !subject.contains(where: \.isWhitespace)
         else { return nil }
         return subject
     }

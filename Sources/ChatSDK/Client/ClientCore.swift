@@ -192,6 +192,7 @@ actor ClientCore {
         refreshTimer = nil
         for timer in typingTimers.values { timer.cancel() }
         typingTimers = [:]
+        endUnsentMessages(reason: reason, keptOnDisk: keepingStore && storePath != nil)
         outbox.reset()
         stopTypingRenewals()
         closeRealtime()
@@ -209,6 +210,34 @@ actor ClientCore {
         watchers = [:]
         // Calls and authentications in flight fail as they come back.
         perform(machine.clear())
+    }
+
+    /// The user's messages still on their way when the session ends on this
+    /// device reach an end (A6, D6): kept on disk (a disconnect), one being
+    /// sent is queued again and goes out at the next connect; otherwise
+    /// they go with the user's data, and each is told `failed` with why,
+    /// so that no message stays `toBeSent` or `sending` with no end.
+    func endUnsentMessages(reason: String?, keptOnDisk: Bool) {
+        let unsent = store.unsentMessages()
+        guard !unsent.isEmpty else { return }
+        if keptOnDisk {
+            store.batch {
+                for var row in unsent where row.state == "sending" {
+                    row.state = "toBeSent"
+                    save(row)
+                }
+            }
+            return
+        }
+        let why =
+            reason.map { "The user was signed out (\($0)) before the message was sent; it was removed with their data" }
+            ?? "The user was cleared before the message was sent; it was removed with their data"
+        for var row in unsent {
+            row.state = "failed"
+            row.errorCode = ChatError.Code.userCleared.rawValue
+            row.errorMessage = why
+            publish(.messageStateChanged(message(from: row)))
+        }
     }
 
     func stopTypingRenewals() {
