@@ -55,6 +55,19 @@ extension HTTPWire {
             self.deviceId = deviceId
             self.pushToken = pushToken
         }
+
+        /// Also reads a bare device id, as traffic tapes recorded before
+        /// devices carried their tokens hold them: a device without a token.
+        package init(from decoder: any Decoder) throws {
+            if let id = try? decoder.singleValueContainer().decode(String.self) {
+                self.init(deviceId: id)
+                return
+            }
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.init(
+                deviceId: try container.decode(String.self, forKey: .deviceId),
+                pushToken: try container.decodeIfPresent(String.self, forKey: .pushToken))
+        }
     }
 
     /// The app's settings as `key=value` strings, in the backend's order
