@@ -30,6 +30,14 @@ import Testing
         let watcher = Collected(f.client.watchConversations(), in: f.world)
         f.world.runUntilIdle()
         #expect(watcher.error?.code == .clientShutDown)
+        let ended = Locked(false)
+        let events = f.client.events()
+        f.world.spawn {
+            for await _ in events {}
+            ended.withLock { $0 = true }
+        }
+        f.world.runUntilIdle()
+        #expect(ended.value, "the events of a shut-down client end at once")
         #expect(f.world.backend.conversations(userId: "alice").isEmpty, "nothing was sent")
     }
 

@@ -105,6 +105,8 @@ actor ClientCore {
     // MARK: Events
 
     func subscribe(_ continuation: AsyncStream<ChatEvent>.Continuation) {
+        // A shut-down client has nothing more to say: the stream ends at once.
+        guard !isShutDown else { return continuation.finish() }
         let id = nextSubscriberID
         nextSubscriberID += 1
         eventSubscribers[id] = continuation
