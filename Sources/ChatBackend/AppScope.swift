@@ -64,17 +64,18 @@ package struct AppScope: Sendable {
         }
     }
 
-    /// The ids of the devices subscribed to a user's pushes.
-    package func pushSubscriptions(userId: String) -> [String] {
+    /// The devices subscribed to a user's pushes, with their push tokens.
+    package func pushSubscriptions(userId: String) -> [HTTPWire.AppDevice] {
         let userId = Identifier.normalized(userId)
-        return hasUser(userId) ? backend.pushSubscriptions(userId: userId).map(\.deviceId) : []
+        guard hasUser(userId) else { return [] }
+        return backend.pushSubscriptions(userId: userId).map { HTTPWire.AppDevice(deviceId: $0.deviceId, pushToken: $0.pushToken) }
     }
 
     /// The pushes sent for a user's messages, oldest first.
     package func pushes(userId: String) -> [HTTPWire.AppPush] {
         let userId = Identifier.normalized(userId)
         guard hasUser(userId) else { return [] }
-        return backend.pushes(userId: userId).map { HTTPWire.AppPush(deviceId: $0.deviceId, preview: $0.preview) }
+        return backend.pushes(userId: userId).map { HTTPWire.AppPush(deviceId: $0.deviceId, pushToken: $0.pushToken, preview: $0.preview) }
     }
 
     /// The app's settings, in ``AppSettings/keys`` order.

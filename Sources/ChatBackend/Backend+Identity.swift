@@ -180,7 +180,11 @@ extension Backend {
             if let anonymousId {
                 merged = try merge(db, anonymousId: anonymousId, into: userId, now: now)
             }
-            let tokens = try openSession(db, userId: userId, apiKey: apiKey, settings: settings, via: .jwt, deviceId: envelope.deviceId)
+            // The session never outlives the JWT (A6): its tokens expire at
+            // the JWT's `exp` at the latest, refresh token included.
+            let tokens = try openSession(
+                db, userId: userId, apiKey: apiKey, settings: settings, via: .jwt, deviceId: envelope.deviceId,
+                credentialExpiry: verified.expiresAt)
             return (.session(tokens: tokens, user: try wireUser(db, id: userId, via: .jwt), mergedConversationIds: merged), anonymousId)
         }
         if let anonymousId {
@@ -436,7 +440,7 @@ extension Backend {
         (try? read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM device WHERE userId = ? ORDER BY deviceId", arguments: [userId]).map { row in
                 BackendDevice(
-                    deviceId: row["deviceId"], userId: row["userId"], hasPushToken: row["pushToken"] as String? != nil,
+                    deviceId: row["deviceId"], userId: row["userId"], pushToken: row["pushToken"],
                     subscribedAt: Instant(milliseconds: row["subscribedAt"]))
             }
         }) ?? []
@@ -455,7 +459,7 @@ extension Backend {
     private static func pushes(_ db: Database, sql: String, arguments: StatementArguments) throws -> [BackendPush] {
         try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
             BackendPush(
-                userId: row["userId"], deviceId: row["deviceId"], conversationId: row["conversationId"],
+                userId: row["userId"], deviceId: row["deviceId"], pushToken: row["pushToken"], conversationId: row["conversationId"],
                 messageId: row["messageId"], preview: row["preview"], sentAt: Instant(milliseconds: row["sentAt"]))
         }
     }
@@ -465,13 +469,17 @@ extension Backend {
     /// not notified of their own messages. Called by ``appendEvent``.
     func logPushes(_ db: Database, userId: String, message: WireMessage, now: Instant) throws {
         if case .user(let author) = message.author, author.isSameIdentifier(as: userId) { return }
-        let devices = try String.fetchAll(db, sql: "SELECT deviceId FROM device WHERE userId = ? ORDER BY deviceId", arguments: [userId])
-        for deviceId in devices {
+        let devices = try Row.fetchAll(
+            db, sql: "SELECT deviceId, pushToken FROM device WHERE userId = ? ORDER BY deviceId", arguments: [userId])
+        for device in devices {
             try db.execute(
                 sql: """
-                    INSERT INTO push (userId, deviceId, conversationId, messageId, preview, sentAt) VALUES (?, ?, ?, ?, ?, ?)
+                    INSERT INTO push (userId, deviceId, pushToken, conversationId, messageId, preview, sentAt) VALUES (?, ?, ?, ?, ?, ?, ?)
                     """,
-                arguments: [userId, deviceId, message.conversationId, message.id, Self.preview(of: message.content), now.milliseconds])
+                arguments: [
+                    userId, device["deviceId"] as String, device["pushToken"] as String?, message.conversationId, message.id,
+                    Self.preview(of: message.content), now.milliseconds,
+                ])
         }
     }
 

@@ -9,14 +9,14 @@ import ChatCore
 package struct BackendDevice: Sendable, Hashable {
     package var deviceId: String
     package var userId: String
-    /// Whether the device registered a push token (the token itself is not exposed).
-    package var hasPushToken: Bool
+    /// The push token the device registered (C4), nil when it registered none.
+    package var pushToken: String?
     package var subscribedAt: Instant
 
-    package init(deviceId: String, userId: String, hasPushToken: Bool, subscribedAt: Instant) {
+    package init(deviceId: String, userId: String, pushToken: String?, subscribedAt: Instant) {
         self.deviceId = deviceId
         self.userId = userId
-        self.hasPushToken = hasPushToken
+        self.pushToken = pushToken
         self.subscribedAt = subscribedAt
     }
 }

@@ -156,6 +156,13 @@ enum BackendSchema {
             try db.drop(table: "event")
             try db.rename(table: "event_v5", to: "event")
         }
+        // A push names the token it went to (C4): the device's push token
+        // when it was sent, NULL for a device that registered none.
+        migrator.registerMigration("v6-push-token") { db in
+            try db.alter(table: "push") { t in
+                t.add(column: "pushToken", .text)
+            }
+        }
         return migrator
     }
 }

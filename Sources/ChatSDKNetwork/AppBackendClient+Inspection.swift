@@ -23,8 +23,8 @@ extension AppBackendClient {
         try await call("appUserSessions") { try await $0.appUserSessions(path: .init(id: userId)).ok.body.json }
     }
 
-    /// The ids of the devices subscribed to a user's pushes.
-    package func pushSubscriptions(userId: String) async throws -> [String] {
+    /// The devices subscribed to a user's pushes, with their push tokens.
+    package func pushSubscriptions(userId: String) async throws -> [HTTPWire.AppDevice] {
         try await call("appUserDevices") { try await $0.appUserDevices(path: .init(id: userId)).ok.body.json }
     }
 

@@ -21,7 +21,7 @@ extension APIHandler {
 
     func appUserDevices(_ input: Operations.AppUserDevices.Input) async throws -> Operations.AppUserDevices.Output {
         let app = try app()
-        return .ok(.init(body: .json(app.pushSubscriptions(userId: try Self.id(input.path.id)))))
+        return .ok(.init(body: .json(try Self.answer(app.pushSubscriptions(userId: try Self.id(input.path.id))))))
     }
 
     func appUserPushes(_ input: Operations.AppUserPushes.Input) async throws -> Operations.AppUserPushes.Output {

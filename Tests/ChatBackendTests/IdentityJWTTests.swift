@@ -50,6 +50,31 @@ import Testing
         #expect((try? world.handle(.refresh(refreshToken: tokens.refreshToken), token: nil).get()) != nil)
     }
 
+    @Test func theSessionOfAJWTEndsWithTheJWT() throws {
+        // A6: a JWT valid for one minute gives tokens that expire with it,
+        // not an hour later; the refresh token too.
+        let exp = world.clock.now + .seconds(60)
+        let response = try login(jwt("alice", exp: exp.date)).get()
+        guard case .session(let tokens, _, _) = response else {
+            Issue.record("expected a session: \(response)")
+            return
+        }
+        #expect(tokens.accessExpiresAt == exp)
+        #expect(tokens.refreshExpiresAt == exp)
+        world.clock.advance(.seconds(61))
+        #expect(world.errorCode(.getCurrentUser, token: tokens.accessToken) == .expiredToken)
+        #expect(world.errorCode(.refresh(refreshToken: tokens.refreshToken), token: nil) == .expiredRefreshToken)
+        #expect(error(jwt("alice", exp: exp.date))?.code == .expiredJWT)
+        // A JWT that lives longer than the app's access-token lifetime does
+        // not lengthen the access token.
+        let long = try login(jwt("alice", exp: (world.clock.now + .seconds(7200)).date)).get()
+        guard case .session(let longTokens, _, _) = long else {
+            Issue.record("expected a session: \(long)")
+            return
+        }
+        #expect(longTokens.accessExpiresAt == world.clock.now + .seconds(3600))
+    }
+
     @Test func aJWTSignedByJWTKitIsAccepted() async throws {
         // jwt-kit asserts (debug builds) that an HMAC key has at least 32 bytes.
         let secret = "a-secret-of-at-least-32-bytes-0123456789"

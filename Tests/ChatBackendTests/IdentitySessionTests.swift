@@ -222,9 +222,16 @@ extension Locked where Value == [WireError] {
     @Test func registerAndUnregisterDevice() throws {
         let world = try TestWorld()
         let (tokens, _, _) = try world.signIn(.connectUserId(userId: "alice"), device: "phone")
-        #expect(world.backend.pushSubscriptions(userId: "alice").map(\.hasPushToken) == [false])
+        #expect(world.backend.pushSubscriptions(userId: "alice").map(\.pushToken) == [nil])
         _ = try world.request(.registerDevice(pushToken: "apns-123"), token: tokens.accessToken, device: "phone").get()
-        #expect(world.backend.pushSubscriptions(userId: "alice").map(\.hasPushToken) == [true])
+        #expect(world.backend.pushSubscriptions(userId: "alice").map(\.pushToken) == ["apns-123"])
+        // A push names the token it went to (C4); a new token replaces the old one.
+        try world.send("hi", id: "m1", in: "c1", token: tokens.accessToken)
+        try world.backend.agentSay(conversationId: "c1", text: "one")
+        _ = try world.request(.registerDevice(pushToken: "apns-456"), token: tokens.accessToken, device: "phone").get()
+        #expect(world.backend.pushSubscriptions(userId: "alice").map(\.pushToken) == ["apns-456"])
+        try world.backend.agentSay(conversationId: "c1", text: "two")
+        #expect(world.backend.pushes(userId: "alice").map(\.pushToken) == ["apns-123", "apns-456"])
         #expect(world.errorCode(.registerDevice(pushToken: ""), token: tokens.accessToken) == .badRequest)
         _ = try world.request(.unregisterDevice, token: tokens.accessToken, device: "phone").get()
         #expect(world.backend.pushSubscriptions(userId: "alice").isEmpty)

@@ -165,6 +165,7 @@ private final class HeldAnswers: ChatTransport {
         let transport = HeldAnswers(world.makeTransport())
         var configuration = ChatClient.Configuration(apiKey: World.apiKey, transport: transport, runtime: world)
         configuration.cacheDirectory = folder.url.path
+        configuration.deviceId = "device-1"
         let client = ChatClient(configuration: configuration, tokenProvider: SimulatedTokenProvider(world: world))
         func call<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) throws -> T {
             guard let result = world.run(operation) else { throw Fixture.StillPending() }

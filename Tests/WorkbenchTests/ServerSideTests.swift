@@ -19,7 +19,7 @@ import Testing
         var conversations: [String] = []
         var messages: [String] = []
         var sessions: [HTTPWire.AppSession] = []
-        var devices: [String] = []
+        var devices: [HTTPWire.AppDevice] = []
         var pushes: [HTTPWire.AppPush] = []
         var settings: [HTTPWire.AppSetting] = []
         var refusals: [String] = []

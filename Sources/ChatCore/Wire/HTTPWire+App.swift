@@ -33,13 +33,40 @@ extension HTTPWire {
         }
     }
 
-    /// One push sent to a device of a user (`GET /v1/app/users/{id}/pushes`).
+    /// One push sent to a device of a user (`GET /v1/app/users/{id}/pushes`),
+    /// with the push token it went to (C4; nil when the device registered none).
     package struct AppPush: Codable, Sendable, Hashable {
         package var deviceId: String
+        package var pushToken: String?
         package var preview: String
-        package init(deviceId: String, preview: String) {
+        package init(deviceId: String, pushToken: String? = nil, preview: String) {
             self.deviceId = deviceId
+            self.pushToken = pushToken
             self.preview = preview
+        }
+    }
+
+    /// One device subscribed to a user's pushes, with the push token it
+    /// registered (C4; nil when none) (`GET /v1/app/users/{id}/devices`).
+    package struct AppDevice: Codable, Sendable, Hashable {
+        package var deviceId: String
+        package var pushToken: String?
+        package init(deviceId: String, pushToken: String? = nil) {
+            self.deviceId = deviceId
+            self.pushToken = pushToken
+        }
+
+        /// Also reads a bare device id, as traffic tapes recorded before
+        /// devices carried their tokens hold them: a device without a token.
+        package init(from decoder: any Decoder) throws {
+            if let id = try? decoder.singleValueContainer().decode(String.self) {
+                self.init(deviceId: id)
+                return
+            }
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.init(
+                deviceId: try container.decode(String.self, forKey: .deviceId),
+                pushToken: try container.decodeIfPresent(String.self, forKey: .pushToken))
         }
     }
 

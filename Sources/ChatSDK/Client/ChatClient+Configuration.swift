@@ -42,10 +42,19 @@ extension ChatClient {
         package var runtime: any ChatRuntime
         /// Default `.disk`.
         public var cacheMode: CacheMode = .disk
-        /// Folder of the disk cache; without one, `.disk` acts as `.memory`.
-        public var cacheDirectory: String?
-        /// This install's identity and push token (C1).
-        public var deviceId: String = "device-1"
+        /// Folder of the disk cache and of this install's device id (C4),
+        /// created when first needed. Default: a `ChatSDK` folder in the
+        /// platform's application-support folder (Application Support on
+        /// Apple platforms; `$XDG_DATA_HOME`, else `~/.local/share`, on
+        /// Linux). With `.disk` and no usable folder the client keeps its
+        /// cache in memory and says so with a `warning` event (C1).
+        public var cacheDirectory: String? = Configuration.defaultCacheDirectory
+        /// This install's device id (C4): its server sessions and push token
+        /// belong to it. Default nil: an id generated the first time and kept
+        /// in `cacheDirectory` (file `device-id`), so that each install has
+        /// its own. Without a disk cache nothing is kept, and each client
+        /// generates one for its life.
+        public var deviceId: String?
         /// Send queued messages by themselves when the network returns (D7). Default true.
         public var autoResend: Bool = true
         /// Refresh this long before the access token expires (A2). Default 30 s.
@@ -64,9 +73,16 @@ extension ChatClient {
         /// The file of the disk cache of `userId` on this device, if the
         /// configuration has a disk cache.
         public func cacheFile(forUserId userId: String) -> String? {
-            guard cacheMode == .disk, let cacheDirectory else { return nil }
-            return LocalStore.path(in: cacheDirectory, deviceId: deviceId, userId: userId)
+            guard cacheMode == .disk, let cacheDirectory,
+                let device = deviceId ?? DeviceIdentity.stored(in: cacheDirectory)
+            else { return nil }
+            return LocalStore.path(in: cacheDirectory, deviceId: device, userId: userId)
         }
+
+        /// The default `cacheDirectory`: a `ChatSDK` folder in the platform's
+        /// application-support folder (the XDG data folder on Linux); nil
+        /// when the process has no home folder.
+        public static var defaultCacheDirectory: String? { DeviceIdentity.defaultDirectory() }
 
         /// A configuration with the defaults above.
         ///

@@ -1,4 +1,5 @@
 internal import ChatCore
+import Synchronization
 
 /// A chat client: one user, one session, one cache, one connection (C1, C2).
 ///
@@ -124,6 +125,27 @@ public final class ChatClient: Sendable {
         try await core.updateProfile(nickname: nickname, profileURL: nil, image: image)
     }
 
+    // MARK: Push notifications (C4)
+
+    /// Registers this device's push token (APNs, FCM…) for the signed-in
+    /// user, replacing any token it registered before: the server sends the
+    /// user's pushes to it. Register again after each sign-in and whenever
+    /// the platform hands out a new token. `logout()` removes it;
+    /// `clearCurrentUser()` does not (pushes keep arriving, A4).
+    ///
+    /// ```swift
+    /// try await client.registerPushToken(deviceTokenHex)
+    /// ```
+    public func registerPushToken(_ token: String) async throws {
+        try await core.registerPushToken(token)
+    }
+
+    /// Removes this device's push token: the signed-in user's pushes no
+    /// longer reach this device.
+    public func unregisterPushToken() async throws {
+        try await core.unregisterPushToken()
+    }
+
     /// Asked for a new JWT when the current one expires (A6).
     public func setAuthenticationDelegate(_ delegate: (any AuthenticationDelegate)?) async throws {
         let session = await core.sessionDelegate
@@ -138,6 +160,15 @@ public final class ChatClient: Sendable {
 
     /// The signed-in user's id, if any.
     public var currentUserId: String? { get async { await core.userId } }
+
+    /// The cache the client keeps now (C1): the configuration's mode, or
+    /// `.memory` while a disk cache could not be used (the client said why
+    /// with a `warning` event).
+    public var cacheMode: CacheMode { core.activeCacheMode.withLock { $0 } }
+
+    /// This install's device id (C4): the configuration's, or the one
+    /// generated once and kept in the cache folder.
+    public var deviceId: String { core.device.id }
 
     /// The session state (A15).
     public var sessionState: SessionState { get async { await core.session } }

@@ -7,13 +7,16 @@ extension ClientCore {
     /// disk cache, else memory (nil).
     var clientWideStorePath: String? {
         guard configuration.cacheMode == .disk, let folder = configuration.cacheDirectory else { return nil }
-        return LocalStore.path(in: folder, deviceId: configuration.deviceId, userId: "_client")
+        return LocalStore.path(in: folder, deviceId: deviceId, userId: "_client")
     }
 
     /// The client-wide store, opened now if it is not yet. A file that
     /// cannot be opened leaves these facts in memory.
     func clientWideStore() -> LocalStore {
         if let store = openedClientStore { return store }
+        if let folder = configuration.cacheDirectory, configuration.cacheMode == .disk {
+            try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        }
         let store = (try? LocalStore(path: clientWideStorePath)) ?? LocalStore.inMemory()
         reportFailures(of: store)
         openedClientStore = store

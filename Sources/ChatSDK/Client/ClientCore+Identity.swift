@@ -7,13 +7,15 @@ extension ClientCore {
     /// Logs in with a JWT of the app's backend (A5). From an anonymous
     /// session, the server merges the anonymous user into this one (A8).
     func login(jwt: String) async throws -> ChatUser {
+        try checkRunning()
         let mergeToken = machine.credential == .anonymous ? machine.tokens?.accessToken : nil
         return try await start(.jwt(jwt), user: Self.subject(ofJWT: jwt), request: .loginJWT(jwt: jwt), carrying: mergeToken)
     }
 
     /// Starts as a user the server creates (A7).
     func loginAnonymous() async throws -> ChatUser {
-        try await start(.anonymous, user: nil, request: .loginAnonymous, carrying: nil)
+        try checkRunning()
+        return try await start(.anonymous, user: nil, request: .loginAnonymous, carrying: nil)
     }
 
     /// The signed-in user; an anonymous client with nobody yet (after an
@@ -26,6 +28,7 @@ extension ClientCore {
 
     /// `connect(userId:)` with no credential, an access token or a session token (A10).
     func connect(userId: String, credential: Credential) async throws -> ChatUser {
+        try checkRunning()
         try Self.checkUserId(userId)
         let request: WireRequest =
             switch credential {
@@ -67,6 +70,10 @@ extension ClientCore {
 
     /// A12: returns at once; errors reach the app as events.
     func authorize(user: ChatUser, auth: ChatAuth?) -> [String] {
+        guard !isShutDown else {
+            publish(.authenticationFailed(ChatError(.clientShutDown, "The client was shut down: make a new client")))
+            return []
+        }
         // A ChatAuth the SDK cannot use changes nothing and sends nothing;
         // the app hears why as any failure to authenticate.
         if let problem = auth?.problem {
@@ -120,13 +127,8 @@ extension ClientCore {
     /// The `external_id` a JWT claims, read without verifying it (the
     /// server verifies); nil when it cannot be read.
     static func subject(ofJWT jwt: String) -> String? {
-        let parts = jwt.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3 else { return nil }
-        var base64 = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        guard let data = Data(base64Encoded: base64),
-            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-            let subject = object["external_id"] as? String, !subject.isEmpty, !subject.contains(where: \.isWhitespace)
+        guard let claims = Credential.claims(ofJWT: jwt), let subject = claims["external_id"] as? String, !subject.isEmpty,
+            !subject.contains(where: \.isWhitespace)
         else { return nil }
         return subject
     }
@@ -143,6 +145,7 @@ extension ClientCore {
     /// user's pushes; local data goes at once. Offline, the server part is
     /// queued on disk and done when the network returns.
     func logout() async throws {
+        try checkRunning()
         guard machine.credential != nil, machine.userId != nil || machine.tokens != nil else {
             throw ChatError(.userNotAuthorized, "Nobody is signed in: there is no one to log out")
         }
@@ -178,13 +181,14 @@ extension ClientCore {
     /// A11: the connection closes and in-memory state goes; the disk cache
     /// stays for the next connect of the same user.
     func disconnect() {
-        guard machine.credential != nil else { return }
+        guard !isShutDown, machine.credential != nil else { return }
         clearLocally(reason: "disconnected", keepingStore: true)
     }
 
     // MARK: User data (A13, A14)
 
     func updateData(_ attributes: [String: String]) throws {
+        try checkRunning()
         _ = try requireUser()
         pendingAttributes.merge(attributes) { $1 }
     }
@@ -202,10 +206,12 @@ extension ClientCore {
     }
 
     func prefill(_ text: String) {
+        guard !isShutDown else { return }
         prefillText = text.isEmpty ? nil : text
     }
 
     func updateProfile(nickname: String?, profileURL: String?, image: ProfileImage?) async throws -> ChatUser {
+        try checkRunning()
         _ = try requireUser()
         if let image {
             guard ["image/jpeg", "image/png"].contains(image.mimeType.lowercased()) else {
@@ -232,6 +238,7 @@ extension ClientCore {
     }
 
     func setDelegates(authentication: (any AuthenticationDelegate)?, session: (any SessionDelegate)?, changingSession: Bool) throws {
+        try checkRunning()
         if changingSession, case .sessionToken? = machine.credential {
             throw ChatError(.invalidArgument, "Set the SessionDelegate before connect(userId:sessionToken:)")
         }

@@ -9,21 +9,37 @@ extension ClientCore {
     /// so with a warning (C1).
     func openStore(for user: String) {
         storePath = nil
-        guard configuration.cacheMode == .disk, let folder = configuration.cacheDirectory else {
+        guard configuration.cacheMode == .disk else {
             store = LocalStore.inMemory()
             return
         }
-        let path = LocalStore.path(in: folder, deviceId: configuration.deviceId, userId: user)
+        guard let folder = configuration.cacheDirectory else {
+            diskCacheUnavailable("there is no cache folder (cacheDirectory is nil and the platform has none)")
+            return
+        }
+        let path = LocalStore.path(in: folder, deviceId: deviceId, userId: user)
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            diskCacheUnavailable("the cache folder \(folder) cannot be made (\(error.localizedDescription))")
+            return
+        }
         do {
             store = try LocalStore(path: path)
             storePath = path
+            activeCacheMode.withLock { $0 = .disk }
         } catch {
-            store = LocalStore.inMemory()
-            publish(
-                .warning(
-                    "the disk cache \((path as NSString).lastPathComponent) cannot be used (\(LocalStore.reason(error))); carrying on without a disk cache"
-                ))
+            diskCacheUnavailable(
+                "the disk cache \((path as NSString).lastPathComponent) cannot be used (\(LocalStore.reason(error)))")
         }
+    }
+
+    /// The disk cache cannot be used: the client carries on in memory, says
+    /// so with a warning, and reports `.memory` as its cache (C1).
+    private func diskCacheUnavailable(_ why: String) {
+        store = LocalStore.inMemory()
+        activeCacheMode.withLock { $0 = .memory }
+        publish(.warning("\(why); carrying on without a disk cache"))
     }
 
     func deleteStoreFile() {
@@ -51,6 +67,7 @@ extension ClientCore {
 
     func startMonitoring() {
         guard monitor == nil else { return }
+        if let warning = device.warning { publish(.warning(warning)) }
         let changes = configuration.transport.reachability()
         monitor = runtime.spawn {
             for await reachable in changes {
@@ -86,6 +103,7 @@ extension ClientCore {
 
     /// The app went to the background: the realtime connection closes (D8).
     func enterBackground() {
+        guard !isShutDown else { return }
         background = true
         closeRealtime()
         markWatchersStale()
@@ -94,17 +112,20 @@ extension ClientCore {
     /// The app came back: reconnect, and refetch what active watchers show
     /// (the `RefetchTrigger`, D8).
     func enterForeground() async {
+        guard !isShutDown else { return }
         background = false
         if machine.tokens != nil { ensureRealtime() }
         await refetchAll()
     }
 
     func refetchAll() async {
+        guard !isShutDown else { return }
         for id in watchers.keys.sorted() { await refresh(id) }
     }
 
     /// The app is killed: everything stops, nothing is cleared.
     func shutdown() {
+        isShutDown = true
         machine.shutDown()
         outbox.reset()
         authentication?.task.cancel()

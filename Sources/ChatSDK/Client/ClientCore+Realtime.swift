@@ -34,7 +34,7 @@ extension ClientCore {
                 let connection = try await configuration.transport.openRealtime(
                     RealtimeRequest(
                         apiKey: configuration.apiKey, accessToken: token,
-                        deviceId: configuration.deviceId, afterUserSeq: after, headers: machine.credential?.headers ?? [:]))
+                        deviceId: deviceId, afterUserSeq: after, headers: machine.credential?.headers ?? [:]))
                 guard !Task.isCancelled else {
                     connection.close()
                     return

@@ -30,7 +30,7 @@ extension ClientCore {
     /// app named them (ConversationAliases).
     func performRaw(_ request: WireRequest, token: String?) async throws -> WireResponse {
         let envelope = WireEnvelope(
-            apiKey: configuration.apiKey, accessToken: token, deviceId: configuration.deviceId,
+            apiKey: configuration.apiKey, accessToken: token, deviceId: deviceId,
             request: aliases.withLock { $0.outgoing(request) }, headers: machine.credential?.headers ?? [:])
         let store = self.store
         do {

@@ -4,6 +4,7 @@ extension ClientCore {
     /// A conversation that exists only on this device until its first
     /// message creates it on the server (D4).
     func startConversation(id: String?, title: String?) async throws -> Conversation {
+        try checkRunning()
         if let id, let problem = WireLimits.identifierProblem(id) {
             throw ChatError(.invalidArgument, "The conversation id \(problem)")
         }
@@ -20,6 +21,7 @@ extension ClientCore {
     /// Adds the message locally at once (`toBeSent`) and queues it; messages
     /// of one conversation go out one at a time, in order (D6).
     func sendMessage(_ content: MessageContent, replyingTo: String?, in conversationId: String) throws -> Message {
+        try checkRunning()
         let user = try requireUser()
         guard var conversation = store.conversation(id: conversationId) else {
             throw ChatError(.unknownConversation, "No conversation \(conversationId) on this device")
@@ -52,6 +54,7 @@ extension ClientCore {
 
     /// Sends a failed message again with the same client id (D6).
     func retrySending(itemId: String) throws {
+        try checkRunning()
         _ = try requireUser()
         guard var row = store.message(id: itemId) else {
             throw ChatError(.unknownMessage, "No message \(itemId) on this device")

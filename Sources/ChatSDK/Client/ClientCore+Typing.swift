@@ -3,6 +3,7 @@ extension ClientCore {
     static let typingRenewal: Duration = .seconds(4)
 
     func setIsTyping(_ isTyping: Bool, in conversationId: String) async throws {
+        try checkRunning()
         _ = try requireUser()
         guard let conversation = store.conversation(id: conversationId) else {
             throw ChatError(.unknownConversation, "No conversation \(conversationId) on this device")

@@ -18,7 +18,10 @@ extension ClientCore {
     /// server's.
     func startWatcher(_ id: Int) async {
         guard let entry = watchers[id] else { return }
-        do { _ = try await ensureUser() } catch {
+        do {
+            try checkRunning()
+            _ = try await ensureUser()
+        } catch {
             entry.finish(error as? ChatError ?? ChatError.signInFirst())
             watchers[id] = nil
             return
@@ -291,11 +294,13 @@ extension ClientCore {
     }
 
     func conversationSnapshot(_ id: String) throws -> Conversation? {
+        try checkRunning()
         _ = try requireUser()
         return store.conversation(id: id).map(conversation(from:))
     }
 
     func messageSnapshot(_ id: String) throws -> Message? {
+        try checkRunning()
         _ = try requireUser()
         return store.message(id: id).map(message(from:))
     }

@@ -8,6 +8,13 @@ actor ClientCore {
     nonisolated var unownedExecutor: UnownedSerialExecutor { runtime.executor.asUnownedSerialExecutor() }
 
     let configuration: ChatClient.Configuration
+    /// This install's device id (C4): the configuration's, or the one kept
+    /// beside the cache.
+    nonisolated let device: DeviceIdentity
+    var deviceId: String { device.id }
+    /// The cache the client keeps now (C1): `.memory` while a disk cache
+    /// could not be used. In a lock so that the app can ask at any time.
+    nonisolated let activeCacheMode: Mutex<ChatClient.CacheMode>
     let provider: (any SessionTokenProvider)?
     /// The current user's store: a file per client and user with a disk
     /// cache (D2), else in memory.
@@ -65,6 +72,9 @@ actor ClientCore {
     var typingRenewals: [String: Task<Void, Never>] = [:]
     var monitor: Task<Void, Never>?
 
+    /// `shutdown()` was called: every later call fails with `clientShutDown` (C1).
+    var isShutDown = false
+
     var realtime: RealtimeConnection?
     var realtimeTask: Task<Void, Never>?
     var reconnectAttempt = 0
@@ -73,6 +83,8 @@ actor ClientCore {
         self.configuration = configuration
         self.runtime = configuration.runtime
         self.provider = provider
+        self.device = DeviceIdentity.resolve(configuration, generate: DeviceIdentity.generate)
+        self.activeCacheMode = Mutex(configuration.cacheMode)
         self.machine = SessionMachine(hasProvider: provider != nil)
         let store = LocalStore.inMemory()
         self.store = store
@@ -93,6 +105,8 @@ actor ClientCore {
     // MARK: Events
 
     func subscribe(_ continuation: AsyncStream<ChatEvent>.Continuation) {
+        // A shut-down client has nothing more to say: the stream ends at once.
+        guard !isShutDown else { return continuation.finish() }
         let id = nextSubscriberID
         nextSubscriberID += 1
         eventSubscribers[id] = continuation
@@ -118,6 +132,7 @@ actor ClientCore {
     // MARK: Users (A1, A3, A4)
 
     func setCurrentUser(_ id: String) throws {
+        try checkRunning()
         try Self.checkUserId(id)
         switch machine.admits(userId: id, credential: .provider) {
         case .noChange: return
@@ -166,7 +181,7 @@ actor ClientCore {
     /// A4: removes every local trace of the user; the server session and
     /// push subscription stay.
     func clearCurrentUser() {
-        guard machine.credential != nil else { return }
+        guard !isShutDown, machine.credential != nil else { return }
         clearLocally(reason: nil)
     }
 
@@ -179,6 +194,7 @@ actor ClientCore {
         refreshTimer = nil
         for timer in typingTimers.values { timer.cancel() }
         typingTimers = [:]
+        endUnsentMessages(reason: reason, keptOnDisk: keepingStore && storePath != nil)
         outbox.reset()
         stopTypingRenewals()
         closeRealtime()
@@ -198,9 +214,43 @@ actor ClientCore {
         perform(machine.clear())
     }
 
+    /// The user's messages still on their way when the session ends on this
+    /// device reach an end (A6, D6): kept on disk (a disconnect), one being
+    /// sent is queued again and goes out at the next connect; otherwise
+    /// they go with the user's data, and each is told `failed` with why,
+    /// so that no message stays `toBeSent` or `sending` with no end.
+    func endUnsentMessages(reason: String?, keptOnDisk: Bool) {
+        let unsent = store.unsentMessages()
+        guard !unsent.isEmpty else { return }
+        if keptOnDisk {
+            store.batch {
+                for var row in unsent where row.state == "sending" {
+                    row.state = "toBeSent"
+                    save(row)
+                }
+            }
+            return
+        }
+        let why =
+            reason.map { "The user was signed out (\($0)) before the message was sent; it was removed with their data" }
+            ?? "The user was cleared before the message was sent; it was removed with their data"
+        for var row in unsent {
+            row.state = "failed"
+            row.errorCode = ChatError.Code.userCleared.rawValue
+            row.errorMessage = why
+            publish(.messageStateChanged(message(from: row)))
+        }
+    }
+
     func stopTypingRenewals() {
         for renewal in typingRenewals.values { renewal.cancel() }
         typingRenewals = [:]
+    }
+
+    /// Throws `clientShutDown` once the client was shut down: a shut-down
+    /// client neither signs in, nor sends, nor writes into its cache (C1).
+    func checkRunning() throws {
+        guard !isShutDown else { throw ChatError(.clientShutDown, "The client was shut down: make a new client") }
     }
 
     func requireUser() throws -> String {

@@ -53,6 +53,8 @@ public struct ChatError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let notRetryable = Code(rawValue: "notRetryable")
         /// The client was shut down (an app restart) while the call was active.
         public static let clientClosed = Code(rawValue: "clientClosed")
+        /// The client was shut down (`shutdown()`): every later call fails; make a new client (C1).
+        public static let clientShutDown = Code(rawValue: "clientShutDown")
         /// An argument the SDK refuses before any request.
         public static let invalidArgument = Code(rawValue: "invalidArgument")
 
@@ -141,6 +143,7 @@ extension ChatError {
     public static let unknownMessage = Code.unknownMessage
     public static let notRetryable = Code.notRetryable
     public static let clientClosed = Code.clientClosed
+    public static let clientShutDown = Code.clientShutDown
     public static let invalidArgument = Code.invalidArgument
     public static let invalidApiKey = Code.invalidApiKey
     public static let invalidToken = Code.invalidToken

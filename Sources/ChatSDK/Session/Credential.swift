@@ -1,3 +1,6 @@
+internal import ChatCore
+import Foundation
+
 /// How the current user proves who they are. Every way the SDKs it is
 /// modelled on document leads into the one session state (A15).
 public enum Credential: Sendable, Hashable {
@@ -28,6 +31,26 @@ public enum Credential: Sendable, Hashable {
         guard case .authorized(var auth) = self else { return .sessionToken(token) }
         auth.token = token
         return .authorized(auth)
+    }
+
+    /// When a JWT credential expires: its `exp` claim, read without
+    /// checking the signature (the server checks it). Nil for the other
+    /// credentials and for a JWT that cannot be read.
+    var jwtExpiry: Instant? {
+        guard case .jwt(let jwt) = self, let claims = Self.claims(ofJWT: jwt), let exp = claims["exp"] as? Double, exp.isFinite,
+            abs(exp) < 1e12
+        else { return nil }
+        return Instant(milliseconds: Int64(exp * 1000))
+    }
+
+    /// The claims of a JWT's payload, unverified; nil when it is not one.
+    static func claims(ofJWT jwt: String) -> [String: Any]? {
+        let parts = jwt.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3 else { return nil }
+        var base64 = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        guard let data = Data(base64Encoded: base64) else { return nil }
+        return try? JSONSerialization.jsonObject(with: data) as? [String: Any]
     }
 
     /// The method a session opened with it shows.

@@ -133,7 +133,11 @@ struct SessionMachine: Sendable, Equatable {
         case .signedIn(let user, let pair):
             userId = user
             tokens = pair
-            refreshDidNotExtend = false
+            // Tokens that end with their JWT (the server caps them at its
+            // `exp`, A6) are used to the end: signing in again with the same
+            // JWT would give nothing longer. At their end the JWT has
+            // expired, and the delegate is asked for a new one.
+            refreshDidNotExtend = credential?.jwtExpiry.map { pair.accessExpiresAt >= $0 } ?? false
             state = .authenticated(userId: user, via: credential?.method ?? .tokens)
         case .refreshed(let pair):
             refreshDidNotExtend = pair.accessExpiresAt <= (tokens?.accessExpiresAt ?? Instant(milliseconds: 0))

@@ -11,7 +11,7 @@ struct CommandTable: Sendable {
 
     static let standard = CommandTable(
         specs:
-            clientCommands + identityCommands + loginCommands + credentialCommands + dataCommands
+            clientCommands + identityCommands + loginCommands + pushCommands + credentialCommands + dataCommands
             + otherSideCommands + worldCommands + appCommands + flowCommands + recordingCommands + metaCommands + sessionCommands)
 
     /// First words of every verb, without duplicates, sorted.

@@ -11,6 +11,16 @@ extension CommandTable {
                 interpreter.restart(interpreter.current, corruptingCache: invocation.flag("--corrupt-cache"))
             }),
         CommandSpec(
+            name: "app shutdown", group: .world,
+            summary: "shutdown(): the app stops its client; every later call fails with clientShutDown (until app restart)",
+            example: "app shutdown",
+            run: { interpreter, _ in
+                let object = interpreter.current!
+                let client = object.client
+                interpreter.perform { await client.shutdown() }
+                interpreter.print("\(object.name) shut down: its calls fail with clientShutDown until app restart")
+            }),
+        CommandSpec(
             name: "app background", group: .world,
             summary: "the app goes to the background: the realtime connection closes",
             example: "app background",

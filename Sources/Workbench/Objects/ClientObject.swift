@@ -63,12 +63,13 @@ final class ClientObject: Inspectable, @unchecked Sendable {
         case "connection": .value(.string(connection.name))
         case "connectionReason":
             if case .waitingForNetwork(let reason) = connection { .value(.string(reason.description)) } else { .value(.none) }
-        case "cache": .value(.string(cacheMode.rawValue))
+        // The cache the SDK keeps now: `memory` once a disk cache could not be used (C1).
+        case "cache": .value(.string(client.cacheMode.rawValue))
         default: nil
         }
     }
 
     func summary(in interpreter: Interpreter) -> String {
-        "\(name): user \(userId ?? "none"), session \(session), connection \(connection), cache \(cacheMode.rawValue)"
+        "\(name): user \(userId ?? "none"), session \(session), connection \(connection), cache \(client.cacheMode.rawValue)"
     }
 }

@@ -77,10 +77,17 @@ final class ServerObject: Inspectable {
             )
         case "pushes":
             let user = try needs("a user id")
-            return .list(try server.pushSubscriptions(userId: user).map { .value(.string($0)) })
+            // A device with a push token names it (C4).
+            return .list(
+                try server.pushSubscriptions(userId: user).map { device in
+                    .value(.string(device.pushToken.map { "\(device.deviceId) (token \($0))" } ?? device.deviceId))
+                })
         case "pushlog":
             let user = try needs("a user id")
-            return .list(try server.pushes(userId: user).map { .value(.string("\($0.deviceId): \($0.preview)")) })
+            return .list(
+                try server.pushes(userId: user).map { push in
+                    .value(.string("\(push.deviceId)\(push.pushToken.map { " (token \($0))" } ?? ""): \(push.preview)"))
+                })
         case "attributes":
             let user = try needs("a user id")
             let attributes = try server.users().first { $0.id == user }?.attributes ?? [:]

@@ -17,7 +17,7 @@ final class EmbeddedServerSide: ServerSide {
     func conversations(userId: String) throws -> [WireConversation] { app.conversations(userId: userId) }
     func messages(conversationId: String) throws -> [WireMessage] { try app.messages(conversationId: conversationId) }
     func sessions(userId: String) throws -> [HTTPWire.AppSession] { app.sessions(userId: userId) }
-    func pushSubscriptions(userId: String) throws -> [String] { app.pushSubscriptions(userId: userId) }
+    func pushSubscriptions(userId: String) throws -> [HTTPWire.AppDevice] { app.pushSubscriptions(userId: userId) }
     func pushes(userId: String) throws -> [HTTPWire.AppPush] { app.pushes(userId: userId) }
     func settings() throws -> [HTTPWire.AppSetting] { app.settings() }
     func updateSettings(_ changes: [HTTPWire.AppSetting]) throws { try app.updateSettings(changes) }

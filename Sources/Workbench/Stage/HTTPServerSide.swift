@@ -27,7 +27,7 @@ final class HTTPServerSide: ServerSide {
     func conversations(userId: String) throws -> [WireConversation] { try wait { try await $0.conversations(userId: userId) } }
     func messages(conversationId: String) throws -> [WireMessage] { try wait { try await $0.messages(conversationId: conversationId) } }
     func sessions(userId: String) throws -> [HTTPWire.AppSession] { try wait { try await $0.sessions(userId: userId) } }
-    func pushSubscriptions(userId: String) throws -> [String] { try wait { try await $0.pushSubscriptions(userId: userId) } }
+    func pushSubscriptions(userId: String) throws -> [HTTPWire.AppDevice] { try wait { try await $0.pushSubscriptions(userId: userId) } }
     func pushes(userId: String) throws -> [HTTPWire.AppPush] { try wait { try await $0.pushes(userId: userId) } }
     func settings() throws -> [HTTPWire.AppSetting] { try wait { try await $0.settings() } }
     func updateSettings(_ changes: [HTTPWire.AppSetting]) throws { _ = try wait { try await $0.updateSettings(changes) } }

@@ -18,7 +18,7 @@ protocol ServerSide: AnyObject, Sendable {
     func messages(conversationId: String) throws -> [WireMessage]
     func sessions(userId: String) throws -> [HTTPWire.AppSession]
     /// The devices subscribed to the user's pushes.
-    func pushSubscriptions(userId: String) throws -> [String]
+    func pushSubscriptions(userId: String) throws -> [HTTPWire.AppDevice]
     func pushes(userId: String) throws -> [HTTPWire.AppPush]
     func settings() throws -> [HTTPWire.AppSetting]
     /// Throws a `WireError` (badRequest) naming a bad key or value.

@@ -103,7 +103,7 @@ final class RecordingServerSide: ServerSide {
     func sessions(userId: String) throws -> [HTTPWire.AppSession] {
         try record("sessions(\(userId))") { try inner.sessions(userId: userId) }
     }
-    func pushSubscriptions(userId: String) throws -> [String] {
+    func pushSubscriptions(userId: String) throws -> [HTTPWire.AppDevice] {
         try record("pushSubscriptions(\(userId))") { try inner.pushSubscriptions(userId: userId) }
     }
     func pushes(userId: String) throws -> [HTTPWire.AppPush] { try record("pushes(\(userId))") { try inner.pushes(userId: userId) } }
@@ -186,7 +186,7 @@ final class TapeServerSide: ServerSide {
     func conversations(userId: String) throws -> [WireConversation] { try answer("conversations(\(userId))") }
     func messages(conversationId: String) throws -> [WireMessage] { try answer("messages(\(conversationId))") }
     func sessions(userId: String) throws -> [HTTPWire.AppSession] { try answer("sessions(\(userId))") }
-    func pushSubscriptions(userId: String) throws -> [String] { try answer("pushSubscriptions(\(userId))") }
+    func pushSubscriptions(userId: String) throws -> [HTTPWire.AppDevice] { try answer("pushSubscriptions(\(userId))") }
     func pushes(userId: String) throws -> [HTTPWire.AppPush] { try answer("pushes(\(userId))") }
     func settings() throws -> [HTTPWire.AppSetting] { try answer("settings()") }
     func updateSettings(_ changes: [HTTPWire.AppSetting]) throws {
