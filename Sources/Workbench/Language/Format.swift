@@ -29,7 +29,7 @@ package enum Format {
         return out + "\""
     }
 
-    /// `text` with its control characters (C0 but newline and tab, DEL, C1)
+    /// `text` with its control characters (below U+0020 but newline and tab, DEL, U+0080–U+009F)
     /// written as `\u001b`; text without any, the common case, as it is.
     package static func escapingControls(_ text: String) -> String {
         guard text.utf8.contains(where: { ($0 < 0x20 && $0 != 0x0A && $0 != 0x09) || $0 == 0x7F || $0 == 0xC2 }) else {
