@@ -82,6 +82,17 @@ extension ClientCore {
         backoff?.cancel()
     }
 
+    /// What the app says of the network (`networkReachabilityChanged`):
+    /// as a change the transport reports; and back on a network the
+    /// client thought it had, whatever backs off goes now (D7, D8).
+    func networkReachabilityChanged(_ reachable: Bool) {
+        let wasReachable = self.reachable
+        reachabilityChanged(reachable)
+        guard reachable, wasReachable, userId != nil else { return }
+        resendNow()
+        backoff?.cancel()
+    }
+
     // MARK: App lifecycle
 
     /// The app went to the background: the realtime connection closes (D8).
@@ -106,7 +117,7 @@ extension ClientCore {
     /// The app is killed: everything stops, nothing is cleared.
     func shutdown() {
         machine.shutDown()
-        outbox.reset()
+        resetOutbox()
         authentication?.task.cancel()
         authentication = nil
         refreshTimer?.cancel()
