@@ -28,15 +28,11 @@ import tempfile
 import threading
 import time
 
+import serve_process
+
 
 def start_server(binary, db, port):
-    proc = subprocess.Popen([binary, "serve", "--port", str(port), "--db", db, "--log-level", "warning"],
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    line = proc.stdout.readline()
-    match = re.search(r"http://127\.0\.0\.1:(\d+)", line)
-    if not match:
-        sys.exit(f"kill_restart_sdk: the server did not start: {line!r}")
-    return proc, int(match.group(1))
+    return serve_process.start(binary, db, port, name="kill_restart_sdk")
 
 
 def restart_server(binary, db, port, deadline):
