@@ -65,6 +65,9 @@ let package = Package(
             dependencies: [
                 "ChatSDK", "ChatCore",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                // Its errors, classified once (HTTPTransport+Failures).
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
@@ -129,6 +132,8 @@ let package = Package(
             dependencies: [
                 "ChatSDKNetwork", "ChatSDK", "ChatCore", "ChatTestSupport",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ], swiftSettings: strict),
         .testTarget(
             name: "WorkbenchTests",

@@ -9,26 +9,20 @@ import argparse
 import asyncio
 import json
 import os
-import re
 import signal
-import subprocess
 import sys
 import tempfile
 import time
 
 import aiohttp
 
+import serve_process
+
 API_KEY, SECRET = "demo-key", "demo-secret-0123456789abcdef"
 
 
 def start(binary, db, port):
-    proc = subprocess.Popen([binary, "serve", "--port", str(port), "--db", db, "--log-level", "warning"],
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    line = proc.stdout.readline()
-    match = re.search(r"http://127\.0\.0\.1:(\d+)", line)
-    if not match:
-        sys.exit(f"kill_restart: the server did not start: {line!r}")
-    return proc, int(match.group(1))
+    return serve_process.start(binary, db, port, name="kill_restart")
 
 
 class User:

@@ -64,6 +64,12 @@ if [ "$failed" -eq 0 ]; then
     # logged and checked against docs/openapi.json.
     part "server transcripts" 10 "passed, [0-9]+ failed" env CHATBENCH_EXCHANGE_LOG="$scratch/exchanges.jsonl" "$bin" test --server fresh examples/
     part "answers as documented" 5 "." python3 scripts/openapi_check.py "$scratch/exchanges.jsonl"
+    # The outbox over a real network (D7): three SDK clients (REPL processes
+    # against a server) send 200 messages each while the server is killed
+    # with SIGKILL and restarted three times on the same file and port:
+    # none failed, lost, duplicated or out of order, with no manual retry
+    # (about half a minute, loopback only).
+    part "kill and restart under SDK clients" 3 "failed [0-9]+, not sent" python3 scripts/kill_restart_sdk.py "$bin" --clients 3 --messages 200 --kills 3
     # The contract is valid OpenAPI; the server over real sockets: malformed
     # requests, idle connections, refused upgrades, SIGTERM (a few seconds).
     part "server sockets" 5 "." python3 scripts/server_checks.py "$bin"

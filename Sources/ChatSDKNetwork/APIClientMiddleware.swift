@@ -36,7 +36,7 @@ struct CredentialsMiddleware: ClientMiddleware {
 
 /// Turns every answer that is not a success into the server's `WireError`
 /// (its JSON body `{code, message}`), or a `TransportError` when it has
-/// none, before the generated client reads it: each operation then only
+/// none or is the server's unavailability (502, 503, 504, 429), before the generated client reads it: each operation then only
 /// reads its success.
 struct ErrorAnswerMiddleware: ClientMiddleware {
     /// Largest error body read.
@@ -50,6 +50,6 @@ struct ErrorAnswerMiddleware: ClientMiddleware {
         guard response.status.kind != .successful else { return (response, answer) }
         var data = Data()
         if let answer { data = (try? await Data(collecting: answer, upTo: Self.maxErrorBytes)) ?? Data() }
-        throw HTTPTransport.error(status: response.status.code, body: data)
+        throw HTTPTransport.error(status: response.status.code, retryAfter: response.headerFields[.retryAfter], body: data)
     }
 }

@@ -35,17 +35,18 @@ extension HTTPTransport {
     static let apiConfiguration = Configuration(jsonEncodingOptions: [.sortedKeys])
 
     /// A failure of `operation` as the SDK's error: the server's `WireError`
-    /// as it is; otherwise the request failed (no answer) or its answer
-    /// could not be read.
+    /// as it is; otherwise the request failed on the way, of the kind its
+    /// error says (`kind(of:answered:)`), or its answer could not be read.
     func translate(_ error: any Error, answered: Bool, operation: String) -> any Error {
         switch error {
         case let error as WireError: error
         case let error as TransportError: error
         case is CancellationError: CancellationError()
         default:
-            answered
-                ? TransportError(.failed, "The server's answer to \(operation) could not be read: \(error)")
-                : TransportError(.failed, "The request to \(baseURL) failed: \(error)")
+            switch Self.kind(of: error, answered: answered) {
+            case .failed: TransportError(.failed, "The server's answer to \(operation) could not be read: \(error)")
+            case let kind: TransportError(kind, "The request to \(baseURL) failed: \(error)")
+            }
         }
     }
 }

@@ -68,12 +68,6 @@ package struct HTTPTransport: ChatTransport {
         }
     }
 
-    /// The server's error body as a `WireError`, or a `TransportError` when there is none.
-    static func error(status: Int, body: Data) -> any Error {
-        if let error = try? JSONDecoder().decode(WireError.self, from: body) { return error }
-        return TransportError(.failed, "The server answered HTTP \(status)")
-    }
-
     func url(_ path: String, query: [String: String]) -> String {
         guard !query.isEmpty else { return baseURL + path }
         let items = query.keys.sorted().map { "\($0)=\(HTTPWire.segment(query[$0]!))" }

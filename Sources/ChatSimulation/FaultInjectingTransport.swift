@@ -8,8 +8,11 @@ import ChatSDK
 ///
 /// - offline: a request or an opening fails at once, and when the network
 ///   went offline on its way;
-/// - `net fail N`: the next N requests are lost on the way (decided when
-///   they leave, thrown when they would have arrived);
+/// - `net fail N [--kind K]`: the next N requests fail as a real transport's
+///   do (``FailureKind``): `reset` (the default) is lost on the way, decided
+///   when it leaves and thrown when it would have arrived; `refused` and
+///   `offline` fail at once; `503` comes back from the server undone;
+///   `timeout` reaches the server and its answer never comes;
 /// - latency: each leg of a trip waits on the runtime's clock, as work in
 ///   flight (``Latency`` says how long each leg takes in each mode);
 /// - cuts: the inner transport registers each realtime connection with the
@@ -65,20 +68,46 @@ package struct FaultInjectingTransport: ChatTransport {
 
     package func perform(_ envelope: WireEnvelope) async throws -> WireResponse {
         try conditions.checkOnline()
-        let lost = conditions.consumeFailure()
+        let failure = conditions.consumeFailure()
+        switch failure {
+        case .refused: throw lose(envelope, TransportError(.refused, "Connection refused (net fail)"))
+        case .offline: throw lose(envelope, TransportError(.offline, "The device is offline (net fail)"))
+        default: break
+        }
         try await travel(latency.there())
-        if lost {
-            onLost?(envelope)
-            throw TransportError(.failed, "The connection was reset (net fail)")
+        switch failure {
+        case .reset: throw lose(envelope, TransportError(.reset, "The connection was reset (net fail)"))
+        case .unavailable:
+            try await travel(latency.back())
+            throw lose(envelope, TransportError(.unavailable, "The server answered HTTP 503 (net fail)"))
+        default: break
         }
         try conditions.checkOnline()
         conditions.countRequest()
         let result: Result<WireResponse, any Error>
         do { result = .success(try await inner.perform(envelope)) } catch { result = .failure(error) }
         runtime.trace("net", "\(envelope.request.name) → \(Self.describe(result))")
+        if failure == .timeout {
+            // It arrived and was done; its answer is lost.
+            try await travel(Self.timeout)
+            runtime.trace("net", "\(envelope.request.name) → timeout (net fail)")
+            throw TransportError(.timeout, "The request timed out (net fail)")
+        }
         try await travel(latency.back())
         try conditions.checkOnline()
         return try result.get()
+    }
+
+    /// How long a request whose answer is lost (`net fail --kind timeout`)
+    /// waits before it fails, as a request's deadline would.
+    package static let timeout: Duration = .seconds(5)
+
+    /// A request `net fail` lost before the server did it: traced and
+    /// reported as such.
+    private func lose(_ envelope: WireEnvelope, _ error: TransportError) -> TransportError {
+        onLost?(envelope)
+        runtime.trace("net", "\(envelope.request.name) → \(error.kind) (net fail)")
+        return error
     }
 
     package func openRealtime(_ request: RealtimeRequest) async throws -> RealtimeConnection {
@@ -104,7 +133,7 @@ package struct FaultInjectingTransport: ChatTransport {
         switch result {
         case .success: "ok"
         case .failure(let error as WireError): error.code.rawValue
-        case .failure(let error as TransportError): error.kind == .offline ? "offline" : "failed"
+        case .failure(let error as TransportError): error.kind.rawValue
         case .failure: "failed"
         }
     }

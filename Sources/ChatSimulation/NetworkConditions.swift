@@ -2,6 +2,24 @@ import ChatCore
 import ChatSDK
 import Synchronization
 
+/// How a request that `net fail` loses fails: the kinds of failure a real
+/// transport produces, which the SDK classifies as it classifies the HTTP
+/// transport's (D7). All are retryable.
+package enum FailureKind: String, Sendable, Hashable, CaseIterable {
+    /// The connection was reset on the way there: the server never saw it (the default).
+    case reset
+    /// No connection: refused at once, before any latency.
+    case refused
+    /// The request reached the server, but no answer came within
+    /// ``FaultInjectingTransport/timeout``.
+    case timeout
+    /// The server (a proxy in front of it) answered HTTP 503 without doing it.
+    case unavailable = "503"
+    /// The device said it has no network for this request (without going
+    /// offline: reachability does not change).
+    case offline
+}
+
 /// The conditions of a network as `net …` verbs set them: online or not,
 /// latency, the next requests to fail, how many requests went through, the
 /// realtime connections to cut, and who listens to reachability (what
@@ -12,7 +30,7 @@ package final class NetworkConditions: Sendable {
     private struct State {
         var online = true
         var latency: Duration
-        var failNext = 0
+        var failing: [FailureKind] = []
         var requests = 0
         var listeners: [Int: AsyncStream<Bool>.Continuation] = [:]
         var nextListener = 0
@@ -31,7 +49,7 @@ package final class NetworkConditions: Sendable {
     package var latency: Duration { state.withLock { $0.latency } }
     /// Requests that went through so far.
     package var requestCount: Int { state.withLock { $0.requests } }
-    package var pendingFailures: Int { state.withLock { $0.failNext } }
+    package var pendingFailures: Int { state.withLock { $0.failing.count } }
     /// Realtime connections open across the network.
     package var openConnections: Int { state.withLock { $0.connections.count } }
 
@@ -56,10 +74,10 @@ package final class NetworkConditions: Sendable {
         report("latency \(latency.wholeMilliseconds)ms")
     }
 
-    /// The next `count` requests fail on the way.
-    package func failNext(_ count: Int) {
-        state.withLock { $0.failNext += count }
-        report("fail next \(count)")
+    /// The next `count` requests fail on the way, as `kind` says.
+    package func failNext(_ count: Int, kind: FailureKind = .reset) {
+        state.withLock { $0.failing += Array(repeating: kind, count: count) }
+        report(kind == .reset ? "fail next \(count)" : "fail next \(count) (\(kind.rawValue))")
     }
 
     /// `net drop`: cuts every realtime connection as the server hanging up.
@@ -81,12 +99,11 @@ package final class NetworkConditions: Sendable {
         sink?(fault)
     }
 
-    /// Whether this request is one to fail (and counts it off).
-    package func consumeFailure() -> Bool {
+    /// How this request fails, if it is one to fail (and counts it off).
+    package func consumeFailure() -> FailureKind? {
         state.withLock { s in
-            guard s.failNext > 0 else { return false }
-            s.failNext -= 1
-            return true
+            guard !s.failing.isEmpty else { return nil }
+            return s.failing.removeFirst()
         }
     }
 

@@ -51,8 +51,8 @@ package final class SimulatedNetwork: Sendable {
 
     package func setLatency(_ latency: Duration) { conditions.setLatency(latency) }
 
-    /// The next `count` requests fail on the way.
-    package func failNext(_ count: Int) { conditions.failNext(count) }
+    /// The next `count` requests fail on the way, as `kind` says.
+    package func failNext(_ count: Int, kind: FailureKind = .reset) { conditions.failNext(count, kind: kind) }
 
     /// Cuts every realtime connection: the server side hangs up saying
     /// `reason`, or (nil) the connection just dies with the network.

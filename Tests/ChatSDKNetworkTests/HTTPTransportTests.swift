@@ -1,8 +1,10 @@
+import AsyncHTTPClient
 import ChatCore
 import ChatSDK
 import ChatTestSupport
 import Foundation
 import HTTPTypes
+import NIOCore
 import Testing
 
 @testable import ChatSDKNetwork
@@ -22,24 +24,63 @@ import Testing
     }
 
     @Test func theServersJSONErrorIsAWireErrorEvenOfAnUnknownCode() {
-        let known = HTTPTransport.error(status: 401, body: Data(#"{"code":"expiredJWT","message":"old"}"#.utf8))
+        let known = HTTPTransport.error(status: 401, retryAfter: nil, body: Data(#"{"code":"expiredJWT","message":"old"}"#.utf8))
         #expect((known as? WireError) == WireError(.expiredJWT, "old"))
-        let future = HTTPTransport.error(status: 429, body: Data(#"{"code":"tooManyRequests","message":"slow"}"#.utf8))
+        let future = HTTPTransport.error(status: 418, retryAfter: nil, body: Data(#"{"code":"teapot","message":"no"}"#.utf8))
         #expect((future as? WireError)?.code.isKnown == false)
     }
 
-    @Test func anAnswerWithoutAnErrorBodyIsATransportFailure() {
-        let error = HTTPTransport.error(status: 502, body: Data("<html>bad gateway</html>".utf8))
+    @Test func anAnswerWithoutAnErrorBodyIsAFinalTransportFailure() {
+        let error = HTTPTransport.error(status: 500, retryAfter: nil, body: Data("<html>oops</html>".utf8))
         #expect((error as? TransportError)?.kind == .failed)
-        #expect("\(error)" == "The server answered HTTP 502")
+        #expect((error as? TransportError)?.kind.isRetryable == false)
+        #expect("\(error)" == "The server answered HTTP 500")
     }
 
-    @Test func aServerThatCannotBeReachedIsATransportFailure() async {
+    /// D7: 502, 503 and 504 are the server's unavailability and 429 its
+    /// rate limit, whatever their body; all four are retryable, and 429
+    /// keeps its `Retry-After` (seconds or an HTTP date).
+    @Test(arguments: [502, 503, 504])
+    func anUnavailableServerIsRetryable(status: Int) {
+        let error = HTTPTransport.error(status: status, retryAfter: nil, body: Data(#"{"code":"internalError","message":"x"}"#.utf8))
+        #expect((error as? TransportError)?.kind == .unavailable)
+        #expect((error as? TransportError)?.kind.isRetryable == true)
+        #expect("\(error)" == "The server answered HTTP \(status)")
+    }
+
+    @Test func aRateLimitKeepsItsRetryAfter() throws {
+        let error = try #require(HTTPTransport.error(status: 429, retryAfter: "7", body: Data()) as? TransportError)
+        #expect(error.kind == .rateLimited && error.retryAfter == .seconds(7))
+        let now = Date(timeIntervalSince1970: 1_784_000_000)
+        #expect(HTTPTransport.retryAfter("Wed, 21 Oct 2015 07:28:00 GMT", now: now) == .zero, "a date past is now")
+        #expect(HTTPTransport.retryAfter("Sun, 06 Nov 1994 08:49:37 GMT", now: Date(timeIntervalSince1970: 784_111_767)) == .seconds(10))
+        #expect(HTTPTransport.retryAfter("soon") == nil)
+        let chat = ChatError(.rateLimited, "x")
+        #expect(chat.code.isRetryable)
+    }
+
+    /// D7: the sockets' failures, one kind each; only an answer that came
+    /// and could not be read is final.
+    @Test func socketFailuresAreClassifiedOnce() {
+        #expect(HTTPTransport.kind(of: HTTPClientError.connectTimeout, answered: false) == .refused)
+        #expect(HTTPTransport.kind(of: HTTPClientError.deadlineExceeded, answered: false) == .timeout)
+        #expect(HTTPTransport.kind(of: HTTPClientError.readTimeout, answered: true) == .timeout)
+        #expect(HTTPTransport.kind(of: HTTPClientError.remoteConnectionClosed, answered: true) == .reset)
+        #expect(HTTPTransport.kind(of: IOError(errnoCode: ECONNREFUSED, reason: "connect"), answered: false) == .refused)
+        #expect(HTTPTransport.kind(of: IOError(errnoCode: ECONNRESET, reason: "read"), answered: false) == .reset)
+        #expect(HTTPTransport.kind(of: IOError(errnoCode: ETIMEDOUT, reason: "read"), answered: false) == .timeout)
+        #expect(HTTPTransport.kind(of: ChannelError.ioOnClosedChannel, answered: true) == .reset)
+        #expect(HTTPTransport.kind(of: CocoaError(.coderReadCorrupt), answered: false) == .reset)
+        #expect(HTTPTransport.kind(of: CocoaError(.coderReadCorrupt), answered: true) == .failed)
+    }
+
+    @Test func aServerThatCannotBeReachedIsRefusedAndRetryable() async {
         let envelope = WireEnvelope(apiKey: "k", accessToken: nil, deviceId: "d", request: .listConversations(cursor: nil, limit: 1))
         await #expect {
             _ = try await transport.perform(envelope)
         } throws: { error in
-            (error as? TransportError)?.kind == .failed && "\(error)".hasPrefix("The request to http://127.0.0.1:9 failed")
+            (error as? TransportError)?.kind == .refused && "\(error)".hasPrefix("The request to http://127.0.0.1:9 failed")
+                && "\(error)".contains("Connection refused")
         }
     }
 

@@ -178,6 +178,66 @@ import Testing
         #expect(try app.call { try await $0.message(withId: message.id) }?.state == .failed(ChatError(.offline, "The device is offline")))
     }
 
+    /// D7: every kind of failure a real transport produces leaves the
+    /// message `toBeSent`; the queue backs off and goes again by itself, in
+    /// order, with nothing failed and nothing sent twice.
+    @Test(arguments: FailureKind.allCases)
+    func aRetryableFailureStaysToBeSentAndGoesOutInOrder(kind: FailureKind) throws {
+        let app = try DiskApp()
+        try app.call { try await $0.setCurrentUser(userId: "alice") }
+        let conversation = try app.call { try await $0.startConversation() }
+        app.world.network.failNext(2, kind: kind)
+        let ids = try (1...3).map { i in try app.call { try await $0.sendMessage(.text("\(i)"), in: conversation.id) }.id }
+        app.world.runUntilIdle()
+        let states = try ids.map { id in try app.call { try await $0.message(withId: id) }?.state }
+        #expect(states.allSatisfy { $0 != nil && $0?.name != "failed" }, "\(states)")
+        if kind != .timeout {
+            #expect(states[0] == .toBeSent, "it waits for its back-off")
+        }
+        app.world.advance(by: .seconds(10))
+        #expect(try app.world.backend.messages(conversationId: conversation.id).map(\.id) == ids)
+        for id in ids { #expect(try app.call { try await $0.message(withId: id) }?.state == .sent) }
+    }
+
+    @Test func withoutAutoResendARetryableFailureFailsWithTheReason() throws {
+        let app = try DiskApp(autoResend: false)
+        try app.call { try await $0.setCurrentUser(userId: "alice") }
+        let conversation = try app.call { try await $0.startConversation() }
+        app.world.network.failNext(1, kind: .refused)
+        let message = try app.call { try await $0.sendMessage(.text("nope"), in: conversation.id) }
+        app.world.runUntilIdle()
+        #expect(
+            try app.call { try await $0.message(withId: message.id) }?.state
+                == .failed(ChatError(.networkFailure, "Connection refused (net fail)")))
+    }
+
+    /// D7: the app says the network went: nothing is tried; back, it goes
+    /// at once, also what was backing off.
+    @Test func theAppTellsTheSDKThatTheNetworkWentAndCameBack() throws {
+        let app = try DiskApp()
+        try app.call { try await $0.setCurrentUser(userId: "alice") }
+        let conversation = try app.call { try await $0.startConversation() }
+        _ = try app.call { try await $0.sendMessage(.text("first"), in: conversation.id) }
+        app.world.runUntilIdle()
+        try app.call { await $0.networkReachabilityChanged(false) }
+        let requests = app.world.network.requestCount
+        let offline = try app.call { try await $0.sendMessage(.text("offline"), in: conversation.id) }
+        app.world.runUntilIdle()
+        #expect(app.world.network.requestCount == requests, "no request while the app says offline")
+        #expect(try app.call { try await $0.message(withId: offline.id) }?.state == .toBeSent)
+        try app.call { await $0.networkReachabilityChanged(true) }
+        app.world.runUntilIdle()
+        #expect(try app.call { try await $0.message(withId: offline.id) }?.state == .sent)
+        // Backing off after a failure, the app's word sends it now.
+        app.world.network.failNext(1, kind: .unavailable)
+        let later = try app.call { try await $0.sendMessage(.text("later"), in: conversation.id) }
+        app.world.runUntilIdle()
+        #expect(try app.call { try await $0.message(withId: later.id) }?.state == .toBeSent)
+        try app.call { await $0.networkReachabilityChanged(true) }
+        app.world.runUntilIdle()
+        #expect(try app.call { try await $0.message(withId: later.id) }?.state == .sent)
+    }
+
     @Test func offlineMessagesGoOutInOrderWhenTheNetworkReturns() throws {
         let app = try DiskApp()
         try app.call { try await $0.setCurrentUser(userId: "alice") }
@@ -194,11 +254,11 @@ import Testing
     @Test func aFailedCreationFailsEveryPendingMessage() throws {
         let f = try Fixture()
         try f.call { try await f.client.setCurrentUser(userId: "alice") }
-        let conversation = try f.call { try await f.client.startConversation() }
+        // The server refuses to create it (a final failure, D7).
+        let conversation = try f.call { try await f.client.startConversation(title: String(repeating: "t", count: 1_001)) }
         _ = Collected(f.client.watchConversations(), in: f.world)
         f.world.runUntilIdle()
         f.world.network.setLatency(.milliseconds(100))
-        f.world.network.failNext(1)
         let (a, b) = try f.call {
             (
                 try await f.client.sendMessage(.text("a"), in: conversation.id),

@@ -108,12 +108,147 @@ import Testing
         #expect(OutboxMachine.attempt(state: state, reachable: reachable, autoResend: autoResend) == attempt)
     }
 
-    @Test func onlyAnOfflineFailureWithAutomaticResendingWaits() {
-        #expect(OutboxMachine.waitsForNetwork(afterFailingOffline: true, autoResend: true))
-        #expect(!OutboxMachine.waitsForNetwork(afterFailingOffline: true, autoResend: false))
-        #expect(!OutboxMachine.waitsForNetwork(afterFailingOffline: false, autoResend: true))
-        #expect(!OutboxMachine.waitsForNetwork(afterFailingOffline: false, autoResend: false))
+    // MARK: Failures (D7)
+
+    /// One classification, by the error's code, for both modes: the
+    /// transport's failures are retryable, a refusal by the server final.
+    @Test(arguments: [
+        (ChatError(.offline, "x"), OutboxMachine.Failure.offline),
+        (ChatError(.networkFailure, "Connection refused"), .retryable(after: nil)),
+        (ChatError(.serverUnavailable, "HTTP 503"), .retryable(after: nil)),
+        (ChatError(.rateLimited, "HTTP 429", retryAfter: .seconds(7)), .retryable(after: .seconds(7))),
+        (ChatError(.invalidResponse, "unreadable"), .final),
+        (ChatError(.badRequest, "too long"), .final),
+        (ChatError(.forbidden, "not yours"), .final),
+        (ChatError(.attachmentTooLarge, "big"), .final),
+        (ChatError(.sessionClosed, "closed"), .final),
+        (ChatError(.internalError, "500 with a code"), .final),
+    ])
+    func aFailureIsClassifiedByItsCode(error: ChatError, failure: OutboxMachine.Failure) {
+        #expect(OutboxMachine.Failure(error) == failure)
     }
+
+    @Test(arguments: [
+        (TransportError.Kind.offline, ChatError.Code.offline),
+        (.refused, .networkFailure), (.reset, .networkFailure), (.timeout, .networkFailure),
+        (.unavailable, .serverUnavailable), (.rateLimited, .rateLimited), (.failed, .invalidResponse),
+    ])
+    func eachTransportKindHasItsCode(kind: TransportError.Kind, code: ChatError.Code) {
+        let error = ChatError(TransportError(kind, "m", retryAfter: .seconds(3)))
+        #expect(error.code == code && error.message == "m" && error.retryAfter == .seconds(3))
+        #expect(code.isRetryable == kind.isRetryable, "the two classifications agree")
+    }
+
+    @Test func aRetryableFailureBacksOffAndTheQueueWaitsInOrder() throws {
+        var outbox = OutboxMachine()
+        let sender = try started(outbox.enqueue("m1", in: "c1"))
+        _ = outbox.enqueue("m2", in: "c1")
+        let outcome = outbox.failed(sender, with: .retryable(after: nil), reachable: true, autoResend: true, fraction: { 0 })
+        let wake = try #require(backOff(outcome, is: .milliseconds(500)))
+        #expect(!outbox.isCurrent(sender), "the sender ends")
+        #expect(outbox.backingOff == ["c1": wake.id])
+        #expect(outbox.enqueue("m3", in: "c1") == nil, "a message sent meanwhile waits behind, with no sender")
+        let again = try started(outbox.wake(wake))
+        #expect(outbox.next(again) == "m1", "the head goes again first")
+        #expect(outbox.wake(wake) == nil, "a wake-up counts once")
+        // It fails again: the back-off doubles (1 s, 2 s… scaled by 0.5 + fraction / 2).
+        let second = outbox.failed(again, with: .retryable(after: nil), reachable: true, autoResend: true, fraction: { 0.999 })
+        let next = try #require(backOff(second, is: .milliseconds(1999)))
+        let third = try started(outbox.wake(next))
+        outbox.finished(third)
+        #expect(outbox.failures.isEmpty, "a head done with resets the back-off")
+        #expect(outbox.next(third) == "m2")
+    }
+
+    @Test func backOffGrowsUpToThirtySecondsAndRetryAfterIsAFloor() throws {
+        var outbox = OutboxMachine()
+        var sender = try started(outbox.enqueue("m1", in: "c1"))
+        var delays: [Duration] = []
+        for _ in 0..<8 {
+            guard
+                case .backOff(let delay, let wake) = outbox.failed(
+                    sender, with: .retryable(after: nil), reachable: true, autoResend: true, fraction: { 1 })
+            else {
+                Issue.record("no back-off")
+                return
+            }
+            delays.append(delay)
+            sender = try started(outbox.wake(wake))
+        }
+        #expect(delays == [1, 2, 4, 8, 16, 30, 30, 30].map { .seconds($0) })
+        let limited = outbox.failed(sender, with: .retryable(after: .seconds(90)), reachable: true, autoResend: true, fraction: { 0 })
+        #expect(backOff(limited, is: .seconds(90)) != nil, "the server's Retry-After when it is longer")
+    }
+
+    @Test func theRealtimeConnectionOpeningEndsEveryWaitAtOnce() throws {
+        var outbox = OutboxMachine()
+        let first = try started(outbox.enqueue("m1", in: "c2"))
+        let second = try started(outbox.enqueue("m2", in: "c1"))
+        let third = try started(outbox.enqueue("m3", in: "c3"))
+        let outcome = outbox.failed(first, with: .retryable(after: nil), reachable: true, autoResend: true, fraction: { 0 })
+        _ = outbox.failed(second, with: .offline, reachable: false, autoResend: true, fraction: { 0 })
+        #expect(outbox.paused == ["c1"] && outbox.backingOff.keys.sorted() == ["c2"])
+        #expect(outbox.isCurrent(third), "a queue that did not fail goes on")
+        let resumed = outbox.linkOpened()
+        #expect(resumed.map(\.conversationId) == ["c1", "c2"], "in conversation order")
+        #expect(outbox.backingOff.isEmpty && outbox.paused.isEmpty)
+        guard case .backOff(_, let wake) = outcome else {
+            Issue.record("no back-off")
+            return
+        }
+        #expect(outbox.wake(wake) == nil, "the back-off's wake-up is void")
+        #expect(outbox.linkOpened().isEmpty, "started once")
+    }
+
+    @Test(arguments: [
+        // failure, reachable, autoResend, outcome
+        (OutboxMachine.Failure.offline, false, true, "waitForNetwork"),
+        (.offline, true, true, "backOff"),
+        (.retryable(after: nil), true, true, "backOff"),
+        (.retryable(after: nil), false, true, "backOff"),
+        (.final, true, true, "fail"),
+        (.offline, false, false, "fail"),
+        (.retryable(after: nil), true, false, "fail"),
+        (.final, true, false, "fail"),
+    ])
+    func whatAFailureLeadsTo(failure: OutboxMachine.Failure, reachable: Bool, autoResend: Bool, outcome: String) throws {
+        var outbox = OutboxMachine()
+        let sender = try started(outbox.enqueue("m1", in: "c1"))
+        let result = outbox.failed(sender, with: failure, reachable: reachable, autoResend: autoResend, fraction: { 0.5 })
+        switch result {
+        case .fail:
+            #expect(outcome == "fail")
+            #expect(outbox.isCurrent(sender), "the queue goes on after a failed message")
+        case .waitForNetwork:
+            #expect(outcome == "waitForNetwork")
+            #expect(outbox.paused == ["c1"])
+        case .backOff:
+            #expect(outcome == "backOff")
+            #expect(outbox.backingOff.keys.sorted() == ["c1"])
+        }
+    }
+
+    @Test func afterAResetABackOffsWakeUpStartsNothing() throws {
+        var outbox = OutboxMachine()
+        let sender = try started(outbox.enqueue("m1", in: "c1"))
+        guard
+            case .backOff(_, let wake) = outbox.failed(
+                sender, with: .retryable(after: nil), reachable: true, autoResend: true, fraction: { 0 })
+        else {
+            Issue.record("no back-off")
+            return
+        }
+        outbox.reset()
+        #expect(outbox.backingOff.isEmpty && outbox.failures.isEmpty)
+        _ = try started(outbox.enqueue("n1", in: "c1"))
+        #expect(outbox.wake(wake) == nil, "the old user's wake-up changes nothing")
+    }
+}
+
+/// The wake-up of a back-off of `delay`, or nil when `outcome` is another.
+private func backOff(_ outcome: OutboxMachine.Outcome, is delay: Duration) -> OutboxMachine.Wake? {
+    guard case .backOff(let actual, let wake) = outcome, actual == delay else { return nil }
+    return wake
 }
 
 /// The sender an input started (the test fails when it started none).

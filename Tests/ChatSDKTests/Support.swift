@@ -30,7 +30,7 @@ final class Fixture: Sendable {
     let events: Locked<[ChatEvent]>
 
     init(
-        seed: UInt64 = 1, pageSize: Int = 20, apiKey: String = World.apiKey,
+        seed: UInt64 = 1, pageSize: Int = 20, apiKey: String = World.apiKey, autoResend: Bool = true,
         transport wrap: (World, any ChatTransport) -> any ChatTransport = { $1 }
     ) throws {
         world = try World(seed: seed)
@@ -38,6 +38,7 @@ final class Fixture: Sendable {
         var configuration = ChatClient.Configuration(apiKey: apiKey, transport: wrap(world, world.makeTransport()), runtime: world)
         configuration.cacheMode = .memory
         configuration.pageSize = pageSize
+        configuration.autoResend = autoResend
         client = ChatClient(configuration: configuration, tokenProvider: provider)
         let events = Locked<[ChatEvent]>([])
         self.events = events

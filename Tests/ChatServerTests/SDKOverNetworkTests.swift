@@ -3,6 +3,7 @@ import ChatSDK
 import ChatSDKNetwork
 import ChatServer
 import Foundation
+import Synchronization
 import Testing
 
 /// The SDK's public API over real sockets: HTTPTransport + RealTimeRuntime
@@ -38,6 +39,51 @@ import Testing
 
         #expect(received.data.elements.map(\.preview) == ["Hi, how can I help?", "hello"])
         #expect(received.data.elements.map(\.seq) == [2, 1])
+    }
+
+    /// D7 over real sockets: sends while the server is gone fail with
+    /// connection refused, which is retryable. They stay `toBeSent`, in
+    /// order, and go out by themselves once a server is back on the same
+    /// file and port: none failed, none twice, in the order sent.
+    @Test func sendsWhileTheServerIsDownStayToBeSentAndGoOutWhenItIsBack() async throws {
+        let first = try await TestServer.start()
+        let client = first.makeClient()
+        try await client.setCurrentUser(userId: "alice")
+        let conversation = try await client.startConversation(title: "Down")
+        let before = try await client.sendMessage(.text("before"), in: conversation.id)
+        try await eventually("the first message sent") { try await client.message(withId: before.id)?.state == .sent }
+        try await eventually("the event stream") { await client.connectionState == .connected }
+
+        // Each state a message enters, in order (D6).
+        let states = Mutex<[String: [String]]>([:])
+        let events = client.events()
+        let watching = Task {
+            for await event in events {
+                if case .messageStateChanged(let message) = event {
+                    states.withLock { $0[message.id, default: []].append(message.state.name) }
+                }
+            }
+        }
+        await first.stop()
+        var sent: [String] = []
+        for text in ["one", "two", "three"] { sent.append(try await client.sendMessage(.text(text), in: conversation.id).id) }
+        let ids = sent
+        try await eventually("the first send refused and back to toBeSent") {
+            states.withLock { $0[ids[0]]?.starts(with: ["toBeSent", "sending", "toBeSent"]) == true }
+        }
+        for id in ids { #expect(try await client.message(withId: id)?.state.name != "failed") }
+
+        let second = try await TestServer.start(in: first.folder, port: first.port)
+        try await eventually("every message sent", timeout: .seconds(60)) {
+            for id in ids where try await client.message(withId: id)?.state != .sent { return false }
+            return true
+        }
+        let stored = try await second.app.messages(conversationId: client.serverId(ofConversation: conversation.id))
+        await client.shutdown()
+        watching.cancel()
+        await second.stop()
+        #expect(stored.map(\.id) == [before.id] + ids, "each once, in the order sent")
+        #expect(states.withLock { $0.values.allSatisfy { $0.last == "sent" && !$0.contains("failed") } })
     }
 
     @Test func reconnectsAndCatchesUpAfterTheServerClosesTheStream() async throws {

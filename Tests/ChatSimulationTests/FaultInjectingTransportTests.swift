@@ -74,7 +74,7 @@ import Testing
         let (transport, conditions, stub) = serverMode(world, lost: lost)
         conditions.failNext(2)
         let results = (0..<3).map { _ in timed(world) { _ = try await transport.perform(Self.envelope) }.0 }
-        #expect(results.map { transportError($0)?.kind } == [TransportError.Kind.failed, .failed, nil])
+        #expect(results.map { transportError($0)?.kind } == [TransportError.Kind.reset, .reset, nil])
         #expect(lost.all == ["listConversations", "listConversations"])
         #expect(stub.requests.withLock { $0 } == 1 && conditions.requestCount == 1 && conditions.pendingFailures == 0)
     }
@@ -130,10 +130,36 @@ import Testing
         let (transport, envelope, _) = try signedIn(world)
         world.network.failNext(1)
         let (lost, tookLost) = timed(world) { _ = try await transport.perform(envelope) }
-        #expect(transportError(lost)?.kind == .failed && world.network.requestCount == 0)
+        #expect(transportError(lost)?.kind == .reset && world.network.requestCount == 0)
         #expect(tookLost >= .milliseconds(20) && tookLost <= .milliseconds(25), "one leg: 20 ms and up to a quarter of jitter")
         let (answered, _) = timed(world) { _ = try await transport.perform(envelope) }
         #expect((try? answered.get()) != nil && world.network.requestCount == 1)
+    }
+
+    /// D7: `net fail --kind` makes the failures a real transport makes, each
+    /// of the kind the SDK classifies, each where it happens: refused and
+    /// offline at once, reset on the way there, 503 there and back without
+    /// the server doing it, timeout after the server did it.
+    @Test func embeddedFailNextOfEachKind() throws {
+        let world = try World(seed: 1)
+        let (transport, envelope, _) = try signedIn(world)
+        var outcomes: [String] = []
+        for kind in FailureKind.allCases {
+            world.network.failNext(1, kind: kind)
+            let before = world.network.requestCount
+            let (result, took) = timed(world) { _ = try await transport.perform(envelope) }
+            let error = transportError(result)
+            #expect(error?.kind.isRetryable == true)
+            outcomes.append(
+                "\(kind.rawValue): \(error?.kind.rawValue ?? "ok") after \(took.wholeMilliseconds / 10 * 10)ms, done \(world.network.requestCount - before)"
+            )
+        }
+        #expect(
+            outcomes == [
+                "reset: reset after 20ms, done 0", "refused: refused after 0ms, done 0", "timeout: timeout after 5020ms, done 1",
+                "503: unavailable after 40ms, done 0", "offline: offline after 0ms, done 0",
+            ])
+        #expect(world.network.isOnline, "offline for one request is not the network going offline")
     }
 
     @Test func embeddedLatencyIsPaidThereAndBack() throws {

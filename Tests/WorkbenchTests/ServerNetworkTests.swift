@@ -69,7 +69,7 @@ import Testing
     @Test func failNextLosesTheRequestAboveTheServerAndReportsIt() throws {
         let (world, network, server, transport, reports) = try setUp()
         network.conditions.failNext(1)
-        #expect(kind(world.run { try await transport.perform(Self.envelope) }) == .failed)
+        #expect(kind(world.run { try await transport.perform(Self.envelope) }) == .reset)
         #expect(kind(world.run { try await transport.perform(Self.envelope) }) == nil)
         #expect(server.requests.withLock { $0 } == 1 && network.conditions.requestCount == 1)
         #expect(reports.all == ["fail next 1", "lost listConversations from device-1"])

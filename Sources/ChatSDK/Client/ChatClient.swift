@@ -252,6 +252,27 @@ public final class ChatClient: Sendable {
         try await core.setIsTyping(isTyping, in: Identifier.normalized(conversationId))
     }
 
+    // MARK: Network
+
+    /// Tells the SDK that the device's network went away or came back (D7),
+    /// as the app's own reachability check sees it.
+    ///
+    /// Offline, messages sent stay `toBeSent`, queued on disk, and the
+    /// realtime connection waits. Back, the outbox sends what waits at once,
+    /// in order per conversation, also what was backing off after a
+    /// retryable failure, and the realtime connection reconnects now rather
+    /// than at the end of its back-off. On Apple platforms the HTTP
+    /// transport also follows the system's path (NWPathMonitor); an app
+    /// need not call this for that.
+    ///
+    /// ```swift
+    /// client.networkReachabilityChanged(false)   // airplane mode
+    /// client.networkReachabilityChanged(true)    // back
+    /// ```
+    public func networkReachabilityChanged(_ isReachable: Bool) async {
+        await core.networkReachabilityChanged(isReachable)
+    }
+
     // MARK: App lifecycle
 
     /// The app went to the background: the realtime connection closes.

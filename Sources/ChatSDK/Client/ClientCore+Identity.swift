@@ -169,7 +169,7 @@ extension ClientCore {
             do {
                 _ = try await performRaw(.logout, token: token)
                 clientWideStore().removePendingLogout(accessToken: token)
-            } catch let error as ChatError where error.code == .offline || error.code == .networkFailure {
+            } catch let error as ChatError where error.code.isRetryable {
                 return
             } catch {
                 // Already logged out, or the token is gone: nothing left to do.

@@ -99,6 +99,17 @@ extension ClientCore {
         backoff?.cancel()
     }
 
+    /// What the app says of the network (`networkReachabilityChanged`):
+    /// as a change the transport reports; and back on a network the
+    /// client thought it had, whatever backs off goes now (D7, D8).
+    func networkReachabilityChanged(_ reachable: Bool) {
+        let wasReachable = self.reachable
+        reachabilityChanged(reachable)
+        guard reachable, wasReachable, userId != nil else { return }
+        resendNow()
+        backoff?.cancel()
+    }
+
     // MARK: App lifecycle
 
     /// The app went to the background: the realtime connection closes (D8).
@@ -127,7 +138,7 @@ extension ClientCore {
     func shutdown() {
         isShutDown = true
         machine.shutDown()
-        outbox.reset()
+        resetOutbox()
         authentication?.task.cancel()
         authentication = nil
         refreshTimer?.cancel()

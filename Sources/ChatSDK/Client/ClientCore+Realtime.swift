@@ -42,6 +42,8 @@ extension ClientCore {
                 realtime = connection
                 let opened = link.opened(hadCursor: after != nil)
                 setConnection(opened.state)
+                // The server is there: what the outbox holds back goes now (D7).
+                resendNow()
                 // Back online: what could not be refreshed is refreshed now.
                 await refreshStaleWatchers(all: opened.refetchAll)
                 for await signal in connection.signals {

@@ -47,7 +47,7 @@ extension ClientCore {
         } catch let error as WireError {
             throw ChatError(error)
         } catch let error as TransportError {
-            throw ChatError(error.kind == .offline ? .offline : .networkFailure, error.message)
+            throw ChatError(error)
         } catch is CancellationError {
             throw ChatError(.userCleared, "The request was cancelled")
         }

@@ -81,22 +81,22 @@ extension ClientCore {
 
     private func drain(_ sender: OutboxMachine.Sender) async {
         while let messageId = outbox.next(sender) {
-            guard await sendOne(messageId, by: sender) else {
-                // Offline: the queue waits, in order, for the network (D7).
-                outbox.waitForNetwork(sender)
-                return
-            }
+            // Waiting (for the network or a back-off): the sender has ended,
+            // and the queue goes again when the outbox says (D7).
+            guard await sendOne(messageId, by: sender) else { return }
             outbox.finished(sender)
         }
     }
 
-    /// Sends one message; false when it must wait for the network.
+    /// Sends one message; false when its queue must wait (it is `toBeSent`
+    /// again, at the head).
     private func sendOne(_ messageId: String, by sender: OutboxMachine.Sender) async -> Bool {
         guard var row = store.message(id: messageId) else { return true }
         switch OutboxMachine.attempt(state: row.state, reachable: reachable, autoResend: configuration.autoResend) {
         case .skip:
             return true
         case .waitForNetwork:
+            outbox.waitForNetwork(sender)
             return false
         case .failOffline:
             fail(&row, with: ChatError(.offline, "The device is offline"))
@@ -128,17 +128,34 @@ extension ClientCore {
                     storeServerMessage(wireMessage)
                 }
             }
-        } catch let error as ChatError
-            where OutboxMachine.waitsForNetwork(afterFailingOffline: error.code == .offline, autoResend: configuration.autoResend)
-        {
-            guard outbox.isCurrent(sender) else { return true }
-            row.state = "toBeSent"
-            save(row)
-            notifyWatchers(of: .items(row.conversationId))
-            return false
         } catch {
             guard outbox.isCurrent(sender) else { return true }
             let chatError = error as? ChatError ?? ChatError(.networkFailure, "\(error)")
+            // The request arrived although its answer was lost: the
+            // server's event said it was sent.
+            if store.message(id: row.id)?.state == "sent" { return true }
+            // What the transport says of the network now beats what the
+            // client last heard (a connection cut by going offline).
+            let reachable = configuration.transport.isReachable ?? self.reachable
+            let runtime = self.runtime
+            switch outbox.failed(
+                sender, with: OutboxMachine.Failure(chatError), reachable: reachable, autoResend: configuration.autoResend,
+                fraction: { runtime.randomFraction() })
+            {
+            case .waitForNetwork:
+                row.state = "toBeSent"
+                save(row)
+                notifyWatchers(of: .items(row.conversationId))
+                return false
+            case .backOff(let delay, let wake):
+                row.state = "toBeSent"
+                save(row)
+                notifyWatchers(of: .items(row.conversationId))
+                scheduleResend(wake, after: delay)
+                return false
+            case .fail:
+                break
+            }
             fail(&row, with: chatError)
             if create != nil {
                 // The conversation could not be created: what waits behind fails too (D4).
@@ -151,6 +168,42 @@ extension ClientCore {
         }
         notifyWatchers(of: .items(row.conversationId))
         return true
+    }
+
+    /// Ends a queue's back-off `delay` from now (recovery: `settle` runs it).
+    private func scheduleResend(_ wake: OutboxMachine.Wake, after delay: Duration) {
+        resendTimers[wake.conversationId]?.cancel()
+        let runtime = self.runtime
+        resendTimers[wake.conversationId] = runtime.spawn {
+            do {
+                try await runtime.sleep(for: delay, kind: .recovery("resend to \(wake.conversationId) after back-off"))
+            } catch {
+                return
+            }
+            await self.backOffEnded(wake)
+        }
+    }
+
+    private func backOffEnded(_ wake: OutboxMachine.Wake) {
+        // A wake-up the outbox no longer waits for changes nothing.
+        guard let sender = outbox.wake(wake) else { return }
+        resendTimers[wake.conversationId] = nil
+        spawn(sender)
+    }
+
+    /// The realtime connection opened, or the app says the network is
+    /// back: queues that back off or wait go again at once (D7).
+    func resendNow() {
+        for timer in resendTimers.values { timer.cancel() }
+        resendTimers = [:]
+        for sender in outbox.linkOpened() { spawn(sender) }
+    }
+
+    /// Nothing of the outbox goes on: its queues, senders and back-offs.
+    func resetOutbox() {
+        outbox.reset()
+        for timer in resendTimers.values { timer.cancel() }
+        resendTimers = [:]
     }
 
     private func fail(_ row: inout MessageRow, with error: ChatError) {

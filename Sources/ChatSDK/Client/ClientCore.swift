@@ -65,6 +65,8 @@ actor ClientCore {
 
     /// The outbox's queues and decisions (D6, D7).
     var outbox = OutboxMachine()
+    /// Per conversation, the wake-up that ends its queue's back-off (D7).
+    var resendTimers: [String: Task<Void, Never>] = [:]
     var reachable = true
     var background = false
     var backoff: Task<Void, any Error>?
@@ -152,7 +154,7 @@ actor ClientCore {
         if machine.credential == .anonymous { clearLocally(reason: nil) }
         // Senders of the previous session stop; the new one's outbox is
         // read from its store (`resumeOutbox`).
-        outbox.reset()
+        resetOutbox()
         // A realtime link of the previous session (an anonymous user
         // setting who they are) carries that user's events: it closes, and
         // the new session opens its own once signed in. Meanwhile what the
@@ -195,7 +197,7 @@ actor ClientCore {
         for timer in typingTimers.values { timer.cancel() }
         typingTimers = [:]
         endUnsentMessages(reason: reason, keptOnDisk: keepingStore && storePath != nil)
-        outbox.reset()
+        resetOutbox()
         stopTypingRenewals()
         closeRealtime()
         if !keepingStore {

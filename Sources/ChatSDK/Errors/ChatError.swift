@@ -9,10 +9,18 @@ package import ChatCore
 public struct ChatError: Error, Sendable, Hashable, CustomStringConvertible {
     public let code: Code
     public let message: String
+    /// How long the server asked to wait before trying again (HTTP 429's
+    /// `Retry-After`), when it said; the outbox waits at least that long.
+    public let retryAfter: Duration?
 
     public init(_ code: Code, _ message: String) {
+        self.init(code, message, retryAfter: nil)
+    }
+
+    init(_ code: Code, _ message: String, retryAfter: Duration?) {
         self.code = code
         self.message = message
+        self.retryAfter = retryAfter
     }
 
     public var description: String { "\(code.rawValue): \(message)" }
@@ -41,10 +49,20 @@ public struct ChatError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let providerTimeout = Code(rawValue: "providerTimeout")
         /// The session was ended (an invalid token, a refused refresh).
         public static let sessionClosed = Code(rawValue: "sessionClosed")
-        /// The device is offline.
+        /// The device is offline. Retryable (D7).
         public static let offline = Code(rawValue: "offline")
-        /// The request failed on the way (connection reset, timeout).
+        /// The request failed on the way: no connection (refused, no route,
+        /// DNS, TLS), the connection reset, or no answer in time. Retryable (D7).
         public static let networkFailure = Code(rawValue: "networkFailure")
+        /// The server or a proxy in front of it is unavailable for now (HTTP
+        /// 502, 503, 504). Retryable (D7).
+        public static let serverUnavailable = Code(rawValue: "serverUnavailable")
+        /// The server asks to come back later (HTTP 429; `retryAfter` says
+        /// when, if it did). Retryable (D7).
+        public static let rateLimited = Code(rawValue: "rateLimited")
+        /// The request could not be made, or the server's answer could not
+        /// be read: sending it again as it is would not help. Final.
+        public static let invalidResponse = Code(rawValue: "invalidResponse")
         /// No conversation with that id on this device.
         public static let unknownConversation = Code(rawValue: "unknownConversation")
         /// No message with that id on this device.
@@ -113,11 +131,36 @@ public struct ChatError: Error, Sendable, Hashable, CustomStringConvertible {
 
         package init(_ wire: WireError.Code) { rawValue = wire.rawValue }
 
+        /// Whether a request that failed with this code may succeed if sent
+        /// again as it is: the transport's failures (no network, lost on the
+        /// way, the server unavailable or busy), as opposed to a refusal by
+        /// the server. The one classification of transport failures, for
+        /// both modes (D7).
+        public var isRetryable: Bool {
+            self == .offline || self == .networkFailure || self == .serverUnavailable || self == .rateLimited
+        }
+
         /// `catch ChatError.expiredJWT { … }`: matches a ChatError of this code.
         public static func ~= (code: Code, error: any Error) -> Bool { (error as? ChatError)?.code == code }
     }
 
     init(_ wire: WireError) { self.init(Code(wire.code), wire.message) }
+
+    /// A transport's failure, by its kind: the no-answer kinds are
+    /// `networkFailure`, the server's unavailability and rate limit have
+    /// codes of their own, and a request that could not be made or an
+    /// answer that could not be read is `invalidResponse` (D7).
+    init(_ transport: TransportError) {
+        let code: Code =
+            switch transport.kind {
+            case .offline: .offline
+            case .unavailable: .serverUnavailable
+            case .rateLimited: .rateLimited
+            case .failed: .invalidResponse
+            default: .networkFailure
+            }
+        self.init(code, transport.message, retryAfter: transport.retryAfter)
+    }
 
     static func signInFirst() -> ChatError {
         ChatError(.notAuthenticated, "No user is signed in: call setCurrentUser(userId:) first")
@@ -139,6 +182,9 @@ extension ChatError {
     public static let sessionClosed = Code.sessionClosed
     public static let offline = Code.offline
     public static let networkFailure = Code.networkFailure
+    public static let serverUnavailable = Code.serverUnavailable
+    public static let rateLimited = Code.rateLimited
+    public static let invalidResponse = Code.invalidResponse
     public static let unknownConversation = Code.unknownConversation
     public static let unknownMessage = Code.unknownMessage
     public static let notRetryable = Code.notRetryable

@@ -1,6 +1,16 @@
 /// The outbox's decisions (D6, D7), without I/O: which message of which
 /// conversation goes out next, when a conversation's queue waits for the
-/// network, and what fails with a conversation that could not be created.
+/// network or backs off, and what fails with a conversation that could not
+/// be created.
+///
+/// A send that fails is classified once (``Failure``, from the error's
+/// code, the same in both modes): a *retryable* failure (offline, lost on
+/// the way, the server unavailable or busy) leaves the message `toBeSent`
+/// at the head of its queue, and the queue goes again after a back-off
+/// (1 s, 2 s, 4 s… up to 30 s, with jitter; at least what `Retry-After`
+/// asked), or at once when the realtime connection opens again; offline,
+/// it waits for the network instead. Only a *final* failure (the server
+/// refused the message), or any failure with `autoResend` off, fails it.
 ///
 /// Messages of one conversation go out one at a time, in order, each by
 /// that conversation's *sender* (a task the client runs). A sender has an
@@ -32,7 +42,51 @@ struct OutboxMachine: Sendable, Hashable {
     private(set) var senders: [String: Int] = [:]
     /// Conversations whose queue waits for the network.
     private(set) var paused: Set<String> = []
+    /// Conversations whose queue backs off after a retryable failure, with
+    /// the id of the wake-up that ends it.
+    private(set) var backingOff: [String: Int] = [:]
+    /// Per conversation, the retryable failures of its head in a row.
+    private(set) var failures: [String: Int] = [:]
     private var lastSenderID = 0
+    private var lastWakeID = 0
+
+    /// How a failed send is classified (D7).
+    enum Failure: Sendable, Hashable {
+        /// The device has no network.
+        case offline
+        /// Lost on the way, or the server unavailable or busy: it may go
+        /// through if sent again, no sooner than `after` when the server said.
+        case retryable(after: Duration?)
+        /// The server refused it, or it cannot be sent as it is.
+        case final
+
+        /// The classification of an error of a send: by its code, which
+        /// both modes' transports produce alike.
+        init(_ error: ChatError) {
+            switch error.code {
+            case .offline: self = .offline
+            case let code where code.isRetryable: self = .retryable(after: error.retryAfter)
+            default: self = .final
+            }
+        }
+    }
+
+    /// What a failed send leads to.
+    enum Outcome: Sendable, Hashable {
+        /// The message fails with the reason; the queue goes on.
+        case fail
+        /// The message stays `toBeSent`; the queue waits for the network.
+        case waitForNetwork
+        /// The message stays `toBeSent`; the queue goes again when `wake`
+        /// comes, `delay` from now, or when the realtime connection opens.
+        case backOff(delay: Duration, wake: Wake)
+    }
+
+    /// The end of a conversation's back-off, recognised by its id.
+    struct Wake: Sendable, Hashable {
+        let conversationId: String
+        let id: Int
+    }
 
     // MARK: Inputs
 
@@ -46,7 +100,8 @@ struct OutboxMachine: Sendable, Hashable {
     /// The sender to start for a conversation with messages waiting and no
     /// sender running; nil otherwise.
     mutating func start(_ conversationId: String) -> Sender? {
-        guard senders[conversationId] == nil, queues[conversationId]?.isEmpty == false else { return nil }
+        guard senders[conversationId] == nil, backingOff[conversationId] == nil, queues[conversationId]?.isEmpty == false
+        else { return nil }
         lastSenderID += 1
         senders[conversationId] = lastSenderID
         paused.remove(conversationId)
@@ -57,6 +112,58 @@ struct OutboxMachine: Sendable, Hashable {
     /// for it, by conversation id.
     mutating func networkReturned() -> [Sender] {
         paused.sorted().compactMap { start($0) }
+    }
+
+    /// A back-off ended: the sender to start, when `wake` is still the
+    /// conversation's (not ended early, not from before a reset).
+    mutating func wake(_ wake: Wake) -> Sender? {
+        guard backingOff[wake.conversationId] == wake.id else { return nil }
+        backingOff[wake.conversationId] = nil
+        return start(wake.conversationId)
+    }
+
+    /// The realtime connection opened: the server is there, so every queue
+    /// that backs off or waits for the network goes again at once, by
+    /// conversation id. Their wake-ups are void.
+    mutating func linkOpened() -> [Sender] {
+        let waiting = Set(backingOff.keys).union(paused).sorted()
+        backingOff = [:]
+        return waiting.compactMap { start($0) }
+    }
+
+    /// A send of `sender`'s head failed with `failure`: what happens to the
+    /// message and its queue. `reachable` is whether the device has a
+    /// network as far as it knows; `fraction` (jitter, in [0, 1)) is drawn
+    /// only for a back-off.
+    mutating func failed(
+        _ sender: Sender, with failure: Failure, reachable: Bool, autoResend: Bool, fraction: () -> Double
+    ) -> Outcome {
+        guard autoResend, isCurrent(sender) else { return .fail }
+        switch failure {
+        case .final:
+            return .fail
+        case .offline where !reachable:
+            waitForNetwork(sender)
+            return .waitForNetwork
+        case .offline:
+            // Offline for this request although the device has a network
+            // (as far as it knows): the network will not say it returned,
+            // so back off as for any loss.
+            return backOff(sender, retryAfter: nil, fraction: fraction)
+        case .retryable(let after):
+            return backOff(sender, retryAfter: after, fraction: fraction)
+        }
+    }
+
+    private mutating func backOff(_ sender: Sender, retryAfter: Duration?, fraction: () -> Double) -> Outcome {
+        let conversationId = sender.conversationId
+        let attempt = failures[conversationId, default: 0]
+        failures[conversationId] = attempt + 1
+        senders[conversationId] = nil
+        lastWakeID += 1
+        backingOff[conversationId] = lastWakeID
+        let delay = max(RealtimeLinkMachine.backoff(attempt: attempt, fraction: fraction()), retryAfter ?? .zero)
+        return .backOff(delay: delay, wake: Wake(conversationId: conversationId, id: lastWakeID))
     }
 
     /// The message `sender` sends next; nil when its queue is empty (the
@@ -75,6 +182,7 @@ struct OutboxMachine: Sendable, Hashable {
     mutating func finished(_ sender: Sender) {
         guard isCurrent(sender), queues[sender.conversationId]?.isEmpty == false else { return }
         queues[sender.conversationId]?.removeFirst()
+        failures[sender.conversationId] = nil
     }
 
     /// The head must wait for the network: the sender ends, and the queue
@@ -99,6 +207,8 @@ struct OutboxMachine: Sendable, Hashable {
         queues = [:]
         senders = [:]
         paused = []
+        backingOff = [:]
+        failures = [:]
     }
 
     // MARK: Decisions
@@ -113,11 +223,5 @@ struct OutboxMachine: Sendable, Hashable {
         guard state == "toBeSent" else { return .skip }
         guard reachable else { return autoResend ? .waitForNetwork : .failOffline }
         return .send
-    }
-
-    /// Whether a send that failed goes back to `toBeSent` to wait for the
-    /// network (offline, with automatic resending) rather than failing.
-    static func waitsForNetwork(afterFailingOffline offline: Bool, autoResend: Bool) -> Bool {
-        offline && autoResend
     }
 }

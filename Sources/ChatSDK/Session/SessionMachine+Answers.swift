@@ -39,7 +39,7 @@ extension SessionMachine {
         switch answer {
         case .provider(.cancelled):
             return providerCancelled
-        case .signIn(.failure(let error)) where [.offline, .networkFailure, .userCleared].contains(error.code):
+        case .signIn(.failure(let error)) where error.code.isRetryable || error.code == .userCleared:
             return error
         default:
             return userChanged
@@ -83,9 +83,10 @@ extension SessionMachine {
             return [.publish(.authenticationFailed(error)), attempt(.authenticationDelegate(after: error), for: run)]
         case .expiredSessionToken:
             return [attempt(.sessionDelegate, for: run)]
-        case .offline, .networkFailure:
-            // Nothing in flight any more: the session says so (it is not
-            // authenticating while the device is offline).
+        case let code where code.isRetryable:
+            // The network's failure (D7), not a refusal: nothing in flight
+            // any more, and the session says so (it is not authenticating
+            // while the device is offline).
             return changes(.signInAborted) + finish(run, .fail(error))
         case .userCleared:
             return finish(run, .fail(error))

@@ -67,10 +67,15 @@ package enum RealtimeSignal: Sendable, Hashable {
     case closed(reason: String)
 }
 
-/// A request or answer lost on the way.
+/// A request or answer lost on the way, or an answer that is not the
+/// server's word on the request. Its kind is what the SDK classifies (D7):
+/// every kind but ``Kind/failed`` is *retryable*, the message stays
+/// `toBeSent` and goes out again.
 package struct TransportError: Error, Sendable, Hashable, CustomStringConvertible {
     /// How it was lost: a struct with static members, so that a kind added
-    /// later breaks no caller's `switch`.
+    /// later breaks no caller's `switch`. Both modes produce the same kinds:
+    /// the HTTP transport from its sockets' errors, the fault layer from
+    /// `net fail --kind`.
     package struct Kind: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
         package let rawValue: String
         package init(rawValue: String) { self.rawValue = rawValue }
@@ -78,15 +83,32 @@ package struct TransportError: Error, Sendable, Hashable, CustomStringConvertibl
 
         /// The device has no network: nothing was sent.
         package static let offline = Kind(rawValue: "offline")
-        /// The request or its answer was lost on the way: it may have arrived.
+        /// No connection could be made (refused, no route, DNS, TLS): nothing was sent.
+        package static let refused = Kind(rawValue: "refused")
+        /// The connection broke on the way (reset, closed): the request may have arrived.
+        package static let reset = Kind(rawValue: "reset")
+        /// No answer in time: the request may have arrived.
+        package static let timeout = Kind(rawValue: "timeout")
+        /// The server (or a proxy) is unavailable for now: HTTP 502, 503, 504.
+        package static let unavailable = Kind(rawValue: "unavailable")
+        /// The server asks to come back later: HTTP 429 (with its `Retry-After`).
+        package static let rateLimited = Kind(rawValue: "rateLimited")
+        /// The request could not be made or its answer could not be read:
+        /// sending it again would fail the same way. The only final kind.
         package static let failed = Kind(rawValue: "failed")
+
+        /// Whether the request may succeed if sent again as it is (D7).
+        package var isRetryable: Bool { self != .failed }
     }
     package let kind: Kind
     package let message: String
+    /// How long the server asked to wait (`Retry-After`), when it said.
+    package let retryAfter: Duration?
 
-    package init(_ kind: Kind, _ message: String) {
+    package init(_ kind: Kind, _ message: String, retryAfter: Duration? = nil) {
         self.kind = kind
         self.message = message
+        self.retryAfter = retryAfter
     }
 
     package var description: String { message }

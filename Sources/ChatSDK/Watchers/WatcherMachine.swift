@@ -158,7 +158,7 @@ struct WatcherMachine: Sendable, Equatable {
     /// asked only then); otherwise the failure stands and is returned.
     mutating func pageFailed(_ id: Int, error: ChatError, cacheHasMore: () -> Bool) -> Result<[Action], ChatError> {
         guard pending.removeValue(forKey: id) != nil else { return .success([]) }
-        guard target.isItems, [.offline, .networkFailure].contains(error.code), cacheHasMore() else { return .failure(error) }
+        guard target.isItems, error.code.isRetryable, cacheHasMore() else { return .failure(error) }
         pages += 1
         return .success([.emit])
     }

@@ -11,6 +11,9 @@ extension CommandTable {
                     name: "--cache", value: .choice(["disk", "memory", "off"]), valueName: "disk|memory|off",
                     summary: "where the client caches (default disk)"),
                 OptionSpec(name: "--api-key", value: .text, valueName: "KEY", summary: "the app's API key (default the embedded app's)"),
+                OptionSpec(
+                    name: "--no-auto-resend", value: nil,
+                    summary: "autoResend off: a send that fails on the way, or offline, fails at once with the reason"),
             ],
             summary: "create another SDK client (an app instance on its own device) and switch to it",
             example: "client new phone2 --cache memory",
@@ -25,10 +28,13 @@ extension CommandTable {
                     throw ScriptError(.nameTaken, "the name \(name) is taken")
                 }
                 let cache = invocation.option("--cache").flatMap(ChatClient.CacheMode.init(rawValue:)) ?? .disk
-                let client = interpreter.makeClient(named: name, cacheMode: cache, apiKey: invocation.option("--api-key") ?? World.apiKey)
+                let client = interpreter.makeClient(
+                    named: name, cacheMode: cache, apiKey: invocation.option("--api-key") ?? World.apiKey,
+                    autoResend: !invocation.flag("--no-auto-resend"))
                 interpreter.current = client
                 interpreter.world.runUntilIdle()
-                interpreter.print("\(name) = new client (cache \(cache.rawValue)); now using \(name)")
+                let resend = client.autoResend ? "" : ", autoResend off"
+                interpreter.print("\(name) = new client (cache \(cache.rawValue)\(resend)); now using \(name)")
             }),
         CommandSpec(
             name: "use", group: .client,

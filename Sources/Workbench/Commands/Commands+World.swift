@@ -53,11 +53,21 @@ extension CommandTable {
         CommandSpec(
             name: "net fail", group: .world,
             arguments: [ArgumentSpec(name: "N", kind: .count)],
-            summary: "the next N requests fail on the way", example: "net fail 2",
+            options: [
+                OptionSpec(
+                    name: "--kind", value: .choice(FailureKind.allCases.map(\.rawValue)),
+                    valueName: "reset|refused|timeout|503|offline",
+                    summary:
+                        "how they fail (default reset: lost on the way; refused: no connection; timeout: done, answer lost after 5s; 503: the server unavailable; offline: no network for it)"
+                )
+            ],
+            summary: "the next N requests fail on the way (the outbox sends them again)", example: "net fail 2 --kind refused",
             run: { interpreter, invocation in
                 let count = Int(invocation.argument(0)!)!
-                interpreter.world.network.failNext(count)
-                interpreter.print("the next \(count) request\(count == 1 ? "" : "s") will fail")
+                let kind = invocation.option("--kind").flatMap(FailureKind.init(rawValue:)) ?? .reset
+                interpreter.world.network.failNext(count, kind: kind)
+                let requests = "the next \(count) request\(count == 1 ? "" : "s") will fail"
+                interpreter.print(invocation.option("--kind") == nil ? requests : "\(requests): \(kind.rawValue)")
             }),
         CommandSpec(
             name: "net drop", group: .world, summary: "cut the realtime connections (the SDK reconnects with back-off)",

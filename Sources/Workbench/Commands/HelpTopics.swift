@@ -53,6 +53,11 @@ enum HelpTopics {
             [
                 "net offline|online, net latency D, net fail N (the next N requests fail), net drop",
                 "(cut the realtime connection), net log on (show every request).",
+                "net fail N --kind reset|refused|timeout|503|offline fails them as a real transport does",
+                "(reset is the default). Every kind is retryable: the message stays toBeSent and the outbox",
+                "sends it again, in order, after a back-off (settle runs it) or when the realtime connection",
+                "opens; only the server refusing a message (4xx with a code) makes it failed, or a client",
+                "made with client new NAME --no-auto-resend (autoResend off), which fails it at once.",
                 "provider ok|fail|malformed|expired|delay D: how the token provider answers.",
                 "token expire|revoke: the server forgets or refuses the access token.",
                 "app restart [--corrupt-cache]|background|foreground: the app's life.",

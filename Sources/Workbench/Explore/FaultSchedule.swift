@@ -1,4 +1,5 @@
 import ChatCore
+import ChatSimulation
 
 /// The faults of one exploration run, drawn from a seed and the run's
 /// number: ordinary verbs inserted between a script's steps, so that a
@@ -40,7 +41,11 @@ package struct FaultSchedule: Sendable, Hashable {
                 verbs = [inside ? "net offline --after \(millis)ms" : "net offline"]
                 let back = min(steps, at + 1 + Int(random.next() % 3))
                 schedule.before[back, default: []].append("net online")
-            case .fail: verbs = ["net fail \(1 + random.next() % 3)"]
+            case .fail:
+                // Each kind of failure a real transport produces (D7).
+                let count = 1 + random.next() % 3
+                let failure = FailureKind.allCases[Int(random.next() % UInt64(FailureKind.allCases.count))]
+                verbs = [failure == .reset ? "net fail \(count)" : "net fail \(count) --kind \(failure.rawValue)"]
             case .drop: verbs = ["net drop"]
             case .latency: verbs = ["net latency \(100 + random.next() % 900)ms"]
             case .restart: verbs = ["app restart"]

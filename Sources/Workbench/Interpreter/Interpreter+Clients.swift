@@ -5,12 +5,14 @@ import Foundation
 extension Interpreter {
     /// A new SDK client on the world's network, with its own provider, and
     /// its events logged.
-    func makeClient(named name: String, cacheMode: ChatClient.CacheMode, apiKey: String) -> ClientObject {
+    func makeClient(named name: String, cacheMode: ChatClient.CacheMode, apiKey: String, autoResend: Bool = true) -> ClientObject {
         let provider = SimulatedTokenProvider(runtime: world.clientRuntime, issuer: world.tokenIssuer(apiKey: apiKey))
         let relay = EventRelay()
         let object = ClientObject(
-            name: name, client: makeSDKClient(name: name, cacheMode: cacheMode, apiKey: apiKey, provider: provider, relay: relay),
-            provider: provider, cacheMode: cacheMode, apiKey: apiKey,
+            name: name,
+            client: makeSDKClient(
+                name: name, cacheMode: cacheMode, apiKey: apiKey, autoResend: autoResend, provider: provider, relay: relay),
+            provider: provider, cacheMode: cacheMode, apiKey: apiKey, autoResend: autoResend,
             delegate: WorkbenchDelegate(world: world, apiKey: apiKey), relay: relay)
         clients.append(object)
         observe(object)
@@ -20,7 +22,7 @@ extension Interpreter {
     /// An SDK client as the app would build it at launch: same device, same
     /// cache folder, same provider.
     func makeSDKClient(
-        name: String, cacheMode: ChatClient.CacheMode, apiKey: String, provider: SimulatedTokenProvider,
+        name: String, cacheMode: ChatClient.CacheMode, apiKey: String, autoResend: Bool = true, provider: SimulatedTokenProvider,
         relay: EventRelay
     ) -> ChatClient {
         var configuration = ChatClient.Configuration(
@@ -28,6 +30,7 @@ extension Interpreter {
         configuration.cacheMode = cacheMode
         configuration.cacheDirectory = cacheFolder
         configuration.deviceId = "device-\(name)"
+        configuration.autoResend = autoResend
         configuration.onEvent = { relay.handle($0) }
         return ChatClient(configuration: configuration, tokenProvider: provider)
     }
@@ -103,8 +106,8 @@ extension Interpreter {
         }
         object.stopTracking()
         object.client = makeSDKClient(
-            name: object.name, cacheMode: object.cacheMode, apiKey: object.apiKey, provider: object.provider,
-            relay: object.relay)
+            name: object.name, cacheMode: object.cacheMode, apiKey: object.apiKey, autoResend: object.autoResend,
+            provider: object.provider, relay: object.relay)
         object.session = .signedOut
         object.connection = .disconnected
         object.audit.restarted()

@@ -12,6 +12,8 @@ final class ClientObject: Inspectable, @unchecked Sendable {
     let provider: SimulatedTokenProvider
     let cacheMode: ChatClient.CacheMode
     let apiKey: String
+    /// `ChatClient.Configuration.autoResend` (`client new --no-auto-resend`, D7).
+    let autoResend: Bool
     let delegate: WorkbenchDelegate
     var userId: String?
     var auth: AuthenticationMethod?
@@ -33,8 +35,9 @@ final class ClientObject: Inspectable, @unchecked Sendable {
 
     init(
         name: String, client: ChatClient, provider: SimulatedTokenProvider, cacheMode: ChatClient.CacheMode, apiKey: String,
-        delegate: WorkbenchDelegate, relay: EventRelay
+        autoResend: Bool = true, delegate: WorkbenchDelegate, relay: EventRelay
     ) {
+        self.autoResend = autoResend
         self.delegate = delegate
         self.relay = relay
         self.name = name

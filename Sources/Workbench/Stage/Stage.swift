@@ -101,7 +101,7 @@ protocol NetworkControl: AnyObject, Sendable {
     var conditions: NetworkConditions { get }
     func setOnline(_ online: Bool)
     func setLatency(_ latency: Duration)
-    func failNext(_ count: Int)
+    func failNext(_ count: Int, kind: FailureKind)
     func dropConnections()
 }
 

@@ -8,7 +8,7 @@ import Foundation
 /// ```json
 /// {"response": {"sent": {...}}}
 /// {"error": {"code": "expiredToken", "message": "The access token has expired"}}
-/// {"lost": {"offline": true, "message": "The device is offline"}}
+/// {"lost": {"offline": true, "message": "The device is offline", "kind": "offline"}}
 /// {"failure": "…"}        any other error, described
 /// {"cancelled": true}     the SDK stopped waiting
 /// ```
@@ -17,6 +17,10 @@ struct TapeAnswer: Codable, Sendable, Hashable {
     struct Lost: Codable, Sendable, Hashable {
         var offline: Bool
         var message: String
+        /// Its kind (`refused`, `reset`, `timeout`…), so that a replay
+        /// fails it as the SDK saw it: retryable or final (D7). Absent
+        /// from tapes recorded before kinds: `offline` says it then.
+        var kind: String?
     }
 
     var response: WireResponse?
@@ -32,7 +36,8 @@ struct TapeAnswer: Codable, Sendable, Hashable {
     init(error: any Error) {
         switch error {
         case let error as WireError: self.error = error
-        case let error as TransportError: lost = Lost(offline: error.kind == .offline, message: error.message)
+        case let error as TransportError:
+            lost = Lost(offline: error.kind == .offline, message: error.message, kind: error.kind.rawValue)
         case is CancellationError: cancelled = true
         default: failure = "\(error)"
         }
@@ -53,7 +58,10 @@ struct TapeAnswer: Codable, Sendable, Hashable {
     func result() throws -> WireResponse {
         if let response { return response }
         if let error { throw error }
-        if let lost { throw TransportError(lost.offline ? .offline : .failed, lost.message) }
+        if let lost {
+            let kind = lost.kind.map(TransportError.Kind.init(rawValue:)) ?? (lost.offline ? .offline : .failed)
+            throw TransportError(kind, lost.message)
+        }
         if cancelled == true { throw CancellationError() }
         throw TransportError(.failed, failure ?? "the tape's answer is empty")
     }

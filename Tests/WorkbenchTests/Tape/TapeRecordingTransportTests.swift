@@ -50,7 +50,7 @@ import Testing
         #expect(TapeCoding.decode(WireEnvelope.self, from: entries.value[2].body) == send)
         #expect(bodies[1] == #"{"response":{"conversations":{"_0":{"elements":[]}}}}"#)
         #expect(bodies[3] == #"{"error":{"code":"expiredToken","message":"The access token has expired"}}"#)
-        #expect(bodies[5] == #"{"lost":{"message":"The device is offline","offline":true}}"#)
+        #expect(bodies[5] == #"{"lost":{"kind":"offline","message":"The device is offline","offline":true}}"#)
     }
 
     @Test func anEventStreamIsReportedFromOpeningToClose() throws {
