@@ -43,7 +43,9 @@ import Testing
         var machine = WatcherMachine(target: .items("c1"))
         let id = fetchID(machine.refresh(localOnly: false))
         #expect(machine.refreshed(id, end: .more(cursor: "p2"), live: live) == [.emitAllConcerned, .emit])
-        #expect(machine.fresh == live && machine.refreshing == .refreshed)
+        // Refreshed means fresh (issue 25): fetched while the link is down, it
+        // says a refresh will follow.
+        #expect(machine.fresh == live && machine.refreshing == (live ? .refreshed : .refreshing))
         #expect(machine.serverCursor == "p2" && !machine.serverExhausted && machine.pending.isEmpty)
     }
 
@@ -154,6 +156,38 @@ import Testing
         #expect(machine.linkLost(hasEmitted: true) == [.emit])
         #expect(!machine.fresh)
         #expect(machine.linkLost(hasEmitted: true) == [], "already stale")
+    }
+
+    /// Refreshed means fresh (issue 25): a watcher that is not fresh says a
+    /// refresh will follow, or that the last one failed.
+    @Test func aStaleWatcherSaysARefreshWillFollow() {
+        var machine = refreshedMachine()
+        #expect(machine.refreshing == .refreshed)
+        _ = machine.linkLost(hasEmitted: true)
+        #expect(machine.refreshing == .refreshing && !machine.fresh)
+        // Data fetched while the link is down is not fresh either.
+        let offlineFetch = refreshedMachine(live: false)
+        #expect(offlineFetch.refreshing == .refreshing && !offlineFetch.fresh)
+        // A failed refresh keeps saying so when the link goes.
+        var failed = refreshedMachine()
+        _ = failed.refreshFailed(fetchID(failed.refresh(localOnly: false)), error: offline, hasEmitted: true)
+        _ = failed.linkLost(hasEmitted: true)
+        #expect(failed.refreshing == .failed(offline))
+    }
+
+    /// A message that does not follow what the cache holds (D8) leaves the
+    /// watcher not fresh, refreshing, until its refresh fills the hole.
+    @Test func aGapMakesAFreshWatcherRefresh() {
+        var machine = refreshedMachine()
+        let found = machine.gapFound(hasEmitted: true)
+        #expect(found)
+        #expect(!machine.fresh && machine.refreshing == .refreshing)
+        let id = fetchID(machine.refresh(localOnly: false))
+        #expect(machine.refreshed(id, end: .end, live: true) == [.emitAllConcerned, .emit])
+        #expect(machine.fresh && machine.refreshing == .refreshed)
+        var unseen = refreshedMachine()
+        let unseenFound = unseen.gapFound(hasEmitted: false)
+        #expect(!unseenFound, "nothing shown, nothing to correct")
     }
 
     @Test func losingTheLinkBeforeAnythingWasShownEmitsNothing() {

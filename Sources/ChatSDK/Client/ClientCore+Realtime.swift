@@ -143,10 +143,39 @@ extension ClientCore {
         store.batch(echo: true) { apply(event) }
     }
 
+    /// Whether a pushed message leaves a hole before it in what this device
+    /// holds of its conversation (D8): its seq is past the conversation's
+    /// last one plus one, and the cache's newest message is older still.
+    /// That happens when events went by while no link was open to carry
+    /// them (a first connection has no cursor to catch up from), and a
+    /// watcher showing the conversation would say fresh with a message
+    /// missing between two it shows (issue 25).
+    private func followsAGap(_ message: WireMessage) -> Bool {
+        // The conversation's row is in memory: the common case costs no query.
+        guard let conversation = store.conversation(id: message.conversationId), !conversation.isLocal,
+            message.seq > conversation.lastSeq + 1
+        else { return false }
+        guard let newest = store.newestSeq(conversationId: message.conversationId) else { return false }
+        return message.seq > newest + 1
+    }
+
+    /// The watchers of a conversation's items that a gap left with a hole
+    /// say so (not fresh, refreshing) and fetch what they show again.
+    private func refetchAfterGap(in conversationId: String) {
+        for id in watchers.keys.sorted() {
+            guard let entry = watchers[id], entry.target == .items(conversationId),
+                entry.machine.gapFound(hasEmitted: entry.hasEmitted)
+            else { continue }
+            _ = runtime.spawn { await self.refresh(id) }
+        }
+    }
+
     private func apply(_ event: WireEvent) {
         switch event.kind {
         case .messageCreated(let message):
+            let gap = followsAGap(message)
             storeServerMessage(message)
+            if gap { refetchAfterGap(in: message.conversationId) }
             notifyWatchers(of: .items(message.conversationId))
         case .conversationUpdated(let conversation):
             storeServerConversation(conversation)

@@ -88,7 +88,9 @@ struct WatcherMachine: Sendable, Equatable {
         guard pending.removeValue(forKey: id) != nil else { return [] }
         if let end { record(end) }
         fresh = live
-        refreshing = .refreshed
+        // Refreshed means fresh (issue 25, as Nabla's SDK says it): data
+        // fetched while the link is down is refreshed again when it is back.
+        refreshing = live ? .refreshed : .refreshing
         return [.emitAllConcerned, .emit]
     }
 
@@ -102,24 +104,39 @@ struct WatcherMachine: Sendable, Equatable {
         return [.emit]
     }
 
+    /// A message came that does not follow what the cache holds (its seq
+    /// is past the conversation's last one plus one, D8): the data shown
+    /// has a hole, so the watcher is not fresh, and a refresh is on its way
+    /// (`refresh` next) to fill it. False when it showed nothing yet.
+    mutating func gapFound(hasEmitted: Bool) -> Bool {
+        guard hasEmitted else { return false }
+        fresh = false
+        refreshing = .refreshing
+        return true
+    }
+
     // MARK: The realtime link and the network
 
     /// The realtime link is down: a watcher that said fresh shows the same
     /// data, no longer fresh (D1).
+    /// It says `refreshing`, not `refreshed`: a watcher that is not fresh
+    /// says a refresh will follow (the link's return brings one), or that
+    /// the last one failed (issue 25: `refreshed` means fresh).
     mutating func linkLost(hasEmitted: Bool) -> [Action] {
         guard fresh, hasEmitted else { return [] }
         fresh = false
+        if refreshing == .refreshed { refreshing = .refreshing }
         return [.emit]
     }
 
     /// Whether to refresh once the link is back: every watcher when it
     /// cannot know what it missed (`all`), else those not fresh, unless a
-    /// refresh is already under way (one started when the network came
+    /// refresh is already on its way (one started when the network came
     /// back).
     func refreshesOnReconnection(all: Bool, hasEmitted: Bool) -> Bool {
         guard hasEmitted else { return false }
         if all { return true }
-        return refreshing != .refreshing && !fresh
+        return !pending.values.contains(.shownPages) && !fresh
     }
 
     /// Whether to refresh now that the network is back: the last refresh failed.

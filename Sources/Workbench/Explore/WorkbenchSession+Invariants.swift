@@ -44,10 +44,19 @@ extension Interpreter {
                         invariant: .delivered, detail: "\(message.handle) is still \(state?.name ?? "unknown") after the world healed"))
             }
         }
-        // Order: the app's messages that never failed reach the server in the order they were sent.
-        for (conversationId, sent) in Dictionary(
-            grouping: ownMessages.filter { !$0.history.contains { $0.state.hasPrefix("failed") } }, by: \.serverConversationId)
-        {
+        // Order: the app's messages that never failed reach the server in the
+        // order they were sent, per client (issue 29: two devices sending
+        // into one conversation at once have no order between them).
+        struct Queue: Hashable {
+            var client: String
+            var conversationId: String
+        }
+        let queues = Dictionary(
+            grouping: ownMessages.filter { !$0.history.contains { $0.state.hasPrefix("failed") } },
+            by: { Queue(client: $0.client.handle, conversationId: $0.serverConversationId) })
+        for queue in queues.keys.sorted(by: { ($0.client, $0.conversationId) < ($1.client, $1.conversationId) }) {
+            let conversationId = queue.conversationId
+            let sent = queues[queue] ?? []
             let order = server(conversationId).map(\.id)
             let positions = sent.compactMap { order.firstIndex(of: $0.id) }
             if positions != positions.sorted() {
