@@ -69,6 +69,15 @@ extension Backend {
                 return (Self.conversation(from: row, now: now), try Self.message(from: stored), false)
             }
             try Self.validate(message.content, settings: caller.settings)
+            // A reply names a message of the same conversation.
+            if let replyTo = message.replyTo,
+                try Bool.fetchOne(
+                    db.cachedStatement(sql: "SELECT 1 FROM message WHERE conversationId = ? AND id = ?"),
+                    arguments: [conversationId, replyTo]) != true
+            {
+                throw WireError(
+                    .unknownMessage, "replyTo names no message of the conversation: \(String(replyTo.prefix(40)).debugDescription)")
+            }
             let (conversation, sent) = try appendMessage(
                 db, conversation: row, id: message.id, author: .user(id: caller.userId),
                 content: message.content, replyTo: message.replyTo, now: now)
