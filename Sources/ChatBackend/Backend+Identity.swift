@@ -79,6 +79,8 @@ extension Backend {
         case .loginAnonymous:
             return try write { db in
                 let settings = try Self.appSettings(db, apiKey: apiKey)
+                // An app that requires access tokens signs no one in without one.
+                if settings.requireAccessToken { throw WireError(.accessTokenRequired) }
                 var id = environment.makeID("anon-")
                 var attempts = 0
                 while try Bool.fetchOne(db, sql: "SELECT 1 FROM user WHERE id = ?", arguments: [id]) == true {
