@@ -152,6 +152,21 @@ import Testing
         #expect(try world.backend.messages(conversationId: "c1").map(\.replyTo) == [nil, "m1"])
     }
 
+    @Test func aResendWithAMalformedContentIsRefusedNotAnsweredFromTheStore() throws {
+        let world = try TestWorld()
+        let alice = try world.tokens("alice").accessToken
+        _ = try world.send("hello", id: "m1", in: "c1", token: alice)
+        let longName = String(repeating: "n", count: 1_025)
+        #expect(
+            world.errorCode(
+                .sendMessage(
+                    conversationId: "c1", createConversation: nil,
+                    message: NewMessage(
+                        id: "m1", content: .attachment(kind: .image, mimeType: "image/png", size: 1, fileName: longName), replyTo: nil)),
+                token: alice) == .badRequest)
+        #expect(try world.backend.messages(conversationId: "c1").map(\.id) == ["m1"])
+    }
+
     @Test func aReplyToNoMessageOfTheConversationIsRefused() throws {
         let world = try TestWorld()
         let alice = try world.tokens("alice").accessToken
