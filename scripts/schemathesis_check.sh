@@ -14,7 +14,9 @@
 # its own (a setting it changes, such as a 1 ms accessTokenTTL, would change
 # what every later case is answered). Then scripts/route_counts.py counts
 # each route's answers in the server's request log and fails when a user
-# route got fewer than MIN_2XX (default 3) authenticated 2xx.
+# route got fewer than MIN_2XX (default 3) authenticated 2xx, and
+# scripts/openapi_check.py checks every answer the server gave
+# (CHATBENCH_EXCHANGE_LOG) against the document.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 binary="$1"
@@ -61,7 +63,9 @@ run_schemathesis() {
 status=0
 for seed in $seeds; do
     rm -f "$work/issued"
-    "$binary" serve --port 0 --db :memory: --log-level info > "$work/serve.out" 2> "$work/serve.log" &
+    rm -f "$work/exchanges.jsonl"
+    CHATBENCH_EXCHANGE_LOG="$work/exchanges.jsonl" \
+        "$binary" serve --port 0 --db :memory: --log-level info > "$work/serve.out" 2> "$work/serve.log" &
     pid=$!
     for _ in $(seq 300); do grep -q "listening on" "$work/serve.out" 2>/dev/null && break; sleep 0.1; done
     url="$(sed -n 's/.*listening on \(http[^ ]*\).*/\1/p' "$work/serve.out")"
@@ -95,5 +99,8 @@ for seed in $seeds; do
     done
     echo "schemathesis, seed $seed: answers per route (authenticated 2xx of user routes at least $min_2xx):"
     python3 scripts/route_counts.py "$work/serve.log" --skip-lines "$skip" --issued "$work/issued" --min "$min_2xx" || status=1
+    # And every answer of the run, checked against the document as the
+    # conformance pass's are (schemathesis checks those of the cases it keeps).
+    python3 scripts/openapi_check.py "$work/exchanges.jsonl" | tail -"${FAILURE_LINES:-20}" || status=1
 done
 exit $status
