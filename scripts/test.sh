@@ -82,7 +82,8 @@ if [ "$failed" -eq 0 ]; then
     # log's secrets), foreign, damaged and locked database files, refresh
     # token reuse, a session token after logout, a second SIGTERM.
     part "server attack" 5 "server attack" python3 scripts/server_attack.py "$bin"
-    # A short schemathesis run from the document (all phases, seed 1; ~30 s).
+    # A short schemathesis run from the document (all phases, seed 1, every
+    # user route authenticated and counted; ~20 s).
     part "schemathesis" 10 "." scripts/schemathesis_check.sh "$bin"
     # Every behaviour id a comment cites is explained in docs/behaviour.md,
     # and every example and test it links to exists.

@@ -81,6 +81,8 @@ extension Backend {
         case .loginAnonymous:
             return try write { db in
                 let settings = try Self.appSettings(db, apiKey: apiKey)
+                // An app that requires access tokens signs no one in without one.
+                if settings.requireAccessToken { throw WireError(.accessTokenRequired) }
                 var id = environment.makeID("anon-")
                 var attempts = 0
                 while try Bool.fetchOne(db, sql: "SELECT 1 FROM user WHERE id = ?", arguments: [id]) == true {
@@ -345,8 +347,13 @@ extension Backend {
             guard profileURL.unicodeScalars.count <= 2048 else {
                 throw WireError(.badRequest, "The profile URL is longer than 2048 characters")
             }
-            guard let url = URL(string: profileURL), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
-                throw WireError(.badRequest, "The profile URL must be an http or https URL")
+            // docs/openapi.json's pattern for profileURL, so that the server
+            // takes every URL the document admits and no other (issue 26).
+            let pattern =
+                #/[Hh][Tt][Tt][Pp][Ss]?://[A-Za-z0-9]([A-Za-z0-9.\-]*[A-Za-z0-9])?(:[0-9]{1,4})?(/[A-Za-z0-9._~!$&'()*+,;=:@/\-]*)?(\?[A-Za-z0-9._~!$&'()*+,;=:@/?\-]*)?/#
+            guard profileURL.wholeMatch(of: pattern) != nil, let url = URL(string: profileURL), url.host != nil else {
+                throw WireError(
+                    .badRequest, "The profile URL must be an http or https URL: a host, then an optional port, path and query")
             }
         }
         if let attributes {

@@ -55,6 +55,7 @@ extension Backend {
         try Self.validateIdentifier(conversationId, what: "conversation id")
         try Self.validateIdentifier(message.id, what: "message id")
         if let replyTo = message.replyTo { try Self.validateIdentifier(replyTo, what: "replied message id") }
+        try Self.validateForm(message.content)
         if let title = create?.title, title.unicodeScalars.count > 1_000 {
             throw WireError(.badRequest, "The conversation title is longer than 1000 characters")
         }
@@ -69,6 +70,15 @@ extension Backend {
                 return (Self.conversation(from: row, now: now), try Self.message(from: stored), false)
             }
             try Self.validate(message.content, settings: caller.settings)
+            // A reply names a message of the same conversation.
+            if let replyTo = message.replyTo,
+                try Bool.fetchOne(
+                    db.cachedStatement(sql: "SELECT 1 FROM message WHERE conversationId = ? AND id = ?"),
+                    arguments: [conversationId, replyTo]) != true
+            {
+                throw WireError(
+                    .unknownMessage, "replyTo names no message of the conversation: \(String(replyTo.prefix(40)).debugDescription)")
+            }
             let (conversation, sent) = try appendMessage(
                 db, conversation: row, id: message.id, author: .user(id: caller.userId),
                 content: message.content, replyTo: message.replyTo, now: now)
@@ -173,6 +183,27 @@ extension Backend {
 
     /// Checks a message's content against the app's settings.
     static func validate(_ content: WireContent, settings: AppSettings) throws(WireError) {
+        try validateForm(content)
+        guard case .attachment(_, let mimeType, let size, _) = content else { return }
+        guard size <= settings.maxAttachmentBytes else {
+            throw WireError(
+                .attachmentTooLarge, "The attachment is \(size) bytes; the server accepts at most \(settings.maxAttachmentBytes)")
+        }
+        let allowed = settings.allowedMimeTypes.map { $0.lowercased() }
+        guard allowed.contains(mimeType.lowercased()) else {
+            throw WireError(
+                .unsupportedMediaType,
+                "The server does not accept \(mimeType.debugDescription); it accepts \(settings.allowedMimeTypes.joined(separator: ", "))"
+            )
+        }
+    }
+
+    /// What a content must be whatever the app's settings: the limits
+    /// docs/openapi.json's schema states. Checked on every send, a resend of
+    /// a stored message id too (issue 26: a resend with a malformed content
+    /// was answered 200 with the stored message); the settings' limits only
+    /// bind a new message.
+    static func validateForm(_ content: WireContent) throws(WireError) {
         switch content {
         case .text(let text):
             // Lengths count Unicode scalars, white space is Unicode's
@@ -183,21 +214,10 @@ extension Backend {
             guard text.unicodeScalars.count <= maxTextLength else {
                 throw WireError(.badRequest, "The message text is longer than \(maxTextLength) characters")
             }
-        case .attachment(_, let mimeType, let size, let fileName):
+        case .attachment(_, _, let size, let fileName):
             guard size >= 0 else { throw WireError(.badRequest, "The attachment size is negative") }
             if let fileName, fileName.unicodeScalars.count > 1_024 {
                 throw WireError(.badRequest, "The attachment file name is longer than 1024 characters")
-            }
-            guard size <= settings.maxAttachmentBytes else {
-                throw WireError(
-                    .attachmentTooLarge, "The attachment is \(size) bytes; the server accepts at most \(settings.maxAttachmentBytes)")
-            }
-            let allowed = settings.allowedMimeTypes.map { $0.lowercased() }
-            guard allowed.contains(mimeType.lowercased()) else {
-                throw WireError(
-                    .unsupportedMediaType,
-                    "The server does not accept \(mimeType.debugDescription); it accepts \(settings.allowedMimeTypes.joined(separator: ", "))"
-                )
             }
         }
     }

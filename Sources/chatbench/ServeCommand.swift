@@ -99,6 +99,16 @@ struct ServeCommand: ParsableCommand {
         configuration.idleTimeout = .milliseconds(Int64(idleTimeout * 1000))
         configuration.shutdownGrace = .milliseconds(Int64(shutdownGrace * 1000))
         configuration.createDemoApp = !noDemoApp
+        // As for `test --server fresh`: every answer to FILE, for
+        // scripts/openapi_check.py (scripts/schemathesis_check.sh checks its runs' answers so).
+        if let path = ProcessInfo.processInfo.environment["CHATBENCH_EXCHANGE_LOG"] {
+            do {
+                configuration.exchangeLog = try ExchangeLog(path: path)
+            } catch {
+                Terminal.error("chatbench serve: cannot open the exchange log \(path): \(error)")
+                throw ExitCode(1)
+            }
+        }
         let server: ChatServer
         do {
             server = try ChatServer(configuration: configuration)

@@ -109,6 +109,29 @@ import Testing
         #expect(world.errorCode(.listConversations(cursor: cursor, limit: 10), token: alice) == .badRequest)
     }
 
+    /// Every cursor of docs/openapi.json's patterns is a position (issue 26),
+    /// even one that no page gave; the other kind's is refused; those of
+    /// earlier servers are still read.
+    @Test func cursorsOfTheDocumentsPatternsAreRead() throws {
+        let world = try TestWorld()
+        let alice = try world.tokens("alice").accessToken
+        for i in 0..<3 { try world.send("x", id: "m", in: "c\(i)", token: alice) }
+        let first = try world.conversationPage(token: alice, limit: 1)
+        let next = try #require(first.nextCursor)
+        #expect(next.wholeMatch(of: /c-?[0-9]{1,18}\.([0-9a-f]{2})+/) != nil, "\(next)")
+        #expect(try world.conversationPage(token: alice, cursor: next, limit: 5).elements.count == 2)
+        for cursor in ["c0.00", "c-5.ff", "c123456789012345678.c328", "YzE6NTox"] {
+            #expect((try? world.conversationPage(token: alice, cursor: cursor, limit: 5)) != nil, "\(cursor)")
+        }
+        for cursor in ["m0", "m123456789012345678", "bTE6NQ"] {
+            #expect(world.errorCode(.listConversations(cursor: cursor, limit: 5), token: alice) == .badRequest, "\(cursor)")
+            #expect(
+                (try? world.messagePage(.listMessages(conversationId: "c0", cursor: cursor, limit: 5), token: alice)) != nil, "\(cursor)")
+        }
+        #expect(world.errorCode(.listMessages(conversationId: "c0", cursor: "c0.00", limit: 5), token: alice) == .badRequest)
+        #expect(world.errorCode(.listConversations(cursor: "c0.0", limit: 5), token: alice) == .badRequest)
+    }
+
     @Test func getConversationReturnsIt() throws {
         let world = try TestWorld()
         let alice = try world.tokens("alice").accessToken

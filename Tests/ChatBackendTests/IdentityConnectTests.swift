@@ -23,6 +23,8 @@ import Testing
         let world = try TestWorld()
         try world.backend.updateSetting(apiKey: TestWorld.apiKey, key: "requireAccessToken", value: "true")
         #expect(world.errorCode(.connectUserId(userId: "alice"), token: nil) == .accessTokenRequired)
+        // Nor does an anonymous sign-in get past it.
+        #expect(world.errorCode(.loginAnonymous, token: nil) == .accessTokenRequired)
         let credential = try world.backend.issueAccessToken(apiKey: TestWorld.apiKey, userId: "alice")
         #expect(credential.expiresAt == nil)
         let (tokens, user, _) = try world.signIn(.connectAccessToken(userId: "alice", accessToken: credential.token))

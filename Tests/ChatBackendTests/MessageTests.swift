@@ -152,6 +152,36 @@ import Testing
         #expect(try world.backend.messages(conversationId: "c1").map(\.replyTo) == [nil, "m1"])
     }
 
+    @Test func aResendWithAMalformedContentIsRefusedNotAnsweredFromTheStore() throws {
+        let world = try TestWorld()
+        let alice = try world.tokens("alice").accessToken
+        _ = try world.send("hello", id: "m1", in: "c1", token: alice)
+        let longName = String(repeating: "n", count: 1_025)
+        #expect(
+            world.errorCode(
+                .sendMessage(
+                    conversationId: "c1", createConversation: nil,
+                    message: NewMessage(
+                        id: "m1", content: .attachment(kind: .image, mimeType: "image/png", size: 1, fileName: longName), replyTo: nil)),
+                token: alice) == .badRequest)
+        #expect(try world.backend.messages(conversationId: "c1").map(\.id) == ["m1"])
+    }
+
+    @Test func aReplyToNoMessageOfTheConversationIsRefused() throws {
+        let world = try TestWorld()
+        let alice = try world.tokens("alice").accessToken
+        _ = try world.send("question", id: "m1", in: "c1", token: alice)
+        _ = try world.send("elsewhere", id: "o1", in: "c2", token: alice)
+        for replyTo in ["nothing", "o1"] {
+            #expect(
+                world.errorCode(
+                    .sendMessage(
+                        conversationId: "c1", createConversation: nil,
+                        message: NewMessage(id: "r-\(replyTo)", content: .text("re"), replyTo: replyTo)), token: alice) == .unknownMessage)
+        }
+        #expect(try world.backend.messages(conversationId: "c1").map(\.id) == ["m1"])
+    }
+
     @Test func inspectingAnUnknownConversationThrows() throws {
         let world = try TestWorld()
         #expect(throws: WireError(.unknownConversation)) { try world.backend.messages(conversationId: "nope") }

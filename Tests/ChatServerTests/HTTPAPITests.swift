@@ -42,6 +42,26 @@ import Testing
         #expect(events.status == 401 && events.code == "invalidToken")
     }
 
+    /// Issue 26: what schemathesis found once its runs authenticated.
+    @Test func aReplyToNoMessageAndAnAnonymousSignInWhereTokensAreRequiredAreRefused() async throws {
+        let server = try await TestServer.start()
+        let base = server.baseURL
+        let alice = try await server.app.issueTokens(userId: "alice")
+        _ = try await http("POST", base + "/v1/conversations/c1/messages", headers: Self.bearer(alice.accessToken), body: Self.send)
+        let reply = try await http(
+            "POST", base + "/v1/conversations/c1/messages", headers: Self.bearer(alice.accessToken),
+            body: #"{"message": {"id": "m2", "replyTo": "m-none", "content": {"text": {"_0": "re"}}}}"#)
+        let goodReply = try await http(
+            "POST", base + "/v1/conversations/c1/messages", headers: Self.bearer(alice.accessToken),
+            body: #"{"message": {"id": "m3", "replyTo": "m1", "content": {"text": {"_0": "re"}}}}"#)
+        try await server.app.updateSettings([.init(key: "requireAccessToken", value: "true")])
+        let anonymous = try await http("POST", base + "/v1/identity", headers: Self.key, body: #"{"loginAnonymous": {}}"#)
+        await server.stop()
+        #expect(reply.status == 404 && reply.code == "unknownMessage")
+        #expect(goodReply.status == 200)
+        #expect(anonymous.status == 403 && anonymous.code == "accessTokenRequired")
+    }
+
     @Test func aUserReachesOnlyTheirOwnConversations() async throws {
         let server = try await TestServer.start()
         let base = server.baseURL

@@ -48,6 +48,8 @@ package struct WireError: Error, Codable, Sendable, Hashable, CustomStringConver
         package static let expiredRefreshToken = Code(rawValue: "expiredRefreshToken")
         package static let unknownUser = Code(rawValue: "unknownUser")
         package static let unknownConversation = Code(rawValue: "unknownConversation")
+        /// A reply whose `replyTo` names no message of the conversation (HTTP 404).
+        package static let unknownMessage = Code(rawValue: "unknownMessage")
         package static let forbidden = Code(rawValue: "forbidden")
         package static let badRequest = Code(rawValue: "badRequest")
         package static let attachmentTooLarge = Code(rawValue: "attachmentTooLarge")
@@ -96,6 +98,7 @@ package struct WireError: Error, Codable, Sendable, Hashable, CustomStringConver
             (.expiredRefreshToken, "The refresh token has expired"),
             (.unknownUser, "No such user"),
             (.unknownConversation, "No such conversation"),
+            (.unknownMessage, "No such message"),
             (.forbidden, "Not allowed for this user"),
             (.badRequest, "The request is malformed"),
             (.attachmentTooLarge, "The attachment is larger than the server accepts"),
