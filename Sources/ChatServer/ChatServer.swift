@@ -59,7 +59,7 @@ public final class ChatServer: Sendable {
         /// Open connections the server holds (HTTP and event streams); nil
         /// derives it from the process's open-file limit (RLIMIT_NOFILE),
         /// leaving an eighth of it (at least 64) for the database and the
-        /// rest. Past it, the connection idle (or reading one request) the
+        /// rest, which is also the most it can be set to. Past it, the connection idle (or reading one request) the
         /// longest is closed to make room; when every connection is busy, a
         /// new one is closed at once.
         public var maxConnections: Int?
@@ -190,11 +190,18 @@ public final class ChatServer: Sendable {
     }
 
     static func connectionLimits(_ configuration: Configuration) -> ConnectionTable<ObjectIdentifier>.Limits {
-        var limits = ConnectionTable<ObjectIdentifier>.Limits.derived(openFileLimit: openFileLimit())
+        let derived = ConnectionTable<ObjectIdentifier>.Limits.derived(openFileLimit: openFileLimit())
+        var limits = derived
+        // Never more than the descriptors allow: when they run out, the
+        // process dies (SIGILL in libdispatch, seen with a cap of 1,000
+        // under ulimit -n 256), whatever NIO does with a failed accept.
         if let total = configuration.maxConnections {
-            limits = .init(maxConnections: max(1, total), maxPerAddress: max(1, total / 2))
+            let capped = min(max(1, total), derived.maxConnections)
+            limits = .init(maxConnections: capped, maxPerAddress: max(1, capped / 2))
         }
-        if let perAddress = configuration.maxConnectionsPerAddress { limits.maxPerAddress = max(1, perAddress) }
+        if let perAddress = configuration.maxConnectionsPerAddress {
+            limits.maxPerAddress = min(max(1, perAddress), limits.maxConnections)
+        }
         return limits
     }
 

@@ -68,7 +68,8 @@ struct ServeCommand: ParsableCommand {
         help: ArgumentHelp(
             """
             Open connections the server holds, event streams included (default: the open-file \
-            limit, ulimit -n, less an eighth of it and at least 64 for the database and the rest). \
+            limit, ulimit -n, less an eighth of it and at least 64 for the database and the rest, \
+            which is also the most it can be). \
             Past it the connection idle, or reading one request, the longest is closed to make room; \
             when all are busy a new one is closed at once.
             """, valueName: "count"))
@@ -145,6 +146,11 @@ struct ServeCommand: ParsableCommand {
         } catch {
             Terminal.error("chatbench serve: cannot open the database \(db): \(error)")
             throw ExitCode(1)
+        }
+        if let maxConnections, server.connectionLimits.total < maxConnections {
+            Terminal.error(
+                "chatbench serve: --max-connections \(maxConnections) is more than the open-file limit allows; holding at most \(server.connectionLimits.total)"
+            )
         }
         let host = self.host
         let db = self.db
