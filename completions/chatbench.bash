@@ -480,7 +480,7 @@ _chatbench_serve() {
     repeating_flags=()
     non_repeating_flags=(--no-demo-app --version -h --help)
     repeating_options=()
-    non_repeating_options=(--host --port --db --sync --seed --idle-timeout --shutdown-grace --log-level)
+    non_repeating_options=(--host --port --db --sync --seed --idle-timeout --request-timeout --max-connections --max-connections-per-address --max-streams-per-user --shutdown-grace --log-level)
     __chatbench_offer_flags_options 0
 
     # Offer option value completions
@@ -502,6 +502,18 @@ _chatbench_serve() {
         return
         ;;
     '--idle-timeout')
+        return
+        ;;
+    '--request-timeout')
+        return
+        ;;
+    '--max-connections')
+        return
+        ;;
+    '--max-connections-per-address')
+        return
+        ;;
+    '--max-streams-per-user')
         return
         ;;
     '--shutdown-grace')

@@ -8,6 +8,8 @@
   answered (400, 400, 431, with a JSON error) and the connection closes;
 - a connection that sends nothing, or nothing after its answer, is closed
   after --idle-timeout;
+- a request whose head trickles in a byte at a time (each within the idle
+  timeout) is closed at --request-timeout;
 - a refused WebSocket upgrade is answered 401 / 400 with the JSON error;
 - SIGTERM with idle clients connected exits at once; a request still being
   sent gets --shutdown-grace, then the server exits.
@@ -119,6 +121,28 @@ def checks_of_idle_connections(port, idle):
           closed and answer.startswith(b"HTTP/1.1 200") and elapsed <= idle + 2, f"{answer[:40]!r} closed={closed}")
 
 
+def checks_of_slow_requests(port, request_timeout):
+    """A head sent a byte every 0.4 s (the idle timer restarts on each) is closed at the request timeout."""
+    head = b"GET /health HTTP/1.1\r\nHost: x\r\nX-Slow: " + b"a" * 1000
+    began, closed = time.monotonic(), False
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as connection:
+        for index in range(int((request_timeout + 3) / 0.4)):
+            try:
+                connection.sendall(head[index:index + 1])
+                connection.settimeout(0.4)
+                if connection.recv(4096) == b"":
+                    closed = True
+                    break
+            except socket.timeout:
+                continue
+            except (ConnectionResetError, BrokenPipeError):
+                closed = True
+                break
+    elapsed = time.monotonic() - began
+    check(f"a request trickled a byte at a time is closed at the request timeout ({elapsed:.2f} s)",
+          closed and request_timeout - 0.2 <= elapsed <= request_timeout + 1.5, f"closed={closed}")
+
+
 def checks_of_refused_upgrades(port):
     secret = {"X-Api-Key": "demo-key", "X-App-Secret": "demo-secret-0123456789abcdef"}
     status, tokens = request(port, "POST", "/v1/app/tokens", secret, {"userId": "ws-checks"})
@@ -174,10 +198,12 @@ def main():
     binary = sys.argv[1]
     checks_of_the_document()
     idle = 1.0
-    process, port = start(binary, "--idle-timeout", str(idle))
+    request_timeout = 3.0
+    process, port = start(binary, "--idle-timeout", str(idle), "--request-timeout", str(request_timeout))
     try:
         checks_of_malformed_requests(port)
         checks_of_idle_connections(port, idle)
+        checks_of_slow_requests(port, request_timeout)
         checks_of_refused_upgrades(port)
     finally:
         process.terminate()

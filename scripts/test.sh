@@ -73,6 +73,10 @@ if [ "$failed" -eq 0 ]; then
     # The contract is valid OpenAPI; the server over real sockets: malformed
     # requests, idle connections, refused upgrades, SIGTERM (a few seconds).
     part "server sockets" 5 "." python3 scripts/server_checks.py "$bin"
+    # Hostile connections (issue 26): 1,100 slowloris connections against a
+    # server under ulimit -n 1024, a stream whose client reads nothing, eight
+    # catch-ups from after=0 over 3,000 messages (about 80 s).
+    part "server attack: connections" 3 "server attack: connections|FAIL" python3 scripts/server_attack_connections.py "$bin"
     # A client written from docs/openapi.json alone, with httpx and
     # websockets: identity cases, every user operation, pagination, the
     # event stream and its catch-up.

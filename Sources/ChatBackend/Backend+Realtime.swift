@@ -21,6 +21,24 @@ extension Backend {
         sink: @escaping @Sendable (WireEvent) -> Void,
         onClose: (@Sendable (WireError) -> Void)? = nil
     ) -> Result<SubscriptionID, WireError> {
+        subscribeWithBackpressure(
+            apiKey: apiKey, accessToken: accessToken, afterUserSeq: afterUserSeq,
+            offer: { event in
+                sink(event)
+                return true
+            }, onClose: onClose)
+    }
+
+    /// A subscription whose consumer says when it can take no more:
+    /// `offer` returns false for an event its queue has no room for, and
+    /// delivery stops there (that event included) until ``resume(_:)``.
+    /// Stored events are read a page at a time (``deliveryPageSize``), so a
+    /// catch-up over a long history never holds more than a page.
+    package func subscribeWithBackpressure(
+        apiKey: String, accessToken: String, afterUserSeq: Int64?,
+        offer: @escaping @Sendable (WireEvent) -> Bool,
+        onClose: (@Sendable (WireError) -> Void)? = nil
+    ) -> Result<SubscriptionID, WireError> {
         let caller: Caller
         let latest: Int64
         do throws(WireError) {
@@ -36,13 +54,33 @@ extension Backend {
             // world) restarts from the newest, so nothing new is skipped.
             let start = min(max(afterUserSeq ?? latest, 0), latest)
             state.subscriptions[id] = Subscription(
-                userId: caller.userId, sink: sink, sessionId: caller.sessionId, onClose: onClose,
+                userId: caller.userId, sink: offer, sessionId: caller.sessionId, onClose: onClose,
                 lastDelivered: start)
             return id
         }
         deliver(to: id)
         return .success(id)
     }
+
+    /// Delivers again to a subscription whose `offer` refused an event
+    /// (its consumer made room). Unknown ids are ignored.
+    package func resume(_ id: SubscriptionID) {
+        let paused = state.withLock { state -> Bool in
+            guard var subscription = state.subscriptions[id] else { return false }
+            defer { state.subscriptions[id] = subscription }
+            if subscription.isPaused {
+                subscription.isPaused = false
+                return true
+            }
+            // A pass still running (perhaps about to pause): it looks again.
+            if subscription.isDelivering { subscription.needsAnotherPass = true }
+            return false
+        }
+        if paused { deliver(to: id) }
+    }
+
+    /// How many stored events a delivery reads at once.
+    package static let deliveryPageSize = 200
 
     /// Ends a subscription; its sink is not called again. Unknown ids are ignored.
     package func unsubscribe(_ id: SubscriptionID) {
@@ -124,7 +162,7 @@ extension Backend {
     private func deliver(to id: SubscriptionID) {
         // Claim the subscription, or ask whoever holds it to look again.
         let claimed: Bool = state.withLock { state in
-            guard var subscription = state.subscriptions[id] else { return false }
+            guard var subscription = state.subscriptions[id], !subscription.isPaused else { return false }
             if subscription.isDelivering {
                 subscription.needsAnotherPass = true
                 state.subscriptions[id] = subscription
@@ -141,22 +179,35 @@ extension Backend {
                     state.subscriptions[id].map { ($0.userId, $0.lastDelivered, $0.sink) }
                 })
             else { return }
-            let pending = (try? read { db in try events(db, userId: userId, after: after) }) ?? []
-            for event in pending {
+            let page = (try? read { db in try events(db, userId: userId, after: after, limit: Self.deliveryPageSize) }) ?? []
+            var refused = false
+            for event in page {
                 // Stop at once if the sink unsubscribed.
-                let stillSubscribed = state.withLock { state in
-                    guard state.subscriptions[id] != nil else { return false }
+                let previous: Int64? = state.withLock { state in
+                    guard let previous = state.subscriptions[id]?.lastDelivered else { return nil }
                     state.subscriptions[id]!.lastDelivered = event.userSeq
-                    return true
+                    return previous
                 }
-                guard stillSubscribed else { return }
-                sink(event)
+                guard let previous else { return }
+                if !sink(event) {
+                    // The consumer is full: this event is delivered again on resume.
+                    state.withLock { $0.subscriptions[id]?.lastDelivered = previous }
+                    refused = true
+                    break
+                }
             }
             let done = state.withLock { state in
                 guard var subscription = state.subscriptions[id] else { return true }
                 if subscription.needsAnotherPass {
+                    // New events, or a resume that came while this pass was refused.
                     subscription.needsAnotherPass = false
                     state.subscriptions[id] = subscription
+                    return false
+                }
+                if refused {
+                    subscription.isPaused = true
+                } else if page.count == Self.deliveryPageSize {
+                    // A full page: there may be more.
                     return false
                 }
                 subscription.isDelivering = false
@@ -171,16 +222,16 @@ extension Backend {
         try Int64.fetchOne(db.cachedStatement(sql: "SELECT MAX(userSeq) FROM event WHERE userId = ?"), arguments: [userId]) ?? 0
     }
 
-    func events(_ db: Database, userId: String, after: Int64) throws -> [WireEvent] {
+    func events(_ db: Database, userId: String, after: Int64, limit: Int = -1) throws -> [WireEvent] {
         try Row.fetchAll(
             db.cachedStatement(
                 sql: """
                     SELECT e.userSeq, e.kind, e.messageConversationId, e.messageSeq,
                         m.id, m.conversationId, m.seq, m.author, m.content, m.replyTo, m.createdAt
                     FROM event e LEFT JOIN message m ON m.conversationId = e.messageConversationId AND m.seq = e.messageSeq
-                    WHERE e.userId = ? AND e.userSeq > ? ORDER BY e.userSeq
+                    WHERE e.userId = ? AND e.userSeq > ? ORDER BY e.userSeq LIMIT ?
                     """),
-            arguments: [userId, after]
+            arguments: [userId, after, limit]
         )
         .map { row in WireEvent(userSeq: row["userSeq"], kind: try decodedEventKind(row)) }
     }

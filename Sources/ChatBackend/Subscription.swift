@@ -4,7 +4,9 @@ import ChatCore
 /// how far delivery has got.
 struct Subscription: Sendable {
     var userId: String
-    var sink: @Sendable (WireEvent) -> Void
+    /// Takes an event (true) or asks to be given it again after
+    /// ``Backend/resume(_:)`` (false: its consumer's queue is full).
+    var sink: @Sendable (WireEvent) -> Bool
     /// The session whose access token opened it: closing that session
     /// (logout, revocation, merge) ends the subscription.
     var sessionId: String? = nil
@@ -18,4 +20,6 @@ struct Subscription: Sendable {
     var isDelivering = false
     /// Set when new events arrived while delivering: the deliverer looks again.
     var needsAnotherPass = false
+    /// The sink refused an event: nothing more is delivered until ``Backend/resume(_:)``.
+    var isPaused = false
 }

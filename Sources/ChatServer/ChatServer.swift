@@ -7,6 +7,12 @@ import Logging
 import ServiceLifecycle
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#else
+    import Darwin
+#endif
+
 /// ChatBackend served over HTTP + WebSocket (SPEC S3).
 ///
 /// The JSON API maps the SDK's wire requests onto REST-ish routes (see
@@ -46,6 +52,29 @@ public final class ChatServer: Sendable {
         /// of its own being answered, is closed (from its first byte on).
         /// Event streams are pinged more often than that. Default 60 s.
         public var idleTimeout: Duration = .seconds(60)
+        /// A request's head and body must be read in full within this long
+        /// of its first byte, however slowly they come; else the connection
+        /// is closed. Default 10 s.
+        public var requestTimeout: Duration = .seconds(10)
+        /// Open connections the server holds (HTTP and event streams); nil
+        /// derives it from the process's open-file limit (RLIMIT_NOFILE),
+        /// leaving an eighth of it (at least 64) for the database and the
+        /// rest, which is also the most it can be set to. Past it, the connection idle (or reading one request) the
+        /// longest is closed to make room; when every connection is busy, a
+        /// new one is closed at once.
+        public var maxConnections: Int?
+        /// Open connections from one client address; nil: half of
+        /// ``maxConnections``. Past it, that address's own longest idle
+        /// connection is closed to make room.
+        public var maxConnectionsPerAddress: Int?
+        /// How much each event stream may have waiting to be written
+        /// (default 256 frames, 1 MiB): a client that reads nothing while
+        /// more arrives is closed (1013, "slow consumer"); a catch-up is read
+        /// from the database as the client takes it.
+        var streamQueue = EventStreamBudget.Limits()
+        /// Open event streams of one user; a new one past it closes that
+        /// user's oldest (with the reason). Default 8.
+        public var maxStreamsPerUser = 8
         /// At a graceful shutdown, idle connections close at once; requests
         /// in flight get this long to be answered, then every connection
         /// still open is closed. Default 5 s.
@@ -75,8 +104,8 @@ public final class ChatServer: Sendable {
     public let configuration: Configuration
     /// The backend behind the routes.
     public let backend: Backend
-    let hub = RealtimeHub()
-    let connections = ConnectionRegistry()
+    let hub: RealtimeHub
+    let connections: ConnectionRegistry
     /// The database file's lock, held while the server runs (nil in memory).
     let lock: ServerLock?
 
@@ -94,6 +123,8 @@ public final class ChatServer: Sendable {
     /// else ``Refusal`` is thrown before anything is written to it.
     public init(configuration: Configuration) throws {
         self.configuration = configuration
+        connections = ConnectionRegistry(limits: Self.connectionLimits(configuration))
+        hub = RealtimeHub(maxStreamsPerUser: configuration.maxStreamsPerUser)
         if let path = configuration.databasePath {
             // Checked first, read-only, so that nothing is written beside a
             // file that is refused (not even the lock file); checked again
@@ -183,6 +214,42 @@ public final class ChatServer: Sendable {
     /// The number of open TCP connections.
     public var connectionCount: Int { connections.count }
 
+    /// The connection caps in force: the configured ones, or those derived
+    /// from the open-file limit.
+    public var connectionLimits: (total: Int, perAddress: Int) {
+        let limits = connections.limits
+        return (limits.maxConnections, limits.maxPerAddress)
+    }
+
+    static func connectionLimits(_ configuration: Configuration) -> ConnectionTable<ObjectIdentifier>.Limits {
+        let derived = ConnectionTable<ObjectIdentifier>.Limits.derived(openFileLimit: openFileLimit())
+        var limits = derived
+        // Never more than the descriptors allow: when they run out, the
+        // process dies (SIGILL in libdispatch, seen with a cap of 1,000
+        // under ulimit -n 256), whatever NIO does with a failed accept.
+        if let total = configuration.maxConnections {
+            let capped = min(max(1, total), derived.maxConnections)
+            limits = .init(maxConnections: capped, maxPerAddress: max(1, capped / 2))
+        }
+        if let perAddress = configuration.maxConnectionsPerAddress {
+            limits.maxPerAddress = min(max(1, perAddress), limits.maxConnections)
+        }
+        return limits
+    }
+
+    /// The process's soft limit on open descriptors.
+    static func openFileLimit() -> Int {
+        var limit = rlimit()
+        #if os(Linux)
+            let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+        #else
+            let resource = RLIMIT_NOFILE
+        #endif
+        guard getrlimit(resource, &limit) == 0 else { return 1024 }
+        // Unlimited (RLIM_INFINITY is all ones) counts as a million.
+        return Int(clamping: min(limit.rlim_cur, 1 << 20))
+    }
+
     // MARK: Assembly
 
     func makeServiceGroup(handleSignals: Bool, onReady: @escaping @Sendable (Int) async -> Void) -> ServiceGroup {
@@ -203,17 +270,20 @@ public final class ChatServer: Sendable {
         let webSocketResponder = makeWebSocketRouter().buildResponder()
         let connections = self.connections
         let idleTimeout = configuration.idleTimeout
+        let requestTimeout = configuration.requestTimeout
         // Event streams are pinged well within the idle timeout.
         let ping = min(.seconds(30), idleTimeout / 2)
         let channelConfiguration = HTTP1WebSocketUpgradeChannel.Configuration(
             http1: .init(httpDecoderConfiguration: .init(maxHeaderFieldSize: Self.maxHeaderBytes, maxHeaderListSize: Self.maxHeaderBytes)),
-            ws: .init(maxFrameSize: 1 << 20, autoPing: .enabled(timePeriod: ping)))
+            // A client that reads nothing gets 30 s to take a close frame
+            // queued behind its unread frames (see `queueCloseFrame(_:on:)`).
+            ws: .init(maxFrameSize: 1 << 20, autoPing: .enabled(timePeriod: ping), closeTimeout: .seconds(30)))
         let server = HTTPServerBuilder { responder in
             GuardedHTTPChannel(
                 base: HTTP1WebSocketUpgradeChannel(
                     responder: responder, webSocketResponder: webSocketResponder,
                     configuration: channelConfiguration),
-                registry: connections, idleTimeout: idleTimeout)
+                registry: connections, idleTimeout: idleTimeout, requestTimeout: requestTimeout)
         }
         return Application(
             router: makeRouter(),

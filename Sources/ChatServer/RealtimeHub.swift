@@ -3,28 +3,59 @@ import ServiceLifecycle
 import Synchronization
 
 /// The open event streams, so that the server can close them (a drop asked
-/// by the workbench, a shutdown).
+/// by the workbench, a shutdown, a user's streams past the cap).
 final class RealtimeHub: Sendable {
-    enum Frame: Sendable {
-        case event(WireEvent)
-        case close(reason: String)
+    /// Why and how the server closes a stream: the WebSocket close code and
+    /// the reason the client reads.
+    struct Close: Sendable, Equatable {
+        var code: UInt16
+        var reason: String
+
+        /// 1001: the server ends it (a drop, a shutdown, the session closed).
+        static func goingAway(_ reason: String) -> Close { Close(code: 1001, reason: reason) }
+        /// 1008: the user has too many streams open.
+        static func tooManyStreams(_ limit: Int) -> Close {
+            Close(code: 1008, reason: "too many event streams for this user (at most \(limit)): closed the oldest")
+        }
+        /// 1013 (try again later): the client does not read what it is sent.
+        static func slowConsumer(frames: Int) -> Close {
+            Close(code: 1013, reason: "slow consumer: \(frames) events waiting to be sent; reconnect with after= to catch up")
+        }
     }
 
     struct Entry {
         var apiKey: String
         var userId: String?
-        var continuation: AsyncStream<Frame>.Continuation
+        var close: AsyncStream<Close>.Continuation
     }
 
+    let maxStreamsPerUser: Int
     private let state = Mutex<(next: Int, entries: [Int: Entry])>((0, [:]))
 
-    func register(apiKey: String, continuation: AsyncStream<Frame>.Continuation) -> Int {
-        state.withLock { state in
+    init(maxStreamsPerUser: Int = 8) {
+        self.maxStreamsPerUser = max(1, maxStreamsPerUser)
+    }
+
+    /// Registers a stream; the user's oldest streams past the cap are asked to close.
+    func register(apiKey: String, userId: String?, close: AsyncStream<Close>.Continuation) -> Int {
+        let (id, evicted) = state.withLock { state -> (Int, [Entry]) in
             let id = state.next
             state.next += 1
-            state.entries[id] = Entry(apiKey: apiKey, continuation: continuation)
-            return id
+            var evicted: [Entry] = []
+            if let userId {
+                let same = state.entries.filter { $0.value.apiKey == apiKey && $0.value.userId == userId }.keys.sorted()
+                for old in same.prefix(max(0, same.count - (maxStreamsPerUser - 1))) {
+                    if let entry = state.entries.removeValue(forKey: old) { evicted.append(entry) }
+                }
+            }
+            state.entries[id] = Entry(apiKey: apiKey, userId: userId, close: close)
+            return (id, evicted)
         }
+        for entry in evicted {
+            entry.close.yield(.tooManyStreams(maxStreamsPerUser))
+            entry.close.finish()
+        }
+        return id
     }
 
     func remove(_ id: Int) {
@@ -46,14 +77,10 @@ final class RealtimeHub: Sendable {
             }
         }
         for entry in dropped {
-            entry.continuation.yield(.close(reason: reason))
-            entry.continuation.finish()
+            entry.close.yield(.goingAway(reason))
+            entry.close.finish()
         }
         return dropped.count
-    }
-
-    func setUser(_ userId: String, for id: Int) {
-        state.withLock { $0.entries[id]?.userId = userId }
     }
 }
 

@@ -16,7 +16,11 @@ struct ServeCommand: ParsableCommand {
             (WebSocket, GET /v1/events), persisting to a SQLite file. Prints one line \
             `chatbench serve: listening on http://HOST:PORT (db FILE)` when it accepts \
             connections; SIGINT or SIGTERM stop it gracefully (idle connections close at \
-            once, requests in flight get --shutdown-grace); a second one ends it at once. The \
+            once, requests in flight get --shutdown-grace); a second one ends it at once. Hostile \
+            connections are bounded: a request must be read in full within --request-timeout, the \
+            server holds at most --max-connections (closing the longest idle one to make room), a \
+            user at most --max-streams-per-user event streams, and a stream whose client does not \
+            read is closed (1013, slow consumer). The \
             demo app (API key demo-key, app secret demo-secret-0123456789abcdef) is created when \
             the database has none, unless --no-demo-app. An app that lets anyone sign in as any \
             user by id alone (its allowUserIdOnly setting, on by default) is named in a warning at \
@@ -59,6 +63,35 @@ struct ServeCommand: ParsableCommand {
     @Option(
         help: ArgumentHelp(
             """
+            Close a connection whose request (head and body) is not read in full this many seconds \
+            after its first byte, however slowly the bytes come.
+            """, valueName: "seconds"))
+    var requestTimeout: Double = 10
+
+    @Option(
+        help: ArgumentHelp(
+            """
+            Open connections the server holds, event streams included (default: the open-file \
+            limit, ulimit -n, less an eighth of it and at least 64 for the database and the rest, \
+            which is also the most it can be). \
+            Past it the connection idle, or reading one request, the longest is closed to make room; \
+            when all are busy a new one is closed at once.
+            """, valueName: "count"))
+    var maxConnections: Int?
+
+    @Option(
+        help: ArgumentHelp(
+            "Open connections from one client address (default: half of --max-connections); past it that address's longest idle one closes.",
+            valueName: "count"))
+    var maxConnectionsPerAddress: Int?
+
+    @Option(
+        help: ArgumentHelp("Open event streams of one user; one more closes that user's oldest, with the reason.", valueName: "count"))
+    var maxStreamsPerUser: Int = 8
+
+    @Option(
+        help: ArgumentHelp(
+            """
             On SIGINT or SIGTERM, idle connections close at once; requests in flight get this many \
             seconds to be answered, then every connection still open is closed and the server exits.
             """, valueName: "seconds"))
@@ -77,6 +110,18 @@ struct ServeCommand: ParsableCommand {
         }
         guard idleTimeout > 0, idleTimeout <= 86_400 else {
             throw ValidationError("--idle-timeout must be more than 0 and at most 86400 seconds, got \(idleTimeout)")
+        }
+        guard requestTimeout > 0, requestTimeout <= 3_600 else {
+            throw ValidationError("--request-timeout must be more than 0 and at most 3600 seconds, got \(requestTimeout)")
+        }
+        if let maxConnections, maxConnections < 1 {
+            throw ValidationError("--max-connections must be at least 1, got \(maxConnections)")
+        }
+        if let maxConnectionsPerAddress, maxConnectionsPerAddress < 1 {
+            throw ValidationError("--max-connections-per-address must be at least 1, got \(maxConnectionsPerAddress)")
+        }
+        guard maxStreamsPerUser >= 1 else {
+            throw ValidationError("--max-streams-per-user must be at least 1, got \(maxStreamsPerUser)")
         }
         guard shutdownGrace >= 0, shutdownGrace <= 3_600 else {
             throw ValidationError("--shutdown-grace must be between 0 and 3600 seconds, got \(shutdownGrace)")
@@ -109,6 +154,10 @@ struct ServeCommand: ParsableCommand {
                 throw ExitCode(1)
             }
         }
+        configuration.requestTimeout = .milliseconds(Int64(requestTimeout * 1000))
+        configuration.maxConnections = maxConnections
+        configuration.maxConnectionsPerAddress = maxConnectionsPerAddress
+        configuration.maxStreamsPerUser = maxStreamsPerUser
         let server: ChatServer
         do {
             server = try ChatServer(configuration: configuration)
@@ -127,6 +176,11 @@ struct ServeCommand: ParsableCommand {
         }
         let signals = SecondSignal.exitAtOnce()
         defer { for source in signals { source.cancel() } }
+        if let maxConnections, server.connectionLimits.total < maxConnections {
+            Terminal.error(
+                "chatbench serve: --max-connections \(maxConnections) is more than the open-file limit allows; holding at most \(server.connectionLimits.total)"
+            )
+        }
         let host = self.host
         let db = self.db
         let failure = Mutex<(any Error)?>(nil)
