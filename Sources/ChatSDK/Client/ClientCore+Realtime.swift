@@ -152,21 +152,23 @@ extension ClientCore {
     /// missing between two it shows (issue 25).
     private func followsAGap(_ message: WireMessage) -> Bool {
         // The conversation's row is in memory: the common case costs no query.
-        guard let conversation = store.conversation(id: message.conversationId), !conversation.isLocal,
-            message.seq > conversation.lastSeq + 1
-        else { return false }
+        guard let conversation = store.conversation(id: message.conversationId) else { return false }
+        // Started on this device, and the server already has messages in
+        // it before this one: another device of the user made it.
+        if conversation.isLocal { return message.seq > 1 }
+        guard message.seq > conversation.lastSeq + 1 else { return false }
         guard let newest = store.newestSeq(conversationId: message.conversationId) else { return false }
         return message.seq > newest + 1
     }
 
     /// The watchers of a conversation's items that a gap left with a hole
     /// say so (not fresh, refreshing) and fetch what they show again.
-    private func refetchAfterGap(in conversationId: String) {
+    func refetchAfterGap(in conversationId: String) {
         for id in watchers.keys.sorted() {
             guard let entry = watchers[id], entry.target == .items(conversationId),
                 entry.machine.gapFound(hasEmitted: entry.hasEmitted)
             else { continue }
-            _ = runtime.spawn { await self.refresh(id) }
+            _ = runtime.spawn { await self.refresh(id, fromServer: true) }
         }
     }
 

@@ -127,6 +127,13 @@ extension ClientCore {
                     storeServerConversation(wireConversation)
                     storeServerMessage(wireMessage)
                 }
+                // A conversation this device started turned out to exist on
+                // the server already (another device of the user made it):
+                // what its watchers show may miss the messages around this
+                // one (D8), so they fetch their pages again.
+                if create != nil, wireMessage.seq != 1 || wireConversation.lastSeq != wireMessage.seq {
+                    refetchAfterGap(in: row.conversationId)
+                }
             }
         } catch {
             guard outbox.isCurrent(sender) else { return true }

@@ -69,11 +69,13 @@ extension ClientCore {
     }
 
     /// Fetches what the watcher shows from the server and emits.
-    func refresh(_ id: Int) async {
+    /// `fromServer`: ask the server even for a conversation this device
+    /// started, which the server turned out to have (a gap, D8).
+    func refresh(_ id: Int, fromServer: Bool = false) async {
         guard let entry = watchers[id] else { return }
         // A refresh throws nothing: its failures go to the machine, which
         // says what the watcher shows (`refreshFailed`).
-        try? await perform(entry.machine.refresh(localOnly: isLocalOnly(entry.target)), for: entry)
+        try? await perform(entry.machine.refresh(localOnly: !fromServer && isLocalOnly(entry.target)), for: entry)
     }
 
     /// Whether the watcher's conversation exists only on this device.
