@@ -89,7 +89,7 @@ import Testing
         let folder = try TemporaryFolder()
         let path = folder.url.appendingPathComponent("new.sqlite").path
         try DatabaseFileCheck.check(path)
-        FileManager.default.createFile(atPath: path, contents: Data())
+        _ = FileManager.default.createFile(atPath: path, contents: Data())
         try DatabaseFileCheck.check(path)
         _ = try Backend(environment: .init(clock: .init { .simulationEpoch }, random: .init(SystemRandomNumberGenerator())), path: path)
         try DatabaseFileCheck.check(path)
