@@ -34,7 +34,7 @@ struct HTMLViewTests {
         net online
         app restart
         clock advance 2s
-        expect m3.state == sent
+        expect m2.state == failed
 
         """
     static let steps = 13
@@ -109,7 +109,7 @@ struct HTMLViewTests {
         #expect(lines.contains("[00:00:00.116]  ⚡ network: fail next 1"))
         #expect(lines.contains("[00:00:00.139]  ⚡ network: offline"))
         // (After the reconnection's refetch that a freshness-honest watcher makes.)
-        #expect(lines.contains("[00:00:00.272]  ⚡ network: restart device-client"))
+        #expect(lines.contains("[00:00:00.273]  ⚡ network: restart device-client"), "\(timeline.stdout)")
         #expect(lines.contains("[00:00:00.024]  │────────── sendMessage ──────────▶│ ok"))
     }
 
