@@ -188,7 +188,7 @@ _chatbench_repl() {
     repeating_flags=()
     non_repeating_flags=(--no-record --bail --no-rc --version -h --help)
     repeating_options=()
-    non_repeating_options=(--seed --db --name --server)
+    non_repeating_options=(--seed --db --name --server -c)
     __chatbench_offer_flags_options 0
 
     # Offer option value completions
@@ -204,6 +204,9 @@ _chatbench_repl() {
         return
         ;;
     '--server')
+        return
+        ;;
+    '-c')
         return
         ;;
     esac

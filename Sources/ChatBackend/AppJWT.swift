@@ -44,12 +44,13 @@ package enum AppJWT {
             case name, email, exp, iat, nbf
         }
 
-        package init(externalId: String?, name: String? = nil, email: String? = nil, exp: Date?, iat: Date? = nil) {
+        package init(externalId: String?, name: String? = nil, email: String? = nil, exp: Date?, iat: Date? = nil, nbf: Date? = nil) {
             self.externalId = externalId
             self.name = name
             self.email = email
             self.exp = exp.map(ExpirationClaim.init(value:))
             self.iat = iat.map(IssuedAtClaim.init(value:))
+            self.nbf = nbf.map(NotBeforeClaim.init(value:))
         }
 
         /// Required by `JWTPayload`; deliberately empty. jwt-kit calls it
@@ -137,12 +138,27 @@ package enum AppJWT {
     /// 32 bytes, it accepts any non-empty secret (the embedded world's demo
     /// secret has 28).
     package static func sign(_ claims: Claims, secret: String) -> String {
+        sign(claims, secret: secret, algorithm: "HS256")
+    }
+
+    /// Signs claims with `HS256`, or as a backend that gets it wrong would:
+    /// `HS384` (HMAC-SHA384 with the app's secret) or `none` (no
+    /// signature), which ``verify(_:secret:now:)`` refuses.
+    package static func sign(_ claims: Claims, secret: String, algorithm: String) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         encoder.dateEncodingStrategy = .secondsSince1970
         // Encoding a struct of strings and dates cannot fail.
         let payload = (try? encoder.encode(claims)) ?? Data("{}".utf8)
-        return sign(header: Data(#"{"alg":"HS256","typ":"JWT"}"#.utf8), payload: payload, secret: secret)
+        let header = Data(#"{"alg":"\#(algorithm)","typ":"JWT"}"#.utf8)
+        switch algorithm {
+        case "HS384":
+            let input = "\(header.base64URLEncodedString()).\(payload.base64URLEncodedString())"
+            let mac = HMAC<SHA384>.authenticationCode(for: Data(input.utf8), using: SymmetricKey(data: Data(secret.utf8)))
+            return "\(input).\(Data(mac).base64URLEncodedString())"
+        case "none": return "\(header.base64URLEncodedString()).\(payload.base64URLEncodedString())."
+        default: return sign(header: header, payload: payload, secret: secret)
+        }
     }
 
     /// HMAC-SHA256 over `base64url(header).base64url(payload)`, whatever the

@@ -32,6 +32,7 @@ package final class NetworkConditions: Sendable {
         var latency: Duration
         var failing: [FailureKind] = []
         var requests = 0
+        var offlineFailures = 0
         var listeners: [Int: AsyncStream<Bool>.Continuation] = [:]
         var nextListener = 0
         var connections: [Int: @Sendable (_ reason: String?) -> Void] = [:]
@@ -50,6 +51,9 @@ package final class NetworkConditions: Sendable {
     /// Requests that went through so far.
     package var requestCount: Int { state.withLock { $0.requests } }
     package var pendingFailures: Int { state.withLock { $0.failing.count } }
+    /// Requests and realtime connections that failed because the device
+    /// was offline: tried, and never reached the server.
+    package var offlineFailures: Int { state.withLock { $0.offlineFailures } }
     /// Realtime connections open across the network.
     package var openConnections: Int { state.withLock { $0.connections.count } }
 
@@ -109,8 +113,14 @@ package final class NetworkConditions: Sendable {
 
     package func countRequest() { state.withLock { $0.requests += 1 } }
 
+    /// Throws when the device is offline, counting the failure (a request
+    /// fails at its first failed check, so each counts once).
     package func checkOnline() throws {
-        guard isOnline else { throw TransportError(.offline, "The device is offline") }
+        let online = state.withLock { s in
+            if !s.online { s.offlineFailures += 1 }
+            return s.online
+        }
+        guard online else { throw TransportError(.offline, "The device is offline") }
     }
 
     // MARK: Connections to cut

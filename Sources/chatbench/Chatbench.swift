@@ -16,7 +16,18 @@ struct Chatbench: ParsableCommand {
         discussion: """
             With no subcommand, opens the REPL on the embedded backend. When standard \
             input is not a terminal, commands are read line by line with no prompt, \
-            so `chatbench < script.chat` works.
+            so `chatbench < script.chat` works; `chatbench -c "server users"` runs one \
+            line and exits. Usage errors exit with status 2.
+
+            The REPL's options (`repl --help`), before or after the subcommand:
+              --seed <n>        Seed of the embedded world's random choices (default 1).
+              --server <url>    Run against a running `chatbench serve`.
+              --no-record       Do not record this session.
+              --db <path>       Record into this SQLite database.
+              --name <name>     Name the recorded session.
+              --bail            Stop at the first failing line.
+              -c <command>      Run one line of the language and exit (as a script).
+              --no-rc           Do not run the start-up file.
             """,
         version: "chatbench \(version)",
         subcommands: [
@@ -47,9 +58,24 @@ struct Chatbench: ParsableCommand {
         // instructions `--version` cost).
         let arity: (String) -> Int? = { parsersOwnFlags.contains($0) ? nil : WorldOptions.arity($0) }
         switch ArgumentOrder.normalize(Array(CommandLine.arguments.dropFirst()), subcommands: names, arity: arity) {
-        case .arguments(let arguments): main(arguments)
+        case .arguments(let arguments): run(arguments)
         case .unknownSubcommand(let line):
             Terminal.error(line)
+            Foundation.exit(2)
+        }
+    }
+
+    /// Parses and runs as the parser's own `main` does, but a usage error
+    /// (an unknown option, a missing or bad value) exits with status 2, as
+    /// every subcommand's help says, not the parser's 64.
+    static func run(_ arguments: [String]) -> Never {
+        do {
+            var command = try parseAsRoot(arguments)
+            try command.run()
+            Foundation.exit(0)
+        } catch {
+            guard exitCode(for: error) == .validationFailure else { exit(withError: error) }
+            Terminal.error(fullMessage(for: error))
             Foundation.exit(2)
         }
     }

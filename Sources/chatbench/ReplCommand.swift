@@ -22,7 +22,22 @@ struct ReplCommand: ParsableCommand {
     @Flag(help: "Do not run the start-up file ($XDG_CONFIG_HOME/chatbench/rc.chat, by default ~/.config/chatbench/rc.chat).")
     var noRc = false
 
+    @Option(
+        name: .customShort("c"),
+        help: ArgumentHelp("Run this one line of the language and exit; the exit status is a script's.", valueName: "command"))
+    var command: String?
+
     func run() throws {
+        if let command {
+            let input: ScriptInput
+            do {
+                input = try ScriptInput.text(command + "\n", path: "-c")
+            } catch {
+                Terminal.error("chatbench: \(error.message)")
+                throw ExitCode(2)
+            }
+            throw ExitCode(try ScriptInputRunner.run(input, path: "-c", world: world, kind: "script"))
+        }
         guard Terminal.stdinIsTerminal else {
             // Piped input is read as `run -` reads it: a transcript is checked.
             let input: ScriptInput

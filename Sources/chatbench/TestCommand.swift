@@ -21,7 +21,7 @@ struct TestCommand: ParsableCommand {
     @Argument(
         help: ArgumentHelp("Transcripts, scripts or folders of them.", valueName: "path"),
         completion: .file(extensions: ["chat"]))
-    var paths: [String]
+    var paths: [String] = []
 
     @Option(help: ArgumentHelp("Write a JUnit XML report to this file.", valueName: "file"), completion: .file())
     var junit: String?
@@ -59,7 +59,6 @@ struct TestCommand: ParsableCommand {
     var server: String?
 
     func validate() throws {
-        if paths.isEmpty { throw ValidationError("name at least one .chat file or folder, e.g. chatbench test examples/") }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         if timeout < 0 { throw ValidationError("--timeout must be 0 (no limit) or a number of seconds, got \(timeout)") }
         if let shard, Self.parseShard(shard) == nil {
@@ -77,6 +76,14 @@ struct TestCommand: ParsableCommand {
     }
 
     func run() throws {
+        // Here rather than in `validate`, which the parser calls before it
+        // names an unknown option (`chatbench test --bogus`).
+        if paths.isEmpty {
+            Terminal.error(
+                "Error: name at least one .chat file or folder, e.g. chatbench test examples/\n  See 'chatbench test --help' for more information."
+            )
+            throw ExitCode(2)
+        }
         if update, let ci = ProcessInfo.processInfo.environment["CI"], !ci.isEmpty {
             SessionSource.fail("test --update rewrites expected output and is refused when CI is set: run it locally and commit the result")
         }

@@ -66,6 +66,16 @@ func run(_ lines: [String], seed: UInt64 = 1) throws -> (session: WorkbenchSessi
         ("user set a b", "script error: too many arguments for user set (unexpected \"b\"): usage: user set ID\n"),
         ("expect client.user ~= x", "script error: unknown comparison \"~=\": use one of == != < <= > >= contains (did you mean ==?)\n"),
         ("send = watch conversations", "script error: \"send\" is a verb or a built-in name; choose another handle name\n"),
+        ("clock advnce 1s", "script error: unknown verb \"clock advnce\" (did you mean clock advance?)\n"),
+        ("user clr", "script error: user needs one of set, clear, got \"clr\" (did you mean clear?)\n"),
+        (
+            "server.mesages(c1)",
+            "script error: server has no field \"mesages\" (did you mean messages(C)?); fields: users, requests, messages(C), sessions(ID), pushes(ID), pushlog(ID), attributes(ID), conversations(ID), settings\n"
+        ),
+        (
+            "server.sesions(alice)",
+            "script error: server has no field \"sesions\" (did you mean sessions(ID)?); fields: users, requests, messages(C), sessions(ID), pushes(ID), pushlog(ID), attributes(ID), conversations(ID), settings\n"
+        ),
     ])
     func badLinesGetOneClearLine(line: String, message: String) throws {
         let (_, results) = try run([line])

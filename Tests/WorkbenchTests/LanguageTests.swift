@@ -113,6 +113,21 @@ import Testing
         #expect(Suggestion.closest(to: "zzzzzz", in: ["send", "watch"]) == nil)
     }
 
+    @Test func aFieldWithAnArgumentIsComparedByItsName() {
+        #expect(Suggestion.closest(to: "mesages", in: ["users", "messages(C)", "sessions(ID)"]) == "messages(C)")
+        #expect(Suggestion.closest(to: "sesions", in: ["users", "messages(C)", "sessions(ID)"]) == "sessions(ID)")
+    }
+
+    @Test func anAbbreviationFindsItsWord() {
+        #expect(Suggestion.closest(to: "clr", in: ["set", "clear"]) == "clear")
+        #expect(Suggestion.closest(to: "advnc", in: ["advance"]) == "advance")
+        // The first letter must match, and two letters are too few.
+        #expect(Suggestion.closest(to: "lr", in: ["set", "clear"]) == nil)
+        #expect(Suggestion.closest(to: "xlr", in: ["set", "clear"]) == nil)
+        #expect(Suggestion.abbreviates("clr", "clear"))
+        #expect(!Suggestion.abbreviates("rlc", "clear"))
+    }
+
     @Test func editDistance() {
         #expect(Suggestion.editDistance("kitten", "sitting") == 3)
         #expect(Suggestion.editDistance("", "abc") == 3)

@@ -67,6 +67,38 @@ import Testing
         #expect(run.stderr == "chatbench: --server needs a URL like http://127.0.0.1:8080, got \"localhost:8080\"\n")
     }
 
+    @Test(arguments: [["test", "--bogus"], ["test", "--bogus", "examples/"], ["run", "--bogus", "x.chat"], ["--bogus"]])
+    func aUsageErrorNamesTheUnknownOptionAndExits2(arguments: [String]) throws {
+        let run = try ChatbenchBinary.run(arguments + ["--no-record"])
+        #expect(run.status == 2)
+        #expect(run.stderr.hasPrefix("Error: Unknown option '--bogus'"), "\(run.stderr)")
+        #expect(run.stdout == "")
+    }
+
+    @Test func testWithNoPathIsAUsageErrorWithStatus2() throws {
+        let run = try ChatbenchBinary.run(["test"])
+        #expect(run.status == 2)
+        #expect(run.stderr.hasPrefix("Error: name at least one .chat file or folder"), "\(run.stderr)")
+    }
+
+    @Test func theRootHelpListsTheREPLsOptions() throws {
+        let run = try ChatbenchBinary.run(["--help"])
+        for option in ["--server <url>", "--no-record", "--seed <n>", "-c <command>"] {
+            #expect(run.stdout.contains(option), "\(option)")
+        }
+    }
+
+    @Test func dashCRunsOneLineAndExitsAsAScript() throws {
+        let ok = try ChatbenchBinary.run(["-c", "expect client.user == none", "--no-record"])
+        #expect(ok.status == 0)
+        #expect(ok.stdout == "ok: client.user == none\n")
+        let failed = try ChatbenchBinary.run(["--no-record", "-c", "expect client.user == bob"])
+        #expect(failed.status == 1)
+        let misunderstood = try ChatbenchBinary.run(["--no-record", "-c", "clock advnce 1s"])
+        #expect(misunderstood.status == 2)
+        #expect(misunderstood.stdout == "script error: unknown verb \"clock advnce\" (did you mean clock advance?)\n")
+    }
+
     @Test(arguments: [
         ["--help"], ["repl", "--help"], ["run", "--help"], ["test", "--help"], ["replay", "--help"],
         ["sessions", "--help"], ["sessions", "list", "--help"], ["sessions", "show", "--help"],

@@ -63,7 +63,7 @@ import Testing
         #expect(second.status == 0)
         #expect(second.stdout == "1 passed, 0 failed\n")
         let bad = try ChatbenchBinary.run(["test", files.url.path, "--shard", "3/2"])
-        #expect(bad.status == 64)
+        #expect(bad.status == 2)
         #expect(bad.stderr.contains("--shard must be K/N with 1 ≤ K ≤ N"))
     }
 

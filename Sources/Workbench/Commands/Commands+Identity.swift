@@ -16,6 +16,14 @@ extension CommandTable {
                 OptionSpec(name: "--email", value: .text, valueName: "E", summary: "the email claim"),
                 OptionSpec(
                     name: "--secret", value: .text, valueName: "S", summary: "sign with this secret instead of the app's", secret: true),
+                OptionSpec(name: "--no-exp", value: nil, summary: "leave out the exp claim (the server refuses it)"),
+                OptionSpec(name: "--no-external-id", value: nil, summary: "leave out the external_id claim (the server refuses it)"),
+                OptionSpec(
+                    name: "--alg", value: .choice(["HS256", "HS384", "none"]), valueName: "HS256|HS384|none",
+                    summary: "sign with this algorithm (the server takes HS256 only)"),
+                OptionSpec(
+                    name: "--nbf", value: .duration, valueName: "DURATION",
+                    summary: "a not-before claim this long from now (more than 60s ahead is refused)"),
             ],
             summary: "loginUser(jwt:): the app's backend signs a JWT (HS256) and the SDK logs in with it",
             example: "login jwt alice --exp 10m --name \"Alice A.\"",
@@ -23,9 +31,16 @@ extension CommandTable {
                 let object = interpreter.current!
                 let id = invocation.argument(0)!
                 let exp = try invocation.option("--exp").map { try DurationParser.parse($0) } ?? .seconds(3600)
+                if invocation.flag("--no-exp"), invocation.option("--exp") != nil {
+                    throw ScriptError(.conflictingOptions, "login jwt takes --exp or --no-exp, not both")
+                }
+                let flaws = AppJWTFactory.Flaws(
+                    noExp: invocation.flag("--no-exp"), noExternalId: invocation.flag("--no-external-id"),
+                    algorithm: invocation.option("--alg") ?? "HS256",
+                    notBefore: try invocation.option("--nbf").map { try DurationParser.parse($0) })
                 let jwt = AppJWTFactory.sign(
                     userId: id, expiresIn: exp, name: invocation.option("--name"), email: invocation.option("--email"),
-                    secret: invocation.option("--secret") ?? World.jwtSecret, world: interpreter.world)
+                    secret: invocation.option("--secret") ?? World.jwtSecret, world: interpreter.world, flaws: flaws)
                 object.delegate.userId = id
                 let client = object.client
                 guard let user = interpreter.perform({ try await client.loginUser(jwt: jwt) }) else { return }
@@ -139,11 +154,13 @@ extension CommandTable {
                     : nil
                 object.delegate.userId = id
                 let client = object.client
-                let before = interpreter.world.network.requestCount
+                let network = interpreter.world.network
+                let before = (network.requestCount, network.offlineFailures)
                 let warnings = interpreter.perform { await client.authorize(user: user, auth: auth) } ?? []
-                let requests = interpreter.world.network.requestCount - before
+                let requests = network.requestCount - before.0
+                let offline = network.offlineFailures - before.1
                 interpreter.print(
-                    "\(id) authorized on \(object.name) (\(requests == 0 ? "no request" : Format.count(requests, "request")), \(Format.count(warnings.count, "warning")))"
+                    "\(id) authorized on \(object.name) (\(Self.requestsTried(requests, failedOffline: offline)), \(Format.count(warnings.count, "warning")))"
                 )
             }),
         leaving(
@@ -204,8 +221,9 @@ extension CommandTable {
             }),
         CommandSpec(
             name: "delegate", group: .credentials,
-            arguments: [ArgumentSpec(name: "MODE", kind: .choice(["renew", "decline", "none"]))],
-            summary: "the authentication and session delegate: renew gives a new JWT or session token, decline gives none, none unsets it",
+            arguments: [ArgumentSpec(name: "MODE", kind: .choice(["renew", "decline", "fail", "none"]))],
+            summary:
+                "the authentication and session delegate: renew gives a new JWT or session token, decline gives none, fail throws (sessionDidHaveError), none unsets it",
             example: "delegate renew",
             run: { interpreter, invocation in
                 let object = interpreter.current!
@@ -229,7 +247,17 @@ extension CommandTable {
             }),
     ]
 
-    /// `k=v` words as a dictionary.
+    /// `no request`, `2 requests`; an offline try is not "no request":
+    /// `1 request failed offline`, `2 requests, 1 failed offline`.
+    static func requestsTried(_ requests: Int, failedOffline offline: Int) -> String {
+        switch (requests, offline) {
+        case (0, 0): "no request"
+        case (_, 0): Format.count(requests, "request")
+        case (0, _): "\(Format.count(offline, "request")) failed offline"
+        default: "\(Format.count(requests, "request")), \(offline) failed offline"
+        }
+    }
+
     /// A verb that ends the current user's time on the client (`logout`,
     /// `disconnect`, `deauthorize`, `user clear`): the workbench stops
     /// tracking the user's objects, the SDK call runs, and the verb says
@@ -250,6 +278,7 @@ extension CommandTable {
             })
     }
 
+    /// `k=v` words as a dictionary.
     static func keyValues(_ words: [String]) throws(ScriptError) -> [String: String] {
         var result: [String: String] = [:]
         for word in words {

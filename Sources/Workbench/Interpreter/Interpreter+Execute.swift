@@ -110,7 +110,12 @@ extension Interpreter {
         // (`provider`) is an inspection.
         let lone = binding == nil && tokens.count == 1 && !tokens[0].quoted && isKnownRoot(tokens[0].text)
         if let (spec, used) = table.match(tokens), !(lone && spec.arguments.contains { !$0.optional }) {
-            let invocation = try parse(spec, Array(tokens.dropFirst(used)), binding: binding, line: line)
+            let invocation: Invocation
+            do {
+                invocation = try parse(spec, Array(tokens.dropFirst(used)), binding: binding, line: line)
+            } catch {
+                throw mistypedLongerVerb(than: spec, given: tokens.dropFirst(used).first) ?? error
+            }
             if let binding {
                 guard let kind = spec.makes else {
                     throw ScriptError(.wrongKind, "\(spec.name) makes no object to name: write it without \"\(binding) =\"")
@@ -158,6 +163,17 @@ extension Interpreter {
         throw ScriptError(
             .unknownVerb,
             "unknown verb \"\(word)\"\(Suggestion.hint(for: word, in: table.verbWords + table.specs.map(\.name))); type help for the list")
+    }
+
+    /// `clock advnce 1s` matches `clock`, which takes no arguments: when the
+    /// line does not fit the shorter verb, a word close to one that makes a
+    /// longer verb (`clock advance`) is the likelier mistake.
+    private func mistypedLongerVerb(than spec: CommandSpec, given: Token?) -> ScriptError? {
+        guard let given, !given.quoted else { return nil }
+        let depth = spec.words.count
+        let longer = table.specs.filter { $0.words.count > depth && Array($0.words.prefix(depth)) == spec.words }.map { $0.words[depth] }
+        guard let word = Suggestion.closest(to: given.text, in: longer) else { return nil }
+        return ScriptError(.unknownVerb, "unknown verb \"\(spec.name) \(given.text)\" (did you mean \(spec.name) \(word)?)")
     }
 
     /// Checks arguments and options against the spec.

@@ -3,23 +3,44 @@ package enum Suggestion {
     /// The candidate closest to `word`, if close enough: one edit away (or
     /// a few for longer words), ties going to the one that keeps more of
     /// the typed prefix (`ofline` → `offline`, not `online`); failing
-    /// that, one that starts with the word. A word of one to three letters
-    /// is never matched to something two edits away (`q` is not `c1`).
+    /// that, one that starts with the word; failing that, one the word
+    /// abbreviates (its letters in order, the first one first: `clr` →
+    /// `clear`). A word of one to three letters is never matched to
+    /// something two edits away (`q` is not `c1`). A candidate written with
+    /// its argument (`messages(C)`) is compared by its name (`messages`).
     package static func closest(to word: String, in candidates: [String]) -> String? {
         let word = word.lowercased()
         guard !word.isEmpty else { return nil }
-        var best: (candidate: String, distance: Int, prefix: Int)?
-        for candidate in candidates {
-            let lowered = candidate.lowercased()
+        let names = candidates.map { name(of: $0) }
+        var best: (index: Int, distance: Int, prefix: Int)?
+        for (index, lowered) in names.enumerated() {
             let distance = editDistance(word, lowered)
             let prefix = zip(word, lowered).prefix { $0 == $1 }.count
             if let current = best, distance > current.distance || (distance == current.distance && prefix <= current.prefix) { continue }
-            best = (candidate, distance, prefix)
+            best = (index, distance, prefix)
         }
         guard let best else { return nil }
         let limit = word.count <= 3 ? 1 : max(2, word.count / 3)
-        if best.distance <= limit { return best.candidate }
-        return candidates.first { $0.lowercased().hasPrefix(word) }
+        if best.distance <= limit { return candidates[best.index] }
+        if let index = names.firstIndex(where: { $0.hasPrefix(word) }) { return candidates[index] }
+        guard word.count >= 3 else { return nil }
+        let abbreviated = names.indices.filter { names[$0].first == word.first && abbreviates(word, names[$0]) }
+        return abbreviated.min { names[$0].count < names[$1].count }.map { candidates[$0] }
+    }
+
+    /// A candidate's name, lowercased, without its `(ARGUMENT)`.
+    private static func name(of candidate: String) -> String {
+        String(candidate.lowercased().prefix { $0 != "(" })
+    }
+
+    /// Whether `word`'s letters all occur in `name`, in order.
+    static func abbreviates(_ word: String, _ name: String) -> Bool {
+        var rest = Substring(name)
+        for character in word {
+            guard let found = rest.firstIndex(of: character) else { return false }
+            rest = rest[rest.index(after: found)...]
+        }
+        return true
     }
 
     /// ` (did you mean X?)` or nothing.

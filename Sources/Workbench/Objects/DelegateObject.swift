@@ -10,7 +10,14 @@ import Synchronization
 final class WorkbenchDelegate: AuthenticationDelegate, SessionDelegate, Inspectable, Sendable {
     // `mode`, `calls` and `userId` sit behind a lock: the SDK calls the
     // delegate from the world's tasks; the interpreter reads them between steps.
-    enum Mode: String, Sendable { case renew, decline, none }
+    /// `fail`: the app's backend cannot be reached; a renewal throws
+    /// (the session delegate's error path, `sessionDidHaveError`).
+    enum Mode: String, Sendable { case renew, decline, fail, none }
+
+    /// What a renewal in mode `fail` throws.
+    struct BackendUnreachable: Error, CustomStringConvertible {
+        var description: String { "the app's backend could not be reached (delegate fail)" }
+    }
 
     private let state = Mutex<(mode: Mode, calls: Int, userId: String?)>((.none, 0, nil))
     let world: any Stage
@@ -48,6 +55,7 @@ final class WorkbenchDelegate: AuthenticationDelegate, SessionDelegate, Inspecta
 
     nonisolated(nonsending) func renewSessionToken() async throws -> String? {
         let (mode, user) = ask("a new session token")
+        if mode == .fail { throw BackendUnreachable() }
         guard mode == .renew, let user else { return nil }
         return try world.server.issueSessionToken(userId: user, ttl: nil).token
     }
@@ -70,17 +78,35 @@ final class WorkbenchDelegate: AuthenticationDelegate, SessionDelegate, Inspecta
     }
 }
 
-/// Signs JWTs as the app's backend would (HS256, the app's secret).
+/// Signs JWTs as the app's backend would (HS256, the app's secret), or as
+/// one that gets it wrong would (SPEC A5): a claim left out, another
+/// algorithm, a `nbf` in the future.
 enum AppJWTFactory {
     static func sign(
         userId: String, expiresIn: Duration, name: String? = nil, email: String? = nil,
         secret: String = World.jwtSecret, world: any ChatRuntime
     ) -> String {
-        let expiry = world.now + expiresIn
+        sign(userId: userId, expiresIn: expiresIn, name: name, email: email, secret: secret, world: world, flaws: Flaws())
+    }
+
+    /// What a JWT gets wrong: the defaults get nothing wrong.
+    struct Flaws: Equatable {
+        var noExp = false
+        var noExternalId = false
+        /// `HS256` (right), `HS384` or `none`.
+        var algorithm = "HS256"
+        /// `nbf` this long after now.
+        var notBefore: Duration?
+    }
+
+    static func sign(
+        userId: String, expiresIn: Duration, name: String?, email: String?, secret: String, world: any ChatRuntime, flaws: Flaws
+    ) -> String {
+        func date(_ instant: Instant) -> Date { Date(timeIntervalSince1970: Double(instant.milliseconds) / 1000) }
         let claims = AppJWT.Claims(
-            externalId: userId, name: name, email: email,
-            exp: Date(timeIntervalSince1970: Double(expiry.milliseconds) / 1000),
-            iat: Date(timeIntervalSince1970: Double(world.now.milliseconds) / 1000))
-        return AppJWT.sign(claims, secret: secret)
+            externalId: flaws.noExternalId ? nil : userId, name: name, email: email,
+            exp: flaws.noExp ? nil : date(world.now + expiresIn), iat: date(world.now),
+            nbf: flaws.notBefore.map { date(world.now + $0) })
+        return AppJWT.sign(claims, secret: secret, algorithm: flaws.algorithm)
     }
 }

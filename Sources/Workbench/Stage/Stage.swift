@@ -95,6 +95,8 @@ protocol NetworkControl: AnyObject, Sendable {
     var isOnline: Bool { get }
     var latency: Duration { get }
     var requestCount: Int { get }
+    /// Requests that failed because the device was offline.
+    var offlineFailures: Int { get }
     var openConnections: Int { get }
     var pendingFailures: Int { get }
     /// Where its changes and faults are reported (a stage records them).
