@@ -78,7 +78,7 @@ import Testing
     /// revoke of one user closes that user's streams only.
     @Test func subscriptionsAreKeyedByBytes() {
         var table = SubscriptionTable()
-        let sink: @Sendable (WireEvent) -> Void = { _ in }
+        let sink: @Sendable (WireEvent) -> Bool = { _ in true }
         table[SubscriptionID(rawValue: 1)] = Subscription(userId: "jos\u{E9}", sink: sink, lastDelivered: 0)
         table[SubscriptionID(rawValue: 2)] = Subscription(userId: "jose\u{301}", sink: sink, lastDelivered: 0)
         #expect(table.ids(ofUser: "jos\u{E9}").map(\.rawValue) == [1])
