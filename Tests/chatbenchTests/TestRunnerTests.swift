@@ -113,6 +113,20 @@ import Testing
         #expect((entries[1]["failures"] as? [String])?.first == "  line 1: > user set alice")
     }
 
+    /// docs/ci/'s GitHub workflow and GitLab CI job parse and have what each CI needs.
+    @Test func ciExamplesAreValid() throws {
+        let check = Process()
+        check.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        check.arguments = ["python3", ChatbenchBinary.packageRoot.appendingPathComponent("scripts/ci_files_check.py").path]
+        let output = Pipe()
+        check.standardOutput = output
+        check.standardError = output
+        try check.run()
+        let exit = try check.waitForExit()
+        let said = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(exit.status == 0, "\(said)")
+    }
+
     @Test func helpListsOnlyOptionsThatApply() throws {
         let help = try ChatbenchBinary.run(["test", "--help"])
         #expect(help.status == 0)
