@@ -279,7 +279,9 @@ import Testing
                     + "%0A+   [00:00:00.000] client.session → userSet(alice)"
             ])
         let malformed = GitHubAnnotations.commands([.error(TranscriptError(path: "x.chat", line: 2, "bad"))])
-        #expect(malformed == ["::error file=x.chat,title=malformed .chat file::x.chat:2: bad"])
+        #expect(malformed == ["::error file=x.chat,line=2,title=cannot run this file::x.chat:2: bad"])
+        let unreadable = GitHubAnnotations.commands([.error(TranscriptError(path: "y.chat", "cannot read"))])
+        #expect(unreadable == ["::error file=y.chat,title=cannot run this file::y.chat: cannot read"])
     }
 
     @Test func junitShape() throws {

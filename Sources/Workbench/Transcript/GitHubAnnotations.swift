@@ -18,8 +18,8 @@ package enum GitHubAnnotations {
         if result.failedSteps.isEmpty {
             // A malformed file, or one that ran out of time before its first step.
             let message = result.failures.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "\n")
-            let title = result.isError ? "malformed .chat file" : result.timedOut ? "ran out of time" : "failed"
-            return [command(file: result.path, line: nil, title: title, message: message)]
+            let title = result.isError ? "cannot run this file" : result.timedOut ? "ran out of time" : "failed"
+            return [command(file: result.path, line: result.errorLine, title: title, message: message)]
         }
         return result.failedSteps.map { step in
             let message = step.detail.isEmpty ? step.summary : step.detail.joined(separator: "\n")

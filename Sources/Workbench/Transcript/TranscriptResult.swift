@@ -31,6 +31,8 @@ package struct TranscriptResult: Sendable, Hashable {
     package var failedSteps: [FailedStep] = []
     /// The file ran out of its `--timeout`.
     package var timedOut = false
+    /// A malformed file's line (nil when the whole file is at fault).
+    package var errorLine: Int?
 
     /// How a file went, as `test --json` names it.
     package enum Status: String, Sendable, Hashable, Encodable {
@@ -45,7 +47,9 @@ package struct TranscriptResult: Sendable, Hashable {
 
     /// A result for a file that could not be run.
     package static func error(_ error: TranscriptError) -> TranscriptResult {
-        TranscriptResult(
+        var result = TranscriptResult(
             path: error.path, kind: nil, passed: false, failures: [error.message], isError: true, output: "", updatedText: nil, seconds: 0)
+        result.errorLine = error.line
+        return result
     }
 }
