@@ -249,7 +249,7 @@ _chatbench_test() {
     repeating_flags=()
     non_repeating_flags=(--update --json --version -h --help)
     repeating_options=()
-    non_repeating_options=(--junit --jobs --html-on-failure --timeout --shard --server)
+    non_repeating_options=(--junit --jobs --annotations --html-on-failure --timeout --shard --server)
     __chatbench_offer_flags_options -1
 
     # Offer option value completions
@@ -259,6 +259,10 @@ _chatbench_test() {
         return
         ;;
     '--jobs')
+        return
+        ;;
+    '--annotations')
+        __chatbench_add_completions -W 'github'
         return
         ;;
     '--html-on-failure')

@@ -27,7 +27,7 @@ function __chatbench_parse_tokens -S
         case 'run'
             __chatbench_parse_subcommand 1 'seed=' 'db=' 'no-record' 'name=' 'bail' 'server=' 'version' 'h/help'
         case 'test'
-            __chatbench_parse_subcommand -r 1 'junit=' 'update' 'jobs=' 'json' 'html-on-failure=' 'timeout=' 'shard=' 'server=' 'version' 'h/help'
+            __chatbench_parse_subcommand -r 1 'junit=' 'update' 'jobs=' 'json' 'annotations=' 'html-on-failure=' 'timeout=' 'shard=' 'server=' 'version' 'h/help'
         case 'explore'
             __chatbench_parse_subcommand -r 1 'runs=' 'seed=' 'faults=' 'no-expects' 'no-shrink' 'out=' 'jobs=' 'junit=' 'version' 'h/help'
         case 'shrink'
@@ -133,10 +133,11 @@ complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_op
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench run" version' -l 'version' -d 'Show the version.'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench run" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_positional "chatbench test" -ge 1' -fa '(for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.\'chat\';printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')'
-complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench test" junit' -l 'junit' -d 'Write a JUnit XML report to this file.' -rF
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench test" junit' -l 'junit' -d 'Write a JUnit XML report to this file (valid against Jenkins xunit\'s junit-10.xsd; a failure\'s message starts with path:line:).' -rF
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench test" update' -l 'update' -d 'Rewrite the expected output of transcripts (never when CI is set).'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench test" jobs' -l 'jobs' -d 'How many files run at once (default: the number of cores).' -rfka ''
-complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench test" json' -l 'json' -d 'Print results as JSON.'
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench test" json' -l 'json' -d 'Print results as JSON: per file its path, status (passed, failed, skipped, timedOut), failures and failedSteps (file, line, input, expected, found).'
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench test" annotations' -l 'annotations' -d 'Also print a CI annotation per failing step: `github` prints GitHub Actions `::error file=…,line=…` commands, shown on the pull request\'s diff.' -rfka 'github'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench test" html-on-failure' -l 'html-on-failure' -d 'Write the HTML sequence view of each failing file\'s run into this folder.' -rfa '(__chatbench_complete_directories)'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench test" timeout' -l 'timeout' -d 'Fail a file still running after this many seconds of wall time, and go on with the others (0: no limit).' -rfka ''
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench test" shard' -l 'shard' -d 'Run only shard K of N: every Nth file by name, starting at the Kth (for splitting a folder across CI machines).' -rfka ''

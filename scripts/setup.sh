@@ -53,3 +53,8 @@ fi
 if ! command -v schemathesis >/dev/null 2>&1; then
     pip_install 'schemathesis>=4'
 fi
+
+# PyYAML: scripts/ci_files_check.py parses docs/ci/'s GitHub and GitLab files.
+if ! python3 -c 'import yaml' 2>/dev/null; then
+    pip_install 'pyyaml>=6'
+fi

@@ -92,6 +92,9 @@ if [ "$failed" -eq 0 ]; then
     # Every behaviour id a comment cites is explained in docs/behaviour.md,
     # and every example and test it links to exists.
     part "behaviour ids" 1 "behaviour ids" python3 scripts/behaviour_check.py
+    # docs/ci/'s GitHub workflow and GitLab CI job parse, have the keys each
+    # CI needs, and are shown as they are in docs/ci.md.
+    part "ci files" 1 "ci files" python3 scripts/ci_files_check.py
     # The wire format is not the SDK's API: ChatSDK and ChatSDKNetwork import
     # ChatCore below public, so the compiler keeps wire types out of their
     # public declarations; this fails on an import that would let them in.

@@ -13,7 +13,11 @@ struct TestCommand: ParsableCommand {
             passes when its output matches (`[..]`: any text within a line; a line `...`: \
             any lines; a trailing ` (re)`: a regular expression) and its expects hold; a \
             plain script when its expects hold and every line is understood. Failures are \
-            printed as diffs; the last line is `N passed, N failed`. Exit status: 0 when all \
+            printed as diffs, each under the line of its step; a file still running after \
+            --timeout fails, naming the line it had reached. The last line is `N passed, N \
+            failed`. For CI: --junit FILE (a failure's message starts with `path:line:`), \
+            --annotations github, --json, --shard K/N and --html-on-failure DIR; docs/ci.md \
+            has a GitHub Actions workflow and a GitLab CI job. Exit status: 0 when all \
             passed, 1 when one failed, 2 for bad usage. Nothing is recorded.
             """
     )
@@ -23,7 +27,10 @@ struct TestCommand: ParsableCommand {
         completion: .file(extensions: ["chat"]))
     var paths: [String] = []
 
-    @Option(help: ArgumentHelp("Write a JUnit XML report to this file.", valueName: "file"), completion: .file())
+    @Option(
+        help: ArgumentHelp(
+            "Write a JUnit XML report to this file (valid against Jenkins xunit's junit-10.xsd; a failure's message starts with path:line:).",
+            valueName: "file"), completion: .file())
     var junit: String?
 
     @Flag(help: "Rewrite the expected output of transcripts (never when CI is set).")
@@ -32,8 +39,22 @@ struct TestCommand: ParsableCommand {
     @Option(help: ArgumentHelp("How many files run at once (default: the number of cores).", valueName: "n"))
     var jobs: Int?
 
-    @Flag(help: "Print results as JSON.")
+    @Flag(
+        help: ArgumentHelp(
+            "Print results as JSON: per file its path, status (passed, failed, skipped, timedOut), failures and failedSteps (file, line, input, expected, found)."
+        ))
     var json = false
+
+    /// `--annotations github`.
+    enum Annotations: String, ExpressibleByArgument, CaseIterable {
+        case github
+    }
+
+    @Option(
+        help: ArgumentHelp(
+            "Also print a CI annotation per failing step: `github` prints GitHub Actions `::error file=…,line=…` commands, shown on the pull request's diff.",
+            valueName: "format"))
+    var annotations: Annotations?
 
     @Option(
         help: ArgumentHelp("Write the HTML sequence view of each failing file's run into this folder.", valueName: "dir"),
@@ -61,6 +82,9 @@ struct TestCommand: ParsableCommand {
     func validate() throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         if timeout < 0 { throw ValidationError("--timeout must be 0 (no limit) or a number of seconds, got \(timeout)") }
+        if json, annotations != nil {
+            throw ValidationError("--annotations prints beside the text report, not with --json (its output would no longer be JSON)")
+        }
         if let shard, Self.parseShard(shard) == nil {
             throw ValidationError("--shard must be K/N with 1 ≤ K ≤ N, as in --shard 2/4; got \"\(shard)\"")
         }
@@ -143,15 +167,11 @@ struct TestCommand: ParsableCommand {
             }
         }
         if json {
-            struct Report: Encodable {
-                var path: String
-                var passed: Bool
-                var failures: [String]
-                var seconds: Double
-            }
-            let report = results.map { Report(path: $0.path, passed: $0.passed, failures: $0.failures, seconds: $0.seconds) }
-            Terminal.write(try JSONOutput.encode(report) + "\n")
+            Terminal.write(try JSONOutput.encode(results.map(TranscriptJSONEntry.init)) + "\n")
         } else {
+            if annotations == .github {
+                for command in GitHubAnnotations.commands(results) { Terminal.write(command + "\n") }
+            }
             for result in results { for line in TranscriptRunner.report(result) { Terminal.write(Colour.paint(line + "\n")) } }
             if update { Terminal.write("updated \(updated) file\(updated == 1 ? "" : "s")\n") }
             Terminal.write(TranscriptRunner.summary(results) + "\n")

@@ -210,6 +210,80 @@ import Testing
         #expect(TranscriptRunner.summary(results) == "5 passed, 1 failed")
     }
 
+    /// Each failing step keeps its file, line, input, expected and found
+    /// lines (issue 30 §3), for --json, --junit and --annotations.
+    @Test func aFailingStepKeepsItsLineAndLines() throws {
+        let folder = try TemporaryFolder()
+        let path = try file("> clock\n[..]\n\n> user set alice\nuser bob set\n> expect client.user == bob\n...\n", in: folder)
+        let result = TranscriptRunner.run(path: path)
+        #expect(result.status == .failed)
+        #expect(result.failedSteps.map(\.line) == [4, 6])
+        #expect(result.failedSteps.map(\.reason) == [.outputDiffers, .expectFailed])
+        let first = try #require(result.failedSteps.first)
+        #expect(first.file == path && first.input == "user set alice" && first.expected == ["user bob set"])
+        #expect(first.found == ["user alice set on client (no request)", "  [00:00:00.000] client.session → userSet(alice)"])
+        #expect(first.summary == "output differs at > user set alice")
+        #expect(result.failedSteps[1].expected == ["..."])
+    }
+
+    @Test func aSkippedFileSaysSoInItsStatus() throws {
+        let folder = try TemporaryFolder()
+        let path = try file("# server-only: needs a server\n> clock\nclock [..]\n", in: folder)
+        let result = TranscriptRunner.run(path: path)
+        #expect(result.passed && result.status == .skipped)
+        let entry = TranscriptJSONEntry(result)
+        #expect(entry.status == .skipped && entry.skipped == "needs a server" && entry.passed)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let failing = TranscriptRunner.run(path: try file("> clock\nno\n", name: "f.chat", in: folder))
+        let json = String(decoding: try encoder.encode(TranscriptJSONEntry(failing)), as: UTF8.self)
+        #expect(json.contains("\"status\":\"failed\""), "\(json)")
+        #expect(json.contains("\"failedSteps\":[{\"expected\":[\"no\"],\"file\":\"\(folder.url.path)/f.chat\",\"found\":[\"20"), "\(json)")
+        #expect(json.contains("\"input\":\"clock\",\"line\":1,\"reason\":\"outputDiffers\"}]"), "\(json)")
+    }
+
+    /// A file out of time names the line of the step it was running.
+    @Test func aTimeoutNamesTheLineItReached() {
+        let block = Transcript.Block(input: "clock advance 3650d", line: 3, expected: [], trailingBlankLines: 0)
+        let result = TranscriptRunner.timedOut(path: "examples/slow.chat", after: .milliseconds(300), at: block)
+        #expect(result.status == .timedOut && !result.passed)
+        #expect(
+            result.failures == [
+                "  line 3: > clock advance 3650d",
+                "    ran out of time: still running after 300ms of wall time (--timeout); the rest of the file did not run",
+            ])
+        #expect(result.failedSteps.map(\.line) == [3])
+        let xml = JUnitWriter.xml([result])
+        #expect(xml.contains("<failure type=\"timedOut\" message=\"examples/slow.chat:3: ran out of time at &gt; clock advance 3650d\">"))
+        #expect(!xml.contains("output differs"))
+    }
+
+    @Test func junitFailuresStartWithPathAndLine() throws {
+        let folder = try TemporaryFolder()
+        let path = try file("> clock\n[..]\n> user set alice\nuser bob set\n", in: folder)
+        let xml = JUnitWriter.xml([TranscriptRunner.run(path: path)])
+        #expect(xml.contains("<failure type=\"outputDiffers\" message=\"\(path):3: output differs at &gt; user set alice\">"), "\(xml)")
+    }
+
+    @Test func githubAnnotationsEscapeAsDocumented() throws {
+        #expect(
+            GitHubAnnotations.command(file: "a,b:c.chat", line: 3, title: "50%: x", message: "50%\r\nnext: a,b")
+                == "::error file=a%2Cb%3Ac.chat,line=3,title=50%25%3A x::50%25%0D%0Anext: a,b")
+        let folder = try TemporaryFolder()
+        let path = try file("> clock\n[..]\n> user set alice\nuser bob set\n", in: folder)
+        let passing = try file("> clock\n[..]\n", name: "p.chat", in: folder)
+        let commands = GitHubAnnotations.commands([TranscriptRunner.run(path: path), TranscriptRunner.run(path: passing)])
+        #expect(
+            commands == [
+                "::error file=\(path),line=3,title=output differs at > user set alice::- user bob set%0A+ user alice set on client (no request)"
+                    + "%0A+   [00:00:00.000] client.session → userSet(alice)"
+            ])
+        let malformed = GitHubAnnotations.commands([.error(TranscriptError(path: "x.chat", line: 2, "bad"))])
+        #expect(malformed == ["::error file=x.chat,line=2,title=cannot run this file::x.chat:2: bad"])
+        let unreadable = GitHubAnnotations.commands([.error(TranscriptError(path: "y.chat", "cannot read"))])
+        #expect(unreadable == ["::error file=y.chat,title=cannot run this file::y.chat: cannot read"])
+    }
+
     @Test func junitShape() throws {
         let results = [
             TranscriptResult(

@@ -3,7 +3,11 @@ import Foundation
 /// JUnit XML for `chatbench test --junit FILE`: one test suite, one test
 /// case per file (its name, and its folder as the class name); a failure
 /// holds the diff, an error a malformed file. Valid against Jenkins xunit's
-/// `junit-10.xsd` (which has no `file` attribute on `<testcase>`).
+/// `junit-10.xsd`, which allows no `file` or `line` attribute on
+/// `<testcase>` (GitLab's parser reads a `file` there, and no line): a
+/// failure's message starts with `path:line:` of the first failing step
+/// instead, and its `type` says why (`outputDiffers`, `expectFailed`,
+/// `scriptError`, `timedOut`).
 /// `chatbench explore --junit FILE` writes it too, a test case per file
 /// explored, with `failing` saying what a failure is.
 package enum JUnitWriter {
@@ -38,6 +42,14 @@ package enum JUnitWriter {
             let body = escape(result.failures.joined(separator: "\n"))
             if result.isError {
                 out.append("      <error message=\"\(escape(result.failures.first ?? "error"))\">\(body)</error>")
+            } else if let step = result.failedSteps.first {
+                // The schema has no file or line on a test case: the message
+                // names them, as a compiler does (`path:line: what`).
+                let message = "\(step.file):\(step.line): \(step.summary)"
+                out.append("      <failure type=\"\(step.reason.rawValue)\" message=\"\(escape(message))\">\(body)</failure>")
+            } else if result.timedOut {
+                let message = "\(result.path): " + (result.failures.first?.trimmingCharacters(in: .whitespaces) ?? "ran out of time")
+                out.append("      <failure type=\"timedOut\" message=\"\(escape(message))\">\(body)</failure>")
             } else {
                 let first = result.failures.first?.trimmingCharacters(in: .whitespaces) ?? "failed"
                 out.append("      <failure message=\"\(escape(failing + first))\">\(body)</failure>")

@@ -26,10 +26,30 @@ package struct TranscriptResult: Sendable, Hashable {
     /// An `expect` failed: `--update` never writes its failure into the
     /// file as the expected output (issue 30), so the file still fails.
     package var expectFailed = false
+    /// Each failing step, with its line (for `--json`, `--junit` and
+    /// `--annotations github`); empty for a malformed file.
+    package var failedSteps: [FailedStep] = []
+    /// The file ran out of its `--timeout`.
+    package var timedOut = false
+    /// A malformed file's line (nil when the whole file is at fault).
+    package var errorLine: Int?
+
+    /// How a file went, as `test --json` names it.
+    package enum Status: String, Sendable, Hashable, Encodable {
+        case passed, failed, skipped, timedOut
+    }
+
+    package var status: Status {
+        if skipped != nil { return .skipped }
+        if timedOut { return .timedOut }
+        return passed ? .passed : .failed
+    }
 
     /// A result for a file that could not be run.
     package static func error(_ error: TranscriptError) -> TranscriptResult {
-        TranscriptResult(
+        var result = TranscriptResult(
             path: error.path, kind: nil, passed: false, failures: [error.message], isError: true, output: "", updatedText: nil, seconds: 0)
+        result.errorLine = error.line
+        return result
     }
 }

@@ -14,8 +14,11 @@ package enum TranscriptRunner {
 
     /// Runs one file in a fresh session: in the embedded world, or against
     /// the server `server` gives for it (checked with ``ServerConformance``).
-    /// `html`: a failed run's result carries its HTML sequence view.
-    package static func run(path: String, server: ServerForFile? = nil, html: Bool = false) -> TranscriptResult {
+    /// `html`: a failed run's result carries its HTML sequence view;
+    /// `onStart` sees each step as it starts (where a timed-out file was).
+    package static func run(
+        path: String, server: ServerForFile? = nil, html: Bool = false, onStart: (Transcript.Block) -> Void = { _ in }
+    ) -> TranscriptResult {
         let started = ContinuousClock.now
         let transcript: Transcript
         do {
@@ -51,7 +54,7 @@ package enum TranscriptRunner {
         // Only an HTML capture reads the traffic.
         session.capturesTraffic = html
         var result = check(
-            transcript, path: path, session: session, execute: session.execute,
+            transcript, path: path, session: session, execute: session.execute, onStart: onStart,
             onStep: { capture?.add($0, $1) }, conformance: server != nil)
         if let capture, !result.passed {
             result.html = capture.html(name: URL(fileURLWithPath: path).lastPathComponent, kind: "test")
@@ -62,17 +65,29 @@ package enum TranscriptRunner {
     }
 
     /// Runs a parsed file through `execute` (the session's own, or a
-    /// recorder's) and checks it; `onStep` sees each step as it ends.
+    /// recorder's) and checks it; `onStart` sees each step as it starts,
+    /// `onStep` as it ends.
     package static func check(
         _ transcript: Transcript, path: String, session: WorkbenchSession,
-        execute: (String) -> StepResult, onStep: (String, StepResult) -> Void = { _, _ in }, conformance: Bool = false
+        execute: (String) -> StepResult, onStart: (Transcript.Block) -> Void = { _ in },
+        onStep: (String, StepResult) -> Void = { _, _ in }, conformance: Bool = false
     ) -> TranscriptResult {
         let matcher = TranscriptMatcher()
         var failures: [String] = []
         var output = ""
         var replacements: [Int: [String]] = [:]
         var expectFailed = false
+        var failedSteps: [FailedStep] = []
+        func fail(_ block: Transcript.Block, _ reason: FailedStep.Reason, found: [String], detail: [String]) {
+            failures.append("  line \(block.line): > \(block.input)")
+            failures += detail.map { "    " + $0 }
+            failedSteps.append(
+                FailedStep(
+                    file: path, line: block.line, input: block.input, reason: reason, expected: block.expected, found: found,
+                    detail: detail))
+        }
         for (index, block) in transcript.blocks.enumerated() {
+            onStart(block)
             let input = session.reveal(block.input)
             let result = execute(input)
             onStep(input, result)
@@ -90,20 +105,17 @@ package enum TranscriptRunner {
                     let diff = LineDiff.lines(expected: expected, actual: got, anyLines: TranscriptMatcher.anyLines) {
                         matcher.lineMatches($0, $1)
                     }
-                    failures.append("  line \(block.line): > \(block.input)")
-                    failures += diff.map { "    " + $0 }
+                    fail(block, result.status == .expectFailed ? .expectFailed : .outputDiffers, found: actual, detail: diff)
                     // A failed expect is never blessed: the file keeps its expectation.
                     if !conformance, result.status != .expectFailed { replacements[index] = actual.map(Transcript.expectedLine) }
                     if result.status == .expectFailed { expectFailed = true }
                 } else if result.status == .expectFailed {
                     expectFailed = true
-                    failures.append("  line \(block.line): > \(block.input)")
-                    failures += actual.map { "    " + $0 }
+                    fail(block, .expectFailed, found: actual, detail: actual)
                 }
             case .script:
                 if result.status == .expectFailed || result.status == .scriptError {
-                    failures.append("  line \(block.line): > \(block.input)")
-                    failures += actual.map { "    " + $0 }
+                    fail(block, result.status == .expectFailed ? .expectFailed : .scriptError, found: actual, detail: actual)
                 }
             }
             if result.status == .quit { break }
@@ -113,6 +125,7 @@ package enum TranscriptRunner {
             output: output, updatedText: replacements.isEmpty || transcript.isMarkdown ? nil : transcript.rendered(replacing: replacements),
             seconds: 0)
         result.expectFailed = expectFailed
+        result.failedSteps = failedSteps
         return result
     }
 
@@ -181,9 +194,10 @@ package enum TranscriptRunner {
     static func run(path: String, timeout: Duration?, server: ServerForFile?, html: Bool = false) -> TranscriptResult {
         guard let timeout else { return run(path: path, server: server, html: html) }
         let outcome = Mutex<TranscriptResult?>(nil)
+        let running = Mutex<Transcript.Block?>(nil)
         let done = DispatchSemaphore(value: 0)
         let worker = Thread {
-            let result = run(path: path, server: server, html: html)
+            let result = run(path: path, server: server, html: html, onStart: { block in running.withLock { $0 = block } })
             outcome.withLock { $0 = result }
             done.signal()
         }
@@ -191,14 +205,27 @@ package enum TranscriptRunner {
         worker.start()
         let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
         guard done.wait(timeout: .now() + seconds) == .success else {
-            return TranscriptResult(
-                path: path, kind: nil, passed: false,
-                failures: [
-                    "  timed out: still running after \(Format.duration(timeout)) of wall time (--timeout); the rest of the file did not run"
-                ],
-                isError: false, output: "", updatedText: nil, seconds: seconds)
+            return timedOut(path: path, after: timeout, at: running.withLock { $0 })
         }
         return outcome.withLock { $0! }
+    }
+
+    /// The result of a file still running after `timeout`; `block` is the
+    /// step it was running (nil when it had not started one).
+    static func timedOut(path: String, after timeout: Duration, at block: Transcript.Block?) -> TranscriptResult {
+        let why =
+            "ran out of time: still running after \(Format.duration(timeout)) of wall time (--timeout); the rest of the file did not run"
+        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        var result = TranscriptResult(
+            path: path, kind: nil, passed: false, failures: ["  " + why], isError: false, output: "", updatedText: nil, seconds: seconds)
+        result.timedOut = true
+        if let block {
+            result.failures = ["  line \(block.line): > \(block.input)", "    " + why]
+            result.failedSteps = [
+                FailedStep(file: path, line: block.line, input: block.input, reason: .timedOut, expected: block.expected, detail: [why])
+            ]
+        }
+        return result
     }
 
     /// The files of shard `index` (1-based) of `count`: every count-th file
