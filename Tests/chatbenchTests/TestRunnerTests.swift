@@ -91,7 +91,7 @@ import Testing
         #expect(run.stdout.contains("\nFAIL \(path)\n  line 3: > user set alice\n"))
         #expect(run.stdout.hasSuffix("1 passed, 1 failed\n"))
         let both = try ChatbenchBinary.run(["test", files.url.path, "--annotations", "github", "--json"])
-        #expect(both.status == 64 && both.stderr.contains("--annotations prints beside the text report, not with --json"))
+        #expect(both.status == 2 && both.stderr.contains("--annotations prints beside the text report, not with --json"))
     }
 
     /// `--json`: each file's status, and its failing steps with their lines.
