@@ -247,7 +247,7 @@ public final class Backend: Sendable {
     func write<T>(_ body: (Database) throws -> T) throws(WireError) -> T {
         do {
             let value = try dbQueue.write(body)
-            if state.withLock({ $0.storageProblem != nil }) { state.withLock { $0.storageProblem = nil } }
+            state.withLock { $0.storageProblem = nil }
             return value
         } catch let error as WireError {
             throw error

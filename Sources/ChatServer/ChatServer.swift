@@ -126,11 +126,12 @@ public final class ChatServer: Sendable {
         connections = ConnectionRegistry(limits: Self.connectionLimits(configuration))
         hub = RealtimeHub(maxStreamsPerUser: configuration.maxStreamsPerUser)
         if let path = configuration.databasePath {
-            // Checked first, read-only, so that nothing is written beside a
-            // file that is refused (not even the lock file); checked again
-            // once locked, in case another server was making it meanwhile.
+            // Told apart from another program's file first, read-only, so
+            // that nothing is written beside it (not even the lock file);
+            // once locked, checked whole (its pages too), in case another
+            // server was making it meanwhile.
             do {
-                try DatabaseFileCheck.check(path)
+                try DatabaseFileCheck.check(path, integrity: false)
                 lock = try ServerLock(databasePath: path)
                 try DatabaseFileCheck.check(path)
             } catch let refusal as DatabaseFileCheck.Refusal {

@@ -53,7 +53,10 @@ final class Redactor {
     func redact(_ line: String) -> String {
         let patterned = redactPatterns(line)
         guard !knownValues.isEmpty else { return patterned }
-        return replacingKnownValues(Array(patterned.utf8)).map { String(decoding: $0, as: UTF8.self) } ?? patterned
+        let replaced =
+            patterned.utf8.withContiguousStorageIfAvailable(replacingKnownValues)
+            ?? Array(patterned.utf8).withUnsafeBufferPointer(replacingKnownValues)
+        return replaced.map { String(decoding: $0, as: UTF8.self) } ?? patterned
     }
 
     private func redactPatterns(_ line: String) -> String {
@@ -76,39 +79,41 @@ final class Redactor {
         if engine == .scanner, body.withUnsafeBytes({ $0.allSatisfy { $0 < 0x80 } }) {
             let patterned = body.withUnsafeBytes(Self.mayHoldSecret) ? scan(Array(body)).map { Data($0) } ?? body : body
             guard !knownValues.isEmpty else { return patterned }
-            return replacingKnownValues(Array(patterned)).map { Data($0) } ?? patterned
+            return patterned.withUnsafeBytes { replacingKnownValues($0.bindMemory(to: UInt8.self)) }.map { Data($0) } ?? patterned
         }
         return String(data: body, encoding: .utf8).map { Data(redact($0).utf8) } ?? Self.notText(body)
     }
 
     /// `bytes` with every known secret value replaced by its placeholder, or
-    /// nil when none occurs.
-    private func replacingKnownValues(_ bytes: [UInt8]) -> [UInt8]? {
-        var result = bytes
-        var changed = false
+    /// nil when none occurs (the common case: nothing is copied then).
+    private func replacingKnownValues(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        guard knownValues.contains(where: { Self.firstOccurrence(of: $0.bytes, in: bytes) != nil }) else { return nil }
+        var result = Array(bytes)
         for known in knownValues {
-            guard let first = known.bytes.first, result.count >= known.bytes.count else { continue }
+            guard Self.firstOccurrence(of: known.bytes, in: result) != nil else { continue }
             var output: [UInt8] = []
-            var index = 0
-            var found = false
-            while index < result.count {
-                if result[index] == first, result.count - index >= known.bytes.count,
-                    result[index..<(index + known.bytes.count)].elementsEqual(known.bytes)
-                {
-                    output.append(contentsOf: known.placeholder.utf8)
-                    index += known.bytes.count
-                    found = true
-                } else {
-                    output.append(result[index])
-                    index += 1
-                }
+            output.reserveCapacity(result.count)
+            var rest = result[...]
+            while let at = Self.firstOccurrence(of: known.bytes, in: rest) {
+                output.append(contentsOf: rest[..<at])
+                output.append(contentsOf: known.placeholder.utf8)
+                rest = rest[(at + known.bytes.count)...]
             }
-            if found {
-                result = output
-                changed = true
-            }
+            output.append(contentsOf: rest)
+            result = output
         }
-        return changed ? result : nil
+        return result
+    }
+
+    /// Where `needle` first starts in `haystack`, byte for byte.
+    private static func firstOccurrence<Bytes: Collection<UInt8>>(of needle: [UInt8], in haystack: Bytes) -> Bytes.Index? {
+        guard let first = needle.first else { return nil }
+        var from = haystack.startIndex
+        while let at = haystack[from...].firstIndex(of: first) {
+            if haystack[at...].starts(with: needle) { return at }
+            from = haystack.index(after: at)
+        }
+        return nil
     }
 
     private static func notText(_ body: Data) -> Data {

@@ -15,8 +15,7 @@ import Testing
         #expect(Self.composed == Self.decomposed) // why the rule is needed
         #expect(!Self.composed.isSameIdentifier(as: Self.decomposed))
         #expect(Identifier.normalized(Self.decomposed).isSameIdentifier(as: Self.composed))
-        #expect(Identifier.isNormalized(Self.composed))
-        #expect(!Identifier.isNormalized(Self.decomposed))
+        #expect(Identifier.normalized(Self.composed).isSameIdentifier(as: Self.composed))
         #expect(Identifier.normalized("plain-ascii") == "plain-ascii")
         #expect(ExactKey(Self.composed) != ExactKey(Self.decomposed))
         #expect(Set([ExactKey(Self.composed), ExactKey(Self.decomposed), ExactKey(Self.composed)]).count == 2)

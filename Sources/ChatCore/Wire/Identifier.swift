@@ -18,11 +18,6 @@ package enum Identifier {
         return id.precomposedStringWithCanonicalMapping
     }
 
-    /// Whether `id` is already in NFC, byte for byte.
-    package static func isNormalized(_ id: String) -> Bool {
-        isASCII(id) || id.precomposedStringWithCanonicalMapping.utf8.elementsEqual(id.utf8)
-    }
-
     /// `id` normalised, or nil for nil.
     package static func normalized(_ id: String?) -> String? {
         id.map { normalized($0) }

@@ -32,7 +32,8 @@ package enum Format {
     /// `text` with its control characters (below U+0020 but newline and tab, DEL, U+0080–U+009F)
     /// written as `\u001b`; text without any, the common case, as it is.
     package static func escapingControls(_ text: String) -> String {
-        guard text.utf8.contains(where: { ($0 < 0x20 && $0 != 0x0A && $0 != 0x09) || $0 == 0x7F || $0 == 0xC2 }) else {
+        let mayHold = { (byte: UInt8) in (byte < 0x20 && byte != 0x0A && byte != 0x09) || byte == 0x7F || byte == 0xC2 }
+        guard text.utf8.withContiguousStorageIfAvailable({ $0.contains(where: mayHold) }) ?? text.utf8.contains(where: mayHold) else {
             return text
         }
         var out = ""
