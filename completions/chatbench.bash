@@ -291,9 +291,9 @@ _chatbench_test() {
 
 _chatbench_explore() {
     repeating_flags=()
-    non_repeating_flags=(--no-expects --no-shrink --version -h --help)
+    non_repeating_flags=(--no-expects --no-shrink --merge --version -h --help)
     repeating_options=()
-    non_repeating_options=(--runs --seed --faults --out --jobs --junit)
+    non_repeating_options=(--runs --seed --faults --out --jobs --junit --shard --report)
     __chatbench_offer_flags_options -1
 
     # Offer option value completions
@@ -315,6 +315,13 @@ _chatbench_explore() {
         ;;
     '--junit')
         __chatbench_add_completions -f
+        return
+        ;;
+    '--shard')
+        return
+        ;;
+    '--report')
+        __chatbench_add_completions -o plusdirs -fX '!*.@(json)'
         return
         ;;
     esac

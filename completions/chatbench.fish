@@ -29,7 +29,7 @@ function __chatbench_parse_tokens -S
         case 'test'
             __chatbench_parse_subcommand -r 1 'junit=' 'update' 'jobs=' 'json' 'annotations=' 'html-on-failure=' 'timeout=' 'shard=' 'server=' 'version' 'h/help'
         case 'explore'
-            __chatbench_parse_subcommand -r 1 'runs=' 'seed=' 'faults=' 'no-expects' 'no-shrink' 'out=' 'jobs=' 'junit=' 'version' 'h/help'
+            __chatbench_parse_subcommand -r 1 'runs=' 'seed=' 'faults=' 'no-expects' 'no-shrink' 'out=' 'jobs=' 'junit=' 'shard=' 'report=' 'merge' 'version' 'h/help'
         case 'shrink'
             __chatbench_parse_subcommand 1 'o/output=' 'seed=' 'no-expects' 'version' 'h/help'
         case 'replay'
@@ -153,6 +153,9 @@ complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_op
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench explore" out' -l 'out' -d 'Where failing runs are saved.' -rfka ''
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench explore" jobs' -l 'jobs' -d 'How many runs at once (default: the number of cores).' -rfka ''
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench explore" junit' -l 'junit' -d 'Write a JUnit XML report to this file: a test case per file explored.' -rF
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench explore" shard' -l 'shard' -d 'Make only shard K of N of the runs: every Nth run, starting at run K-1 (for splitting an exploration across CI machines).' -rfka ''
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench explore" report' -l 'report' -d 'Write what this exploration found to this JSON file, for --merge.' -rfa '(for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.\'json\';printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')'
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench explore" merge' -l 'merge' -d 'The arguments are the --report files of an exploration\'s shards: report, save failures and write --junit as the unsharded exploration would.'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench explore" version' -l 'version' -d 'Show the version.'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench explore" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_positional "chatbench shrink" -eq 1' -fa '(for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.\'chat\';printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')'

@@ -42,6 +42,11 @@ def github(path):
     check(runs.count("swift build") == 1, f"{path}: not built exactly once")
     check(any("matrix" in job.get("strategy", {}) for job in jobs.values()), f"{path}: no matrix of shards")
     check(re.search(r"chatbench test .*--shard \$\{\{ matrix\.shard \}\}/", runs.replace("\\\n", " ")), f"{path}: no test --shard")
+    check(
+        re.search(r"chatbench explore .*--shard \$\{\{ matrix\.shard \}\}/\d+ .*--report", runs.replace("\\\n", " ")),
+        f"{path}: no explore --shard with --report",
+    )
+    check("chatbench explore --merge" in runs, f"{path}: the explore shards' reports are not merged")
     for option in ["--junit", "--html-on-failure", "--annotations github"]:
         check(option in runs, f"{path}: chatbench test without {option}")
     uploads = [step for step in steps if step.get("uses", "").startswith("actions/upload-artifact@")]
@@ -69,7 +74,14 @@ def gitlab(path):
     parallel = [job for job in jobs.values() if isinstance(job.get("parallel"), int) and job["parallel"] > 1]
     check(parallel, f"{path}: no parallel job")
     check('--shard "$CI_NODE_INDEX/$CI_NODE_TOTAL"' in scripts, f"{path}: no test --shard over the parallel jobs")
+    check(
+        any("chatbench explore" in line and "--shard" in line and "--report" in line for job in parallel for line in job["script"]),
+        f"{path}: no explore --shard over parallel jobs",
+    )
+    check("chatbench explore --merge" in scripts, f"{path}: the explore shards' reports are not merged")
     for job in parallel:
+        if not any("chatbench test" in line for line in job["script"]):
+            continue
         artifacts = job.get("artifacts", {})
         check(artifacts.get("when") == "always", f"{path}: reports are not kept when the tests fail")
         junit = artifacts.get("reports", {}).get("junit")

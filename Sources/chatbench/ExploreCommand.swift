@@ -20,7 +20,11 @@ struct ExploreCommand: ParsableCommand {
             expects (unless --no-expects). Runs go to worker processes (one per job): a \
             crash fails its run and the others go on. The same file, seed and run give \
             the same run, whatever --jobs. Each failure is saved as a script that \
-            `chatbench run` reproduces, shrunk unless --no-shrink. Progress (runs done, \
+            `chatbench run` reproduces, shrunk unless --no-shrink. --shard K/N runs every \
+            Nth run, starting at run K-1, so N machines can share one exploration; \
+            --report FILE saves what a shard found, and --merge REPORT... makes of the \
+            shards' reports what the unsharded exploration reports (the same failing \
+            runs, table, JUnit and saved failures; docs/ci.md). Progress (runs done, \
             runs per second, failures so far, time left) goes to standard error: one \
             line redrawn at a terminal, else a plain line at each tenth of the runs. \
             Exit status 1 when a run failed.
@@ -60,8 +64,30 @@ struct ExploreCommand: ParsableCommand {
         help: ArgumentHelp("Write a JUnit XML report to this file: a test case per file explored.", valueName: "file"), completion: .file())
     var junit: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Make only shard K of N of the runs: every Nth run, starting at run K-1 (for splitting an exploration across CI machines).",
+            valueName: "K/N"))
+    var shard: String?
+
+    @Option(
+        help: ArgumentHelp("Write what this exploration found to this JSON file, for --merge.", valueName: "file"),
+        completion: .file(extensions: ["json"]))
+    var report: String?
+
+    @Flag(
+        help:
+            "The arguments are the --report files of an exploration's shards: report, save failures and write --junit as the unsharded exploration would."
+    )
+    var merge = false
+
     func validate() throws {
+        if files.isEmpty, merge { throw ValidationError("name the shards' report files, e.g. chatbench explore --merge shard-*.json") }
         if files.isEmpty { throw ValidationError("name at least one .chat file, e.g. chatbench explore examples/06-sending.chat") }
+        if let shard, TestCommand.parseShard(shard) == nil {
+            throw ValidationError("--shard must be K/N with 1 ≤ K ≤ N, as in --shard 2/4; got \"\(shard)\"")
+        }
+        if merge, shard != nil { throw ValidationError("--merge takes the shards' reports: it runs nothing, so --shard does not apply") }
         if runs < 1 { throw ValidationError("--runs must be at least 1") }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         _ = try Self.kinds(faults)
@@ -82,25 +108,64 @@ struct ExploreCommand: ParsableCommand {
     }
 
     func run() throws {
+        if merge { return try mergeShards() }
         var explorer = Explorer()
         explorer.seed = seed
         explorer.runs = runs
         explorer.kinds = try Self.kinds(faults)
         explorer.checkExpects = !noExpects
-        var reports: [ExploreReport] = []
+        let (shardIndex, shardCount) = shard.flatMap(TestCommand.parseShard) ?? (1, 1)
+        let numbers = Explorer.shard(runs: runs, index: shardIndex, of: shardCount)
+        var found = ExploreShardReport(
+            seed: seed, runs: runs, shardIndex: shardIndex, shardCount: shardCount, faults: faults, noExpects: noExpects)
         let paths: [String]
         do { paths = try TranscriptRunner.files(in: files) } catch { SessionSource.fail(error.message) }
         for file in paths {
             let lines = Self.inputs(of: file)
-            let report = try explore(lines, of: file, with: explorer)
+            let report = try explore(lines, of: file, runs: numbers, with: explorer)
+            let which = shard.map { " (shard \($0))" } ?? ""
             Terminal.write(
-                "explore \(file): \(report.runs.count) runs in \(String(format: "%.1f", report.seconds)) s (\(ExploreProgress.rate(Double(report.runs.count) / report.seconds)) runs/s), \(report.failing.count) failed\n"
+                "explore \(file)\(which): \(report.runCount) runs in \(String(format: "%.1f", report.seconds)) s (\(ExploreProgress.rate(Double(report.runCount) / report.seconds)) runs/s), \(report.failing.count) failed\n"
             )
-            for group in report.byInvariant { try save(group.runs[0], of: file) }
+            var saved: [ExploreShardReport.SavedFailure] = []
+            for group in report.byInvariant { saved.append(try save(group.runs[0], of: file)) }
             // A long exploration into a file or a pipe shows each file's result as it ends.
             Terminal.flush()
-            reports.append(report)
+            found.files.append(ExploreShardReport.File(report, saved: saved))
         }
+        if let report {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            do { try encoder.encode(found).write(to: URL(fileURLWithPath: report)) } catch {
+                SessionSource.fail("cannot write \(report): \((error as NSError).localizedDescription)")
+            }
+        }
+        try finish(found.files.map { ExploreReport(file: $0.file, runs: $0.failing, runCount: $0.runCount, seconds: $0.seconds) })
+    }
+
+    /// `--merge`: the shards' reports as one exploration.
+    private func mergeShards() throws {
+        var shards: [ExploreShardReport] = []
+        for path in files {
+            do {
+                shards.append(try JSONDecoder().decode(ExploreShardReport.self, from: Data(contentsOf: URL(fileURLWithPath: path))))
+            } catch is DecodingError {
+                SessionSource.fail("\(path) is not a report of chatbench explore --report")
+            } catch { SessionSource.fail("cannot read \(path): \((error as NSError).localizedDescription)") }
+        }
+        let merged: (reports: [ExploreReport], saved: [ExploreShardReport.SavedFailure])
+        do { merged = try ExploreShardReport.merge(shards) } catch { SessionSource.fail(error.description) }
+        for report in merged.reports {
+            Terminal.write(
+                "explore \(report.file): \(report.runCount) runs in \(shards.count) shards (\(String(format: "%.1f", report.seconds)) s of work), \(report.failing.count) failed\n"
+            )
+        }
+        for failure in merged.saved { try write(failure) }
+        try finish(merged.reports)
+    }
+
+    /// The table of invariants broken, the JUnit report, the exit status.
+    private func finish(_ reports: [ExploreReport]) throws {
         let table = reports.flatMap { report in
             report.byInvariant.map { (report.file, $0.invariant.rawValue, $0.runs.count, $0.runs[0].number) }
         }
@@ -123,27 +188,29 @@ struct ExploreCommand: ParsableCommand {
         if !table.isEmpty { throw ExitCode(1) }
     }
 
-    /// Runs `lines` `runs` times on `--jobs` threads, each thread feeding a
-    /// worker process of its own (started again after a crash, which is the
-    /// run's failure), reporting progress on standard error as runs end.
-    private func explore(_ lines: [String], of file: String, with explorer: Explorer) throws -> ExploreReport {
+    /// Runs `lines` once per run number on `--jobs` threads, each thread
+    /// feeding a worker process of its own (started again after a crash,
+    /// which is the run's failure), reporting progress on standard error as
+    /// runs end.
+    private func explore(_ lines: [String], of file: String, runs numbers: [Int], with explorer: Explorer) throws -> ExploreReport {
         let started = Date()
-        let results = Mutex<[Explorer.Run?]>(Array(repeating: nil, count: runs))
+        let results = Mutex<[Explorer.Run?]>(Array(repeating: nil, count: numbers.count))
         let problem = Mutex<String?>(nil)
-        let progress = ProgressReporter(ExploreProgress(file: file, total: runs), started: started)
+        let progress = ProgressReporter(ExploreProgress(file: file, total: numbers.count), started: started)
         let next = Atomic<Int>(0)
         let arguments = ExploreWorker.arguments(file: file, seed: seed, faults: faults, noExpects: noExpects)
-        let runs = self.runs
-        DispatchQueue.concurrentPerform(iterations: min(runs, jobs ?? ProcessInfo.processInfo.activeProcessorCount)) { _ in
+        DispatchQueue.concurrentPerform(iterations: max(1, min(numbers.count, jobs ?? ProcessInfo.processInfo.activeProcessorCount))) {
+            _ in
             let worker = RestartingWorker(arguments: arguments)
             defer { worker.finish() }
             while true {
-                let number = next.add(1, ordering: .relaxed).oldValue
-                guard number < runs else { return }
+                let position = next.add(1, ordering: .relaxed).oldValue
+                guard position < numbers.count else { return }
+                let number = numbers[position]
                 do {
                     let run = Explorer.Run(
                         number: number, lines: explorer.lines(of: lines, run: number), violations: try worker.run(number))
-                    results.withLock { $0[number] = run }
+                    results.withLock { $0[position] = run }
                     progress.runEnded(failed: run.failed)
                 } catch {
                     problem.withLock { $0 = "\(error)" }
@@ -158,11 +225,11 @@ struct ExploreCommand: ParsableCommand {
     }
 
     /// Saves a failing run (shrunk unless asked not to) as a script.
-    private func save(_ run: Explorer.Run, of file: String) throws {
-        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+    private func save(_ run: Explorer.Run, of file: String) throws -> ExploreShardReport.SavedFailure {
         let name = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
-        let path = "\(out)/\(name)-seed\(seed)-run\(run.number).chat"
-        var text = Explorer.script(run, seed: seed, from: file)
+        var failure = ExploreShardReport.SavedFailure(
+            run: run.number, name: "\(name)-seed\(seed)-run\(run.number).chat", script: Explorer.script(run, seed: seed, from: file),
+            shrunk: nil)
         if !noShrink {
             var shrinker = Shrinker()
             shrinker.seed = seed
@@ -173,14 +240,23 @@ struct ExploreCommand: ParsableCommand {
             let (body, ending) = Explorer.shrinkable(run)
             if let shrunk = try shrinker.shrink(body, check: { try worker.check($0 + ending) }) {
                 let lines = shrunk.lines + ending
-                text += "\n# shrunk from \(run.lines.count) lines to \(lines.count) in \(shrunk.trials) trial runs:\n"
-                try
-                    (Explorer.script(
-                        Explorer.Run(number: run.number, lines: lines, violations: run.violations), seed: seed, from: file))
-                    .write(toFile: path.replacingOccurrences(of: ".chat", with: "-shrunk.chat"), atomically: true, encoding: .utf8)
+                failure.script += "\n# shrunk from \(run.lines.count) lines to \(lines.count) in \(shrunk.trials) trial runs:\n"
+                failure.shrunk = Explorer.script(
+                    Explorer.Run(number: run.number, lines: lines, violations: run.violations), seed: seed, from: file)
             }
         }
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        try write(failure)
+        return failure
+    }
+
+    /// Writes a saved failure (and its shrunk script) into `--out`.
+    private func write(_ failure: ExploreShardReport.SavedFailure) throws {
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        let path = "\(out)/\(failure.name)"
+        if let shrunk = failure.shrunk {
+            try shrunk.write(toFile: path.replacingOccurrences(of: ".chat", with: "-shrunk.chat"), atomically: true, encoding: .utf8)
+        }
+        try failure.script.write(toFile: path, atomically: true, encoding: .utf8)
         Terminal.write("  saved \(path)\n")
     }
 

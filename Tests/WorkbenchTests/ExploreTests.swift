@@ -119,4 +119,31 @@ import Testing
         #expect(xml.contains("\nthe script's expects: 2 of 4 runs, first run 1 (expect m1.state == sent)</failure>"))
         #expect(xml.contains("<testcase name=\"g.chat\" classname=\"examples\" time=\"0.500\"/>"))
     }
+
+    @Test func shardsPartitionTheRunsAndMergeAsOneExploration() throws {
+        #expect(Explorer.shard(runs: 7, index: 1, of: 3) == [0, 3, 6])
+        #expect(Explorer.shard(runs: 7, index: 3, of: 3) == [2, 5])
+        #expect(Explorer.shard(runs: 2, index: 3, of: 3) == [])
+        #expect((1...3).flatMap { Explorer.shard(runs: 7, index: $0, of: 3) }.sorted() == Array(0..<7))
+        let expect = Violation(invariant: .expects, detail: "expect m1.state == sent")
+        func shard(_ index: Int, failing: [Int]) -> ExploreShardReport {
+            let runs = failing.map { Explorer.Run(number: $0, lines: ["send c1 hi"], violations: [expect]) }
+            let report = ExploreReport(file: "f.chat", runs: runs, runCount: 5, seconds: 1)
+            let saved = failing.prefix(1).map {
+                ExploreShardReport.SavedFailure(run: $0, name: "f-run\($0).chat", script: "x", shrunk: nil)
+            }
+            return ExploreShardReport(
+                seed: 1, runs: 10, shardIndex: index, shardCount: 2, faults: nil, noExpects: false,
+                files: [ExploreShardReport.File(report, saved: saved)])
+        }
+        let merged = try ExploreShardReport.merge([shard(2, failing: [3, 5]), shard(1, failing: [4, 8])])
+        #expect(merged.reports.map(\.runCount) == [10])
+        #expect(merged.reports[0].failing.map(\.number) == [3, 4, 5, 8])
+        #expect(merged.saved.map(\.run) == [3])
+        #expect(merged.reports[0].testResult.failures == ["the script's expects: 4 of 10 runs, first run 3 (expect m1.state == sent)"])
+        #expect(throws: ExploreShardReport.MergeError.self) { try ExploreShardReport.merge([shard(1, failing: [])]) }
+        var otherSeed = shard(2, failing: [])
+        otherSeed.seed = 2
+        #expect(throws: ExploreShardReport.MergeError.self) { try ExploreShardReport.merge([shard(1, failing: []), otherSeed]) }
+    }
 }

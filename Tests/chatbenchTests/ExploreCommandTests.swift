@@ -38,6 +38,54 @@ import Workbench
         #expect(rerun.status == 1, "the saved script fails the same way: \(rerun.stdout)")
     }
 
+    /// Two shards of an exploration, merged, are the unsharded exploration:
+    /// the same table, JUnit report (but for times) and saved failures.
+    @Test func twoShardsMergedEqualOneRun() throws {
+        let folder = try TemporaryFolder()
+        let script = folder.url.appendingPathComponent("fragile.chat")
+        try Self.fragile.write(to: script, atomically: true, encoding: .utf8)
+        func path(_ name: String) -> String { folder.url.appendingPathComponent(name).path }
+        func explore(_ name: String, _ extra: [String]) throws -> ChatbenchBinary.Run {
+            try ChatbenchBinary.run(
+                [
+                    "explore", script.path, "--runs", "30", "--faults", "offline", "--jobs", "2", "--out", path(name), "--report",
+                    path("\(name).json"),
+                ]
+                    + extra)
+        }
+        let whole = try explore("whole", ["--junit", path("whole.xml")])
+        #expect(whole.status == 1, "\(whole.stdout)\(whole.stderr)")
+        let first = try explore("s1", ["--shard", "1/2"])
+        let second = try explore("s2", ["--shard", "2/2"])
+        #expect(first.stdout.contains("(shard 1/2): 15 runs"), "\(first.stdout)")
+        #expect(second.stdout.contains("(shard 2/2): 15 runs"), "\(second.stdout)")
+        let merged = try ChatbenchBinary.run([
+            "explore", "--merge", path("s2.json"), path("s1.json"), "--junit", path("merged.xml"), "--out", path("merged"),
+        ])
+        #expect(merged.status == 1, "\(merged.stdout)\(merged.stderr)")
+        func table(_ output: String) -> String { String(output[output.range(of: "\nINVARIANT")!.lowerBound...]) }
+        #expect(whole.stdout.contains("\nINVARIANT") && table(merged.stdout) == table(whole.stdout), "\(merged.stdout)")
+        #expect(merged.stdout.hasPrefix("explore \(script.path): 30 runs in 2 shards ("), "\(merged.stdout)")
+        func withoutTimes(_ file: String) throws -> String {
+            try String(contentsOfFile: file, encoding: .utf8).replacingOccurrences(
+                of: #"time="[0-9.]+""#, with: "", options: .regularExpression)
+        }
+        #expect(try withoutTimes(path("merged.xml")) == withoutTimes(path("whole.xml")))
+        let saved = try FileManager.default.contentsOfDirectory(atPath: path("whole")).sorted()
+        #expect(!saved.isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: path("merged")).sorted() == saved)
+        for name in saved {
+            #expect(
+                try String(contentsOfFile: path("merged/\(name)"), encoding: .utf8)
+                    == String(contentsOfFile: path("whole/\(name)"), encoding: .utf8), "\(name)")
+        }
+        let missing = try ChatbenchBinary.run(["explore", "--merge", path("s1.json")])
+        #expect(missing.status != 0)
+        #expect(missing.stderr.contains("shard 2/2 is missing"), "\(missing.stderr)")
+        let other = try ChatbenchBinary.run(["explore", "--merge", path("s1.json"), path("whole.json")])
+        #expect(other.stderr.contains("of another exploration"), "\(other.stderr)")
+    }
+
     @Test func shrinkSaysHowFarItGotAndAPassingScriptHasNothingToShrink() throws {
         let folder = try TemporaryFolder()
         let script = folder.url.appendingPathComponent("failing.chat")

@@ -2,13 +2,17 @@
 /// took, and the failing ones by the invariant each broke first.
 package struct ExploreReport: Sendable, Hashable {
     package var file: String
+    /// The runs kept: all of them, or (merged from shards) the failing ones.
     package var runs: [Explorer.Run]
+    /// How many runs there were.
+    package var runCount: Int
     /// Wall time of the file's runs.
     package var seconds: Double
 
-    package init(file: String, runs: [Explorer.Run], seconds: Double) {
+    package init(file: String, runs: [Explorer.Run], runCount: Int? = nil, seconds: Double) {
         self.file = file
         self.runs = runs
+        self.runCount = runCount ?? runs.count
         self.seconds = seconds
     }
 
@@ -29,7 +33,7 @@ package struct ExploreReport: Sendable, Hashable {
     /// it, and the first of them.
     package var testResult: TranscriptResult {
         let failures = byInvariant.map { group in
-            "\(group.invariant.rawValue): \(group.runs.count) of \(runs.count) runs, first run \(group.runs[0].number) (\(group.runs[0].violations[0].detail))"
+            "\(group.invariant.rawValue): \(group.runs.count) of \(runCount) runs, first run \(group.runs[0].number) (\(group.runs[0].violations[0].detail))"
         }
         return TranscriptResult(
             path: file, kind: .script, passed: failures.isEmpty, failures: failures, isError: false,

@@ -14,7 +14,7 @@ package struct Explorer: Sendable {
     package init() {}
 
     /// One run: its number, the lines it ran, and what did not hold.
-    package struct Run: Sendable, Hashable {
+    package struct Run: Sendable, Hashable, Codable {
         package var number: Int
         package var lines: [String]
         package var violations: [Violation]
@@ -25,6 +25,13 @@ package struct Explorer: Sendable {
             self.lines = lines
             self.violations = violations
         }
+    }
+
+    /// The run numbers of shard `index` of `count` (1-based): every
+    /// `count`th run, starting at run `index - 1`, so that the shards
+    /// together are the unsharded exploration, run for run.
+    package static func shard(runs: Int, index: Int, of count: Int) -> [Int] {
+        Array(stride(from: index - 1, to: runs, by: count))
     }
 
     /// Runs `lines` once under the schedule of run `number`.
