@@ -26,10 +26,14 @@ extension ClientCore {
     /// The queued logouts, oldest first. While the store is not open and
     /// has no file there are none, and nothing is opened or created: a
     /// client starts without touching the disk, and one that never queues
-    /// a logout (most never do) never makes the file.
+    /// a logout (most never do) never makes the file. The file is looked
+    /// for once: only this client makes it, by opening the store.
     func pendingLogouts() -> [String] {
         if openedClientStore == nil {
-            guard let path = clientWideStorePath, FileManager.default.fileExists(atPath: path) else { return [] }
+            guard !clientWideStoreAbsent, let path = clientWideStorePath, FileManager.default.fileExists(atPath: path) else {
+                clientWideStoreAbsent = true
+                return []
+            }
         }
         return clientWideStore().pendingLogouts()
     }

@@ -52,6 +52,10 @@ actor ClientCore {
     /// Client-wide facts that outlive users: queued logouts (A9). Opened
     /// when first needed (``ClientCore/clientWideStore()``).
     var openedClientStore: LocalStore?
+    /// Whether the client-wide store's file was looked for and not found:
+    /// only this client makes it (by opening the store), so it is looked
+    /// for once, not at every token refresh.
+    var clientWideStoreAbsent = false
     var connection: ConnectionState = .disconnected
     /// The session machine's run that callers needing a token share, by its id.
     var authentication: (id: Int, task: Task<String, any Error>)?
