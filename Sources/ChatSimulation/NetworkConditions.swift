@@ -95,7 +95,7 @@ package final class NetworkConditions: Sendable {
     /// `sink` is told each change (`offline`, `online`, `latency 200ms`,
     /// `fail next 3`) and each fault reported (`drop`, `restart …`), when it
     /// happens: what the workbench records of the network.
-    package func onFault(_ sink: @escaping @Sendable (String) -> Void) { faultSink.withLock { $0 = sink } }
+    package func onFault(_ sink: (@Sendable (String) -> Void)?) { faultSink.withLock { $0 = sink } }
 
     /// Tells the fault sink about `fault`.
     package func report(_ fault: String) {

@@ -32,8 +32,8 @@ package final class SimulatedNetwork: Sendable {
         self.backend = backend
     }
 
-    /// Tells `observer` what crosses this network from now on.
-    package func observe(_ observer: any WireObserver) { wireObserver.withLock { $0 = observer } }
+    /// Tells `observer` what crosses this network from now on (nil: no one).
+    package func observe(_ observer: (any WireObserver)?) { wireObserver.withLock { $0 = observer } }
     var observer: (any WireObserver)? { wireObserver.withLock { $0 } }
 
     // MARK: Faults

@@ -115,6 +115,18 @@ public final class World: ChatRuntime, TracingRuntime, Sendable {
         traceSink.withLock { $0 = box }
     }
 
+    /// The world is done with: drops what was hooked onto it (the trace
+    /// sink, the wire observer, the fault sink). Each of those may hold the
+    /// world (a reporter of its traffic reads its clock), and the world
+    /// holds them: without this a finished world, its backend and its
+    /// in-memory databases would outlive their owner (an explore worker
+    /// grew by 0.4 MB a run).
+    package func stop() {
+        traceSink.withLock { $0 = nil }
+        network.observe(nil)
+        network.conditions.onFault(nil)
+    }
+
     // MARK: Running
 
     /// Runs every job and wake-up until no work is in flight: virtual time

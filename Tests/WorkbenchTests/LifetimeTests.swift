@@ -1,3 +1,5 @@
+import ChatBackend
+import ChatSimulation
 import Foundation
 import Testing
 
@@ -22,6 +24,27 @@ import Testing
         }
         #expect(interpreter == nil, "the interpreter outlived its session")
         #expect(!FileManager.default.fileExists(atPath: folder), "the cache folder outlived its session")
+    }
+
+    /// The embedded world, its backend and their in-memory databases go
+    /// with the session: the traffic reporter hooked onto the world's
+    /// network held the world, which held the reporter, and an explore
+    /// worker grew by 0.4 MB a run (issue 31).
+    @Test func aFinishedSessionFreesItsWorldAndBackend() throws {
+        weak var world: World?
+        weak var backend: Backend?
+        do {
+            let session = try WorkbenchSession(options: WorkbenchOptions())
+            for line in ["user set alice", "start conversation", "send c1 text hi", "net fail 1", "send c1 text again", "clock advance 1s"]
+            {
+                _ = session.execute(line)
+            }
+            let stage = try #require(session.interpreter.world as? EmbeddedStage)
+            world = stage.world
+            backend = stage.world.backend
+        }
+        #expect(world == nil, "the world outlived its session")
+        #expect(backend == nil, "the backend outlived its session")
     }
 
     /// Many sessions in one process (`explore` runs thousands) leave no file

@@ -59,7 +59,7 @@ protocol Stage: TracingRuntime {
 
 extension EmbeddedStage {
     func exclusively<T>(_ body: () -> T) -> T { body() }
-    func stop() {}
+    func stop() { world.stop() }
 }
 
 /// Where a stage collects its traffic until a step takes it.

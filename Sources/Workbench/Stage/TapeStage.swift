@@ -95,7 +95,7 @@ final class TapeStage: Stage, Sendable {
     func run<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) -> Result<T, any Error>? { world.run(operation) }
     var pendingWakeUps: [(time: Instant, kind: WaitKind)] { world.scheduler.pending }
     func exclusively<T>(_ body: () -> T) -> T { body() }
-    func stop() {}
+    func stop() { world.stop() }
     func takeTraffic() -> [TrafficEntry] { [] }
     var capturesTraffic: Bool {
         get { false }
