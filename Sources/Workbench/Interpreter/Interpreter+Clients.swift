@@ -143,9 +143,14 @@ extension Interpreter {
 
     /// Updates message objects from what a watcher shows. States are not
     /// taken from here: a watcher's emission can be older than the SDK's
-    /// last word on a message; `messageStateChanged` alone says them.
+    /// last word on a message; `messageStateChanged` alone says them. A
+    /// message's record is its own client's view (the client that sent or
+    /// first saw it): another client's watcher shows what that client knows
+    /// and leaves the record alone (issue 29: a tablet showed the phone's
+    /// local `sending`). Returns each message's handle and its label as
+    /// `client` sees it.
     @discardableResult
-    func absorb(_ messages: [Message], client: ClientObject) -> [MessageObject] {
+    func absorb(_ messages: [Message], client: ClientObject) -> [(handle: String, label: String)] {
         // Messages come newest first; new ones get handles oldest first,
         // in the order they were written.
         for message in messages.reversed() where handle(forID: message.id) == nil {
@@ -153,11 +158,18 @@ extension Interpreter {
         }
         return messages.map { message in
             let object = messageObject(for: message.id, conversationId: message.conversationId, client: client)
-            var message = message
-            if let state = object.reportedState { message.state = state }
-            object.latest = SeenMessage(message)
-            return object
+            let view = view(of: message, as: object, seenBy: client)
+            if object.client === client || object.latest == nil { object.latest = view }
+            return (object.handle, object.label(of: view))
         }
+    }
+
+    /// A message as `client` sees it: its owner's last reported state
+    /// stands over an older emission; another client's view is its own.
+    func view(of message: Message, as object: MessageObject, seenBy client: ClientObject) -> SeenMessage {
+        var message = message
+        if object.client === client, let state = object.reportedState { message.state = state }
+        return SeenMessage(message)
     }
 
     /// What a tracking watcher shows, kept as `absorb` keeps it, on the
@@ -199,8 +211,14 @@ extension Interpreter {
                 versions[position] = last.versions[at]
                 continue
             }
+            // Only the message's own client writes its record (see `absorb`).
+            let owner = table.client(at: index) === client
+            guard owner || table.seen(at: index) == nil else {
+                versions[position] = table.version(at: index)
+                continue
+            }
             var view = messages[position]
-            if let state = table.reportedState(at: index) { view.state = state }
+            if owner, let state = table.reportedState(at: index) { view.state = state }
             let seen = SeenMessage(view)
             if table.seen(at: index) != seen { table.setSeen(seen, at: index) }
             versions[position] = table.version(at: index)

@@ -77,8 +77,18 @@ final class MessageObject: Inspectable, @unchecked Sendable {
     /// `m1 sent "hi"` or `m2 agent "Hello"`, for emission lines.
     var label: String {
         guard let latest else { return handle }
-        let who: String = if case .user = latest.author { latest.state.description } else { author }
-        return "\(handle) \(who)\(latest.isReadByProvider ? " read" : "") \(Format.content(latest.content))"
+        return label(of: latest)
+    }
+
+    /// The label of this message as one client sees it (`view`).
+    func label(of view: SeenMessage) -> String {
+        let who: String =
+            switch view.author {
+            case .user: view.state.description
+            case .provider(let name): name
+            case .system: "system"
+            }
+        return "\(handle) \(who)\(view.isReadByProvider ? " read" : "") \(Format.content(view.content))"
     }
 
     func summary(in interpreter: Interpreter) -> String {

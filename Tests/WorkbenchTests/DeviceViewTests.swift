@@ -1,0 +1,31 @@
+import Testing
+
+@testable import Workbench
+
+/// Each client's watcher shows what that client knows (issue 29).
+@Suite struct DeviceViewTests {
+    /// Seed 8 orders the server's event to the tablet before its answer to
+    /// the phone: the tablet's watcher then shows "C" as sent (from the
+    /// server) while the phone has it sending. It showed the phone's
+    /// `sending`, and wrote the tablet's view over the phone's record.
+    @Test func aWatcherOnTheTabletNeverShowsThePhonesLocalState() throws {
+        var options = WorkbenchOptions()
+        options.seed = 8
+        let session = try WorkbenchSession(options: options)
+        var output = ""
+        for line in [
+            "user set alice", "start conversation", "send c1 text A", "client new tablet", "user set alice", "watch items c1",
+            "use client", "net latency 300ms", "send c1 text C",
+        ] {
+            output = session.execute(line).output
+        }
+        let lines = output.split(separator: "\n").map(String.init)
+        let emission = try #require(lines.firstIndex { $0.contains("w1 emits (fresh, refreshed) 2 items") }, "\(output)")
+        let sent = try #require(lines.firstIndex { $0.hasSuffix("m2: sent") }, "\(output)")
+        #expect(emission < sent, "the race this test is about did not happen: \(output)")
+        #expect(lines[emission].hasSuffix("2 items: m2 sent \"C\" · m1 sent \"A\""), "\(output)")
+        let history = session.execute("inspect m2").output
+        #expect(history.contains("sending\n") && history.hasSuffix("sent\n"), "\(history)")
+        #expect(session.execute("expect m2.author == alice").output.hasPrefix("ok"))
+    }
+}
