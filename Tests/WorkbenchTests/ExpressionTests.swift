@@ -29,6 +29,15 @@ import Testing
         #expect(outputs[2] == "none\n")
         #expect(outputs[3] == "script error: unknown handle \"zz\"\n")
     }
+
+    @Test func aMessageSaysItsSequenceNumberOnceTheServerGaveOne() throws {
+        let (_, results) = try run([
+            "user set alice", "start conversation", "send c1 text hello", "net offline", "send c1 text later", "m1.seq", "m2.seq",
+            "net online", "agent say c1 bye", "m2.seq", "expect m3.seq > m2.seq",
+        ])
+        #expect(results.map(\.output)[5...6] == ["1\n", "none\n"])
+        #expect(results.suffix(2).map(\.output) == ["2\n", "ok: m3.seq > m2.seq\n"])
+    }
 }
 
 /// Output never drives the terminal (issue 30): control characters that came

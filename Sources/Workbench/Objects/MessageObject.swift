@@ -36,7 +36,7 @@ final class MessageObject: Inspectable, @unchecked Sendable {
 
     func appendHistory(_ state: String, at time: Instant) { table.appendHistory((time, state), at: index) }
 
-    let fieldNames = ["id", "kind", "text", "state", "error", "author", "conversation", "replyTo", "readByProvider"]
+    let fieldNames = ["id", "kind", "text", "state", "error", "author", "conversation", "replyTo", "readByProvider", "seq"]
 
     func field(_ name: String, argument: String?, in interpreter: Interpreter) throws(ScriptError) -> Resolved? {
         switch name {
@@ -53,6 +53,8 @@ final class MessageObject: Inspectable, @unchecked Sendable {
         case "conversation": return interpreter.reference(conversationId)
         case "replyTo": return latest?.replyTo.map(interpreter.reference) ?? .value(.none)
         case "readByProvider": return .value(.bool(latest?.isReadByProvider ?? false))
+        // The server's order of the conversation's messages (none until sent).
+        case "seq": return .value(latest?.seq.map { .int($0) } ?? .none)
         default: return nil
         }
     }

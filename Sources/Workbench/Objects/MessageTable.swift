@@ -28,6 +28,9 @@ final class MessageTable: @unchecked Sendable {
         /// noted it knows whether the record changed since (it fits in the
         /// record's padding).
         var version: UInt32 = 0
+        /// The server's sequence number in its conversation; 0 until the
+        /// server gave one (they start at 1).
+        var seq: Int64 = 0
     }
 
     /// A conversation of a client: few, shared by all their messages.
@@ -140,7 +143,7 @@ final class MessageTable: @unchecked Sendable {
         let content = record.flags.contains(.attachment) ? attachments[Int32(index)]! : .text(record.text)
         return SeenMessage(
             author: author, content: content, replyTo: record.flags.contains(.replying) ? replies[Int32(index)] : nil, state: state,
-            isReadByProvider: record.flags.contains(.readByProvider))
+            isReadByProvider: record.flags.contains(.readByProvider), seq: record.seq == 0 ? nil : record.seq)
     }
 
     func setSeen(_ seen: SeenMessage?, at index: Int) {
@@ -156,6 +159,7 @@ final class MessageTable: @unchecked Sendable {
         record.flags = []
         record.text = ""
         record.authorName = ""
+        record.seq = seen?.seq ?? 0
         if let seen {
             switch seen.author {
             case .user(let id): record.authorName = id

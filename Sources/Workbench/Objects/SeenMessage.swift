@@ -9,18 +9,21 @@ struct SeenMessage: Hashable {
     var replyTo: String?
     var state: SendState
     var isReadByProvider: Bool
+    /// Its sequence number in the conversation, once the server gave one.
+    var seq: Int64?
 
-    init(author: MessageAuthor, content: MessageContent, replyTo: String?, state: SendState, isReadByProvider: Bool) {
+    init(author: MessageAuthor, content: MessageContent, replyTo: String?, state: SendState, isReadByProvider: Bool, seq: Int64? = nil) {
         self.author = author
         self.content = content
         self.replyTo = replyTo
         self.state = state
         self.isReadByProvider = isReadByProvider
+        self.seq = seq
     }
 
     init(_ message: Message) {
         self.init(
             author: message.author, content: message.content, replyTo: message.replyTo, state: message.state,
-            isReadByProvider: message.isReadByProvider)
+            isReadByProvider: message.isReadByProvider, seq: message.seq)
     }
 }
