@@ -26,24 +26,27 @@ import ChatSDK
 package struct FaultInjectingTransport: ChatTransport {
     /// How long each leg of a trip takes; nil: no wait at all.
     package struct Latency: Sendable {
-        /// The way there: a request, an opening.
-        package var there: @Sendable () -> Duration?
-        /// The way back: an answer, an opening's acknowledgement.
-        package var back: @Sendable () -> Duration?
+        /// The way there for a device: a request, an opening.
+        package var there: @Sendable (_ device: String) -> Duration?
+        /// The way back to a device: an answer, an opening's acknowledgement.
+        package var back: @Sendable (_ device: String) -> Duration?
 
-        package init(there: @escaping @Sendable () -> Duration?, back: @escaping @Sendable () -> Duration?) {
+        package init(
+            there: @escaping @Sendable (_ device: String) -> Duration?, back: @escaping @Sendable (_ device: String) -> Duration?
+        ) {
             self.there = there
             self.back = back
         }
 
-        /// `net latency D` in front of a real server: D before each request
-        /// or opening, when it is more than zero; nothing on the way back.
+        /// `net latency D` in front of a real server: D (the device's link's,
+        /// else the network's) before each request or opening, when it is
+        /// more than zero; nothing on the way back.
         package static func added(by conditions: NetworkConditions) -> Latency {
             Latency(
-                there: {
-                    let latency = conditions.latency
+                there: { device in
+                    let latency = conditions.latency(device: device)
                     return latency > .zero ? latency : nil
-                }, back: { nil })
+                }, back: { _ in nil })
         }
     }
 
@@ -54,35 +57,40 @@ package struct FaultInjectingTransport: ChatTransport {
     /// Told of each request `net fail` loses (in server mode the tape is
     /// below this layer and never sees it).
     let onLost: (@Sendable (WireEnvelope) -> Void)?
+    /// The device whose reachability this transport reports (its requests
+    /// and openings name their device themselves); nil: the network's.
+    let deviceId: String?
 
     package init(
         over inner: any ChatTransport, conditions: NetworkConditions, runtime: any TracingRuntime, latency: Latency,
-        onLost: (@Sendable (WireEnvelope) -> Void)? = nil
+        deviceId: String? = nil, onLost: (@Sendable (WireEnvelope) -> Void)? = nil
     ) {
         self.inner = inner
         self.conditions = conditions
         self.runtime = runtime
         self.latency = latency
+        self.deviceId = deviceId
         self.onLost = onLost
     }
 
     package func perform(_ envelope: WireEnvelope) async throws -> WireResponse {
-        try conditions.checkOnline()
-        let failure = conditions.consumeFailure()
+        let device = deviceId ?? envelope.deviceId
+        try conditions.checkOnline(device: device)
+        let failure = conditions.consumeFailure(device: device)
         switch failure {
         case .refused: throw lose(envelope, TransportError(.refused, "Connection refused (net fail)"))
         case .offline: throw lose(envelope, TransportError(.offline, "The device is offline (net fail)"))
         default: break
         }
-        try await travel(latency.there())
+        try await travel(latency.there(device))
         switch failure {
         case .reset: throw lose(envelope, TransportError(.reset, "The connection was reset (net fail)"))
         case .unavailable:
-            try await travel(latency.back())
+            try await travel(latency.back(device))
             throw lose(envelope, TransportError(.unavailable, "The server answered HTTP 503 (net fail)"))
         default: break
         }
-        try conditions.checkOnline()
+        try conditions.checkOnline(device: device)
         conditions.countRequest()
         let result: Result<WireResponse, any Error>
         do { result = .success(try await inner.perform(envelope)) } catch { result = .failure(error) }
@@ -93,8 +101,8 @@ package struct FaultInjectingTransport: ChatTransport {
             runtime.trace("net", "\(envelope.request.name) → timeout (net fail)")
             throw TransportError(.timeout, "The request timed out (net fail)")
         }
-        try await travel(latency.back())
-        try conditions.checkOnline()
+        try await travel(latency.back(device))
+        try conditions.checkOnline(device: device)
         return try result.get()
     }
 
@@ -111,18 +119,19 @@ package struct FaultInjectingTransport: ChatTransport {
     }
 
     package func openRealtime(_ request: RealtimeRequest) async throws -> RealtimeConnection {
-        try conditions.checkOnline()
-        try await travel(latency.there())
-        try conditions.checkOnline()
+        let device = deviceId ?? request.deviceId
+        try conditions.checkOnline(device: device)
+        try await travel(latency.there(device))
+        try conditions.checkOnline(device: device)
         conditions.countRequest()
         let connection = try await inner.openRealtime(request)
-        try await travel(latency.back())
+        try await travel(latency.back(device))
         return connection
     }
 
-    package func reachability() -> AsyncStream<Bool> { conditions.reachability() }
+    package func reachability() -> AsyncStream<Bool> { conditions.reachability(device: deviceId) }
 
-    package var isReachable: Bool? { conditions.isOnline }
+    package var isReachable: Bool? { conditions.isOnline(device: deviceId) }
 
     private func travel(_ duration: Duration?) async throws {
         if let duration { try await runtime.sleep(for: duration, kind: .inFlight) }

@@ -26,17 +26,28 @@ package enum FailureKind: String, Sendable, Hashable, CaseIterable {
 /// NWPathMonitor tells an app). The embedded world's network and the fault
 /// layer in front of a real server both keep theirs in one of these, and
 /// both apply them through one ``FaultInjectingTransport``.
+///
+/// Each device also has a link of its own (issue 29: a phone offline while
+/// the tablet stays online): offline, a latency and failures to come for
+/// that device alone, named by its device id. A device is online when the
+/// network and its link are; its link's latency, when set, replaces the
+/// network's; its link's failures come before the network's.
 package final class NetworkConditions: Sendable {
     private struct State {
         var online = true
         var latency: Duration
         var failing: [FailureKind] = []
+        var offlineDevices: Set<String> = []
+        var deviceLatency: [String: Duration] = [:]
+        var deviceFailing: [String: [FailureKind]] = [:]
         var requests = 0
         var offlineFailures = 0
-        var listeners: [Int: AsyncStream<Bool>.Continuation] = [:]
+        var listeners: [Int: (device: String?, continuation: AsyncStream<Bool>.Continuation)] = [:]
         var nextListener = 0
-        var connections: [Int: @Sendable (_ reason: String?) -> Void] = [:]
+        var connections: [Int: (device: String?, cut: @Sendable (_ reason: String?) -> Void)] = [:]
         var nextConnection = 0
+
+        func isOnline(_ device: String?) -> Bool { online && !(device.map(offlineDevices.contains) ?? false) }
     }
 
     private let state: Mutex<State>
@@ -48,46 +59,79 @@ package final class NetworkConditions: Sendable {
 
     package var isOnline: Bool { state.withLock { $0.online } }
     package var latency: Duration { state.withLock { $0.latency } }
+    /// Whether `device` can reach the network: the network is online and
+    /// its link too (nil: the network alone).
+    package func isOnline(device: String?) -> Bool { state.withLock { $0.isOnline(device) } }
+    /// The one-way latency `device` sees: its link's, else the network's.
+    package func latency(device: String?) -> Duration {
+        state.withLock { s in device.flatMap { s.deviceLatency[$0] } ?? s.latency }
+    }
     /// Requests that went through so far.
     package var requestCount: Int { state.withLock { $0.requests } }
-    package var pendingFailures: Int { state.withLock { $0.failing.count } }
+    package var pendingFailures: Int { state.withLock { $0.failing.count + $0.deviceFailing.values.map(\.count).reduce(0, +) } }
     /// Requests and realtime connections that failed because the device
     /// was offline: tried, and never reached the server.
     package var offlineFailures: Int { state.withLock { $0.offlineFailures } }
     /// Realtime connections open across the network.
     package var openConnections: Int { state.withLock { $0.connections.count } }
+    /// Realtime connections of one device.
+    package func openConnections(device: String) -> Int {
+        state.withLock { $0.connections.values.filter { $0.device == device }.count }
+    }
 
-    /// Sets the network on or off. Going offline cuts every realtime
-    /// connection (no word from the server reaches the client: it just
-    /// ends), after the listeners hear of it; requests fail at once.
-    package func setOnline(_ online: Bool) {
-        let (changed, listeners) = state.withLock { s -> (Bool, [AsyncStream<Bool>.Continuation]) in
-            guard s.online != online else { return (false, []) }
-            s.online = online
-            return (true, s.listeners.keys.sorted().compactMap { s.listeners[$0] })
+    /// Sets the network on or off (`device` nil), or one device's link.
+    /// Going offline cuts the realtime connections it carries (no word
+    /// from the server reaches the client: it just ends), after the
+    /// listeners hear of it; requests fail at once.
+    package func setOnline(_ online: Bool, device: String? = nil) {
+        let (changed, listeners) = state.withLock { s -> (Bool, [(AsyncStream<Bool>.Continuation, Bool)]) in
+            let before = s.listeners.mapValues { s.isOnline($0.device) }
+            if let device {
+                guard s.offlineDevices.contains(device) == online else { return (false, []) }
+                if online { s.offlineDevices.remove(device) } else { s.offlineDevices.insert(device) }
+            } else {
+                guard s.online != online else { return (false, []) }
+                s.online = online
+            }
+            // Only the listeners whose reachability changed hear of it.
+            return (
+                true,
+                s.listeners.keys.sorted().compactMap { id in
+                    guard let listener = s.listeners[id], before[id] != s.isOnline(listener.device) else { return nil }
+                    return (listener.continuation, s.isOnline(listener.device))
+                }
+            )
         }
-        if changed { report(online ? "online" : "offline") }
+        if changed { report((online ? "online" : "offline") + (device.map { " \($0)" } ?? "")) }
         // The device learns it is offline before its connections notice:
         // a connection that dies with the network is down for that reason.
-        for listener in listeners { listener.yield(online) }
-        if !online { cutAll(reason: nil) }
+        for (listener, value) in listeners { listener.yield(value) }
+        if !online { cutAll(reason: nil, device: device) }
     }
 
-    package func setLatency(_ latency: Duration) {
-        state.withLock { $0.latency = latency }
-        report("latency \(latency.wholeMilliseconds)ms")
+    /// The network's one-way latency, or one device's link's.
+    package func setLatency(_ latency: Duration, device: String? = nil) {
+        state.withLock { s in
+            if let device { s.deviceLatency[device] = latency } else { s.latency = latency }
+        }
+        report("latency \(latency.wholeMilliseconds)ms" + (device.map { " \($0)" } ?? ""))
     }
 
-    /// The next `count` requests fail on the way, as `kind` says.
-    package func failNext(_ count: Int, kind: FailureKind = .reset) {
-        state.withLock { $0.failing += Array(repeating: kind, count: count) }
-        report(kind == .reset ? "fail next \(count)" : "fail next \(count) (\(kind.rawValue))")
+    /// The next `count` requests (of `device`, when named) fail on the way,
+    /// as `kind` says.
+    package func failNext(_ count: Int, kind: FailureKind = .reset, device: String? = nil) {
+        state.withLock { s in
+            let failures = Array(repeating: kind, count: count)
+            if let device { s.deviceFailing[device, default: []] += failures } else { s.failing += failures }
+        }
+        report((kind == .reset ? "fail next \(count)" : "fail next \(count) (\(kind.rawValue))") + (device.map { " \($0)" } ?? ""))
     }
 
-    /// `net drop`: cuts every realtime connection as the server hanging up.
-    package func dropConnections() {
-        report("drop")
-        cutAll(reason: "connection dropped")
+    /// `net drop`: cuts the realtime connections (of `device`, when named)
+    /// as the server hanging up.
+    package func dropConnections(device: String? = nil) {
+        report("drop" + (device.map { " \($0)" } ?? ""))
+        cutAll(reason: "connection dropped", device: device)
     }
 
     // MARK: Faults, as they happen
@@ -103,9 +147,15 @@ package final class NetworkConditions: Sendable {
         sink?(fault)
     }
 
-    /// How this request fails, if it is one to fail (and counts it off).
-    package func consumeFailure() -> FailureKind? {
+    /// How this request (of `device`) fails, if it is one to fail (and
+    /// counts it off): its link's failures first, then the network's.
+    package func consumeFailure(device: String? = nil) -> FailureKind? {
         state.withLock { s in
+            if let device, var failing = s.deviceFailing[device], !failing.isEmpty {
+                let kind = failing.removeFirst()
+                s.deviceFailing[device] = failing.isEmpty ? nil : failing
+                return kind
+            }
             guard !s.failing.isEmpty else { return nil }
             return s.failing.removeFirst()
         }
@@ -113,12 +163,14 @@ package final class NetworkConditions: Sendable {
 
     package func countRequest() { state.withLock { $0.requests += 1 } }
 
-    /// Throws when the device is offline, counting the failure (a request
-    /// fails at its first failed check, so each counts once).
-    package func checkOnline() throws {
+    /// Throws when the device is offline (the network, or its link),
+    /// counting the failure (a request fails at its first failed check, so
+    /// each counts once).
+    package func checkOnline(device: String? = nil) throws {
         let online = state.withLock { s in
-            if !s.online { s.offlineFailures += 1 }
-            return s.online
+            let online = s.isOnline(device)
+            if !online { s.offlineFailures += 1 }
+            return online
         }
         guard online else { throw TransportError(.offline, "The device is offline") }
     }
@@ -129,11 +181,11 @@ package final class NetworkConditions: Sendable {
     /// `cut` with its id (once, and only if it is still registered) and a
     /// reason: the server hanging up, or nil for dying with the network.
     /// Returns the connection's id; ids grow in the order of opening.
-    package func register(cut: @escaping @Sendable (_ id: Int, _ reason: String?) -> Void) -> Int {
+    package func register(device: String? = nil, cut: @escaping @Sendable (_ id: Int, _ reason: String?) -> Void) -> Int {
         state.withLock { s in
             let id = s.nextConnection
             s.nextConnection += 1
-            s.connections[id] = { reason in cut(id, reason) }
+            s.connections[id] = (device, { reason in cut(id, reason) })
             return id
         }
     }
@@ -145,26 +197,28 @@ package final class NetworkConditions: Sendable {
         state.withLock { $0.connections.removeValue(forKey: id) } != nil
     }
 
-    /// Cuts every registered connection, the oldest first: with a reason,
-    /// as the server hanging up; with none, as dying with the network.
-    package func cutAll(reason: String?) {
+    /// Cuts every registered connection (of `device`, when named), the
+    /// oldest first: with a reason, as the server hanging up; with none, as
+    /// dying with the network.
+    package func cutAll(reason: String?, device: String? = nil) {
         let cuts = state.withLock { s -> [@Sendable (String?) -> Void] in
-            defer { s.connections = [:] }
-            return s.connections.keys.sorted().compactMap { s.connections[$0] }
+            let ids = s.connections.keys.sorted().filter { device == nil || s.connections[$0]?.device == device }
+            return ids.compactMap { s.connections.removeValue(forKey: $0)?.cut }
         }
         for cut in cuts { cut(reason) }
     }
 
     // MARK: Reachability
 
-    /// Reachability as a device sees it: the current value, then changes.
-    package func reachability() -> AsyncStream<Bool> {
+    /// Reachability as a device sees it (nil: the network alone): the
+    /// current value, then changes.
+    package func reachability(device: String? = nil) -> AsyncStream<Bool> {
         let (stream, continuation) = AsyncStream<Bool>.makeStream()
         let id = state.withLock { s in
             let id = s.nextListener
             s.nextListener += 1
-            s.listeners[id] = continuation
-            continuation.yield(s.online)
+            s.listeners[id] = (device, continuation)
+            continuation.yield(s.isOnline(device))
             return id
         }
         continuation.onTermination = { [weak self] _ in

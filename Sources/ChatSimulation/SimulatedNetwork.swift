@@ -74,19 +74,20 @@ package final class SimulatedNetwork: Sendable {
     /// Each leg of a trip: the latency with a little seeded jitter (up to a
     /// quarter), there and back.
     var tripLatency: FaultInjectingTransport.Latency {
-        FaultInjectingTransport.Latency(there: { self.oneWay() }, back: { self.oneWay() })
+        FaultInjectingTransport.Latency(there: { self.oneWay(device: $0) }, back: { self.oneWay(device: $0) })
     }
 
-    /// One-way latency with a little seeded jitter (up to a quarter).
-    func oneWay() -> Duration {
-        let base = latency.wholeMilliseconds
+    /// One-way latency to or from `device` (its link's, else the
+    /// network's), with a little seeded jitter (up to a quarter).
+    func oneWay(device: String?) -> Duration {
+        let base = conditions.latency(device: device).wholeMilliseconds
         let jitter = base >= 4 ? Int64(random.int(in: 0...Int(base / 4))) : 0
         return .milliseconds(base + jitter)
     }
 
     func open(deviceId: String, exchange: Int) -> (Int, AsyncStream<RealtimeSignal>) {
         let (stream, continuation) = AsyncStream<RealtimeSignal>.makeStream()
-        let id = conditions.register { [weak self] id, reason in self?.cut(id, reason: reason) }
+        let id = conditions.register(device: deviceId) { [weak self] id, reason in self?.cut(id, reason: reason) }
         connections.withLock {
             $0[id] = Connection(
                 continuation: continuation, subscription: nil, lastDelivery: scheduler.now, deviceId: deviceId, exchange: exchange)
@@ -100,7 +101,7 @@ package final class SimulatedNetwork: Sendable {
 
     /// Delivers a pushed event after the latency, in order per connection.
     func deliver(_ event: WireEvent, to id: Int) {
-        let delay = oneWay()
+        let delay = oneWay(device: connections.withLock { $0[id]?.deviceId })
         let time: Instant? = connections.withLock { connections in
             guard var connection = connections[id] else { return nil }
             let time = max(scheduler.now + delay, connection.lastDelivery)
@@ -119,7 +120,7 @@ package final class SimulatedNetwork: Sendable {
     /// The server ends a connection (logout, revoked tokens, a merged
     /// user): after the events already on their way, the client is told why.
     func closeFromServer(_ id: Int, reason: String) {
-        let delay = oneWay()
+        let delay = oneWay(device: connections.withLock { $0[id]?.deviceId })
         let time: Instant? = connections.withLock { connections in
             guard let connection = connections[id] else { return nil }
             return max(scheduler.now + delay, connection.lastDelivery)
@@ -151,23 +152,26 @@ package final class SimulatedNetwork: Sendable {
 struct SimulatedTransport: ChatTransport {
     let world: World
     let network: SimulatedNetwork
+    /// The client's device: its reachability is its link's and the network's.
+    let deviceId: String?
     /// The faults in front of the backend for requests (and openings when
     /// nobody observes them), made once: every request of the send path
     /// goes through it.
     private let requests: FaultInjectingTransport
 
-    init(world: World, network: SimulatedNetwork) {
+    init(world: World, network: SimulatedNetwork, deviceId: String?) {
         self.world = world
         self.network = network
-        requests = Self.faults(world: world, network: network, exchange: 0)
+        self.deviceId = deviceId
+        requests = Self.faults(world: world, network: network, exchange: 0, deviceId: deviceId)
     }
 
     /// The faults in front of the backend; `exchange` numbers an opening
     /// for the wire observer.
-    private static func faults(world: World, network: SimulatedNetwork, exchange: Int) -> FaultInjectingTransport {
+    private static func faults(world: World, network: SimulatedNetwork, exchange: Int, deviceId: String?) -> FaultInjectingTransport {
         FaultInjectingTransport(
             over: BackendHop(network: network, exchange: exchange), conditions: network.conditions, runtime: world,
-            latency: network.tripLatency)
+            latency: network.tripLatency, deviceId: deviceId)
     }
 
     /// What crosses is told to the network's observer here, at the
@@ -188,7 +192,8 @@ struct SimulatedTransport: ChatTransport {
         guard let observer = network.observer else { return try await requests.openRealtime(request) }
         let exchange = observer.opening(request)
         do {
-            let connection = try await Self.faults(world: world, network: network, exchange: exchange).openRealtime(request)
+            let connection = try await Self.faults(world: world, network: network, exchange: exchange, deviceId: deviceId).openRealtime(
+                request)
             observer.opened(.success(()), deviceId: request.deviceId, exchange: exchange)
             return connection
         } catch {
@@ -197,9 +202,9 @@ struct SimulatedTransport: ChatTransport {
         }
     }
 
-    func reachability() -> AsyncStream<Bool> { network.conditions.reachability() }
+    func reachability() -> AsyncStream<Bool> { network.conditions.reachability(device: deviceId) }
 
-    var isReachable: Bool? { network.isOnline }
+    var isReachable: Bool? { network.conditions.isOnline(device: deviceId) }
 }
 
 /// The far end of the simulated network: the in-process backend, reached

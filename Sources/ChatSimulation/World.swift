@@ -74,9 +74,10 @@ public final class World: ChatRuntime, TracingRuntime, Sendable {
         _ = try backend.agentSay(conversationId: conversationId, text: text)
     }
 
-    /// A transport for an SDK client on this world's network.
-    package func makeTransport() -> any ChatTransport {
-        SimulatedTransport(world: self, network: network)
+    /// A transport for an SDK client on this world's network, on the link
+    /// of its device (`net offline --client`; nil: the network's alone).
+    package func makeTransport(deviceId: String? = nil) -> any ChatTransport {
+        SimulatedTransport(world: self, network: network, deviceId: deviceId)
     }
 
     // MARK: ChatRuntime

@@ -28,4 +28,15 @@ import Testing
         #expect(history.contains("sending\n") && history.hasSuffix("sent\n"), "\(history)")
         #expect(session.execute("expect m2.author == alice").output.hasPrefix("ok"))
     }
+
+    @Test func netNamesTheClientsWhoseLinkDiffers() throws {
+        let session = try WorkbenchSession(options: WorkbenchOptions())
+        for line in ["user set alice", "client new tablet", "net offline --client tablet", "net latency 1s --client client"] {
+            _ = session.execute(line)
+        }
+        #expect(session.execute("net").output.hasSuffix("; client: latency 1s; tablet: offline\n"))
+        #expect(session.execute("net.online(tablet)").output == "false\n")
+        #expect(session.execute("net.online").output == "true\n")
+        #expect(session.execute("net offline --client zz").output == "script error: unknown client \"zz\"\n")
+    }
 }

@@ -3,13 +3,20 @@ import ChatSDK
 import ChatSimulation
 
 extension CommandTable {
+    /// `--client NAME`: the `net` verbs act on that client's own link.
+    static let clientOption = OptionSpec(
+        name: "--client", value: .handle(.client), valueName: "NAME",
+        summary: "only this client's own link (its device), the others' untouched (default: the whole network)")
+
     static let worldCommands: [CommandSpec] = [
         CommandSpec(
-            name: "net online", group: .world, summary: "bring the network back", example: "net online",
-            run: { interpreter, _ in
-                interpreter.onlineEpoch.bump()
-                interpreter.world.network.setOnline(true)
-                interpreter.print("network online")
+            name: "net online", group: .world, options: [clientOption],
+            summary: "bring the network back (or one client's own link)", example: "net online",
+            run: { interpreter, invocation in
+                let link = try NetLink(invocation, in: interpreter)
+                if link.device == nil { interpreter.onlineEpoch.bump() }
+                interpreter.world.network.setOnline(true, device: link.device)
+                interpreter.print("network online\(link.suffix)")
                 interpreter.world.runUntilIdle()
             }),
         CommandSpec(
@@ -17,13 +24,15 @@ extension CommandTable {
             options: [
                 OptionSpec(
                     name: "--after", value: .duration, valueName: "DURATION",
-                    summary: "cut it this far into the next command's work, while its requests are on the wire (embedded world)")
+                    summary: "cut it this far into the next command's work, while its requests are on the wire (embedded world)"),
+                clientOption,
             ],
-            summary: "cut the network: requests fail, realtime connections drop", example: "net offline --after 30ms",
+            summary: "cut the network: requests fail, realtime connections drop", example: "net offline --client tablet",
             run: { interpreter, invocation in
+                let link = try NetLink(invocation, in: interpreter)
                 guard let after = invocation.option("--after") else {
-                    interpreter.world.network.setOnline(false)
-                    interpreter.print("network offline")
+                    interpreter.world.network.setOnline(false, device: link.device)
+                    interpreter.print("network offline\(link.suffix)")
                     interpreter.world.runUntilIdle()
                     return
                 }
@@ -34,21 +43,24 @@ extension CommandTable {
                 let network = world.network
                 let online = interpreter.onlineEpoch
                 let epoch = online.current
+                let device = link.device
                 world.scheduler.schedule(at: world.now + delay, kind: .lifecycle("net offline (a fault)")) {
                     // A `net online` since closed this window before it opened.
                     guard online.current == epoch else { return }
-                    network.setOnline(false)
+                    network.conditions.setOnline(false, device: device)
                 }
-                interpreter.print("the network goes offline in \(Format.duration(delay)) of virtual time")
+                interpreter.print("the network goes offline\(link.suffix) in \(Format.duration(delay)) of virtual time")
             }),
         CommandSpec(
             name: "net latency", group: .world,
-            arguments: [ArgumentSpec(name: "DURATION", kind: .duration)],
-            summary: "one-way latency of the network (a little seeded jitter is added)", example: "net latency 200ms",
+            arguments: [ArgumentSpec(name: "DURATION", kind: .duration)], options: [clientOption],
+            summary: "one-way latency of the network, or of one client's link (a little seeded jitter is added)",
+            example: "net latency 200ms",
             run: { interpreter, invocation in
+                let link = try NetLink(invocation, in: interpreter)
                 let latency = try DurationParser.parse(invocation.argument(0)!)
-                interpreter.world.network.setLatency(latency)
-                interpreter.print("latency \(Format.duration(latency))")
+                interpreter.world.network.setLatency(latency, device: link.device)
+                interpreter.print("latency \(Format.duration(latency))\(link.suffix)")
             }),
         CommandSpec(
             name: "net fail", group: .world,
@@ -59,23 +71,28 @@ extension CommandTable {
                     valueName: "reset|refused|timeout|503|offline",
                     summary:
                         "how they fail (default reset: lost on the way; refused: no connection; timeout: done, answer lost after 5s; 503: the server unavailable; offline: no network for it)"
-                )
+                ),
+                clientOption,
             ],
             summary: "the next N requests fail on the way (the outbox sends them again)", example: "net fail 2 --kind refused",
             run: { interpreter, invocation in
+                let link = try NetLink(invocation, in: interpreter)
                 let count = Int(invocation.argument(0)!)!
                 let kind = invocation.option("--kind").flatMap(FailureKind.init(rawValue:)) ?? .reset
-                interpreter.world.network.failNext(count, kind: kind)
-                let requests = "the next \(count) request\(count == 1 ? "" : "s") will fail"
+                interpreter.world.network.failNext(count, kind: kind, device: link.device)
+                let requests = "the next \(count) request\(count == 1 ? "" : "s")\(link.of) will fail"
                 interpreter.print(invocation.option("--kind") == nil ? requests : "\(requests): \(kind.rawValue)")
             }),
         CommandSpec(
-            name: "net drop", group: .world, summary: "cut the realtime connections (the SDK reconnects with back-off)",
+            name: "net drop", group: .world, options: [clientOption],
+            summary: "cut the realtime connections (the SDK reconnects with back-off)",
             example: "net drop",
-            run: { interpreter, _ in
-                let count = interpreter.world.network.openConnections
-                interpreter.world.network.dropConnections()
-                interpreter.print("dropped \(count) realtime connection\(count == 1 ? "" : "s")")
+            run: { interpreter, invocation in
+                let link = try NetLink(invocation, in: interpreter)
+                let network = interpreter.world.network
+                let count = link.device.map { network.openConnections(device: $0) } ?? network.openConnections
+                network.dropConnections(device: link.device)
+                interpreter.print("dropped \(count) realtime connection\(count == 1 ? "" : "s")\(link.of)")
                 interpreter.world.runUntilIdle()
             }),
         CommandSpec(
@@ -158,4 +175,26 @@ extension CommandTable {
                 interpreter.show(resolved)
             }),
     ]
+}
+
+/// Which link a `net` verb acts on: the whole network, or one client's
+/// device (`--client NAME`).
+struct NetLink {
+    /// The client's device id; nil: the whole network.
+    let device: String?
+    let name: String?
+
+    init(_ invocation: Invocation, in interpreter: Interpreter) throws(ScriptError) {
+        guard let word = invocation.option("--client") else {
+            (device, name) = (nil, nil)
+            return
+        }
+        let client = try interpreter.resolve(word, as: .client) as! ClientObject
+        (device, name) = (client.deviceId, client.name)
+    }
+
+    /// ` for tablet`, after what was done.
+    var suffix: String { name.map { " for \($0)" } ?? "" }
+    /// ` of tablet`, after the requests or connections counted.
+    var of: String { name.map { " of \($0)" } ?? "" }
 }

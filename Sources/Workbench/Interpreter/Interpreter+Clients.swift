@@ -26,10 +26,10 @@ extension Interpreter {
         relay: EventRelay
     ) -> ChatClient {
         var configuration = ChatClient.Configuration(
-            apiKey: apiKey, transport: world.makeTransport(deviceId: "device-\(name)"), runtime: world.clientRuntime)
+            apiKey: apiKey, transport: world.makeTransport(deviceId: ClientObject.deviceId(of: name)), runtime: world.clientRuntime)
         configuration.cacheMode = cacheMode
         configuration.cacheDirectory = cacheFolder
-        configuration.deviceId = "device-\(name)"
+        configuration.deviceId = ClientObject.deviceId(of: name)
         configuration.autoResend = autoResend
         configuration.onEvent = { relay.handle($0) }
         return ChatClient(configuration: configuration, tokenProvider: provider)

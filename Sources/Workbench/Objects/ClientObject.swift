@@ -8,6 +8,10 @@ import ChatSimulation
 // under the same lock. Never by two threads at once.
 final class ClientObject: Inspectable, @unchecked Sendable {
     let name: String
+    /// Its device's id, which its SDK client is configured with and its
+    /// own network link is named by (`net offline --client NAME`).
+    var deviceId: String { Self.deviceId(of: name) }
+    static func deviceId(of name: String) -> String { "device-\(name)" }
     var client: ChatClient
     let provider: SimulatedTokenProvider
     let cacheMode: ChatClient.CacheMode

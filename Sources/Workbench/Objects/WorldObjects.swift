@@ -210,9 +210,16 @@ final class NetObject: Inspectable {
 
     func field(_ name: String, argument: String?, in interpreter: Interpreter) throws(ScriptError) -> Resolved? {
         let network = world.network
+        // `net.online(tablet)`, `net.latency(tablet)`: a client's own link.
+        let device: String?
+        if let argument {
+            device = (try interpreter.resolve(argument, as: .client) as! ClientObject).deviceId
+        } else {
+            device = nil
+        }
         switch name {
-        case "online": return .value(.bool(network.isOnline))
-        case "latency": return .value(.string(Format.duration(network.latency)))
+        case "online": return .value(.bool(network.isOnline(device: device)))
+        case "latency": return .value(.string(Format.duration(network.latency(device: device))))
         case "requests": return .value(.int(Int64(network.requestCount)))
         case "connections": return .value(.int(Int64(network.openConnections)))
         case "failing": return .value(.int(Int64(network.pendingFailures)))
@@ -222,7 +229,16 @@ final class NetObject: Inspectable {
 
     func summary(in interpreter: Interpreter) -> String {
         let network = world.network
+        // Clients whose own link differs from the network (`--client`).
+        let links = interpreter.clients.compactMap { client -> String? in
+            var differences: [String] = []
+            if network.isOnline, !network.isOnline(device: client.deviceId) { differences.append("offline") }
+            let latency = network.latency(device: client.deviceId)
+            if latency != network.latency { differences.append("latency \(Format.duration(latency))") }
+            return differences.isEmpty ? nil : "; \(client.name): " + differences.joined(separator: ", ")
+        }
         return
             "net: \(network.isOnline ? "online" : "offline"), latency \(Format.duration(network.latency)), \(Format.count(network.openConnections, "realtime connection")), \(Format.count(network.requestCount, "request"))"
+            + links.joined()
     }
 }

@@ -36,7 +36,7 @@ final class EmbeddedStage: Stage, Sendable {
         set { traffic.isCapturing = newValue }
     }
 
-    func makeTransport(deviceId: String) -> any ChatTransport { world.makeTransport() }
+    func makeTransport(deviceId: String) -> any ChatTransport { world.makeTransport(deviceId: deviceId) }
 
     func tokenIssuer(apiKey: String) -> SimulatedTokenProvider.Issuer {
         let backend = world.backend

@@ -24,11 +24,11 @@ final class ServerNetwork: Sendable {
 
     /// A client's transport: `inner` (the real one, or a tape) behind the
     /// faults, its work counted.
-    func transport(over inner: any ChatTransport, runtime: any TracingRuntime) -> any ChatTransport {
+    func transport(over inner: any ChatTransport, runtime: any TracingRuntime, deviceId: String? = nil) -> any ChatTransport {
         let conditions = conditions
         let faults = FaultInjectingTransport(
             over: CuttableTransport(inner: inner, conditions: conditions, runtime: runtime), conditions: conditions,
-            runtime: runtime, latency: .added(by: conditions),
+            runtime: runtime, latency: .added(by: conditions), deviceId: deviceId,
             onLost: { envelope in
                 // Lost above the tape: the network's rows keep it.
                 conditions.report("lost \(envelope.request.name) from \(envelope.deviceId)")
@@ -75,7 +75,7 @@ private struct CuttableTransport: ChatTransport {
         let connection = try await inner.openRealtime(request)
         let (signals, continuation) = AsyncStream<RealtimeSignal>.makeStream()
         let conditions = conditions
-        let id = conditions.register { _, reason in
+        let id = conditions.register(device: request.deviceId) { _, reason in
             if let reason { continuation.yield(.closed(reason: reason)) }
             continuation.finish()
             connection.close()
@@ -90,7 +90,7 @@ private struct CuttableTransport: ChatTransport {
             continuation.finish()
         }
         // The network went offline while the real stream opened.
-        do { try conditions.checkOnline() } catch {
+        do { try conditions.checkOnline(device: request.deviceId) } catch {
             conditions.unregister(id)
             forward.cancel()
             connection.close()

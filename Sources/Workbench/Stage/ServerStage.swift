@@ -102,7 +102,7 @@ final class ServerStage: Stage, Sendable {
             recorders[deviceId] = recorder
             return recorder
         }
-        return serverNetwork.transport(over: recorder, runtime: self)
+        return serverNetwork.transport(over: recorder, runtime: self, deviceId: deviceId)
     }
 
     func tokenIssuer(apiKey: String) -> SimulatedTokenProvider.Issuer {

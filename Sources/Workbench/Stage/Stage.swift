@@ -101,10 +101,14 @@ protocol NetworkControl: AnyObject, Sendable {
     var pendingFailures: Int { get }
     /// Where its changes and faults are reported (a stage records them).
     var conditions: NetworkConditions { get }
-    func setOnline(_ online: Bool)
-    func setLatency(_ latency: Duration)
-    func failNext(_ count: Int, kind: FailureKind)
-    func dropConnections()
+    /// The network's (`device` nil) or one device's link's.
+    func setOnline(_ online: Bool, device: String?)
+    func setLatency(_ latency: Duration, device: String?)
+    func failNext(_ count: Int, kind: FailureKind, device: String?)
+    func dropConnections(device: String?)
+    func isOnline(device: String?) -> Bool
+    func latency(device: String?) -> Duration
+    func openConnections(device: String) -> Int
 }
 
 /// Both modes' networks are their conditions, applied by the one

@@ -72,7 +72,7 @@ final class TapeStage: Stage, Sendable {
     var clientRuntime: any TracingRuntime { self }
 
     func makeTransport(deviceId: String) -> any ChatTransport {
-        serverNetwork.transport(over: tape, runtime: self)
+        serverNetwork.transport(over: tape, runtime: self, deviceId: deviceId)
     }
 
     func tokenIssuer(apiKey: String) -> SimulatedTokenProvider.Issuer {
