@@ -28,9 +28,6 @@ final class MessageTable: @unchecked Sendable {
         /// noted it knows whether the record changed since (it fits in the
         /// record's padding).
         var version: UInt32 = 0
-        /// The server's sequence number in its conversation; 0 until the
-        /// server gave one (they start at 1).
-        var seq: Int64 = 0
     }
 
     /// A conversation of a client: few, shared by all their messages.
@@ -56,6 +53,10 @@ final class MessageTable: @unchecked Sendable {
     /// Records in chunks of `chunkSize`: a chunk, once made, never moves
     /// or grows (no copy, no spare room of a doubling array).
     private var chunks: [[Record]] = []
+    /// Beside the records (which fill 64 bytes), by the same chunks: each
+    /// message's sequence number in its conversation, 0 until the server
+    /// gave one (they start at 1).
+    private var seqChunks: [[Int64]] = []
     private(set) var count = 0
     static let chunkSize = 4096
     private var places: [Place] = []
@@ -80,8 +81,12 @@ final class MessageTable: @unchecked Sendable {
             var chunk: [Record] = []
             chunk.reserveCapacity(Self.chunkSize)
             chunks.append(chunk)
+            var seqs: [Int64] = []
+            seqs.reserveCapacity(Self.chunkSize)
+            seqChunks.append(seqs)
         }
         chunks[chunks.count - 1].append(record)
+        seqChunks[seqChunks.count - 1].append(0)
         count += 1
         self.index.insert(index, hash: id.hashValue, hashOf: { self[$0].id.hashValue }, matches: { self[$0].id == id })
         if let number {
@@ -143,7 +148,7 @@ final class MessageTable: @unchecked Sendable {
         let content = record.flags.contains(.attachment) ? attachments[Int32(index)]! : .text(record.text)
         return SeenMessage(
             author: author, content: content, replyTo: record.flags.contains(.replying) ? replies[Int32(index)] : nil, state: state,
-            isReadByProvider: record.flags.contains(.readByProvider), seq: record.seq == 0 ? nil : record.seq)
+            isReadByProvider: record.flags.contains(.readByProvider), seq: seq(at: index))
     }
 
     func setSeen(_ seen: SeenMessage?, at index: Int) {
@@ -159,7 +164,7 @@ final class MessageTable: @unchecked Sendable {
         record.flags = []
         record.text = ""
         record.authorName = ""
-        record.seq = seen?.seq ?? 0
+        seqChunks[index / Self.chunkSize][index % Self.chunkSize] = seen?.seq ?? 0
         if let seen {
             switch seen.author {
             case .user(let id): record.authorName = id
@@ -182,6 +187,12 @@ final class MessageTable: @unchecked Sendable {
         }
         record.version &+= 1
         self[key] = record
+    }
+
+    /// The message's sequence number, once the server gave one.
+    private func seq(at index: Int) -> Int64? {
+        let seq = seqChunks[index / Self.chunkSize][index % Self.chunkSize]
+        return seq == 0 ? nil : seq
     }
 
     /// See `Record.version`.
