@@ -147,7 +147,7 @@ complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_op
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_positional "chatbench explore" -ge 1' -fa '(for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.\'chat\';printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench explore" runs' -l 'runs' -d 'Runs per file.' -rfka ''
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench explore" seed' -l 'seed' -d 'The seed the fault schedules are drawn from.' -rfka ''
-complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench explore" faults' -l 'faults' -d 'The kinds of fault, comma-separated (default all): offline,fail,drop,latency,restart,background,provider,expire,revoke,clock.' -rfka ''
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench explore" faults' -l 'faults' -d 'The kinds of fault, comma-separated (default all): offline,fail,drop,latency,restart,background,provider,expire,revoke,clock,link.' -rfka ''
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench explore" no-expects' -l 'no-expects' -d 'Check only the invariants, not the script\'s own expect lines.'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench explore" no-shrink' -l 'no-shrink' -d 'Save failures as they are, without shrinking them.'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench explore" out' -l 'out' -d 'Where failing runs are saved.' -rfka ''

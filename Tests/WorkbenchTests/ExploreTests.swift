@@ -146,4 +146,25 @@ import Testing
         otherSeed.seed = 2
         #expect(throws: ExploreShardReport.MergeError.self) { try ExploreShardReport.merge([shard(1, failing: []), otherSeed]) }
     }
+
+    @Test func aLinkFaultPicksAClientThatExistsAndBringsItsLinkBack() {
+        let lines = ["user set alice", "client new tablet", "user set alice", "start conversation", "send c1 text hi"]
+        let clients = FaultSchedule.clients(in: lines)
+        #expect(clients(0) == ["client"])
+        #expect(clients(1) == ["client"])
+        #expect(clients(2) == ["client", "tablet"])
+        #expect(clients(9) == ["client", "tablet"])
+        var picked = Set<String>()
+        for run in 0..<40 {
+            let faulty = FaultSchedule.draw(seed: 3, run: run, steps: lines.count, kinds: [.link], clients: clients).apply(to: lines)
+            for (position, line) in faulty.enumerated() where line.hasPrefix("net offline --client ") {
+                let name = String(line.dropFirst("net offline --client ".count))
+                picked.insert(name)
+                // The client exists by then, and its link comes back later.
+                #expect(name == "client" || faulty[..<position].contains("client new tablet"), "\(faulty)")
+                #expect(faulty[(position + 1)...].contains("net online --client \(name)"), "\(faulty)")
+            }
+        }
+        #expect(picked == ["client", "tablet"])
+    }
 }

@@ -42,7 +42,8 @@ package struct Explorer: Sendable {
 
     /// The lines run `number` runs: `lines` with its faults, then the heal.
     package func lines(of lines: [String], run number: Int) -> [String] {
-        FaultSchedule.draw(seed: seed, run: number, steps: lines.count, kinds: kinds).apply(to: lines) + FaultSchedule.heal
+        FaultSchedule.draw(seed: seed, run: number, steps: lines.count, kinds: kinds, clients: FaultSchedule.clients(in: lines))
+            .apply(to: lines) + FaultSchedule.heal
     }
 
     /// A run's budget: what the script takes without faults, plus a day.

@@ -12,6 +12,8 @@ package struct FaultSchedule: Sendable, Hashable {
     /// The kinds of fault `--faults` can pick.
     package enum Kind: String, Sendable, Hashable, CaseIterable {
         case offline, fail, drop, latency, restart, background, provider, expire, revoke, clock
+        /// One client's own link down for a while (`net offline --client`).
+        case link
     }
 
     /// Verbs to run before step `index` (0-based), in order.
@@ -21,8 +23,13 @@ package struct FaultSchedule: Sendable, Hashable {
 
     /// The schedule of run `run` under `seed`, for a script of `steps` steps:
     /// `count` faults (1 to 3 unless asked for more), each of a kind drawn
-    /// from `kinds`, before a step drawn from the script's.
-    package static func draw(seed: UInt64, run: Int, steps: Int, kinds: Set<Kind>, count: ClosedRange<Int> = 1...3) -> FaultSchedule {
+    /// from `kinds`, before a step drawn from the script's. `clients` names
+    /// the clients that exist before a step (``clients(in:)``), for a link
+    /// fault to pick one of.
+    package static func draw(
+        seed: UInt64, run: Int, steps: Int, kinds: Set<Kind>, count: ClosedRange<Int> = 1...3,
+        clients: (_ beforeStep: Int) -> [String] = { _ in ["client"] }
+    ) -> FaultSchedule {
         var random = SeededRandom(seed: seed &* 0x9E37_79B9_7F4A_7C15 &+ UInt64(run) &* 0xBF58_476D_1CE4_E5B9 &+ 1)
         var schedule = FaultSchedule()
         let chosen = Kind.allCases.filter(kinds.contains)
@@ -56,10 +63,33 @@ package struct FaultSchedule: Sendable, Hashable {
             case .expire: verbs = ["token expire"]
             case .revoke: verbs = ["token revoke"]
             case .clock: verbs = ["clock advance \(1 + random.next() % 90)m"]
+            case .link:
+                // One device offline while the others stay online, and its
+                // link back a little later (at the end at the latest).
+                let names = clients(at)
+                let name = names[Int(random.next() % UInt64(names.count))]
+                verbs = ["net offline --client \(name)"]
+                let back = min(steps, at + 1 + Int(random.next() % 3))
+                schedule.before[back, default: []].append("net online --client \(name)")
             }
             schedule.before[at, default: []].insert(contentsOf: verbs, at: 0)
         }
         return schedule
+    }
+
+    /// The clients that exist before each step of `lines`: `client`, and
+    /// each one `client new NAME` made in an earlier step.
+    package static func clients(in lines: [String]) -> (_ beforeStep: Int) -> [String] {
+        var before: [[String]] = [["client"]]
+        for line in lines {
+            var names = before[before.count - 1]
+            let words = line.split(separator: " ", omittingEmptySubsequences: true)
+            if words.count >= 3, words[0] == "client", words[1] == "new", !names.contains(String(words[2])) {
+                names.append(String(words[2]))
+            }
+            before.append(names)
+        }
+        return { step in before[min(max(step, 0), before.count - 1)] }
     }
 
     /// The script's lines with the faults in place.
