@@ -158,4 +158,19 @@ import Testing
     @Test func escaping() {
         #expect(MarkupText.escape("<a href=\"x\">Tom & 'Jerry'\u{7}</a>\n") == "&lt;a href=&quot;x&quot;&gt;Tom &amp; 'Jerry'&lt;/a&gt;\n")
     }
+
+    /// `show`, `--timeline` and `--traffic` count from one zero: in server
+    /// mode the session's start, before its first traffic (the tape's
+    /// listing started at its first entry, 77–86 ms off; issue 30).
+    @Test func theTrafficListingCountsFromTheSessionsZero() {
+        let session = RecordedSession(
+            id: 3, uuid: "u", name: "demo", created: Date(timeIntervalSince1970: Double(t0) / 1000), ended: Date(),
+            toolVersion: "0.1.0", seed: 1, mode: "server", serverURL: "http://127.0.0.1:1", kind: "script", platform: "test",
+            stepCount: 1, status: "ok")
+        let steps = [step(1, "send c1 text hi", at: 120, events: [(100, "m1: sending")])]
+        let traffic = [row(1, step: 1, 86, "device-client", .http, .out, "POST /v1/messages")]
+        let listing = TrafficListing.lines(session, steps: steps, traffic: traffic)
+        #expect(listing.last?.hasPrefix("[+00:00:00.086] step 1") == true, "\(listing)")
+        #expect(TrafficListing.startTime(session, steps: steps, traffic: traffic) == t0)
+    }
 }

@@ -34,16 +34,13 @@ package enum TrafficListing {
         text + String(repeating: " ", count: max(0, width - text.count))
     }
 
-    /// Where the session's clock started: the embedded world's start, or,
-    /// in server mode (a real clock), the first thing recorded.
+    /// Where the session's clock started: the same zero as `show` and
+    /// `--timeline` (``SessionListing/startTime(of:first:session:)``), so that
+    /// one moment has one time in all three (issue 30: in server mode the
+    /// tape's times were 77–86 ms off the others'); the first entry when the
+    /// session has no step.
     static func startTime(_ session: RecordedSession, steps: [RecordedStep], traffic: [RecordedTraffic]) -> Int64 {
-        let earliestTraffic = traffic.map(\.entry.time.milliseconds).min() ?? Int64.max
-        guard let first = steps.first else { return earliestTraffic }
-        let recorded = min(earliestTraffic, SessionListing.startTime(of: steps, first: first, session: session))
-        guard session.mode == "embedded" else {
-            let earliestEvent = steps.lazy.flatMap(\.events).map(\.virtualTime).min() ?? first.virtualTime
-            return min(earliestTraffic, earliestEvent, first.virtualTime)
-        }
-        return recorded
+        guard let first = steps.first else { return traffic.map(\.entry.time.milliseconds).min() ?? 0 }
+        return SessionListing.startTime(of: steps, first: first, session: session)
     }
 }
