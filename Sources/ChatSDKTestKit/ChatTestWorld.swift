@@ -94,8 +94,9 @@ public final class ChatTestWorld: Sendable {
     /// the same test gives the same order of everything, every time. An
     /// awaited call completes by itself (the world runs whenever work is
     /// queued); `advance`, `settle` and the other side work from inside.
-    /// Make every SDK call of a test inside `run`: outside it, the SDK's
-    /// work would hop to the thread pool, out of the world's order.
+    /// Make every SDK call of a test inside `run`: outside it, calls still
+    /// complete, but part of the SDK's work hops to the thread pool, so the
+    /// order of what happens is no longer the world's alone.
     ///
     /// A call that waits for a timer (a token provider that answers late,
     /// the network coming back) completes only when the test moves time on

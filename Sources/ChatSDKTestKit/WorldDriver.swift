@@ -5,7 +5,8 @@ import Foundation
 
 /// Runs a world on a thread of its own, so that an app's test can `await`
 /// SDK calls without pumping: whenever work is queued on the world's
-/// executor, the thread runs the world until no work is in flight (virtual
+/// executor, or work in flight is scheduled from outside it, the thread
+/// runs the world until no work is in flight (virtual
 /// time moves only as far as that work needs; timers beyond it wait for
 /// `advance` or `settle`). Everything that changes the world (the other
 /// side, faults, time) is a command run on the same thread, between two
@@ -24,6 +25,7 @@ final class WorldDriver: Sendable {
     init(world: World) {
         self.world = world
         world.simulationExecutor.onEnqueue { [weak self] in self?.wake() }
+        world.scheduler.onScheduleInFlight { [weak self] in self?.wake() }
         let thread = Thread { [self] in run() }
         thread.name = "ChatSDKTestKit world"
         thread.start()

@@ -170,4 +170,18 @@ import Testing
             #expect(try await client.conversation(withId: conversation.id)?.lastMessagePreview == "How can I help?")
         }
     }
+
+    /// Outside `run` a call's work partly runs on the thread pool; it must
+    /// complete all the same (the world wakes when that work schedules
+    /// something in flight), however often it is tried.
+    @Test(arguments: 0..<10) func callsOutsideRunStillComplete(_ attempt: Int) async throws {
+        let world = try ChatTestWorld()
+        let access = try await world.credentials.accessToken(forUserId: "carol")
+        let client = ChatClient(configuration: world.clientConfiguration())
+        #expect(try await client.connect(userId: "carol", accessToken: access).id == "carol")
+        let conversation = try await client.startConversation()
+        let message = try await client.sendMessage(.text("hi"), in: conversation.id)
+        await world.settle()
+        #expect(try await client.message(withId: message.id)?.state == .sent)
+    }
 }
