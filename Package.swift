@@ -5,15 +5,20 @@ let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 
 let package = Package(
     name: "chatbench",
-    // ChatSDK and ChatSDKNetwork are what an app embeds, on iOS and macOS
-    // (Synchronization's Mutex sets the floor: iOS 18, macOS 15); the
-    // workbench and the server run on macOS and Linux.
+    // ChatSDK and ChatSDKNetwork are what an app embeds, on iOS and macOS;
+    // the workbench and the server run on macOS and Linux. The SDK no longer
+    // uses Synchronization's Mutex (ChatCore's LockedValue instead); what
+    // sets the floor now is task-executor preference (SE-0417:
+    // `Task(executorPreference:)`, `TaskExecutor`), by which a client's
+    // work runs on its runtime's serial executor: iOS 18, macOS 15.
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .library(name: "ChatSDK", targets: ["ChatSDK"]),
         // For Benchmarks/ (a separate package): the workbench and the world it drives.
         .library(name: "Workbench", targets: ["Workbench", "ChatSimulation"]),
         .library(name: "ChatSDKNetwork", targets: ["ChatSDKNetwork"]),
+        // For an app's tests: the in-memory chat service under the test's control.
+        .library(name: "ChatSDKTestKit", targets: ["ChatSDKTestKit"]),
         .executable(name: "chatbench", targets: ["chatbench"]),
     ],
     dependencies: [
@@ -96,6 +101,7 @@ let package = Package(
             // build time (openapi.json here links to it; see openapi-generator-config.yaml).
             plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]),
         .target(name: "ChatSimulation", dependencies: ["ChatCore", "ChatSDK", "ChatBackend"], swiftSettings: strict),
+        .target(name: "ChatSDKTestKit", dependencies: ["ChatSimulation", "ChatSDK", "ChatBackend", "ChatCore"], swiftSettings: strict),
         .target(
             name: "Workbench",
             dependencies: [
@@ -127,6 +133,8 @@ let package = Package(
             dependencies: [
                 "ChatSDK", "ChatCore", "ChatSimulation", "ChatBackend", "ChatTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
             ], swiftSettings: strict),
+        // A small app's view model tested through the test kit's public API only (and the kit's own tests).
+        .testTarget(name: "SampleAppTests", dependencies: ["ChatSDKTestKit", "ChatSDK"], swiftSettings: strict),
         .testTarget(name: "ChatSimulationTests", dependencies: ["ChatSimulation", "ChatTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "ChatSDKNetworkTests",

@@ -2,7 +2,8 @@
 """What an app sees when it imports ChatSDK and ChatSDKNetwork (issue 14).
 
 Type-checks two small apps against the built modules (`swift build` first):
-one that uses the SDK as the README shows must compile; in one that names
+one that uses the SDK as the README shows must compile, and so must the
+Swift blocks of docs/integration.md (the integration guide); in one that names
 the wire format (every public type of ChatCore), the package's seams
 (every package type of ChatSDK and ChatSDKNetwork) or a few package
 members, every line must fail. Then no public declaration of the SDK, and
@@ -130,4 +131,13 @@ with tempfile.TemporaryDirectory() as folder:
     source = "\n".join(imports) + "\nfunc blackHole<T>(_ value: T) {}\n" + fixtures
     status, errors, stderr = typecheck(arguments + ["-parse-as-library"], source, folder)
     check("Benchmarks/' fixtures type-check against the public API", status == 0 and not errors, stderr[-2000:])
+    # docs/integration.md's Swift blocks, together, as an app and its tests
+    # would write them: imports first, then every block.
+    guide = (ROOT / "docs" / "integration.md").read_text()
+    blocks = re.findall(r"^```swift\n(.*?)^```", guide, re.M | re.S)
+    lines = [line for block in blocks for line in block.splitlines()]
+    imports = sorted({line for line in lines if line.startswith("import ")})
+    source = "\n".join(imports + [line for line in lines if not line.startswith("import ")]) + "\n"
+    status, errors, stderr = typecheck(arguments + ["-parse-as-library"], source, folder)
+    check(f"docs/integration.md's {len(blocks)} Swift blocks compile", len(blocks) >= 6 and status == 0 and not errors, stderr[-2000:])
 finish("app surface")

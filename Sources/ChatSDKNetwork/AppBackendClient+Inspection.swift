@@ -75,13 +75,17 @@ extension AppBackendClient {
         return try HTTPTransport.body(HTTPWire.AppSettingsBody(settings: changes), of: "updateAppSettings")
     }
 
-    /// Expires a user's access tokens now (`unknownUser` for a user the app does not have).
-    package func expireAccessTokens(userId: String) async throws {
+    /// Expires a user's access tokens now (`POST /v1/app/users/{id}/tokens/expire`;
+    /// `unknownUser` for a user the app does not have): their clients renew
+    /// through their token provider or delegate on their next request.
+    public func expireAccessTokens(userId: String) async throws {
         try await call("expireAccessTokens") { _ = try await $0.expireAccessTokens(path: .init(id: userId)).noContent }
     }
 
-    /// Revokes every token of a user, closing their sessions and event streams.
-    package func revokeTokens(userId: String) async throws {
+    /// Revokes every token of a user, closing their sessions and event
+    /// streams (`POST /v1/app/users/{id}/tokens/revoke`): their clients must
+    /// sign in again.
+    public func revokeTokens(userId: String) async throws {
         try await call("revokeTokens") { _ = try await $0.revokeTokens(path: .init(id: userId)).noContent }
     }
 

@@ -7,6 +7,14 @@ import Foundation
 /// chatbench server, with the app's secret: tokens for a user, and the
 /// agent's actions (SPEC S2). Not for apps: the secret must not ship in one.
 ///
+/// Public: the credentials a backend issues (``issueTokens(userId:)``,
+/// ``accessToken(forUserId:)``, ``sessionToken(forUserId:ttl:)``), expires
+/// and revokes (``expireAccessTokens(userId:)``, ``revokeTokens(userId:)``),
+/// and the agent's side (``agentSay(_:in:agentName:)``,
+/// ``agentTyping(_:in:agentName:)``, ``agentRead(in:agentName:)``).
+/// Inspection (users, sessions, devices, pushes, settings) stays inside the
+/// package: its answers are the wire's types, which are not the SDK's API.
+///
 /// ```swift
 /// let app = AppBackendClient(baseURL: url, apiKey: "demo-key", secret: "demo-secret-0123456789abcdef")
 /// let client = ChatClient(configuration: config, tokenProvider: app.tokenProvider)
@@ -38,9 +46,17 @@ public struct AppBackendClient: Sendable {
     /// A `SessionTokenProvider` that asks this server for tokens.
     public var tokenProvider: any SessionTokenProvider { Provider(app: self) }
 
-    /// The agent says `text` in a conversation; returns the message.
+    /// The agent says `text` in a conversation (`POST
+    /// /v1/agent/conversations/{id}/say`); returns the new message's id.
+    /// The user's devices receive it through their event streams.
     @discardableResult
-    package func agentSay(_ text: String, in conversationId: String, agentName: String? = nil) async throws -> WireMessage {
+    public func agentSay(_ text: String, in conversationId: String, agentName: String? = nil) async throws -> String {
+        try await agentSayMessage(text, in: conversationId, agentName: agentName).id
+    }
+
+    /// The agent says `text` in a conversation; returns the message as the wire carries it.
+    @discardableResult
+    package func agentSayMessage(_ text: String, in conversationId: String, agentName: String? = nil) async throws -> WireMessage {
         try await call("agentSay") {
             try await $0.agentSay(path: .init(id: conversationId), body: .json(.init(text: text, agentName: agentName))).ok.body.json
         }

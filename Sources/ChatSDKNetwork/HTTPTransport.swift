@@ -5,7 +5,6 @@ import Foundation
 import HTTPTypes
 import HummingbirdWSClient
 import Logging
-import Synchronization
 
 /// The SDK's way to a chatbench server (`chatbench serve`): requests over
 /// HTTP with AsyncHTTPClient, the event stream over a WebSocket.
@@ -168,7 +167,7 @@ final class OpenLatch: Sendable {
         case done(Result<Void, any Error>)
     }
 
-    private let state = Mutex<State>(.waiting(nil))
+    private let state = LockedValue<State>(.waiting(nil))
 
     func succeed() { resolve(.success(())) }
     func fail(_ error: any Error) { resolve(.failure(error)) }

@@ -19,6 +19,8 @@ package final class Scheduler: Sendable {
         /// Sorted by (time, seq).
         var entries: [Entry] = []
         var inFlightCount = 0
+        /// Told when work in flight is scheduled (a test kit's driver).
+        var wake: (@Sendable () -> Void)?
     }
 
     private let state: Mutex<State>
@@ -41,16 +43,23 @@ package final class Scheduler: Sendable {
     /// Schedules `fire` at `time` (not before now).
     @discardableResult
     package func schedule(at time: Instant, kind: WaitKind, _ fire: @escaping @Sendable () -> Void) -> TimerID {
-        state.withLock { s in
+        let (id, wake) = state.withLock { s in
             let seq = s.nextSeq
             s.nextSeq += 1
             let entry = Entry(time: max(time, s.now), seq: seq, kind: kind, fire: fire)
             let index = s.entries.partitioningIndex { ($0.time, $0.seq) > (entry.time, entry.seq) }
             s.entries.insert(entry, at: index)
             if kind.category == .inFlight { s.inFlightCount += 1 }
-            return TimerID(seq: seq)
+            return (TimerID(seq: seq), kind.category == .inFlight ? s.wake : nil)
         }
+        wake?()
+        return id
     }
+
+    /// Calls `wake` whenever work in flight is scheduled, from the thread
+    /// that scheduled it (work started outside the world's executor still
+    /// wakes whoever runs the world).
+    package func onScheduleInFlight(_ wake: @escaping @Sendable () -> Void) { state.withLock { $0.wake = wake } }
 
     /// Removes a wake-up that has not fired; returns whether it was pending.
     @discardableResult

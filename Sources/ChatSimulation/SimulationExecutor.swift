@@ -9,6 +9,9 @@ import Synchronization
 public final class SimulationExecutor: SerialExecutor, TaskExecutor, Sendable {
     private let queue = Mutex<[UnownedJob]>([])
     private let interruption: Interruption
+    /// Told after each job is queued (a test kit's driver, which then runs
+    /// the world); nil for the workbench, which runs it itself.
+    private let wake = Mutex<(@Sendable () -> Void)?>(nil)
 
     package init(interruption: Interruption = .shared) {
         self.interruption = interruption
@@ -17,7 +20,11 @@ public final class SimulationExecutor: SerialExecutor, TaskExecutor, Sendable {
     public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         queue.withLock { $0.append(job) }
+        wake.withLock { $0 }?()
     }
+
+    /// Calls `wake` after each job is queued, from the thread that queued it.
+    package func onEnqueue(_ wake: @escaping @Sendable () -> Void) { self.wake.withLock { $0 = wake } }
 
     public func asUnownedSerialExecutor() -> UnownedSerialExecutor {
         UnownedSerialExecutor(ordinary: self)

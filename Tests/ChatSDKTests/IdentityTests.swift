@@ -78,6 +78,27 @@ import Testing
         #expect(f.events.withLock { $0 }.contains(.authenticationFailed(ChatError(ChatError.Code(.expiredJWT), "The JWT has expired"))))
     }
 
+    /// A delegate implementing only the method that says for whom and why.
+    struct ReasonedRenewer: AuthenticationDelegate {
+        let asked = Locked<[String]>([])
+        func onInvalidAuth(userId: String, reason: ChatError) async -> String? {
+            asked.withLock { $0.append("\(userId) \(reason.code)") }
+            return nil
+        }
+    }
+
+    @Test func theDelegateIsToldForWhichUserAndWhy() throws {
+        let f = try Fixture()
+        let renewer = ReasonedRenewer()
+        try f.call { try await f.client.setAuthenticationDelegate(renewer) }
+        try f.call { try await f.client.loginUser(jwt: jwt("alice", expiresIn: .seconds(600), world: f.world)) }
+        _ = try f.call { try await f.client.startConversation() }
+        f.world.advance(by: .seconds(3660))
+        _ = try? f.call { try await f.client.startConversation() }
+        #expect(renewer.asked.withLock { $0 } == ["alice expiredJWT"])
+        #expect(try f.call { await f.client.getCurrentUser() } == nil, "nil from the delegate logs the user out")
+    }
+
     @Test func withoutADelegateAnExpiredJWTLogsTheUserOut() throws {
         let f = try Fixture()
         try f.call { try await f.client.loginUser(jwt: jwt("alice", expiresIn: .seconds(600), world: f.world)) }

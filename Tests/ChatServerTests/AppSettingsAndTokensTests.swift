@@ -75,6 +75,30 @@ import Testing
         #expect(users.map(\.id) == ["alice", "bob"])
     }
 
+    /// The public face of the same operations (what an app's backend in
+    /// Swift calls): the tokens connect, dates are `Date`s, agentSay gives
+    /// the message's id.
+    @Test func thePublicCredentialAndAgentCallsWork() async throws {
+        let server = try await TestServer.start()
+        let app = server.app
+        let start = Date()
+        let access = try await app.accessToken(forUserId: "alice")
+        let session = try await app.sessionToken(forUserId: "bob", ttl: .seconds(60))
+        let alice = server.makeClient()
+        let user = try await alice.connect(userId: "alice", accessToken: access.token)
+        let conversation = try await alice.startConversation()
+        let hi = try await alice.sendMessage(.text("hi"), in: conversation.id)
+        try await eventually("hi sent") { try await alice.message(withId: hi.id)?.state == .sent }
+        let said = try await app.agentSay("hello", in: conversation.id)
+        let messages = try await app.messages(conversationId: conversation.id)
+        await alice.shutdown()
+        await server.stop()
+        #expect(access.expiresAt == nil && user.id == "alice")
+        let expiry = try #require(session.expiresAt)
+        #expect(abs(expiry.timeIntervalSince(start) - 60) < 10)
+        #expect(messages.last?.id == said)
+    }
+
     @Test func expiredAccessTokensAreRefused() async throws {
         let server = try await TestServer.start()
         let tokens = try await server.app.issueTokens(userId: "alice")

@@ -226,7 +226,7 @@ import Testing
         let base = server.baseURL
         let tokens = try await server.app.issueTokens(userId: "alice")
         _ = try await http("POST", base + "/v1/conversations/c1/messages", headers: Self.bearer(tokens.accessToken), body: Self.send)
-        let said = try await server.app.agentSay("Hello from the agent", in: "c1", agentName: "Dr. Who")
+        let said = try await server.app.agentSayMessage("Hello from the agent", in: "c1", agentName: "Dr. Who")
         try await server.app.agentTyping(true, in: "c1")
         try await server.app.agentRead(in: "c1")
         let messages = try await http("GET", base + "/v1/conversations/c1/messages/since/0", headers: Self.bearer(tokens.accessToken))

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Where a runtime draws its random bits: the embedded world's seeded
 /// generator, or the system's. The one randomness abstraction of the
 /// package: the SDK's runtimes and the backend's environment are built from
@@ -25,8 +23,8 @@ package struct RandomSource: Sendable {
 
     /// The generator behind a lock, shared by the copies of a source.
     private final class Generator: Sendable {
-        let locked: Mutex<any RandomNumberGenerator & Sendable>
-        init(_ generator: any RandomNumberGenerator & Sendable) { locked = Mutex(generator) }
+        let locked: LockedValue<any RandomNumberGenerator & Sendable>
+        init(_ generator: any RandomNumberGenerator & Sendable) { locked = LockedValue(generator) }
     }
 
     /// A source drawing from `generator`.

@@ -1,6 +1,5 @@
 internal import ChatCore
 import GRDB
-import Synchronization
 
 /// The client's SQLite store: conversations, messages (with their send
 /// state) and small facts. Synchronous on purpose: the client's actor calls
@@ -10,7 +9,7 @@ final class LocalStore: Sendable {
     /// Told, in one line, of every read or write that failed (a full disk,
     /// a file locked by another process): the client publishes it as a
     /// warning event, so that a failure is never silent.
-    private let failureSink = Mutex<(@Sendable (String) -> Void)?>(nil)
+    private let failureSink = LockedValue<(@Sendable (String) -> Void)?>(nil)
 
     /// Where failures go (the client's events).
     func onFailure(_ sink: @escaping @Sendable (String) -> Void) { failureSink.withLock { $0 = sink } }
@@ -212,12 +211,12 @@ final class LocalStore: Sendable {
     /// How many `batch` calls are under way, and whether a transaction is
     /// open: opened by the outermost one, or held by an echo batch for the
     /// answer a send awaits.
-    private let batchState = Mutex((depth: 0, open: false))
+    private let batchState = LockedValue((depth: 0, open: false))
     /// Facts written with `lazily`: in memory, written with the next batch.
-    private let unwrittenMeta = Mutex<[String: String?]>([:])
+    private let unwrittenMeta = LockedValue<[String: String?]>([:])
     /// Answers to sends under way (`awaitAnswer`): while one is awaited, an
     /// echo batch leaves its transaction for the answer to commit.
-    private let answersAwaited = Mutex(0)
+    private let answersAwaited = LockedValue(0)
 
     /// Runs `body` with every write it makes in one transaction: one commit
     /// for what one step of the SDK writes (a message and its conversation,
@@ -329,7 +328,7 @@ final class LocalStore: Sendable {
 
     /// Bumped by every write to conversations or messages: what was read
     /// from them at the same version is still what they hold.
-    private let writeCount = Mutex<UInt64>(0)
+    private let writeCount = LockedValue<UInt64>(0)
     var version: UInt64 { writeCount.withLock { $0 } }
     private func wrote() { writeCount.withLock { $0 &+= 1 } }
 
@@ -420,7 +419,7 @@ final class LocalStore: Sendable {
     /// Messages whose latest state is in memory only: `sending` (a request
     /// in flight) is never written. On disk such a message stays `toBeSent`,
     /// which is what it is after a restart; its outcome is written.
-    private let inFlight = Mutex<[String: MessageRow]>([:])
+    private let inFlight = LockedValue<[String: MessageRow]>([:])
 
     func upsert(_ row: MessageRow) {
         if row.state == "sending" {
@@ -572,11 +571,11 @@ final class LocalStore: Sendable {
         } ?? nil
     }
 
-    private let mirror = Mutex(Mirror())
+    private let mirror = LockedValue(Mirror())
 
     /// The largest local order given so far, known once read from the table
     /// (nil: not read yet).
-    private let lastLocalOrder = Mutex<Int64?>(nil)
+    private let lastLocalOrder = LockedValue<Int64?>(nil)
 
     func nextLocalOrder() -> Int64 {
         let last =

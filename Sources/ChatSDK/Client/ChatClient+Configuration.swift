@@ -14,6 +14,19 @@ extension ChatClient {
     /// How a client reaches its backend. ChatSDKNetwork makes one for a
     /// server (`.http(baseURL:)`); the embedded world makes its own. Opaque:
     /// what goes over it is the SDK's business.
+    ///
+    /// `.http` and `.realTime()` come from the network layer: without
+    /// `import ChatSDKNetwork` the compiler says "type 'ChatClient.Transport'
+    /// has no member 'http'". Add the `ChatSDKNetwork` product to the app
+    /// and import it where the client is configured:
+    ///
+    /// ```swift
+    /// import ChatSDK
+    /// import ChatSDKNetwork
+    ///
+    /// let configuration = ChatClient.Configuration(
+    ///     apiKey: "my-app-key", transport: .http(baseURL: serverURL), runtime: .realTime())
+    /// ```
     public struct Transport: Sendable {
         package let base: any ChatTransport
 

@@ -1,5 +1,4 @@
 internal import ChatCore
-import Synchronization
 
 /// A watcher whose responses are delivered by callbacks rather than
 /// through an `AsyncSequence`: each response the moment the client
@@ -13,7 +12,7 @@ public final class WatchObservation: Sendable {
     private let core: ClientCore
     private let runtime: any ChatRuntime
     /// The client's id of the watcher once it exists; cancelled first or not.
-    private let state = Mutex<(id: Int?, cancelled: Bool)>((nil, false))
+    private let state = LockedValue<(id: Int?, cancelled: Bool)>((nil, false))
 
     init(core: ClientCore, runtime: any ChatRuntime) {
         self.core = core

@@ -1,5 +1,4 @@
 internal import ChatCore
-import Synchronization
 
 /// A chat client: one user, one session, one cache, one connection (C1, C2).
 ///

@@ -102,9 +102,10 @@ extension ClientCore {
             } catch {
                 return .sessionDelegate(.failed(error as? ChatError ?? ChatError(.sessionClosed, "The SessionDelegate failed: \(error)")))
             }
-        case .authenticationDelegate:
+        case .authenticationDelegate(let reason):
             guard let delegate = authenticationDelegate else { return .authenticationDelegate(jwt: nil) }
-            return .authenticationDelegate(jwt: await delegate.onInvalidAuth())
+            let userId = machine.userId ?? currentUser?.id ?? ""
+            return .authenticationDelegate(jwt: await delegate.onInvalidAuth(userId: userId, reason: reason))
         }
     }
 

@@ -1,5 +1,4 @@
 internal import ChatCore
-import Synchronization
 
 /// Everything a client knows and does, isolated to its runtime's executor.
 /// The public `ChatClient` is a thin facade over it.
@@ -14,7 +13,7 @@ actor ClientCore {
     var deviceId: String { device.id }
     /// The cache the client keeps now (C1): `.memory` while a disk cache
     /// could not be used. In a lock so that the app can ask at any time.
-    nonisolated let activeCacheMode: Mutex<ChatClient.CacheMode>
+    nonisolated let activeCacheMode: LockedValue<ChatClient.CacheMode>
     let provider: (any SessionTokenProvider)?
     /// The current user's store: a file per client and user with a disk
     /// cache (D2), else in memory.
@@ -31,7 +30,7 @@ actor ClientCore {
     /// The server's ids of the user's conversations it created under
     /// another id than the app's (kept in `store`). In a lock so that the
     /// app can ask for one without waiting for the client.
-    nonisolated let aliases = Mutex(ConversationAliases())
+    nonisolated let aliases = LockedValue(ConversationAliases())
     var storePath: String?
 
     /// Who is signed in, how, with which tokens: the session's decisions.
@@ -90,7 +89,7 @@ actor ClientCore {
         self.runtime = configuration.runtime
         self.provider = provider
         self.device = DeviceIdentity.resolve(configuration, generate: DeviceIdentity.generate)
-        self.activeCacheMode = Mutex(configuration.cacheMode)
+        self.activeCacheMode = LockedValue(configuration.cacheMode)
         self.machine = SessionMachine(hasProvider: provider != nil)
         let store = LocalStore.inMemory()
         self.store = store

@@ -2,8 +2,33 @@ internal import ChatCore
 
 /// Asked for a new JWT when the server says the one the user logged in
 /// with has expired (A6). Return nil to give up: the user is logged out.
+///
+/// Implement one of the two methods: ``onInvalidAuth(userId:reason:)``
+/// says for which user and why (the server's error, e.g.
+/// ``ChatError/Code/expiredJWT``); by default it asks ``onInvalidAuth()``,
+/// which by default gives up.
+///
+/// ```swift
+/// struct Renewer: AuthenticationDelegate {
+///     let backend: MyBackend
+///     func onInvalidAuth(userId: String, reason: ChatError) async -> String? {
+///         try? await backend.chatJWT(for: userId)
+///     }
+/// }
+/// ```
 public protocol AuthenticationDelegate: Sendable {
+    /// A new JWT for the signed-in user, or nil to log them out.
     func onInvalidAuth() async -> String?
+    /// A new JWT for `userId`, whose JWT the server refused with `reason`,
+    /// or nil to log them out.
+    func onInvalidAuth(userId: String, reason: ChatError) async -> String?
+}
+
+extension AuthenticationDelegate {
+    /// Gives up: the user is logged out.
+    public func onInvalidAuth() async -> String? { nil }
+    /// Asks ``onInvalidAuth()``.
+    public func onInvalidAuth(userId: String, reason: ChatError) async -> String? { await onInvalidAuth() }
 }
 
 /// Renews the session token of a `connect(userId:sessionToken:)` session

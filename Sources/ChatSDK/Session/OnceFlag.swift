@@ -1,8 +1,8 @@
-import Synchronization
+internal import ChatCore
 
 /// Makes a callback-based answer resume a continuation once at most.
 final class OnceFlag: Sendable {
-    private let flag = Mutex(false)
+    private let flag = LockedValue(false)
     func set() -> Bool {
         flag.withLock { done in
             defer { done = true }

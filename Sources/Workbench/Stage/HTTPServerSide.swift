@@ -43,7 +43,7 @@ final class HTTPServerSide: ServerSide {
     }
 
     func agentSay(conversationId: String, text: String) throws -> WireMessage {
-        try wait { try await $0.agentSay(text, in: conversationId) }
+        try wait { try await $0.agentSayMessage(text, in: conversationId) }
     }
     func agentTyping(conversationId: String, isTyping: Bool) throws {
         try wait { try await $0.agentTyping(isTyping, in: conversationId) }
