@@ -34,10 +34,12 @@ struct InteractiveLoop {
         history.loadIntoEditor()
         Terminal.write(engine.banner + "\n")
         if let startupFile { runStartupFile(startupFile) }
+        var paste = PastedTranscript()
         while true {
             var prompt = Self.prompt(context: engine.workbench?.promptContext)
             var line: String?
             var interrupted = false
+            let wasWaiting = LineEditor.inputIsWaiting()
             while true {
                 let (read, stopped) = Interrupt.atPrompt { editor.readLine(prompt: prompt) }
                 if stopped {
@@ -53,10 +55,11 @@ struct InteractiveLoop {
                 Terminal.write("\n") // Ctrl-C: drop the line, prompt again
                 continue
             }
-            guard let line else {
+            guard let read = line else {
                 Terminal.write("\n") // Ctrl-D: leave the shell's prompt on a line of its own
                 break
             }
+            guard case .run(let line) = paste.take(read, wasWaiting: wasWaiting) else { continue }
             // Remembered first: a command that had to be stopped is the one
             // a user wants to find again.
             history.remember(line)

@@ -45,6 +45,13 @@ final class LineEditor {
         return String(cString: raw)
     }
 
+    /// Whether input is already waiting on the terminal (a paste still
+    /// arriving), without waiting for any.
+    static func inputIsWaiting() -> Bool {
+        var descriptor = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+        return poll(&descriptor, 1, 0) > 0 && descriptor.revents & Int16(POLLIN) != 0
+    }
+
     /// Adds a line to the in-memory history (Up arrow, Ctrl-R).
     func addHistory(_ line: String) {
         _ = add_history(line)

@@ -74,6 +74,20 @@ import Testing
         _ = try pane.waitFor("chatbench[phone2]>")
     }
 
+    /// The README's tour pasted with its prompts and output (issue 30): the
+    /// `> ` lines run, the output pasted with them is skipped, not an error.
+    @Test(.enabled(if: hasTmux)) func aPastedTranscriptRunsItsCommandsAndSkipsItsOutput() throws {
+        let pane = try Pane()
+        _ = try pane.waitFor("chatbench>")
+        try pane.type(
+            "> user set alice\nuser alice set on client (no request)\n  [00:00:00.000] client.session → userSet(alice)\n"
+                + "> start conversation\nc1 = conversation c-89025cc1 (local)", enter: true)
+        _ = try pane.waitFor("c1 = conversation c-89025cc1 (local)\nchatbench> c1 = conversation")
+        try pane.type("whoami")
+        let screen = try pane.waitFor("alice on client")
+        #expect(!screen.contains("script error"), "\(screen)")
+    }
+
     @Test(.enabled(if: hasTmux)) func colourOnATerminalAndNoneWithNO_COLOR() throws {
         let coloured = try Pane()
         _ = try coloured.waitFor("chatbench>")
