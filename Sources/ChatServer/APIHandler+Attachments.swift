@@ -1,0 +1,53 @@
+import ChatBackend
+import ChatCore
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+
+/// Attachments' bytes (A14, D6): `POST /v1/attachments` and
+/// `GET /v1/attachments/{id}`.
+extension APIHandler {
+    /// Checks the credentials, the type and the declared size before a byte
+    /// of the body is read, then reads at most the app's limit.
+    func uploadAttachment(_ input: Operations.UploadAttachment.Input) async throws -> Operations.UploadAttachment.Output {
+        let headers = RequestHeaders.current
+        guard let apiKey = ChatServer.header(headers, HTTPWire.Header.apiKey), !apiKey.isEmpty else {
+            throw WireError(.invalidApiKey, "The request has no \(HTTPWire.Header.apiKey) header")
+        }
+        let token = try ChatServer.bearerToken(headers)
+        let backend = self.backend
+        let settings = try await BackendThread.run {
+            try backend.uploadSettings(apiKey: apiKey, accessToken: token)
+        }
+        guard let mimeType = headers[.contentType]?.split(separator: ";").first.map({ $0.trimmingCharacters(in: .whitespaces) }),
+            !mimeType.isEmpty
+        else {
+            throw WireError(.unsupportedMediaType, "The upload has no Content-Type: give the attachment's MIME type")
+        }
+        let declared = headers[.contentLength].flatMap { Int64($0) } ?? 1
+        try Backend.checkAttachment(mimeType: mimeType, size: max(declared, 1), settings: settings)
+        guard case .any(let body) = input.body else { throw WireError(.badRequest, "The upload needs a body") }
+        let limit = Int(clamping: settings.maxAttachmentBytes)
+        let data: Data
+        do {
+            data = try await Data(collecting: body, upTo: limit)
+        } catch {
+            throw WireError(.attachmentTooLarge, "The attachment is larger than \(limit) bytes, what the server accepts")
+        }
+        guard case .attachment(let stored) = try await perform(.uploadAttachment(mimeType: mimeType, data: data)) else {
+            throw WireError(.internalError)
+        }
+        return .created(.init(body: .json(try Self.answer(stored))))
+    }
+
+    /// The bytes, for whoever may read them; everyone else is told what an
+    /// unknown id is told.
+    func attachmentData(_ input: Operations.AttachmentData.Input) async throws -> Operations.AttachmentData.Output {
+        let id = try Self.id(input.path.id)
+        guard case .attachmentData(let mimeType, let data) = try await perform(.attachmentData(id: id)) else {
+            throw WireError(.internalError)
+        }
+        let digest = Backend.sha256(data)
+        return .ok(.init(headers: .init(xAttachmentType: mimeType, xAttachmentSha256: digest), body: .binary(HTTPBody(data))))
+    }
+}
