@@ -205,8 +205,9 @@ extension Backend {
             guard text.unicodeScalars.count <= maxTextLength else {
                 throw WireError(.badRequest, "The message text is longer than \(maxTextLength) characters")
             }
-        case .attachment(_, _, let size, let fileName, _):
+        case .attachment(_, _, let size, let fileName, let id):
             guard size >= 0 else { throw WireError(.badRequest, "The attachment size is negative") }
+            if let id { try validateIdentifier(id, what: "attachment id") }
             if let fileName, fileName.unicodeScalars.count > 1_024 {
                 throw WireError(.badRequest, "The attachment file name is longer than 1024 characters")
             }
