@@ -97,6 +97,29 @@ extension Backend {
         return (row["uploaderId"] as String).isSameIdentifier(as: caller.userId)
     }
 
+    /// Makes bytes the caller uploaded, and no message names, a profile
+    /// image: anyone of the app may read them from then on.
+    func makeProfileImage(_ db: Database, attachmentId: String, mimeType: String, size: Int64, caller: Caller) throws {
+        guard
+            let row = try Row.fetchOne(
+                db.cachedStatement(
+                    sql:
+                        "SELECT uploaderId, conversationId, mimeType, size FROM attachment WHERE id = ? AND apiKey = ? AND purpose = 'message'"
+                ),
+                arguments: [attachmentId, caller.apiKey]),
+            (row["uploaderId"] as String).isSameIdentifier(as: caller.userId), (row["conversationId"] as String?) == nil
+        else {
+            throw WireError(.unknownAttachment)
+        }
+        guard (row["mimeType"] as String) == mimeType, (row["size"] as Int64) == size else {
+            throw WireError(
+                .badRequest,
+                "The profile image says \(mimeType) of \(size) bytes; the uploaded bytes are \(row["mimeType"] as String) of \(row["size"] as Int64)"
+            )
+        }
+        try db.cachedStatement(sql: "UPDATE attachment SET purpose = 'profile' WHERE id = ?").execute(arguments: [attachmentId])
+    }
+
     /// Ties the bytes a new message names to its conversation: they must be
     /// the caller's own upload, not yet sent in another conversation, and of
     /// the type and size the content says. Inside the send's transaction.

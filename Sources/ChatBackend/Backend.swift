@@ -235,8 +235,8 @@ public final class Backend: Sendable {
             return .user(try currentUser(caller))
         case .updateUser(let nickname, let profileURL, let attributes):
             return .user(try updateUser(caller, nickname: nickname, profileURL: profileURL, attributes: attributes))
-        case .uploadProfileImage(let mimeType, let size):
-            return .user(try uploadProfileImage(caller, mimeType: mimeType, size: size))
+        case .uploadProfileImage(let mimeType, let size, let attachmentId):
+            return .user(try uploadProfileImage(caller, mimeType: mimeType, size: size, attachmentId: attachmentId))
         case .uploadAttachment(let mimeType, let data):
             return .attachment(try uploadAttachment(caller, mimeType: mimeType, data: data))
         case .attachmentData(let id):

@@ -90,6 +90,28 @@ import Testing
         }
     }
 
+    @Test func aProfileImageIsUploadedBytesThatAnyoneOfTheAppReads() throws {
+        let world = try TestWorld()
+        let alice = try world.tokens("alice").accessToken
+        let bob = try world.tokens("bob").accessToken
+        let attachment = try upload(Self.png, in: world, token: alice)
+        // Someone else's upload cannot be one's profile image.
+        #expect(
+            world.errorCode(.uploadProfileImage(mimeType: "image/png", size: 11, attachmentId: attachment.id), token: bob)
+                == .unknownAttachment)
+        #expect(world.errorCode(.attachmentData(id: attachment.id), token: bob) == .unknownAttachment)
+        let response = try world.handle(
+            .uploadProfileImage(mimeType: "image/png", size: 11, attachmentId: attachment.id), token: alice
+        ).get()
+        guard case .user(let user) = response else { throw WireError(.internalError, "unexpected \(response)") }
+        #expect(user.profileURL == "/v1/attachments/\(attachment.id)")
+        #expect(
+            try world.handle(.attachmentData(id: attachment.id), token: bob).get() == .attachmentData(mimeType: "image/png", data: Self.png)
+        )
+        // A profile image is no message's.
+        #expect((try? sendAttachment(attachment, id: "m1", in: "c1", world: world, token: alice).get()) == nil)
+    }
+
     @Test func theBytesSurviveAReopenOfTheFile() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("attachments-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -80,8 +80,11 @@ package enum WireRequest: Codable, Sendable, Hashable {
     /// Sets the caller's profile image (A14): `image/jpeg` or `image/png`, at
     /// most ``WireLimits/maxProfileImageBytes``; else `unsupportedMediaType`
     /// or `attachmentTooLarge`. The user's `profileURL` becomes the stored
-    /// image's address. Answers `.user`.
-    case uploadProfileImage(mimeType: String, size: Int64)
+    /// image's address. Answers `.user`. With `attachmentId`, the image is
+    /// bytes the caller uploaded (`uploadAttachment`) and no message names,
+    /// of that type and size: `profileURL` becomes their path
+    /// (`/v1/attachments/{id}`), and anyone of the app may read them.
+    case uploadProfileImage(mimeType: String, size: Int64, attachmentId: String? = nil)
 
     // MARK: Attachments (A14, D6)
 

@@ -41,7 +41,16 @@ final class MessageObject: Inspectable, @unchecked Sendable {
 
     func appendHistory(_ state: String, at time: Instant) { table.appendHistory((time, state), at: index) }
 
-    let fieldNames = ["id", "kind", "text", "attachment", "state", "error", "author", "conversation", "replyTo", "readByProvider"]
+    /// A message's fields; `attachment` is listed for an attachment only (on
+    /// a text message it is none, as `text` is on an attachment).
+    var fieldNames: [String] {
+        guard case .attachment? = latest?.content else { return Self.textFieldNames }
+        return Self.attachmentFieldNames
+    }
+    static let textFieldNames = ["id", "kind", "text", "state", "error", "author", "conversation", "replyTo", "readByProvider"]
+    static let attachmentFieldNames = [
+        "id", "kind", "text", "attachment", "state", "error", "author", "conversation", "replyTo", "readByProvider",
+    ]
 
     func field(_ name: String, argument: String?, in interpreter: Interpreter) throws(ScriptError) -> Resolved? {
         switch name {
