@@ -17,7 +17,7 @@ bodies get, one in two, a live refresh token; updateUser's attribute names are
 made what the document's prose says (OpenAPI 3.0 cannot state it). Negative
 cases are left as generated.
 
-Positive uploads (POST /v1/attachments) send bytes as image/png, and GET /v1/attachments/{id} reads, one in two, the
+Positive uploads (POST /v1/attachments, and the agent's) send bytes as image/png, and GET /v1/attachments/{id} reads, one in two, the
 attachment the script seeded in the conversation.
 
 Environment: CHATBENCH_URL (the server), CHATBENCH_FUZZ_USER,
@@ -117,9 +117,9 @@ def map_case(context, case):
     if case.path == "/v1/auth/refresh" and isinstance(body, dict) and isinstance(body.get("refreshToken"), str):
         if _positive(case, ParameterLocation.BODY) and not zlib.crc32(body["refreshToken"].encode()) % 2:
             case.body = {**body, "refreshToken": issue_tokens()["refreshToken"]}
-    # POST /v1/attachments: a type the app takes for every positive case (a
+    # POST /v1/attachments and the agent's: a type the app takes for every positive case (a
     # generated Content-Type is one it refuses; negative cases stay as generated).
-    if case.path == "/v1/attachments" and _wholly_positive(case):
+    if case.path in ("/v1/attachments", "/v1/agent/conversations/{id}/attachments") and _wholly_positive(case):
         case.media_type = "image/png"
         case.body = UPLOAD
     identifier = (case.path_parameters or {}).get("id")

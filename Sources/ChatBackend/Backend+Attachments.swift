@@ -43,22 +43,32 @@ extension Backend {
     /// Stores bytes already checked, under a new id.
     func storeAttachment(_ caller: Caller, purpose: String, mimeType: String, data: Data) throws(WireError) -> WireAttachment {
         let now = environment.now()
-        let digest = Self.sha256(data)
         return try write { db in
-            var id = environment.makeID("att-")
-            while try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM attachment WHERE id = ?"), arguments: [id]) == true {
-                id = environment.makeID("att-")
-            }
-            try db.cachedStatement(
-                sql: """
-                    INSERT INTO attachment (id, apiKey, uploaderId, conversationId, purpose, mimeType, size, sha256, data, createdAt)
-                    VALUES (?, ?, ?, NULL, ?, ?, ?, ?, ?, ?)
-                    """
-            ).execute(arguments: [
-                id, caller.apiKey, caller.userId, purpose, mimeType.lowercased(), data.count, digest, data, now.milliseconds,
-            ])
-            return WireAttachment(id: id, mimeType: mimeType.lowercased(), size: Int64(data.count), sha256: digest)
+            try insertAttachment(
+                db, apiKey: caller.apiKey, uploaderId: caller.userId, conversationId: nil, purpose: purpose, mimeType: mimeType, data: data,
+                now: now)
         }
+    }
+
+    /// Inserts checked bytes under a new id, inside a write.
+    func insertAttachment(
+        _ db: Database, apiKey: String, uploaderId: String, conversationId: String?, purpose: String, mimeType: String, data: Data,
+        now: Instant
+    ) throws -> WireAttachment {
+        let digest = Self.sha256(data)
+        var id = environment.makeID("att-")
+        while try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM attachment WHERE id = ?"), arguments: [id]) == true {
+            id = environment.makeID("att-")
+        }
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO attachment (id, apiKey, uploaderId, conversationId, purpose, mimeType, size, sha256, data, createdAt)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """
+        ).execute(arguments: [
+            id, apiKey, uploaderId, conversationId, purpose, mimeType.lowercased(), data.count, digest, data, now.milliseconds,
+        ])
+        return WireAttachment(id: id, mimeType: mimeType.lowercased(), size: Int64(data.count), sha256: digest)
     }
 
     /// The SHA-256 of `data`, in lowercase hex.
@@ -95,6 +105,45 @@ extension Backend {
             return (row["ownerId"] as String?)?.isSameIdentifier(as: caller.userId) == true
         }
         return (row["uploaderId"] as String).isSameIdentifier(as: caller.userId)
+    }
+
+    /// The other side (S2): the agent sends a file in a conversation. The
+    /// bytes are checked against the app's settings, stored as read by the
+    /// conversation's owner, and named by a new message of the agent's.
+    package func agentSendAttachment(
+        conversationId: String, kind: WireContent.AttachmentKind, mimeType: String, fileName: String?, data: Data,
+        agentName: String = "agent"
+    ) throws(WireError) -> WireMessage {
+        let conversationId = Identifier.normalized(conversationId)
+        if let fileName, fileName.unicodeScalars.count > 1_024 {
+            throw WireError(.badRequest, "The attachment file name is longer than 1024 characters")
+        }
+        let now = environment.now()
+        let (ownerId, message) = try write { db -> (String, WireMessage) in
+            guard let row = try conversationRow(db, id: conversationId) else { throw WireError(.unknownConversation) }
+            let apiKey = try ownerApp(db, conversation: row)
+            try Self.checkAttachment(mimeType: mimeType, size: Int64(data.count), settings: try Self.appSettings(db, apiKey: apiKey))
+            let ownerId: String = row["ownerId"]
+            let stored = try insertAttachment(
+                db, apiKey: apiKey, uploaderId: ownerId, conversationId: conversationId, purpose: "message", mimeType: mimeType,
+                data: data, now: now)
+            var messageId = environment.makeID("msg-")
+            while try Bool.fetchOne(
+                db.cachedStatement(sql: "SELECT 1 FROM message WHERE conversationId = ? AND id = ?"),
+                arguments: [conversationId, messageId])
+                == true
+            {
+                messageId = environment.makeID("msg-")
+            }
+            let content = WireContent.attachment(
+                kind: kind, mimeType: stored.mimeType, size: stored.size, fileName: fileName, id: stored.id)
+            let (_, message) = try appendMessage(
+                db, conversation: row, id: messageId, author: .provider(name: agentName), content: content, replyTo: nil, now: now,
+                clearProviderTyping: true)
+            return (ownerId, message)
+        }
+        deliverEvents(userId: ownerId)
+        return message
     }
 
     /// Makes bytes the caller uploaded, and no message names, a profile

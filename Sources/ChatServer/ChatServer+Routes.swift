@@ -36,6 +36,7 @@ extension ChatServer {
         ("POST", "/v1/app/access-tokens"),
         ("POST", "/v1/app/session-tokens"),
         ("POST", "/v1/agent/conversations/{id}/say"),
+        ("POST", "/v1/agent/conversations/{id}/attachments"),
         ("POST", "/v1/agent/conversations/{id}/typing"),
         ("POST", "/v1/agent/conversations/{id}/read"),
     ]

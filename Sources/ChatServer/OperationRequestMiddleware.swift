@@ -31,8 +31,11 @@ struct OperationRequestMiddleware: ServerMiddleware {
         Operations.AgentRead.id, Operations.AppUsers.id, Operations.AppUserConversations.id, Operations.AppUserSessions.id,
         Operations.AppUserDevices.id, Operations.AppUserPushes.id, Operations.ExpireAccessTokens.id, Operations.RevokeTokens.id,
         Operations.AppConversationMessages.id, Operations.AppSettings.id, Operations.UpdateAppSettings.id,
-        Operations.IssueAccessToken.id, Operations.IssueSessionToken.id,
+        Operations.IssueAccessToken.id, Operations.IssueSessionToken.id, Operations.AgentSendAttachment.id,
     ]
+
+    /// The operations whose body is bytes, read by the operation up to the app's limit.
+    static let byteOperations: Set<String> = [Operations.UploadAttachment.id, Operations.AgentSendAttachment.id]
 
     /// The attachment's type as it is (`image/png`): the generated code
     /// percent-encodes a header's string, which is no MIME type.
@@ -52,7 +55,7 @@ struct OperationRequestMiddleware: ServerMiddleware {
         if Self.appOperations.contains(operationID) { _ = try ChatServer.requireApp(backend, request.headerFields) }
         var collected: HTTPBody?
         // An upload's bytes are read by its operation, up to the app's limit.
-        if operationID == Operations.UploadAttachment.id {
+        if Self.byteOperations.contains(operationID) {
             collected = body
         } else if let body {
             let bytes: [UInt8]

@@ -112,6 +112,26 @@ import Testing
         #expect((try? sendAttachment(attachment, id: "m1", in: "c1", world: world, token: alice).get()) == nil)
     }
 
+    @Test func theAgentsFileIsCheckedAndReadByTheConversationsOwnerOnly() throws {
+        let world = try TestWorld()
+        let alice = try world.tokens("alice").accessToken
+        let bob = try world.tokens("bob").accessToken
+        try world.send("hello", id: "m1", in: "c1", token: alice)
+        #expect(throws: WireError.self) {
+            try world.backend.agentSendAttachment(
+                conversationId: "c1", kind: .document, mimeType: "text/plain", fileName: "a.txt", data: Data("hi".utf8))
+        }
+        let message = try world.backend.agentSendAttachment(
+            conversationId: "c1", kind: .image, mimeType: "image/png", fileName: "dot.png", data: Self.png)
+        #expect(message.author == .provider(name: "agent"))
+        guard case .attachment(.image, "image/png", 11, "dot.png", let id?) = message.content else {
+            Issue.record("the agent's message names no bytes: \(message.content)")
+            return
+        }
+        #expect(try world.handle(.attachmentData(id: id), token: alice).get() == .attachmentData(mimeType: "image/png", data: Self.png))
+        #expect(world.errorCode(.attachmentData(id: id), token: bob) == .unknownAttachment)
+    }
+
     @Test func theBytesSurviveAReopenOfTheFile() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("attachments-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

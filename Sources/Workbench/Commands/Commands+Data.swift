@@ -1,4 +1,5 @@
 import ChatBackend
+import ChatCore
 import ChatSDK
 import Foundation
 
@@ -193,6 +194,29 @@ extension CommandTable {
     }
 
     static let otherSideCommands: [CommandSpec] = [
+        CommandSpec(
+            name: "agent send", group: .otherSide,
+            arguments: [
+                ArgumentSpec(name: "C", kind: .handle(.conversation)),
+                ArgumentSpec(name: "KIND", kind: .choice(["image", "video", "document", "audio"])),
+                ArgumentSpec(name: "FILE", kind: .file),
+            ],
+            options: [OptionSpec(name: "--type", value: .text, valueName: "MIME", summary: "the file's MIME type")],
+            summary: "the provider sends a file in a conversation: its bytes, checked against the app's settings",
+            example: "agent send c1 image examples/files/dot.png",
+            makes: .message,
+            run: { interpreter, invocation in
+                let conversation = try interpreter.conversation(invocation.argument(0)!)
+                let kind = MessageContent.AttachmentKind(rawValue: invocation.argument(1)!)!
+                let file = try AttachmentFile(path: invocation.argument(2)!, kind: kind, mimeType: invocation.option("--type"))
+                let message = try interpreter.world.server.agentSendAttachment(
+                    conversationId: conversation.serverId, kind: WireContent.AttachmentKind(kind), mimeType: file.mimeType,
+                    fileName: file.name, data: file.data)
+                let object = interpreter.messageObject(for: message.id, conversationId: conversation.id, client: conversation.client)
+                object.digest = Backend.sha256(file.data)
+                interpreter.bind(invocation.binding, to: object)
+                interpreter.print("\(invocation.binding ?? object.handle) = agent \(kind.rawValue) message in \(conversation.handle)")
+            }),
         CommandSpec(
             name: "agent say", group: .otherSide,
             arguments: [ArgumentSpec(name: "C", kind: .handle(.conversation)), ArgumentSpec(name: "TEXT", kind: .text)],
