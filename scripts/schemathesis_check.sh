@@ -28,8 +28,9 @@ pid=""
 cleanup() { [ -n "$pid" ] && kill "$pid" 2>/dev/null; if [ -n "${KEEP_WORK:-}" ]; then echo "kept $work"; else rm -rf "$work"; fi; }
 trap cleanup EXIT
 
-# Seeds, as user `fuzz`, the conversation c1 (three messages and one of an
-# agent's) that the hooks point positive cases at.
+# Seeds, as user `fuzz`, the conversation c1 (three messages, one of an
+# agent's, and an image with its bytes) that the hooks point positive cases
+# at; prints the image's attachment id.
 seed_data() {
     python3 - "$1" <<'PY'
 import json, sys, urllib.request
@@ -47,6 +48,13 @@ for index in range(3):
         body["createConversation"] = {}
     post("/v1/conversations/c1/messages", body, user)
 post("/v1/agent/conversations/c1/say", {"text": "seeded agent message"}, app)
+png = open("examples/files/dot.png", "rb").read()
+upload = urllib.request.Request(url + "/v1/attachments", data=png, method="POST", headers=dict(user, **{"Content-Type": "image/png"}))
+with urllib.request.urlopen(upload) as response:
+    attachment = json.loads(response.read())
+named = {"kind": "image", "mimeType": "image/png", "size": len(png), "fileName": "dot.png", "id": attachment["id"]}
+post("/v1/conversations/c1/messages", {"message": {"id": "seed-attachment", "content": {"attachment": named}}}, user)
+print(attachment["id"])
 PY
 }
 
@@ -54,6 +62,7 @@ run_schemathesis() {
     local out=$1
     shift
     CHATBENCH_URL="$url" CHATBENCH_FUZZ_USER=fuzz CHATBENCH_FUZZ_CONVERSATION=c1 CHATBENCH_FUZZ_ISSUED="$work/issued" \
+        CHATBENCH_FUZZ_ATTACHMENT="$attachment" \
         SCHEMATHESIS_HOOKS=scripts/schemathesis_hooks.py \
         timeout -k 5 600 schemathesis --config-file scripts/schemathesis.toml run docs/openapi.json --url "$url" --seed "$seed" --max-examples "$examples" \
         --checks all --workers 1 --no-color \
@@ -73,7 +82,7 @@ for seed in $seeds; do
         echo "schemathesis, seed $seed: the server did not start in 30 s"; tail -20 "$work/serve.log"
         exit 1
     fi
-    seed_data "$url"
+    attachment="$(seed_data "$url")"
     skip="$(wc -l < "$work/serve.log")"
     run_schemathesis "$work/run.txt" --exclude-operation-id updateAppSettings
     # (No stateful phase: every link of the document leads out of this run.)

@@ -17,8 +17,11 @@ bodies get, one in two, a live refresh token; updateUser's attribute names are
 made what the document's prose says (OpenAPI 3.0 cannot state it). Negative
 cases are left as generated.
 
+Positive uploads (POST /v1/attachments, and the agent's) send bytes as image/png, and GET /v1/attachments/{id} reads, one in two, the
+attachment the script seeded in the conversation.
+
 Environment: CHATBENCH_URL (the server), CHATBENCH_FUZZ_USER,
-CHATBENCH_FUZZ_CONVERSATION, CHATBENCH_FUZZ_ISSUED.
+CHATBENCH_FUZZ_CONVERSATION, CHATBENCH_FUZZ_ATTACHMENT, CHATBENCH_FUZZ_ISSUED.
 """
 
 import json
@@ -32,13 +35,18 @@ from schemathesis.core.parameters import ParameterLocation
 URL = os.environ["CHATBENCH_URL"]
 USER = os.environ.get("CHATBENCH_FUZZ_USER", "fuzz")
 CONVERSATION = os.environ.get("CHATBENCH_FUZZ_CONVERSATION", "c1")
+ATTACHMENT = os.environ.get("CHATBENCH_FUZZ_ATTACHMENT", "att-none")
+# What a positive upload sends, as image/png: text, so that schemathesis still
+# sees a string (the document's binary body); the server checks type and size,
+# not content.
+UPLOAD = "chatbench attachment bytes"
 ISSUED = os.environ.get("CHATBENCH_FUZZ_ISSUED")
 APP_HEADERS = {
     "X-Api-Key": "demo-key",
     "X-App-Secret": "demo-secret-0123456789abcdef",
     "Content-Type": "application/json",
 }
-USER_ROUTES = r"^/v1/(conversations|identity|events)"
+USER_ROUTES = r"^/v1/(conversations|identity|events|attachments)"
 
 
 def issue_tokens():
@@ -70,6 +78,22 @@ def _positive(case, location):
     return meta is None or not meta.is_negative_at(location)
 
 
+def _wholly_positive(case):
+    """Whether no part of the case was generated to be refused."""
+    meta = getattr(case, "_meta", None)
+    if meta is None:
+        return True
+    # A coverage scenario of the headers with "only required properties"
+    # is checked as one to refuse, though no component is marked negative.
+    description = getattr(getattr(getattr(meta, "phase", None), "data", None), "description", "") or ""
+    if "only required" in description.lower():
+        return False
+    mode = getattr(getattr(meta, "generation", None), "mode", None)
+    if mode is not None and mode.is_negative:
+        return False
+    return not any(component.mode.is_negative for component in meta.components.values())
+
+
 def _attribute_name(key):
     """An attribute name as POST /v1/identity's updateUser takes it: 1 to 128
     characters, no control characters. OpenAPI 3.0 has no propertyNames,
@@ -93,6 +117,11 @@ def map_case(context, case):
     if case.path == "/v1/auth/refresh" and isinstance(body, dict) and isinstance(body.get("refreshToken"), str):
         if _positive(case, ParameterLocation.BODY) and not zlib.crc32(body["refreshToken"].encode()) % 2:
             case.body = {**body, "refreshToken": issue_tokens()["refreshToken"]}
+    # POST /v1/attachments and the agent's: a type the app takes for every positive case (a
+    # generated Content-Type is one it refuses; negative cases stay as generated).
+    if case.path in ("/v1/attachments", "/v1/agent/conversations/{id}/attachments") and _wholly_positive(case):
+        case.media_type = "image/png"
+        case.body = UPLOAD
     identifier = (case.path_parameters or {}).get("id")
     if not isinstance(identifier, str) or not _positive(case, ParameterLocation.PATH):
         return case
@@ -104,4 +133,6 @@ def map_case(context, case):
         case.path_parameters["id"] = USER
     elif "/conversations/{id}" in case.path:
         case.path_parameters["id"] = CONVERSATION
+    elif case.path == "/v1/attachments/{id}":
+        case.path_parameters["id"] = ATTACHMENT
     return case

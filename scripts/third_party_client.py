@@ -16,6 +16,7 @@ import base64
 import hashlib
 import hmac
 import json
+import os
 import subprocess
 import sys
 import time
@@ -143,6 +144,32 @@ async def main(base):
                                 json={"createConversation": {}, "message": {"id": "b1", "content": text("mine")}})
         check(squat.status_code == 200 and squat.json()["conversation"]["id"] != conversation_id,
               "creating under another user's id gives a conversation of one's own")
+
+        # Attachments: the bytes are uploaded with their type, a message names
+        # them, and only the conversation's owner reads them back.
+        png = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "examples", "files", "dot.png"), "rb").read()
+        stored = await http.post("/v1/attachments", headers=dict(user, **{"Content-Type": "image/png"}), content=png)
+        attachment = stored.json() if stored.status_code == 201 else {}
+        check(stored.status_code == 201 and attachment.get("size") == len(png)
+              and attachment.get("sha256") == hashlib.sha256(png).hexdigest(), "uploadAttachment stores the bytes (201, sha256)")
+        named = {"message": {"id": "py-a1", "content": {"attachment": {
+            "kind": "image", "mimeType": "image/png", "size": len(png), "fileName": "dot.png", "id": attachment.get("id", "x")}}}}
+        sent = await http.post(f"/v1/conversations/{conversation_id}/messages", headers=user, json=named)
+        check(sent.status_code == 200, "a message names the uploaded bytes")
+        read = await http.get(f"/v1/attachments/{attachment.get('id', 'x')}", headers=user)
+        check(read.status_code == 200 and read.content == png and read.headers.get("X-Attachment-Type") == "image/png",
+              "attachmentData gives the owner the bytes and their type")
+        theirs = await http.get(f"/v1/attachments/{attachment.get('id', 'x')}", headers=bob_headers)
+        unknown = await http.get("/v1/attachments/att-none", headers=bob_headers)
+        check(theirs.status_code == 404 and theirs.json() == unknown.json(),
+              "another user is told what an unknown id is told (404 unknownAttachment)")
+        wrong = await http.post("/v1/attachments", headers=dict(user, **{"Content-Type": "text/x-shellscript"}), content=b"echo")
+        check(wrong.status_code == 415 and wrong.json()["code"] == "unsupportedMediaType", "a type the app refuses is 415")
+        small = await http.post("/v1/app/settings", headers=app,
+                                json={"settings": [{"key": "maxAttachmentBytes", "value": str(len(png) - 1)}]})
+        big = await http.post("/v1/attachments", headers=dict(user, **{"Content-Type": "image/png"}), content=png)
+        check(small.status_code == 200 and big.status_code == 413 and big.json()["code"] == "attachmentTooLarge",
+              "more bytes than maxAttachmentBytes is 413")
 
         # Refresh, then logout ends the session.
         refreshed = await http.post("/v1/auth/refresh", headers={"X-Api-Key": API_KEY, "X-Device-Id": "py-1"},

@@ -1,4 +1,5 @@
 import ChatCore
+import Foundation
 
 /// One app's view of the backend, as its own backend sees it with the app's
 /// secret (SPEC S1, S2): its users, their conversations, sessions, devices
@@ -116,6 +117,17 @@ package struct AppScope: Sendable {
         let userId = Identifier.normalized(userId)
         if let ttl, ttl <= .zero { throw WireError(.badRequest, "The session token's lifetime must be positive") }
         return Self.body(try backend.issueSessionToken(apiKey: apiKey, userId: userId, ttl: ttl))
+    }
+
+    /// The agent sends a file in one of the app's conversations (S2, D6).
+    package func agentSendAttachment(
+        conversationId: String, kind: WireContent.AttachmentKind, mimeType: String, fileName: String?, data: Data,
+        agentName: String = "agent"
+    ) throws(WireError) -> WireMessage {
+        let conversationId = Identifier.normalized(conversationId)
+        try requireConversation(conversationId)
+        return try backend.agentSendAttachment(
+            conversationId: conversationId, kind: kind, mimeType: mimeType, fileName: fileName, data: data, agentName: agentName)
     }
 
     /// The agent says `text` in one of the app's conversations (S2).

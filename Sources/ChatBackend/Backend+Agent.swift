@@ -88,7 +88,7 @@ extension Backend {
         }
     }
 
-    private func ownerApp(_ db: Database, conversation row: Row) throws -> String {
+    func ownerApp(_ db: Database, conversation row: Row) throws -> String {
         guard
             let apiKey = try String.fetchOne(
                 db.cachedStatement(sql: "SELECT apiKey FROM user WHERE id = ?"), arguments: [row["ownerId"] as String])

@@ -388,8 +388,8 @@ extension Backend {
         }
     }
 
-    /// uploadProfileImage (A14); see ``WireRequest/uploadProfileImage(mimeType:size:)``.
-    func uploadProfileImage(_ caller: Caller, mimeType: String, size: Int64) throws(WireError) -> WireUser {
+    /// uploadProfileImage (A14); see ``WireRequest/uploadProfileImage(mimeType:size:attachmentId:)``.
+    func uploadProfileImage(_ caller: Caller, mimeType: String, size: Int64, attachmentId: String?) throws(WireError) -> WireUser {
         let type = mimeType.lowercased()
         guard WireLimits.profileImageMimeTypes.contains(type) else {
             throw WireError(
@@ -402,8 +402,14 @@ extension Backend {
             throw WireError(
                 .attachmentTooLarge, "The profile image is \(size) bytes; the server accepts at most \(WireLimits.maxProfileImageBytes)")
         }
-        let url = "https://media.chatbench.invalid/profile/\(environment.makeID("img-")).\(type == "image/png" ? "png" : "jpg")"
+        if let attachmentId { try Self.validateIdentifier(attachmentId, what: "attachment id") }
+        let url =
+            attachmentId.map { "\(HTTPWire.attachmentsPath)/\($0)" }
+            ?? "https://media.chatbench.invalid/profile/\(environment.makeID("img-")).\(type == "image/png" ? "png" : "jpg")"
         return try write { db in
+            if let attachmentId {
+                try makeProfileImage(db, attachmentId: attachmentId, mimeType: type, size: size, caller: caller)
+            }
             try db.execute(sql: "UPDATE user SET profileURL = ? WHERE id = ?", arguments: [url, caller.userId])
             return try wireUser(db, id: caller.userId, via: caller.via)
         }

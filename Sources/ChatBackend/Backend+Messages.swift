@@ -70,6 +70,7 @@ extension Backend {
                 return (Self.conversation(from: row, now: now), try Self.message(from: stored), false)
             }
             try Self.validate(message.content, settings: caller.settings)
+            try bindAttachment(db, content: message.content, conversationId: conversationId, caller: caller)
             // A reply names a message of the same conversation.
             if let replyTo = message.replyTo,
                 try Bool.fetchOne(
@@ -184,18 +185,8 @@ extension Backend {
     /// Checks a message's content against the app's settings.
     static func validate(_ content: WireContent, settings: AppSettings) throws(WireError) {
         try validateForm(content)
-        guard case .attachment(_, let mimeType, let size, _) = content else { return }
-        guard size <= settings.maxAttachmentBytes else {
-            throw WireError(
-                .attachmentTooLarge, "The attachment is \(size) bytes; the server accepts at most \(settings.maxAttachmentBytes)")
-        }
-        let allowed = settings.allowedMimeTypes.map { $0.lowercased() }
-        guard allowed.contains(mimeType.lowercased()) else {
-            throw WireError(
-                .unsupportedMediaType,
-                "The server does not accept \(mimeType.debugDescription); it accepts \(settings.allowedMimeTypes.joined(separator: ", "))"
-            )
-        }
+        guard case .attachment(_, let mimeType, let size, _, _) = content else { return }
+        try checkLimits(mimeType: mimeType, size: size, settings: settings)
     }
 
     /// What a content must be whatever the app's settings: the limits
@@ -214,8 +205,9 @@ extension Backend {
             guard text.unicodeScalars.count <= maxTextLength else {
                 throw WireError(.badRequest, "The message text is longer than \(maxTextLength) characters")
             }
-        case .attachment(_, _, let size, let fileName):
+        case .attachment(_, _, let size, let fileName, let id):
             guard size >= 0 else { throw WireError(.badRequest, "The attachment size is negative") }
+            if let id { try validateIdentifier(id, what: "attachment id") }
             if let fileName, fileName.unicodeScalars.count > 1_024 {
                 throw WireError(.badRequest, "The attachment file name is longer than 1024 characters")
             }
@@ -227,7 +219,7 @@ extension Backend {
         switch content {
         case .text(let text):
             text.count > 140 ? String(text.prefix(140)) + "…" : text
-        case .attachment(let kind, _, _, let fileName):
+        case .attachment(let kind, _, _, let fileName, _):
             fileName.map { "[\(kind.rawValue)] \($0)" } ?? "[\(kind.rawValue)]"
         }
     }

@@ -235,8 +235,13 @@ public final class Backend: Sendable {
             return .user(try currentUser(caller))
         case .updateUser(let nickname, let profileURL, let attributes):
             return .user(try updateUser(caller, nickname: nickname, profileURL: profileURL, attributes: attributes))
-        case .uploadProfileImage(let mimeType, let size):
-            return .user(try uploadProfileImage(caller, mimeType: mimeType, size: size))
+        case .uploadProfileImage(let mimeType, let size, let attachmentId):
+            return .user(try uploadProfileImage(caller, mimeType: mimeType, size: size, attachmentId: attachmentId))
+        case .uploadAttachment(let mimeType, let data):
+            return .attachment(try uploadAttachment(caller, mimeType: mimeType, data: data))
+        case .attachmentData(let id):
+            let (mimeType, data) = try attachmentData(caller, id: id)
+            return .attachmentData(mimeType: mimeType, data: data)
         }
     }
 
@@ -276,7 +281,7 @@ public final class Backend: Sendable {
         if let problem = state.withLock({ $0.storageProblem }) { return "the last write failed (\(problem))" }
         do {
             try dbQueue.inDatabase { db in
-                for table in ["app", "user", "token", "session", "conversation", "message", "event", "device", "push"] {
+                for table in ["app", "user", "token", "session", "conversation", "message", "event", "device", "push", "attachment"] {
                     _ = try Row.fetchOne(db, sql: "SELECT * FROM \(table) LIMIT 1")
                 }
             }

@@ -163,6 +163,25 @@ enum BackendSchema {
                 t.add(column: "pushToken", .text)
             }
         }
+        // Attachments carry bytes (A14, D6): what a client uploaded, kept in
+        // the backend's one store. `conversationId` is set by the first
+        // message that names it (who may read it follows from there);
+        // `purpose` is "message" or "profile" (a profile image, readable by
+        // anyone of the app).
+        migrator.registerMigration("v7-attachments-with-bytes") { db in
+            try db.create(table: "attachment") { t in
+                t.primaryKey("id", .text)
+                t.column("apiKey", .text).notNull()
+                t.column("uploaderId", .text).notNull().indexed().references("user", onDelete: .cascade)
+                t.column("conversationId", .text).indexed().references("conversation", onDelete: .cascade)
+                t.column("purpose", .text).notNull()
+                t.column("mimeType", .text).notNull()
+                t.column("size", .integer).notNull()
+                t.column("sha256", .text).notNull()
+                t.column("data", .blob).notNull()
+                t.column("createdAt", .integer).notNull()
+            }
+        }
         return migrator
     }
 }

@@ -16,6 +16,9 @@ struct CredentialsMiddleware: ClientMiddleware {
     var appSecret: String?
     var deviceId: String?
     var headers: [String: String] = [:]
+    /// An upload's MIME type: the Content-Type of its bytes (the document
+    /// accepts any, and the generated client would send `*/*`).
+    var contentType: String?
 
     func intercept(
         _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
@@ -30,6 +33,7 @@ struct CredentialsMiddleware: ClientMiddleware {
         if let accessToken { request.headerFields[.authorization] = "Bearer \(accessToken)" }
         if let appSecret { request.headerFields[HTTPField.Name(HTTPWire.Header.appSecret)!] = appSecret }
         if let deviceId { request.headerFields[HTTPField.Name(HTTPWire.Header.deviceId)!] = deviceId }
+        if let contentType { request.headerFields[.contentType] = contentType }
         return try await next(request, body, baseURL)
     }
 }

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 package import ChatCore
 import ChatSDK
 import Foundation
+import OpenAPIRuntime
 
 /// What an app's own backend (and the workbench's "other side") asks a
 /// chatbench server, with the app's secret: tokens for a user, and the
@@ -59,6 +60,27 @@ public struct AppBackendClient: Sendable {
     package func agentSayMessage(_ text: String, in conversationId: String, agentName: String? = nil) async throws -> WireMessage {
         try await call("agentSay") {
             try await $0.agentSay(path: .init(id: conversationId), body: .json(.init(text: text, agentName: agentName))).ok.body.json
+        }
+    }
+
+    /// The agent sends a file in a conversation: its bytes, with their type.
+    package func agentSendAttachment(
+        _ data: Data, kind: WireContent.AttachmentKind, mimeType: String, fileName: String?, in conversationId: String,
+        agentName: String? = nil
+    ) async throws -> WireMessage {
+        var credentials = self.credentials
+        credentials.contentType = mimeType
+        return try await transport.call("agentSendAttachment", with: credentials) { client in
+            let answer = try await client.agentSendAttachment(
+                path: .init(id: conversationId),
+                query: .init(kind: .init(rawValue: kind.rawValue) ?? .document, fileName: fileName, agentName: agentName),
+                body: .any(HTTPBody(data))
+            ).ok.body.json
+            do {
+                return try JSONBridge.convert(answer)
+            } catch {
+                throw TransportError(.failed, "The server's answer to agentSendAttachment could not be read: \(error)")
+            }
         }
     }
 

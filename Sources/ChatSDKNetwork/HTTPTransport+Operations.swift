@@ -1,6 +1,7 @@
 internal import ChatCore
 import ChatSDK
 import Foundation
+import OpenAPIRuntime
 
 /// Each SDK request as the operation of docs/openapi.json that carries it,
 /// through the client generated from the document: a path, parameter or
@@ -51,6 +52,15 @@ extension HTTPTransport {
             let answer = try await client.identity(
                 body: .json(try Self.body(request, of: request.name)))
             return try JSONBridge.convert(try answer.ok.body.json)
+        case .uploadAttachment(_, let data):
+            // The bytes as they are; CredentialsMiddleware sets their type.
+            let answer = try await client.uploadAttachment(body: .any(HTTPBody(data)))
+            return .attachment(try JSONBridge.convert(try answer.created.body.json))
+        case .attachmentData(let id):
+            let answer = try await client.attachmentData(path: .init(id: id))
+            let ok = try answer.ok
+            let data = try await Data(collecting: try ok.body.binary, upTo: Int(WireLimits.maxAttachmentBytes))
+            return .attachmentData(mimeType: ok.headers.xAttachmentType, data: data)
         }
     }
 

@@ -60,8 +60,9 @@ package struct HTTPTransport: ChatTransport {
     // MARK: Requests
 
     package func perform(_ envelope: WireEnvelope) async throws -> WireResponse {
-        let credentials = CredentialsMiddleware(
+        var credentials = CredentialsMiddleware(
             apiKey: envelope.apiKey, accessToken: envelope.accessToken, deviceId: envelope.deviceId, headers: envelope.headers)
+        if case .uploadAttachment(let mimeType, _) = envelope.request { credentials.contentType = mimeType }
         return try await call(envelope.request.name, with: credentials) { client in
             try await Self.send(envelope.request, through: client)
         }

@@ -50,7 +50,7 @@ struct APIError: Error, HTTPResponseError {
             .invalidAppSecret, .invalidSignature:
             .unauthorized
         case .forbidden, .userIdOnlyNotAllowed, .accessTokenRequired: .forbidden
-        case .unknownUser, .unknownConversation, .unknownMessage, .unknownRoute: .notFound
+        case .unknownUser, .unknownConversation, .unknownMessage, .unknownAttachment, .unknownRoute: .notFound
         case .badRequest: .badRequest
         case .methodNotAllowed: .methodNotAllowed
         case .attachmentTooLarge, .requestTooLarge: .contentTooLarge

@@ -18,6 +18,8 @@ extension ChatServer {
         ("POST", "/v1/conversations/{id}/messages"),
         ("GET", "/v1/conversations/{id}/messages/since/{seq}"),
         ("POST", "/v1/conversations/{id}/typing"),
+        ("POST", "/v1/attachments"),
+        ("GET", "/v1/attachments/{id}"),
         ("GET", "/v1/events"),
         ("POST", "/v1/app/tokens"),
         ("POST", "/v1/app/connections/drop"),
@@ -34,6 +36,7 @@ extension ChatServer {
         ("POST", "/v1/app/access-tokens"),
         ("POST", "/v1/app/session-tokens"),
         ("POST", "/v1/agent/conversations/{id}/say"),
+        ("POST", "/v1/agent/conversations/{id}/attachments"),
         ("POST", "/v1/agent/conversations/{id}/typing"),
         ("POST", "/v1/agent/conversations/{id}/read"),
     ]

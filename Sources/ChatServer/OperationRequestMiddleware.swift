@@ -31,8 +31,22 @@ struct OperationRequestMiddleware: ServerMiddleware {
         Operations.AgentRead.id, Operations.AppUsers.id, Operations.AppUserConversations.id, Operations.AppUserSessions.id,
         Operations.AppUserDevices.id, Operations.AppUserPushes.id, Operations.ExpireAccessTokens.id, Operations.RevokeTokens.id,
         Operations.AppConversationMessages.id, Operations.AppSettings.id, Operations.UpdateAppSettings.id,
-        Operations.IssueAccessToken.id, Operations.IssueSessionToken.id,
+        Operations.IssueAccessToken.id, Operations.IssueSessionToken.id, Operations.AgentSendAttachment.id,
     ]
+
+    /// The operations whose body is bytes, read by the operation up to the app's limit.
+    static let byteOperations: Set<String> = [Operations.UploadAttachment.id, Operations.AgentSendAttachment.id]
+
+    /// The attachment's type as it is (`image/png`): the generated code
+    /// percent-encodes a header's string, which is no MIME type.
+    static func plainHeaders(_ response: HTTPResponse, of operationID: String) -> HTTPResponse {
+        guard operationID == Operations.AttachmentData.id, let name = HTTPField.Name("X-Attachment-Type"),
+            let value = response.headerFields[name], let plain = value.removingPercentEncoding
+        else { return response }
+        var response = response
+        response.headerFields[name] = plain
+        return response
+    }
 
     func intercept(
         _ request: HTTPRequest, body: HTTPBody?, metadata: ServerRequestMetadata, operationID: String,
@@ -40,7 +54,10 @@ struct OperationRequestMiddleware: ServerMiddleware {
     ) async throws -> (HTTPResponse, HTTPBody?) {
         if Self.appOperations.contains(operationID) { _ = try ChatServer.requireApp(backend, request.headerFields) }
         var collected: HTTPBody?
-        if let body {
+        // An upload's bytes are read by its operation, up to the app's limit.
+        if Self.byteOperations.contains(operationID) {
+            collected = body
+        } else if let body {
             let bytes: [UInt8]
             do {
                 bytes = try await [UInt8](collecting: body, upTo: JSONBody.maxRequestBytes)
@@ -52,8 +69,9 @@ struct OperationRequestMiddleware: ServerMiddleware {
         var operationRequest = request
         operationRequest.headerFields[.contentType] = nil
         operationRequest.headerFields[.accept] = nil
-        return try await RequestHeaders.$current.withValue(request.headerFields) {
+        let (response, answer) = try await RequestHeaders.$current.withValue(request.headerFields) {
             try await next(operationRequest, collected, metadata)
         }
+        return (Self.plainHeaders(response, of: operationID), answer)
     }
 }

@@ -187,12 +187,12 @@ func run(_ lines: [String], seed: UInt64 = 1) throws -> (session: WorkbenchSessi
         #expect(
             results[1].output == """
                 usage: send C text|image|video|document|audio [CONTENT] [--reply-to M] [--size BYTES] [--type MIME]
-                  sendMessage: appears at once, then toBeSent → sending → sent or failed
+                  sendMessage: appears at once, then toBeSent → sending → sent or failed; an attachment's FILE is read and uploaded first
                 options:
                   --reply-to M  the message it answers
-                  --size BYTES  an attachment's size
+                  --size BYTES  an attachment's size, without a file
                   --type MIME   an attachment's MIME type
-                example: send c1 text "Hello, doctor"
+                example: send c1 image examples/files/dot.png
 
                 """)
         #expect(results[2].output == "script error: no verb or topic \"snd\" (did you mean send?); help -k snd searches\n")

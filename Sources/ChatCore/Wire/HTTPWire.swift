@@ -169,11 +169,20 @@ package enum HTTPWire {
             // Identity requests travel as themselves: the body is the
             // request's JSON, the answer the response's (A5–A14).
             return Route(method: "POST", path: identityPath, query: [:], body: body(request))
+        case .uploadAttachment(_, let data):
+            // The bytes themselves, with their type as Content-Type.
+            return Route(method: "POST", path: attachmentsPath, query: [:], body: withBody ? data : nil)
+        case .attachmentData(let id):
+            return Route(method: "GET", path: "\(attachmentsPath)/\(segment(id))", query: [:], body: nil)
         }
     }
 
     /// The one route of identity requests (sign-ins, logout, devices, profile).
     package static let identityPath = "/v1/identity"
+
+    /// Where attachments' bytes are uploaded (`POST`, the bytes as the body)
+    /// and read (`GET …/{id}`).
+    package static let attachmentsPath = "/v1/attachments"
 
     /// Whether `request` travels through ``identityPath``.
     package static func isIdentity(_ request: WireRequest) -> Bool {
@@ -205,6 +214,11 @@ package enum HTTPWire {
         case .loginJWT, .loginAnonymous, .connectUserId, .connectAccessToken, .connectSessionToken, .logout,
             .registerDevice, .unregisterDevice, .getCurrentUser, .updateUser, .uploadProfileImage:
             return try decoder.decode(WireResponse.self, from: data)
+        case .uploadAttachment:
+            return .attachment(try decoder.decode(WireAttachment.self, from: data))
+        case .attachmentData:
+            // The body is the bytes; their type travels as Content-Type.
+            return .attachmentData(mimeType: "application/octet-stream", data: data)
         }
     }
 

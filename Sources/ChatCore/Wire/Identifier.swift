@@ -63,8 +63,10 @@ extension WireRequest {
         let n = Identifier.normalized as (String) -> String
         switch self {
         case .refresh, .listConversations, .loginJWT, .loginAnonymous, .logout, .registerDevice, .unregisterDevice,
-            .getCurrentUser, .updateUser, .uploadProfileImage:
+            .getCurrentUser, .updateUser, .uploadProfileImage, .uploadAttachment:
             return self
+        case .attachmentData(let id):
+            return .attachmentData(id: n(id))
         case .getConversation(let id):
             return .getConversation(id: n(id))
         case .listMessages(let conversationId, let cursor, let limit):

@@ -50,6 +50,9 @@ package struct WireError: Error, Codable, Sendable, Hashable, CustomStringConver
         package static let unknownConversation = Code(rawValue: "unknownConversation")
         /// A reply whose `replyTo` names no message of the conversation (HTTP 404).
         package static let unknownMessage = Code(rawValue: "unknownMessage")
+        /// An attachment id that names no bytes the caller may read (HTTP 404):
+        /// unknown and not-yours answer alike.
+        package static let unknownAttachment = Code(rawValue: "unknownAttachment")
         package static let forbidden = Code(rawValue: "forbidden")
         package static let badRequest = Code(rawValue: "badRequest")
         package static let attachmentTooLarge = Code(rawValue: "attachmentTooLarge")
@@ -99,6 +102,7 @@ package struct WireError: Error, Codable, Sendable, Hashable, CustomStringConver
             (.unknownUser, "No such user"),
             (.unknownConversation, "No such conversation"),
             (.unknownMessage, "No such message"),
+            (.unknownAttachment, "No such attachment"),
             (.forbidden, "Not allowed for this user"),
             (.badRequest, "The request is malformed"),
             (.attachmentTooLarge, "The attachment is larger than the server accepts"),

@@ -51,7 +51,9 @@ package enum WireAuthor: Codable, Sendable, Hashable {
 
 package enum WireContent: Codable, Sendable, Hashable {
     case text(String)
-    case attachment(kind: AttachmentKind, mimeType: String, size: Int64, fileName: String?)
+    /// A file. `id` names bytes uploaded first (`uploadAttachment`); nil
+    /// for an attachment described without its bytes.
+    case attachment(kind: AttachmentKind, mimeType: String, size: Int64, fileName: String?, id: String? = nil)
 
     package enum AttachmentKind: String, Codable, Sendable, Hashable, CaseIterable {
         case image, video, document, audio
@@ -143,8 +145,28 @@ package struct WireUser: Codable, Sendable, Hashable {
     }
 }
 
+/// Bytes the server stored (`uploadAttachment`): what a message's
+/// attachment names by `id`.
+package struct WireAttachment: Codable, Sendable, Hashable {
+    package var id: String
+    package var mimeType: String
+    package var size: Int64
+    /// The SHA-256 of the bytes, 64 lowercase hex digits.
+    package var sha256: String
+
+    package init(id: String, mimeType: String, size: Int64, sha256: String) {
+        self.id = id
+        self.mimeType = mimeType
+        self.size = size
+        self.sha256 = sha256
+    }
+}
+
 /// Limits the SDK checks before upload and the backend enforces.
 package enum WireLimits {
+    /// Largest attachment any app accepts, whatever its settings: what the
+    /// SDK checks before a byte leaves (an app's `maxAttachmentBytes` may be lower).
+    package static let maxAttachmentBytes: Int64 = 100 * 1024 * 1024
     /// Largest profile image accepted (A14): 5 MiB.
     package static let maxProfileImageBytes: Int64 = 5 * 1024 * 1024
     /// MIME types accepted for a profile image (A14), compared case-insensitively.

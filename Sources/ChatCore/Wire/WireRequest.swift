@@ -1,3 +1,5 @@
+import Foundation
+
 /// A request from the SDK to the backend. Every request except `refresh`
 /// and the sign-in requests (``isSignIn``) carries an access token in
 /// `WireEnvelope.accessToken`.
@@ -78,8 +80,24 @@ package enum WireRequest: Codable, Sendable, Hashable {
     /// Sets the caller's profile image (A14): `image/jpeg` or `image/png`, at
     /// most ``WireLimits/maxProfileImageBytes``; else `unsupportedMediaType`
     /// or `attachmentTooLarge`. The user's `profileURL` becomes the stored
-    /// image's address. Answers `.user`.
-    case uploadProfileImage(mimeType: String, size: Int64)
+    /// image's address. Answers `.user`. With `attachmentId`, the image is
+    /// bytes the caller uploaded (`uploadAttachment`) and no message names,
+    /// of that type and size: `profileURL` becomes their path
+    /// (`/v1/attachments/{id}`), and anyone of the app may read them.
+    case uploadProfileImage(mimeType: String, size: Int64, attachmentId: String? = nil)
+
+    // MARK: Attachments (A14, D6)
+
+    /// Stores the bytes of an attachment of the caller's, to be named by a
+    /// message's content (`WireContent.attachment`'s `id`) in a later
+    /// `sendMessage`. The type must be one of the app's `allowedMimeTypes`
+    /// (`unsupportedMediaType`), the size at most its `maxAttachmentBytes`
+    /// (`attachmentTooLarge`), and not empty (`badRequest`). Answers `.attachment`.
+    case uploadAttachment(mimeType: String, data: Data)
+    /// The bytes of an attachment: for a member of the conversation it was
+    /// sent in, or its uploader while no message names it yet. Anyone else,
+    /// like an unknown id, gets `unknownAttachment`. Answers `.attachmentData`.
+    case attachmentData(id: String)
 
     /// Whether this request signs a user in (needs no access token).
     package var isSignIn: Bool {
@@ -109,6 +127,8 @@ package enum WireRequest: Codable, Sendable, Hashable {
         case .getCurrentUser: "getCurrentUser"
         case .updateUser: "updateUser"
         case .uploadProfileImage: "uploadProfileImage"
+        case .uploadAttachment: "uploadAttachment"
+        case .attachmentData: "attachmentData"
         }
     }
 }
@@ -168,6 +188,10 @@ package enum WireResponse: Codable, Sendable, Hashable {
     case session(tokens: TokenPair, user: WireUser, mergedConversationIds: [String])
     /// The answer to `getCurrentUser`, `updateUser` and `uploadProfileImage`.
     case user(WireUser)
+    /// The answer to `uploadAttachment`.
+    case attachment(WireAttachment)
+    /// The answer to `attachmentData`: the bytes and their type.
+    case attachmentData(mimeType: String, data: Data)
 }
 
 /// A pushed realtime event. `userSeq` increases by one per event for a user,

@@ -156,6 +156,16 @@ final class LocalStore: Sendable {
         migrator.registerMigration("v5-one-message-index") { db in
             try db.execute(sql: "DROP INDEX IF EXISTS message_on_conversationId")
         }
+        // Attachments carry bytes (D6): a message's bytes, kept until the
+        // message is sent (the outbox's item is the message and these), and
+        // the server's id of them (`ChatClient.data(for:)`).
+        migrator.registerMigration("v6-attachments-with-bytes") { db in
+            try db.create(table: "attachment") { t in
+                t.primaryKey("messageId", .text)
+                t.column("attachmentId", .text)
+                t.column("data", .blob)
+            }
+        }
         return migrator
     }
 
@@ -267,7 +277,7 @@ final class LocalStore: Sendable {
     /// transaction (a batch that writes nothing commits nothing). A write
     /// outside any batch commits what an echo batch holds first, then is
     /// its own transaction.
-    private func willWrite() {
+    func willWrite() {
         let (begin, held) = batchState.withLock { state -> (Bool, Bool) in
             guard state.depth > 0 else { return (false, state.open) }
             guard !state.open else { return (false, false) }
@@ -336,7 +346,7 @@ final class LocalStore: Sendable {
     /// statement is its own (autocommit), which is all a single read or a
     /// single write needs. Statements come from the connection's statement
     /// cache, so the hot queries are prepared once.
-    private func access<T>(_ body: (Database) throws -> T, what: String = #function) -> T? {
+    func access<T>(_ body: (Database) throws -> T, what: String = #function) -> T? {
         attempt(Self.describe(what)) { try db.inDatabase(body) }
     }
 
@@ -627,7 +637,7 @@ final class LocalStore: Sendable {
         commitHeld()
         attempt("wipe the signed-out user's data") {
             try db.write { db in
-                try db.execute(sql: "DELETE FROM message; DELETE FROM conversation; DELETE FROM meta;")
+                try db.execute(sql: "DELETE FROM message; DELETE FROM conversation; DELETE FROM meta; DELETE FROM attachment;")
             }
         }
         lastLocalOrder.withLock { $0 = nil }

@@ -1,4 +1,5 @@
 internal import ChatCore
+import Foundation
 
 /// A chat client: one user, one session, one cache, one connection (C1, C2).
 ///
@@ -220,6 +221,37 @@ public final class ChatClient: Sendable {
     @discardableResult
     public func sendMessage(_ content: MessageContent, replyingTo: String? = nil, in conversationId: String) async throws -> Message {
         try await core.sendMessage(content, replyingTo: Identifier.normalized(replyingTo), in: Identifier.normalized(conversationId))
+    }
+
+    /// Sends a file with its bytes (D6): the message appears at once as
+    /// `toBeSent`; the outbox uploads the bytes, then sends the message
+    /// naming them, as one item that survives a restart and is retried like
+    /// any other. The bytes stay in the cache until the message is sent.
+    ///
+    /// ```swift
+    /// let png = try Data(contentsOf: url)
+    /// try await client.sendAttachment(png, kind: .image, mimeType: "image/png", fileName: "dot.png", in: conversation.id)
+    /// ```
+    /// Throws `invalidArgument` for no bytes, `attachmentTooLarge` for more
+    /// than any server accepts, before any byte leaves; the server checks
+    /// its app's limits (type, size) and a refusal makes the message `failed`.
+    @discardableResult
+    public func sendAttachment(
+        _ data: Data, kind: MessageContent.AttachmentKind, mimeType: String, fileName: String? = nil, replyingTo: String? = nil,
+        in conversationId: String
+    ) async throws -> Message {
+        let content = MessageContent.attachment(kind: kind, mimeType: mimeType, size: Int64(data.count), fileName: fileName)
+        return try await core.sendMessage(
+            content, data: data, replyingTo: Identifier.normalized(replyingTo), in: Identifier.normalized(conversationId))
+    }
+
+    /// The bytes of a message's attachment (D6): from the cache while the
+    /// message is not sent, else from the server, which gives them to
+    /// members of the message's conversation only. Throws `unknownAttachment`
+    /// for a message without bytes (text, or an attachment described by
+    /// its size alone).
+    public func data(for message: Message) async throws -> Data {
+        try await core.attachmentData(of: message.id)
     }
 
     /// Sends a failed message again, with the same client id (D6).

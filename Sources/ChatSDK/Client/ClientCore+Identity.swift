@@ -221,7 +221,15 @@ extension ClientCore {
                 throw ChatError(
                     .attachmentTooLarge, "A profile image is at most 5 MB (5242880 bytes), this one is \(image.size); nothing was uploaded")
             }
-            _ = try await request(.uploadProfileImage(mimeType: image.mimeType, size: image.size))
+            // Its bytes, if given, go first, as an attachment's do.
+            var attachmentId: String?
+            if let data = image.data {
+                guard case .attachment(let uploaded) = try await request(.uploadAttachment(mimeType: image.mimeType, data: data)) else {
+                    throw ChatError(.invalidResponse, "The server answered an upload with something else")
+                }
+                attachmentId = uploaded.id
+            }
+            _ = try await request(.uploadProfileImage(mimeType: image.mimeType, size: image.size, attachmentId: attachmentId))
         }
         guard case .user(let user) = try await request(.updateUser(nickname: nickname, profileURL: profileURL, attributes: nil)) else {
             throw ChatError(.networkFailure, "Unexpected answer to updateUser")

@@ -1,4 +1,5 @@
 internal import ChatCore
+import Foundation
 
 extension ClientCore {
     /// A conversation that exists only on this device until its first
@@ -20,7 +21,10 @@ extension ClientCore {
 
     /// Adds the message locally at once (`toBeSent`) and queues it; messages
     /// of one conversation go out one at a time, in order (D6).
-    func sendMessage(_ content: MessageContent, replyingTo: String?, in conversationId: String) throws -> Message {
+    ///
+    /// `data`: an attachment's bytes, kept in the cache with the message
+    /// until it is sent; the send uploads them first (one item of the outbox).
+    func sendMessage(_ content: MessageContent, data: Data? = nil, replyingTo: String?, in conversationId: String) throws -> Message {
         try checkRunning()
         let user = try requireUser()
         guard var conversation = store.conversation(id: conversationId) else {
@@ -33,6 +37,7 @@ extension ClientCore {
             throw ChatError(.invalidArgument, "An attachment must have a positive size, got \(size)")
         default: break
         }
+        if let data { try Self.checkAttachment(data, of: content) }
         if let replyingTo, store.message(id: replyingTo) == nil {
             throw ChatError(.unknownMessage, "No message \(replyingTo) to reply to")
         }
@@ -44,6 +49,7 @@ extension ClientCore {
         // The message appears: one commit.
         store.batch {
             save(row)
+            if let data { store.setAttachment(AttachmentRow(attachmentId: nil, data: data), messageId: row.id) }
             store.upsert(conversation)
         }
         let message = message(from: row)
@@ -115,10 +121,13 @@ extension ClientCore {
         awaiting.awaitAnswer()
         defer { awaiting.answerArrived() }
         do {
+            // Its bytes first, once: the message then names them.
+            let (proceed, attachmentId) = try await uploadAttachment(of: row, by: sender)
+            guard proceed else { return true }
             let response = try await request(
                 .sendMessage(
                     conversationId: row.conversationId, createConversation: create,
-                    message: NewMessage(id: row.id, content: WireContent(row.content), replyTo: row.replyTo)))
+                    message: NewMessage(id: row.id, content: WireContent(row.content, attachmentId: attachmentId), replyTo: row.replyTo)))
             // The user changed meanwhile: the answer is not theirs.
             guard outbox.isCurrent(sender) else { return true }
             if case .sent(let wireConversation, let wireMessage) = response {

@@ -356,6 +356,7 @@ extension ClientCore {
             localOrder: existing?.localOrder ?? 0, author: MessageAuthor(wire.author), content: MessageContent(wire.content),
             replyTo: wire.replyTo, createdAt: existing?.createdAt ?? wire.createdAt.milliseconds,
             state: "sent", errorCode: nil, errorMessage: nil)
+        noteAttachment(of: wire)
         // The realtime echo of a message the send reply already stored.
         guard row != existing else { return }
         save(row)

@@ -67,6 +67,9 @@ public struct ChatError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let unknownConversation = Code(rawValue: "unknownConversation")
         /// No message with that id on this device.
         public static let unknownMessage = Code(rawValue: "unknownMessage")
+        /// No attachment bytes under this id that this user may read, or a
+        /// message with no attachment (`data(for:)`).
+        public static let unknownAttachment = Code(rawValue: "unknownAttachment")
         /// `retrySending` on a message that has not failed.
         public static let notRetryable = Code(rawValue: "notRetryable")
         /// The client was shut down (an app restart) while the call was active.
@@ -187,6 +190,7 @@ extension ChatError {
     public static let invalidResponse = Code.invalidResponse
     public static let unknownConversation = Code.unknownConversation
     public static let unknownMessage = Code.unknownMessage
+    public static let unknownAttachment = Code.unknownAttachment
     public static let notRetryable = Code.notRetryable
     public static let clientClosed = Code.clientClosed
     public static let clientShutDown = Code.clientShutDown

@@ -1,4 +1,5 @@
 internal import ChatCore
+import Foundation
 
 /// Asked for a new JWT when the server says the one the user logged in
 /// with has expired (A6). Return nil to give up: the user is logged out.
@@ -103,8 +104,17 @@ public struct ChatUser: Sendable, Hashable {
 public struct ProfileImage: Sendable, Hashable {
     public var mimeType: String
     public var size: Int64
+    /// The image's bytes, uploaded first; nil for an image described by its size.
+    public var data: Data?
     public init(mimeType: String, size: Int64) {
         self.mimeType = mimeType
         self.size = size
+    }
+
+    /// An image with its bytes: they are uploaded as an attachment's are.
+    public init(data: Data, mimeType: String) {
+        self.mimeType = mimeType
+        self.size = Int64(data.count)
+        self.data = data
     }
 }

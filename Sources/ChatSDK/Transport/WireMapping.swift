@@ -13,7 +13,8 @@ extension MessageContent {
     package init(_ wire: WireContent) {
         switch wire {
         case .text(let text): self = .text(text)
-        case .attachment(let kind, let mimeType, let size, let fileName):
+        // The id of its bytes is the cache's (LocalStore's attachment table).
+        case .attachment(let kind, let mimeType, let size, let fileName, _):
             self = .attachment(kind: AttachmentKind(kind), mimeType: mimeType, size: size, fileName: fileName)
         }
     }
@@ -32,12 +33,12 @@ extension MessageContent.AttachmentKind {
 }
 
 extension WireContent {
-    /// `content` as it goes on the wire.
-    package init(_ content: MessageContent) {
+    /// `content` as it goes on the wire; `attachmentId` names its uploaded bytes.
+    package init(_ content: MessageContent, attachmentId: String? = nil) {
         switch content {
         case .text(let text): self = .text(text)
         case .attachment(let kind, let mimeType, let size, let fileName):
-            self = .attachment(kind: AttachmentKind(kind), mimeType: mimeType, size: size, fileName: fileName)
+            self = .attachment(kind: AttachmentKind(kind), mimeType: mimeType, size: size, fileName: fileName, id: attachmentId)
         }
     }
 }

@@ -1,4 +1,7 @@
+import ChatBackend
+import ChatCore
 import ChatSDK
+import Foundation
 
 extension CommandTable {
     static let dataCommands: [CommandSpec] = [
@@ -99,30 +102,57 @@ extension CommandTable {
             ],
             options: [
                 OptionSpec(name: "--reply-to", value: .handle(.message), valueName: "M", summary: "the message it answers"),
-                OptionSpec(name: "--size", value: .count, valueName: "BYTES", summary: "an attachment's size"),
+                OptionSpec(name: "--size", value: .count, valueName: "BYTES", summary: "an attachment's size, without a file"),
                 OptionSpec(name: "--type", value: .text, valueName: "MIME", summary: "an attachment's MIME type"),
             ],
-            summary: "sendMessage: appears at once, then toBeSent → sending → sent or failed",
-            example: "send c1 text \"Hello, doctor\"",
+            summary:
+                "sendMessage: appears at once, then toBeSent → sending → sent or failed; an attachment's FILE is read and uploaded first",
+            example: "send c1 image examples/files/dot.png",
             makes: .message,
             run: { interpreter, invocation in
                 let conversation = try interpreter.conversation(invocation.argument(0)!)
-                let content = try attachmentOrText(invocation)
+                let (content, data) = try attachmentOrText(invocation)
                 let replyTo = try invocation.option("--reply-to").map { try interpreter.message($0).id }
                 let client = conversation.client
                 let sdk = client.client
                 interpreter.track(conversation)
                 let id = conversation.id
-                let sent = interpreter.world.run { try await sdk.sendMessage(content, replyingTo: replyTo, in: id) }
+                let sent = interpreter.world.run {
+                    guard let data, case .attachment(let kind, let mimeType, _, let fileName) = content else {
+                        return try await sdk.sendMessage(content, replyingTo: replyTo, in: id)
+                    }
+                    return try await sdk.sendAttachment(
+                        data, kind: kind, mimeType: mimeType, fileName: fileName, replyingTo: replyTo, in: id)
+                }
                 switch sent {
                 case .success(let message)?:
                     let object = interpreter.messageObject(for: message.id, conversationId: id, client: client)
+                    if let data { object.digest = Backend.sha256(data) }
                     interpreter.bind(invocation.binding, to: object)
                     interpreter.lines.insert(
                         "\(invocation.binding ?? object.handle) = \(object.kind) message in \(conversation.handle)", at: 0)
                 case .failure(let error)?: interpreter.report(error)
                 case nil: break
                 }
+            }),
+        CommandSpec(
+            name: "fetch", group: .data,
+            arguments: [ArgumentSpec(name: "M", kind: .handle(.message))],
+            summary:
+                "data(for:) on the current client: a message's attachment bytes (from the cache until it is sent, then from the server), their size and digest",
+            example: "fetch m1",
+            run: { interpreter, invocation in
+                let message = try interpreter.message(invocation.argument(0)!)
+                let client = interpreter.current!
+                let sdk = client.client
+                let id = message.id
+                let found: Message?? = interpreter.perform { try await sdk.message(withId: id) }
+                guard let found else { return }
+                guard let found else { throw ScriptError(.badValue, "\(message.handle) is not on \(client.name)'s device") }
+                guard let data = interpreter.perform({ try await sdk.data(for: found) }) else { return }
+                let digest = Backend.sha256(data)
+                message.digest = digest
+                interpreter.print("\(message.handle): \(data.count) bytes \(Format.shortDigest(digest))")
             }),
         CommandSpec(
             name: "retry", group: .data,
@@ -137,8 +167,9 @@ extension CommandTable {
             }),
     ]
 
-    /// The content of `send C KIND [CONTENT] [--size N] [--type MIME]`.
-    static func attachmentOrText(_ invocation: Invocation) throws(ScriptError) -> MessageContent {
+    /// The content of `send C KIND [CONTENT] [--size N] [--type MIME]`, and
+    /// for an attachment without `--size`, the bytes of the file CONTENT names.
+    static func attachmentOrText(_ invocation: Invocation) throws(ScriptError) -> (content: MessageContent, data: Data?) {
         let kind = invocation.argument(1)!
         if kind == "text" {
             guard let text = invocation.argument(2) else {
@@ -147,20 +178,45 @@ extension CommandTable {
             if invocation.option("--size") != nil || invocation.option("--type") != nil {
                 throw ScriptError(.conflictingOptions, "--size and --type are for attachments, not text")
             }
-            return .text(text)
+            return (.text(text), nil)
         }
         let attachment = MessageContent.AttachmentKind(rawValue: kind)!
-        let defaults: [MessageContent.AttachmentKind: String] = [
-            .image: "image/jpeg", .video: "video/mp4", .document: "application/pdf", .audio: "audio/mpeg",
-        ]
-        let fileName = invocation.argument(2)
-        guard let sizeText = invocation.option("--size"), let size = Int64(sizeText) else {
-            throw ScriptError(.missingArgument, "send C \(kind) needs --size BYTES (files are not read in the embedded world yet)")
+        if let sizeText = invocation.option("--size") {
+            guard let size = Int64(sizeText) else { throw ScriptError(.badValue, "--size takes a number of bytes, got \(sizeText)") }
+            let mimeType = invocation.option("--type") ?? AttachmentFile.defaultMimeType(of: attachment)
+            return (.attachment(kind: attachment, mimeType: mimeType, size: size, fileName: invocation.argument(2)), nil)
         }
-        return .attachment(kind: attachment, mimeType: invocation.option("--type") ?? defaults[attachment]!, size: size, fileName: fileName)
+        guard let path = invocation.argument(2) else {
+            throw ScriptError(.missingArgument, "send C \(kind) needs a FILE, or --size BYTES for a size without a file")
+        }
+        let file = try AttachmentFile(path: path, kind: attachment, mimeType: invocation.option("--type"))
+        return (.attachment(kind: attachment, mimeType: file.mimeType, size: Int64(file.data.count), fileName: file.name), file.data)
     }
 
     static let otherSideCommands: [CommandSpec] = [
+        CommandSpec(
+            name: "agent send", group: .otherSide,
+            arguments: [
+                ArgumentSpec(name: "C", kind: .handle(.conversation)),
+                ArgumentSpec(name: "KIND", kind: .choice(["image", "video", "document", "audio"])),
+                ArgumentSpec(name: "FILE", kind: .file),
+            ],
+            options: [OptionSpec(name: "--type", value: .text, valueName: "MIME", summary: "the file's MIME type")],
+            summary: "the provider sends a file in a conversation: its bytes, checked against the app's settings",
+            example: "agent send c1 image examples/files/dot.png",
+            makes: .message,
+            run: { interpreter, invocation in
+                let conversation = try interpreter.conversation(invocation.argument(0)!)
+                let kind = MessageContent.AttachmentKind(rawValue: invocation.argument(1)!)!
+                let file = try AttachmentFile(path: invocation.argument(2)!, kind: kind, mimeType: invocation.option("--type"))
+                let message = try interpreter.world.server.agentSendAttachment(
+                    conversationId: conversation.serverId, kind: WireContent.AttachmentKind(kind), mimeType: file.mimeType,
+                    fileName: file.name, data: file.data)
+                let object = interpreter.messageObject(for: message.id, conversationId: conversation.id, client: conversation.client)
+                object.digest = Backend.sha256(file.data)
+                interpreter.bind(invocation.binding, to: object)
+                interpreter.print("\(invocation.binding ?? object.handle) = agent \(kind.rawValue) message in \(conversation.handle)")
+            }),
         CommandSpec(
             name: "agent say", group: .otherSide,
             arguments: [ArgumentSpec(name: "C", kind: .handle(.conversation)), ArgumentSpec(name: "TEXT", kind: .text)],

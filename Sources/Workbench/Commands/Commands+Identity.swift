@@ -196,23 +196,34 @@ extension CommandTable {
             options: [
                 OptionSpec(name: "--nickname", value: .text, valueName: "N", summary: "the nickname"),
                 OptionSpec(name: "--url", value: .text, valueName: "URL", summary: "the profile picture's URL"),
+                OptionSpec(name: "--image", value: .file, valueName: "FILE", summary: "upload this image file (JPEG or PNG)"),
                 OptionSpec(name: "--image-size", value: .count, valueName: "BYTES", summary: "upload an image of this size"),
                 OptionSpec(name: "--type", value: .choice(["png", "jpeg", "gif"]), valueName: "png|jpeg|gif", summary: "the image's type"),
             ],
-            summary: "updateCurrentUserInfo: nickname, URL, or an image (JPEG/PNG ≤ 5 MB, checked before upload)",
+            summary: "updateCurrentUserInfo: nickname, URL, or an image file or size (JPEG/PNG ≤ 5 MB, checked before upload)",
             example: "profile --nickname Al --image-size 200000 --type png",
             run: { interpreter, invocation in
                 let client = interpreter.current.client
                 let nickname = invocation.option("--nickname")
                 let user: ChatUser?
-                if let size = invocation.option("--image-size").flatMap(Int64.init) {
+                if let path = invocation.option("--image") {
+                    if invocation.option("--image-size") != nil {
+                        throw ScriptError(.conflictingOptions, "--image reads a file; --image-size describes one without")
+                    }
+                    let type = invocation.option("--type").map { "image/\($0)" }
+                    let file = try AttachmentFile(path: path, kind: .image, mimeType: type)
+                    let image = ProfileImage(data: file.data, mimeType: file.mimeType)
+                    user = interpreter.perform { try await client.updateCurrentUserInfo(nickname: nickname, image: image) }
+                } else if let size = invocation.option("--image-size").flatMap(Int64.init) {
                     guard let type = invocation.option("--type") else {
                         throw ScriptError(.missingArgument, "--image-size needs --type png|jpeg|gif")
                     }
                     let image = ProfileImage(mimeType: "image/\(type)", size: size)
                     user = interpreter.perform { try await client.updateCurrentUserInfo(nickname: nickname, image: image) }
                 } else {
-                    if invocation.option("--type") != nil { throw ScriptError(.conflictingOptions, "--type goes with --image-size") }
+                    if invocation.option("--type") != nil {
+                        throw ScriptError(.conflictingOptions, "--type goes with --image or --image-size")
+                    }
                     let url = invocation.option("--url")
                     user = interpreter.perform { try await client.updateCurrentUserInfo(nickname: nickname, profileURL: url) }
                 }

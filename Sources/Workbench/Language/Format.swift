@@ -114,6 +114,22 @@ package enum Format {
         }
     }
 
+    /// An attachment as `m1.attachment` shows it: its name, type, size in
+    /// bytes and, once the session held its bytes, the first 12 hex digits
+    /// of their SHA-256: `dot.png, image/png, 69 bytes, sha256:2e9b06dc65a4`.
+    package static func attachment(_ content: MessageContent, digest: String?) -> String {
+        guard case .attachment(_, let mime, let size, let fileName) = content else { return Self.content(content) }
+        var parts = fileName.map { [$0] } ?? []
+        parts += [mime, "\(size) bytes"]
+        if let digest { parts.append(shortDigest(digest)) }
+        return parts.joined(separator: ", ")
+    }
+
+    /// `sha256:` and the first 12 hex digits of a digest.
+    package static func shortDigest(_ digest: String) -> String {
+        "sha256:" + digest.prefix(12)
+    }
+
     private static func formatted(_ value: Double, decimals: Int) -> String {
         var scale = 1.0
         for _ in 0..<decimals { scale *= 10 }

@@ -33,10 +33,24 @@ final class MessageObject: Inspectable, @unchecked Sendable {
         set { table.setReportedState(newValue, at: index) }
     }
     var history: [(time: Instant, state: String)] { table.history(at: index) }
+    /// The SHA-256 (hex) of its attachment's bytes, once the session held them.
+    var digest: String? {
+        get { table.digest(at: index) }
+        set { if let newValue { table.setDigest(newValue, at: index) } }
+    }
 
     func appendHistory(_ state: String, at time: Instant) { table.appendHistory((time, state), at: index) }
 
-    let fieldNames = ["id", "kind", "text", "state", "error", "author", "conversation", "replyTo", "readByProvider", "seq"]
+    /// A message's fields; `attachment` is listed for an attachment only (on
+    /// a text message it is none, as `text` is on an attachment).
+    var fieldNames: [String] {
+        guard case .attachment? = latest?.content else { return Self.textFieldNames }
+        return Self.attachmentFieldNames
+    }
+    static let textFieldNames = ["id", "kind", "text", "state", "error", "author", "conversation", "replyTo", "readByProvider", "seq"]
+    static let attachmentFieldNames = [
+        "id", "kind", "text", "attachment", "state", "error", "author", "conversation", "replyTo", "readByProvider", "seq",
+    ]
 
     func field(_ name: String, argument: String?, in interpreter: Interpreter) throws(ScriptError) -> Resolved? {
         switch name {
@@ -45,6 +59,9 @@ final class MessageObject: Inspectable, @unchecked Sendable {
         case "text":
             if case .text(let text)? = latest?.content { return .value(.string(text)) }
             return .value(.none)
+        case "attachment":
+            guard let content = latest?.content, case .attachment = content else { return .value(.none) }
+            return .value(.string(Format.attachment(content, digest: digest)))
         case "state": return .value(latest.map { .string($0.state.name) } ?? .none)
         case "error":
             if case .failed(let error)? = latest?.state { return .value(.string(error.code.rawValue)) }

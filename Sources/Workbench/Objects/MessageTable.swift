@@ -66,6 +66,9 @@ final class MessageTable: @unchecked Sendable {
     private var chosenNames: [Int32: String] = [:]
     private var indexByChosenName: [String: Int32] = [:]
     private var attachments: [Int32: MessageContent] = [:]
+    /// The SHA-256 (hex) of an attachment's bytes, once the session held
+    /// them: the file it sent, or what `fetch` read.
+    private var digests: [Int32: String] = [:]
     private var replies: [Int32: String] = [:]
     private var errors: [Int32: ChatError] = [:]
     private var reportedErrors: [Int32: ChatError] = [:]
@@ -135,6 +138,9 @@ final class MessageTable: @unchecked Sendable {
     func id(at index: Int) -> String { self[Int32(index)].id }
     func conversationId(at index: Int) -> String { places[Int(self[Int32(index)].place)].conversationId }
     func client(at index: Int) -> ClientObject { places[Int(self[Int32(index)].place)].client }
+
+    func digest(at index: Int) -> String? { digests[Int32(index)] }
+    func setDigest(_ digest: String, at index: Int) { digests[Int32(index)] = digest }
 
     // MARK: What was seen
 

@@ -1,6 +1,7 @@
 import ChatBackend
 import ChatCore
 import ChatSimulation
+import Foundation
 
 /// The server side of the embedded world: its in-process backend, seen as
 /// the app with `apiKey` sees it (``AppScope``, which the server's
@@ -31,6 +32,11 @@ final class EmbeddedServerSide: ServerSide {
 
     func agentSay(conversationId: String, text: String) throws -> WireMessage {
         try app.agentSay(conversationId: conversationId, text: text)
+    }
+    func agentSendAttachment(
+        conversationId: String, kind: WireContent.AttachmentKind, mimeType: String, fileName: String?, data: Data
+    ) throws -> WireMessage {
+        try app.agentSendAttachment(conversationId: conversationId, kind: kind, mimeType: mimeType, fileName: fileName, data: data)
     }
     func agentTyping(conversationId: String, isTyping: Bool) throws {
         try app.agentTyping(conversationId: conversationId, isTyping: isTyping)

@@ -2,6 +2,7 @@ import ChatCore
 import ChatSDKNetwork
 import ChatSimulation
 import Dispatch
+import Foundation
 import Synchronization
 
 /// The server side of `chatbench --server URL`: a chatbench server asked
@@ -44,6 +45,11 @@ final class HTTPServerSide: ServerSide {
 
     func agentSay(conversationId: String, text: String) throws -> WireMessage {
         try wait { try await $0.agentSayMessage(text, in: conversationId) }
+    }
+    func agentSendAttachment(
+        conversationId: String, kind: WireContent.AttachmentKind, mimeType: String, fileName: String?, data: Data
+    ) throws -> WireMessage {
+        try wait { try await $0.agentSendAttachment(data, kind: kind, mimeType: mimeType, fileName: fileName, in: conversationId) }
     }
     func agentTyping(conversationId: String, isTyping: Bool) throws {
         try wait { try await $0.agentTyping(isTyping, in: conversationId) }

@@ -1,4 +1,5 @@
 import ChatCore
+import Foundation
 
 /// The server as the workbench sees it from the other side: what the app's
 /// backend can inspect and change, and what the agent does (SPEC S1, S2).
@@ -30,6 +31,9 @@ protocol ServerSide: AnyObject, Sendable {
     func issueSessionToken(userId: String, ttl: Duration?) throws -> HTTPWire.IssuedCredentialBody
 
     func agentSay(conversationId: String, text: String) throws -> WireMessage
+    func agentSendAttachment(
+        conversationId: String, kind: WireContent.AttachmentKind, mimeType: String, fileName: String?, data: Data
+    ) throws -> WireMessage
     func agentTyping(conversationId: String, isTyping: Bool) throws
     func agentRead(conversationId: String) throws
 }

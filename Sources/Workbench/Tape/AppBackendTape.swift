@@ -1,3 +1,4 @@
+import ChatBackend
 import ChatCore
 import ChatSDK
 import Foundation
@@ -11,6 +12,13 @@ import Synchronization
 /// (`ok` with the JSON result, or `error CODE` with the error).
 enum AppBackendTape {
     static let deviceId = "app-backend"
+
+    /// The tape's name of an agent's file: its bytes by their size and digest.
+    static func agentSendAttachment(
+        _ conversationId: String, _ kind: WireContent.AttachmentKind, _ mimeType: String, _ fileName: String?, _ data: Data
+    ) -> String {
+        "agentSendAttachment(\(conversationId), \(kind.rawValue), \(mimeType), \((fileName ?? "").debugDescription), \(data.count) bytes sha256:\(Backend.sha256(data).prefix(12)))"
+    }
 
     /// How a failed call is kept.
     struct Failure: Codable {
@@ -128,6 +136,13 @@ final class RecordingServerSide: ServerSide {
             try inner.agentSay(conversationId: conversationId, text: text)
         }
     }
+    func agentSendAttachment(
+        conversationId: String, kind: WireContent.AttachmentKind, mimeType: String, fileName: String?, data: Data
+    ) throws -> WireMessage {
+        try record(AppBackendTape.agentSendAttachment(conversationId, kind, mimeType, fileName, data)) {
+            try inner.agentSendAttachment(conversationId: conversationId, kind: kind, mimeType: mimeType, fileName: fileName, data: data)
+        }
+    }
     func agentTyping(conversationId: String, isTyping: Bool) throws {
         try done("agentTyping(\(conversationId), \(isTyping))") {
             try inner.agentTyping(conversationId: conversationId, isTyping: isTyping)
@@ -200,6 +215,11 @@ final class TapeServerSide: ServerSide {
     }
     func agentSay(conversationId: String, text: String) throws -> WireMessage {
         try answer("agentSay(\(conversationId), \(text.debugDescription))")
+    }
+    func agentSendAttachment(
+        conversationId: String, kind: WireContent.AttachmentKind, mimeType: String, fileName: String?, data: Data
+    ) throws -> WireMessage {
+        try answer(AppBackendTape.agentSendAttachment(conversationId, kind, mimeType, fileName, data))
     }
     func agentTyping(conversationId: String, isTyping: Bool) throws {
         _ = try answer("agentTyping(\(conversationId), \(isTyping))", as: AppBackendTape.Done.self)

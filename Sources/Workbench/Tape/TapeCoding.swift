@@ -99,6 +99,8 @@ extension WireResponse {
         case .ok: "ok"
         case .session: "session"
         case .user: "user"
+        case .attachment: "attachment"
+        case .attachmentData: "attachmentData"
         }
     }
 }

@@ -1,0 +1,72 @@
+internal import ChatCore
+import Foundation
+
+/// Attachments carry bytes (D6, A14): the outbox uploads a message's bytes,
+/// then sends the message naming them; a received attachment's bytes are
+/// read from the server by members of its conversation.
+extension ClientCore {
+    /// The limits checked before any byte leaves: bytes there are, no more
+    /// than any server accepts, and the size the content says.
+    static func checkAttachment(_ data: Data, of content: MessageContent) throws {
+        guard case .attachment(_, _, let size, _) = content else {
+            throw ChatError(.invalidArgument, "Bytes go with an attachment, not with a text message")
+        }
+        guard !data.isEmpty else { throw ChatError(.invalidArgument, "An attachment must have at least one byte") }
+        guard Int64(data.count) <= WireLimits.maxAttachmentBytes else {
+            throw ChatError(
+                .attachmentTooLarge,
+                "An attachment is at most \(WireLimits.maxAttachmentBytes) bytes, this one is \(data.count); nothing was uploaded")
+        }
+        guard size == Int64(data.count) else {
+            throw ChatError(.invalidArgument, "The attachment says \(size) bytes, the data has \(data.count)")
+        }
+    }
+
+    /// Uploads the bytes of an outgoing message, unless done already (a
+    /// retry after the upload worked sends the message only). `proceed` is
+    /// false when the queue's user changed meanwhile; `id` names the bytes
+    /// (nil for a message without).
+    func uploadAttachment(of row: MessageRow, by sender: OutboxMachine.Sender) async throws -> (proceed: Bool, id: String?) {
+        guard case .attachment(_, let mimeType, _, _) = row.content, let stored = store.attachment(messageId: row.id) else {
+            return (true, nil)
+        }
+        if let id = stored.attachmentId { return (true, id) }
+        guard let data = stored.data else { return (true, nil) }
+        let response = try await request(.uploadAttachment(mimeType: mimeType, data: data))
+        guard outbox.isCurrent(sender) else { return (false, nil) }
+        guard case .attachment(let uploaded) = response else {
+            throw ChatError(.invalidResponse, "The server answered an upload with something else")
+        }
+        store.setAttachment(AttachmentRow(attachmentId: uploaded.id, data: data), messageId: row.id)
+        return (true, uploaded.id)
+    }
+
+    /// Keeps the id of a server message's bytes; the bytes of a message of
+    /// ours, now sent, leave the cache.
+    func noteAttachment(of wire: WireMessage) {
+        guard case .attachment(_, _, _, _, let id?) = wire.content else { return }
+        let held = AttachmentRow(attachmentId: id, data: nil)
+        if store.attachment(messageId: wire.id) != held { store.setAttachment(held, messageId: wire.id) }
+    }
+
+    /// The bytes of a message's attachment: from the cache while the
+    /// message is not sent, else from the server.
+    func attachmentData(of messageId: String) async throws -> Data {
+        try checkRunning()
+        _ = try requireUser()
+        guard let message = store.message(id: messageId) else {
+            throw ChatError(.unknownMessage, "No message \(messageId) on this device")
+        }
+        guard case .attachment = message.content, let held = store.attachment(messageId: messageId) else {
+            throw ChatError(.unknownAttachment, "Message \(messageId) has no attachment bytes")
+        }
+        if let data = held.data { return data }
+        guard let id = held.attachmentId else {
+            throw ChatError(.unknownAttachment, "Message \(messageId) has no attachment bytes")
+        }
+        guard case .attachmentData(_, let data) = try await request(.attachmentData(id: id)) else {
+            throw ChatError(.invalidResponse, "The server answered a read of bytes with something else")
+        }
+        return data
+    }
+}

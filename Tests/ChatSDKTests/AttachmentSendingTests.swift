@@ -1,0 +1,76 @@
+import ChatCore
+import ChatSDK
+import ChatSimulation
+import Foundation
+import Testing
+
+/// D6, A14: an attachment's bytes go out with its message, as one item of
+/// the outbox, and come back through `data(for:)`.
+@Suite struct AttachmentSendingTests {
+    static let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 7, 7, 7])
+
+    @Test func theBytesWaitInTheCacheAcrossARestartAndGoOutWithTheirMessage() throws {
+        let app = try DataLayerTests.DiskApp()
+        try app.call { try await $0.setCurrentUser(userId: "alice") }
+        let conversation = try app.call { try await $0.startConversation() }
+        app.world.network.setOnline(false)
+        let message = try app.call {
+            try await $0.sendAttachment(Self.png, kind: .image, mimeType: "image/png", fileName: "dot.png", in: conversation.id)
+        }
+        #expect(message.state == .toBeSent)
+        #expect(message.content == .attachment(kind: .image, mimeType: "image/png", size: 11, fileName: "dot.png"))
+        // Until it is sent, the bytes are the cache's.
+        #expect(try app.call { try await $0.data(for: message) } == Self.png)
+        try app.restart()
+        app.world.network.setOnline(true)
+        app.world.runUntilIdle()
+        #expect(try app.call { try await $0.message(withId: message.id) }?.state == .sent)
+        let stored = try app.world.backend.messages(conversationId: conversation.id)
+        guard case .attachment(_, "image/png", 11, "dot.png", let id?)? = stored.first?.content else {
+            Issue.record("the server's message names no bytes: \(stored)")
+            return
+        }
+        #expect(id.hasPrefix("att-"))
+        // Sent, they are read from the server.
+        let requests = app.world.network.requestCount
+        #expect(try app.call { try await $0.data(for: message) } == Self.png)
+        #expect(app.world.network.requestCount == requests + 1)
+    }
+
+    @Test func aFailedUploadIsRetriedLikeAnySend() throws {
+        let app = try DataLayerTests.DiskApp()
+        try app.call { try await $0.setCurrentUser(userId: "alice") }
+        let conversation = try app.call { try await $0.startConversation() }
+        app.world.network.failNext(1, kind: .unavailable)
+        let message = try app.call {
+            try await $0.sendAttachment(Self.png, kind: .image, mimeType: "image/png", in: conversation.id)
+        }
+        app.world.runUntilIdle()
+        #expect(try app.call { try await $0.message(withId: message.id) }?.state == .toBeSent)
+        app.world.advance(by: .seconds(10))
+        #expect(try app.call { try await $0.message(withId: message.id) }?.state == .sent)
+        #expect(try app.world.backend.messages(conversationId: conversation.id).map(\.id) == [message.id])
+    }
+
+    @Test func theLimitsAreCheckedBeforeAnyByteLeaves() throws {
+        let app = try DataLayerTests.DiskApp()
+        try app.call { try await $0.setCurrentUser(userId: "alice") }
+        let conversation = try app.call { try await $0.startConversation() }
+        app.world.runUntilIdle()
+        let requests = app.world.network.requestCount
+        let empty = chatError {
+            try app.call { try await $0.sendAttachment(Data(), kind: .image, mimeType: "image/png", in: conversation.id) }
+        }
+        #expect(empty?.code == .invalidArgument)
+        #expect(app.world.network.requestCount == requests)
+        // A refused type fails the message with the server's reason.
+        let refused = try app.call {
+            try await $0.sendAttachment(Data("#!/bin/sh".utf8), kind: .document, mimeType: "text/x-shellscript", in: conversation.id)
+        }
+        app.world.runUntilIdle()
+        #expect(try app.call { try await $0.message(withId: refused.id) }?.state.name == "failed")
+        // A text message has no bytes.
+        let text = try app.call { try await $0.sendMessage(.text("hi"), in: conversation.id) }
+        #expect(chatError { try app.call { try await $0.data(for: text) } }?.code == .unknownAttachment)
+    }
+}
