@@ -39,4 +39,23 @@ import Testing
         #expect(session.execute("net.online").output == "true\n")
         #expect(session.execute("net offline --client zz").output == "script error: unknown client \"zz\"\n")
     }
+
+    /// `send` into another client's conversation names the client that
+    /// sends, or is refused as ambiguous; with several clients the output
+    /// says which client sent (it was sent from the conversation's client,
+    /// whichever was current, and nothing said so).
+    @Test func sendSaysWhichClientSendsAndNeverGuesses() throws {
+        let session = try WorkbenchSession(options: WorkbenchOptions())
+        for line in [
+            "user set alice", "start conversation", "send c1 text A", "client new tablet", "user set alice", "watch conversations",
+        ] {
+            _ = session.execute(line)
+        }
+        let ambiguous = session.execute("send c1 text B")
+        #expect(ambiguous.status == .scriptError)
+        #expect(ambiguous.output.hasPrefix("script error: c1 is client's conversation and tablet is the current client: say which"))
+        #expect(session.execute("send c1 text B --client tablet").output.hasPrefix("m2 = text message in c1 from tablet\n"))
+        #expect(session.execute("send c1 text C --client client").output.hasPrefix("m3 = text message in c1 from client\n"))
+        #expect(session.execute("expect m2.author == alice").output.hasPrefix("ok"))
+    }
 }

@@ -183,15 +183,17 @@ func run(_ lines: [String], seed: UInt64 = 1) throws -> (session: WorkbenchSessi
         let (_, results) = try run(["help", "help send", "help snd"])
         #expect(results[0].output.contains("data:\n"))
         #expect(
-            results[0].output.contains("  send C text|image|video|document|audio [CONTENT] [--reply-to M] [--size BYTES] [--type MIME]"))
+            results[0].output.contains(
+                "  send C text|image|video|document|audio [CONTENT] [--reply-to M] [--size BYTES] [--type MIME] [--client NAME]"))
         #expect(
             results[1].output == """
-                usage: send C text|image|video|document|audio [CONTENT] [--reply-to M] [--size BYTES] [--type MIME]
+                usage: send C text|image|video|document|audio [CONTENT] [--reply-to M] [--size BYTES] [--type MIME] [--client NAME]
                   sendMessage: appears at once, then toBeSent → sending → sent or failed; an attachment's FILE is read and uploaded first
                 options:
-                  --reply-to M  the message it answers
-                  --size BYTES  an attachment's size, without a file
-                  --type MIME   an attachment's MIME type
+                  --reply-to M   the message it answers
+                  --size BYTES   an attachment's size, without a file
+                  --type MIME    an attachment's MIME type
+                  --client NAME  the client that sends it (needed when C is another client's conversation than the current one's)
                 example: send c1 image examples/files/dot.png
 
                 """)

@@ -104,6 +104,9 @@ extension CommandTable {
                 OptionSpec(name: "--reply-to", value: .handle(.message), valueName: "M", summary: "the message it answers"),
                 OptionSpec(name: "--size", value: .count, valueName: "BYTES", summary: "an attachment's size, without a file"),
                 OptionSpec(name: "--type", value: .text, valueName: "MIME", summary: "an attachment's MIME type"),
+                OptionSpec(
+                    name: "--client", value: .handle(.client), valueName: "NAME",
+                    summary: "the client that sends it (needed when C is another client's conversation than the current one's)"),
             ],
             summary:
                 "sendMessage: appears at once, then toBeSent → sending → sent or failed; an attachment's FILE is read and uploaded first",
@@ -113,10 +116,13 @@ extension CommandTable {
                 let conversation = try interpreter.conversation(invocation.argument(0)!)
                 let (content, data) = try attachmentOrText(invocation)
                 let replyTo = try invocation.option("--reply-to").map { try interpreter.message($0).id }
-                let client = conversation.client
+                let client = try sender(of: conversation, invocation, in: interpreter)
                 let sdk = client.client
-                interpreter.track(conversation)
-                let id = conversation.id
+                // Another client of the user knows the conversation by the
+                // server's id.
+                let id =
+                    client === conversation.client ? conversation.id : conversation.client.client.serverId(ofConversation: conversation.id)
+                if client === conversation.client { interpreter.track(conversation) }
                 let sent = interpreter.world.run {
                     guard let data, case .attachment(let kind, let mimeType, _, let fileName) = content else {
                         return try await sdk.sendMessage(content, replyingTo: replyTo, in: id)
@@ -129,8 +135,10 @@ extension CommandTable {
                     let object = interpreter.messageObject(for: message.id, conversationId: id, client: client)
                     if let data { object.digest = Backend.sha256(data) }
                     interpreter.bind(invocation.binding, to: object)
+                    // With several clients, which one sent it is said.
+                    let from = interpreter.clients.count > 1 ? " from \(client.name)" : ""
                     interpreter.lines.insert(
-                        "\(invocation.binding ?? object.handle) = \(object.kind) message in \(conversation.handle)", at: 0)
+                        "\(invocation.binding ?? object.handle) = \(object.kind) message in \(conversation.handle)\(from)", at: 0)
                 case .failure(let error)?: interpreter.report(error)
                 case nil: break
                 }
@@ -265,4 +273,23 @@ extension CommandTable {
                 interpreter.world.runUntilIdle()
             }),
     ]
+}
+
+/// The client that sends into `conversation`: `--client NAME`, or the
+/// conversation's own client when it is the current one. Another client's
+/// conversation without `--client` is ambiguous (issue 29: it was sent from
+/// the conversation's client, whichever client was current, and nothing said
+/// so).
+private func sender(of conversation: ConversationObject, _ invocation: Invocation, in interpreter: Interpreter) throws(ScriptError)
+    -> ClientObject
+{
+    if let name = invocation.option("--client") { return try interpreter.resolve(name, as: .client) as! ClientObject }
+    let owner = conversation.client
+    guard owner === interpreter.current else {
+        throw ScriptError(
+            .ambiguous,
+            "\(conversation.handle) is \(owner.name)'s conversation and \(interpreter.current.name) is the current client: say which sends it, with --client \(owner.name) or --client \(interpreter.current.name)"
+        )
+    }
+    return owner
 }

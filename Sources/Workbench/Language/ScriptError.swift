@@ -34,6 +34,9 @@ package struct ScriptError: Error, Hashable, Sendable, CustomStringConvertible {
         package static let wrongKind = Code(rawValue: "wrongKind")
         /// Options that do not go together, or one that needs another.
         package static let conflictingOptions = Code(rawValue: "conflictingOptions")
+        /// A handle that could mean more than one thing here (a client's
+        /// conversation while another client is current).
+        package static let ambiguous = Code(rawValue: "ambiguous")
         /// A name already given: names are never rebound.
         package static let nameTaken = Code(rawValue: "nameTaken")
         /// Virtual time or the embedded world is needed; this is a server.
