@@ -180,7 +180,7 @@ struct ExploreCommand: ParsableCommand {
         }
         Terminal.flush()
         if let junit {
-            let xml = JUnitWriter.xml(reports.map(\.testResult), suite: "chatbench explore", failing: "an invariant broke: ")
+            let xml = JUnitWriter.xml(reports.map(\.testResult), suite: "chatbench explore", failing: "")
             do { try Data(xml.utf8).write(to: URL(fileURLWithPath: junit)) } catch {
                 SessionSource.fail("cannot write \(junit): \((error as NSError).localizedDescription)")
             }

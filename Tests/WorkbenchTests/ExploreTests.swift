@@ -110,13 +110,13 @@ import Testing
         #expect(report.byInvariant.map { $0.runs.map(\.number) } == [[2], [1, 3]])
         let xml = JUnitWriter.xml(
             [report.testResult, ExploreReport(file: "examples/g.chat", runs: [runs[0]], seconds: 0.5).testResult],
-            suite: "chatbench explore", failing: "an invariant broke: ")
+            suite: "chatbench explore", failing: "")
         #expect(xml.contains("<testsuite name=\"chatbench explore\" tests=\"2\" failures=\"1\" errors=\"0\" time=\"2.000\">"))
         #expect(
             xml.contains(
-                "<failure message=\"an invariant broke: every message sent once or failed: 1 of 4 runs, first run 2 (m1 is still sending after the world healed)\">"
+                "<failure message=\"an invariant broke in 1 of 4 runs, first run 2: every message sent once or failed (m1 is still sending after the world healed)\">"
             ))
-        #expect(xml.contains("\nthe script's expects: 2 of 4 runs, first run 1 (expect m1.state == sent)</failure>"))
+        #expect(xml.contains("\nan expect failed in 2 of 4 runs, first run 1: expect m1.state == sent</failure>"))
         #expect(xml.contains("<testcase name=\"g.chat\" classname=\"examples\" time=\"0.500\"/>"))
     }
 
@@ -140,7 +140,7 @@ import Testing
         #expect(merged.reports.map(\.runCount) == [10])
         #expect(merged.reports[0].failing.map(\.number) == [3, 4, 5, 8])
         #expect(merged.saved.map(\.run) == [3])
-        #expect(merged.reports[0].testResult.failures == ["the script's expects: 4 of 10 runs, first run 3 (expect m1.state == sent)"])
+        #expect(merged.reports[0].testResult.failures == ["an expect failed in 4 of 10 runs, first run 3: expect m1.state == sent"])
         #expect(throws: ExploreShardReport.MergeError.self) { try ExploreShardReport.merge([shard(1, failing: [])]) }
         var otherSeed = shard(2, failing: [])
         otherSeed.seed = 2

@@ -29,11 +29,20 @@ package struct ExploreReport: Sendable, Hashable {
     }
 
     /// The file as one test case (`--junit`): passed when no run failed,
-    /// else a failure listing each invariant broken, how many runs broke
-    /// it, and the first of them.
+    /// else a failure per kind of failure, named as what it is (an expect
+    /// that failed, a script line that failed, a crash, or an invariant that
+    /// broke), with how many runs it took and the first of them.
     package var testResult: TranscriptResult {
         let failures = byInvariant.map { group in
-            "\(group.invariant.rawValue): \(group.runs.count) of \(runCount) runs, first run \(group.runs[0].number) (\(group.runs[0].violations[0].detail))"
+            let first = group.runs[0]
+            let detail = first.violations[0].detail
+            let runs = "in \(group.runs.count) of \(runCount) runs, first run \(first.number)"
+            switch group.invariant {
+            case .expects: return "an expect failed \(runs): \(detail)"
+            case .scriptError: return "a script line failed \(runs): \(detail)"
+            case .crash: return "a run crashed \(runs): \(detail)"
+            default: return "an invariant broke \(runs): \(group.invariant.rawValue) (\(detail))"
+            }
         }
         return TranscriptResult(
             path: file, kind: .script, passed: failures.isEmpty, failures: failures, isError: false,
