@@ -80,6 +80,35 @@ import Testing
         #expect(Shrinker.smaller("net fail 1").isEmpty)
     }
 
+    /// Only amounts shrink (issue 29): handles, names, quoted text and
+    /// expects keep their numbers; every amount of a line is tried.
+    @Test func onlyAmountsShrinkNeverAHandleANameOrQuotedText() {
+        #expect(Shrinker.smaller("watch items c2").isEmpty)
+        #expect(Shrinker.smaller("agent say c2 \"Refill 10mg\"").isEmpty)
+        #expect(Shrinker.smaller("expect server.messages(c1).count == 4").isEmpty)
+        #expect(Shrinker.smaller("client new extra12").isEmpty)
+        #expect(Shrinker.smaller("clock advance 10m") == ["clock advance 1m", "clock advance 5m", "clock advance 2m"])
+        #expect(
+            Shrinker.smaller("net offline --after 30ms # 4 of them")
+                == ["1", "15", "7", "3"].map { "net offline --after \($0)ms # 4 of them" })
+        #expect(
+            Shrinker.smaller("agent say c1 \"hi 20\" --times 4") == [
+                "agent say c1 \"hi 20\" --times 1", "agent say c1 \"hi 20\" --times 2",
+            ])
+    }
+
+    /// A line marked `# keep` stays, even when the failure does without it.
+    @Test func aLineMarkedKeepIsNeverRemoved() throws {
+        let lines = [
+            "clock # keep", "user set alice", "start conversation", "net offline", "send c1 text hi", "expect m1.state == sent", "clock",
+        ]
+        let result = try #require(try Shrinker().shrink(lines))
+        #expect(result.lines.first == "clock # keep", "\(result.lines)")
+        #expect(!result.lines.dropFirst().contains("clock"), "\(result.lines)")
+        #expect(Shrinker.isKept("send c1 text hi  #   keep"))
+        #expect(!Shrinker.isKept("send c1 text \"keep\""))
+    }
+
     @Test func theProgressLineSaysRunsRateFailuresAndTimeLeft() {
         #expect(ExploreProgress(file: "f.chat", total: 1000).line == "explore f.chat: 0/1000 runs, 0 failed")
         #expect(

@@ -1,6 +1,9 @@
 /// Reduces a failing script to a smallest one that fails the same way
 /// (`chatbench shrink`): delta debugging over its lines, then over the
-/// numbers in them (fewer failures, shorter durations).
+/// amounts in them (fewer failures, shorter durations). It never edits a
+/// handle, a name, a quoted string or an `expect` (issue 29: `watch items
+/// c2` became `c1`, `"Refill 10mg"` became `"1mg"`), and never removes a
+/// line marked `# keep`.
 package struct Shrinker: Sendable {
     package var seed: UInt64 = 1
     package var checkExpects = true
@@ -30,16 +33,20 @@ package struct Shrinker: Sendable {
         }
         guard let target = try signature(lines) else { return nil }
         var current = lines
-        // ddmin: remove chunks, halving their size when nothing goes.
+        // ddmin: remove chunks, halving their size when nothing goes; a
+        // line marked to keep stays whatever its chunk.
         var chunk = max(1, current.count / 2)
         while chunk >= 1 {
             var removedAny = false
             var start = 0
             while start < current.count {
-                let candidate = Array(current[..<start] + current[min(current.count, start + chunk)...])
-                if !candidate.isEmpty, try signature(candidate) == target {
+                let end = min(current.count, start + chunk)
+                let kept = current[start..<end].filter(Self.isKept)
+                let candidate = Array(current[..<start] + kept + current[end...])
+                if candidate.count < current.count, !candidate.isEmpty, try signature(candidate) == target {
                     current = candidate
                     removedAny = true
+                    start += kept.count
                 } else {
                     start += chunk
                 }
@@ -63,15 +70,59 @@ package struct Shrinker: Sendable {
         return Result(lines: current, signature: target, trials: trials)
     }
 
-    /// The line with its first number made smaller: 1, then halves.
+    /// Whether a line is marked to keep: a trailing `# keep` comment.
+    static func isKept(_ line: String) -> Bool {
+        guard let hash = line.range(of: "#", options: .backwards) else { return false }
+        return line[hash.upperBound...].trimmingCharacters(in: .whitespaces) == "keep"
+    }
+
+    /// The line with one of its amounts made smaller (1, then halves), for
+    /// each amount: a word of its own that is a count (`net fail 8`) or a
+    /// duration (`clock advance 10m`, `--after 30ms`), outside quotes. A
+    /// handle (`c2`), a name, a quoted string, an `expect` line and a
+    /// comment are left as they are.
     static func smaller(_ line: String) -> [String] {
-        guard let range = line.range(of: #"\d+"#, options: .regularExpression), let value = Int(line[range]), value > 1 else { return [] }
-        var values: [Int] = [1]
-        var half = value / 2
-        while half > 1 {
-            values.append(half)
-            half /= 2
+        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.hasPrefix("expect"), !trimmed.hasPrefix("#") else { return [] }
+        var candidates: [String] = []
+        for range in amounts(in: line) {
+            let word = line[range]
+            let digits = word.prefix { $0.isNumber }
+            guard let value = Int(digits), value > 1 else { continue }
+            let unit = word.dropFirst(digits.count)
+            var values: [Int] = [1]
+            var half = value / 2
+            while half > 1 {
+                values.append(half)
+                half /= 2
+            }
+            candidates += values.filter { $0 < value }.map { line.replacingCharacters(in: range, with: "\($0)\(unit)") }
         }
-        return values.filter { $0 < value }.map { line.replacingCharacters(in: range, with: String($0)) }
+        return candidates
+    }
+
+    /// The ranges of the words of `line` that are amounts (see `smaller`):
+    /// outside quotes and before a comment.
+    private static func amounts(in line: String) -> [Range<String.Index>] {
+        var ranges: [Range<String.Index>] = []
+        var index = line.startIndex
+        while index < line.endIndex {
+            let character = line[index]
+            if character == "#" { break }
+            if character == "\"" || character == "'" {
+                // Skip the quoted string.
+                index = line[line.index(after: index)...].firstIndex(of: character).map { line.index(after: $0) } ?? line.endIndex
+                continue
+            }
+            if character == " " || character == "=" {
+                index = line.index(after: index)
+                continue
+            }
+            let end = line[index...].firstIndex { $0 == " " || $0 == "=" } ?? line.endIndex
+            let word = line[index..<end]
+            if word.wholeMatch(of: /\d+(ms|s|m|h|d)?/) != nil { ranges.append(index..<end) }
+            index = end
+        }
+        return ranges
     }
 }
