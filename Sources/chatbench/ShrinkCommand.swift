@@ -38,6 +38,7 @@ struct ShrinkCommand: ParsableCommand {
         let worker = RestartingWorker(
             arguments: ExploreWorker.arguments(file: nil, seed: shrinker.seed, faults: nil, noExpects: noExpects))
         defer { worker.finish() }
+        let started = Date()
         guard let result = try shrinker.shrink(lines, check: worker.check) else {
             Terminal.error("chatbench: \(file) does not fail: nothing to shrink")
             throw ExitCode(1)
@@ -49,7 +50,9 @@ struct ShrinkCommand: ParsableCommand {
         } else {
             Terminal.write(text)
         }
-        Terminal.error("from \(lines.count) lines to \(result.lines.count) in \(result.trials) trial runs")
+        Terminal.error(
+            "from \(lines.count) lines to \(result.lines.count) in \(result.trials) trial runs, "
+                + String(format: "%.1f s", Date().timeIntervalSince(started)))
         Terminal.flush()
     }
 }
