@@ -23,6 +23,15 @@ public final class World: ChatRuntime, TracingRuntime, Sendable {
     /// What stops the world mid-command (Ctrl-C).
     package let interruption: Interruption
     private let traceSink: Mutex<TraceSink?>
+    private let holding = Mutex(false)
+
+    /// While set, running the world does not move virtual time on for work
+    /// in flight: it runs what is due now and returns, and the work goes on
+    /// as the clock moves later (a command started with `&`, issue 29).
+    package var holdsInFlight: Bool {
+        get { holding.withLock { $0 } }
+        set { holding.withLock { $0 = newValue } }
+    }
 
     /// The trace closure in a box. Kept in the `Mutex` as a bare closure, it
     /// came back wrapped in one more reabstraction thunk each time it was
@@ -141,7 +150,7 @@ public final class World: ChatRuntime, TracingRuntime, Sendable {
                 fire()
                 continue
             }
-            guard let next = scheduler.earliestInFlight, let fire = scheduler.popDue(upTo: next) else { return }
+            guard !holdsInFlight, let next = scheduler.earliestInFlight, let fire = scheduler.popDue(upTo: next) else { return }
             fire()
         }
     }
@@ -157,6 +166,11 @@ public final class World: ChatRuntime, TracingRuntime, Sendable {
         }
         guard !interruption.isRequested else { return }
         scheduler.move(to: target)
+        // The clock stops at the target: work still in flight there goes on
+        // as the clock moves later (issue 29).
+        let held = holdsInFlight
+        holdsInFlight = true
+        defer { holdsInFlight = held }
         runUntilIdle()
     }
 

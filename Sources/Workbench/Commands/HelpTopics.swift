@@ -35,6 +35,9 @@ enum HelpTopics {
                 "2h, 1d), with fractions where they make whole milliseconds (1.5s, 59m29.5s). They print",
                 "in the shortest spelling, which reads back: 189ms, 1.5s, 2h34m0.947s, 60d 1h30m.",
                 "Times in events, [00:00:01.250], count from the start of the world's virtual clock.",
+                "A command ending in & starts without waiting for its work in flight (send c1 text hi &):",
+                "what happens at once prints, the rest as the clock moves; clock advance goes no further",
+                "than its target, so a fault can land while a request is on the wire (examples/59-races.chat).",
             ]
         ),
         (

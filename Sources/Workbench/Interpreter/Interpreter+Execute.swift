@@ -75,6 +75,22 @@ extension Interpreter {
 
     private func run(_ line: String) throws(ScriptError) -> StepStatus {
         var tokens = try Tokenizer.tokenize(line)
+        // `COMMAND &`: started without waiting for its work in flight (issue
+        // 29): what happens at once is printed, the rest as the clock moves.
+        if tokens.count >= 2, let last = tokens.last, last.text == "&", !last.quoted {
+            guard let world = (world as? EmbeddedStage)?.world else {
+                throw ScriptError(.needsEmbeddedWorld, "a command with & needs the embedded world's virtual time")
+            }
+            tokens.removeLast()
+            world.holdsInFlight = true
+            defer { world.holdsInFlight = false }
+            return try run(tokens, line: line)
+        }
+        return try run(tokens, line: line)
+    }
+
+    private func run(_ tokens: [Token], line: String) throws(ScriptError) -> StepStatus {
+        var tokens = tokens
         guard let first = tokens.first else { return .ok }
         var binding: String?
         if tokens.count >= 2, tokens[1].text == "=", !tokens[1].quoted, !first.quoted {
