@@ -31,7 +31,7 @@ final class Fixture: Sendable {
 
     init(
         seed: UInt64 = 1, pageSize: Int = 20, apiKey: String = World.apiKey, autoResend: Bool = true,
-        transport wrap: (World, any ChatTransport) -> any ChatTransport = { $1 }
+        diagnostics: ChatClient.Diagnostics? = nil, transport wrap: (World, any ChatTransport) -> any ChatTransport = { $1 }
     ) throws {
         world = try World(seed: seed)
         provider = SimulatedTokenProvider(world: world)
@@ -39,6 +39,7 @@ final class Fixture: Sendable {
         configuration.cacheMode = .memory
         configuration.pageSize = pageSize
         configuration.autoResend = autoResend
+        configuration.diagnostics = diagnostics
         client = ChatClient(configuration: configuration, tokenProvider: provider)
         let events = Locked<[ChatEvent]>([])
         self.events = events

@@ -1,5 +1,5 @@
 internal import ChatCore
-import GRDB
+internal import GRDB
 import Synchronization
 
 /// The client's SQLite store: conversations, messages (with their send

@@ -1,3 +1,4 @@
+import ChatSDK
 import Foundation
 import GRDB
 
@@ -9,7 +10,7 @@ import GRDB
 /// The schema is documented in docs/recording-schema.md.
 package final class RecordingStore: Sendable {
     /// `PRAGMA application_id` of a chatbench recording ("chbt").
-    package static let applicationID: Int32 = 0x6368_6274
+    package static let applicationID: Int32 = RecordingSchema.applicationID
     /// How long a writer waits for another before giving up.
     package static let busyTimeout: TimeInterval = 10
 

@@ -1,3 +1,5 @@
+import ChatSDK
+
 /// `sessions show ID --timeline`: a session drawn as client ↔ server
 /// exchanges and watcher emissions over virtual time, one row per event;
 /// with its traffic rows, also the realtime frames, the requests lost on
