@@ -451,10 +451,11 @@ package final class RecordingStore: Sendable {
         }
     }
 
-    /// The session of a bundle file (its only one).
+    /// The session of a bundle file (its only one), or of an app's
+    /// diagnostics file (its latest: one per launch of the app).
     package func bundledSession() throws(RecordingError) -> RecordedSession {
         let all = try sessions()
-        guard let first = all.first else {
+        guard let first = all.last else {
             throw RecordingError(.unknownSession, "\(path) holds no session: export one with `chatbench export SESSION --bundle FILE`")
         }
         return first
