@@ -57,8 +57,8 @@ for ((r = 0; r < RUNS; r++)); do
 done
 m_off=$(printf '%s\n' "${off[@]}" | median)
 m_on=$(printf '%s\n' "${on[@]}" | median)
-size=$(stat -c %s "$dir/diag/alice.sqlite")
-wal=$(stat -c %s "$dir/diag/alice.sqlite-wal" 2>/dev/null || echo 0)
+size=$(stat -c %s "$dir/diag/client.sqlite")
+wal=$(stat -c %s "$dir/diag/client.sqlite-wal" 2>/dev/null || echo 0)
 echo "== $SENDS sends over loopback, median of $RUNS interleaved runs each way"
 awk -v off="$m_off" -v on="$m_on" -v n="$SENDS" 'BEGIN {
     printf "recorder off: %.3f s (%.0f µs per send)\n", off, off / n * 1e6

@@ -34,6 +34,9 @@ public final class WatchObservation: Sendable {
         runtime.spawn { await core.removeWatcher(id) }
     }
 
+    /// The client's id of the watcher, once it exists.
+    var watcherID: Int? { state.withLock { $0.id } }
+
     /// Records the watcher's id; false when it was cancelled before it existed.
     func started(_ id: Int) -> Bool {
         state.withLock { s in

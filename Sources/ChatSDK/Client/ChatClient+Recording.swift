@@ -157,12 +157,11 @@ extension FlightRecorder {
     static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
 
     /// A watcher ended by itself (an error) or because it was stopped.
-    func watcherEnded(_ error: (any Error)?) {
-        if let error = error as? ChatError {
-            event(source: "watcher", "watcher ended: \(error.code)")
-        } else if let error {
-            event(source: "watcher", "watcher ended: \(error)")
-        }
+    func watcherEnded(_ id: Int?, _ error: (any Error)?) {
+        guard let error else { return }
+        let name = id.map(Self.watcherName) ?? "watcher"
+        let reason = (error as? ChatError).map { "\($0.code)" } ?? "\(error)"
+        event(source: name, "\(name) ended: \(reason)")
     }
 }
 

@@ -357,7 +357,7 @@ public final class ChatClient: Sendable {
                     onResponse(Response(data: value, isDataFresh: fresh, refreshingState: state))
                 },
                 finish: { error in
-                    recorder?.watcherEnded(error)
+                    recorder?.watcherEnded(observation.watcherID, error)
                     onEnd(error)
                 })
             guard observation.started(id) else {
