@@ -105,11 +105,14 @@ package final class FlightRecorder: @unchecked Sendable {
         write { state, db in
             state.step += 1
             state.eventSeq = 0
-            try db.execute(
+            // Prepared once per connection (GRDB's cache): preparing it for
+            // every record cost more than the commit (issue 27's callgrind).
+            try db.cachedStatement(
                 sql: """
                     INSERT INTO step (session_id, number, input, output, status, virtual_time, wall_time, wall_us)
                     VALUES (?, ?, ?, '', 'ok', ?, ?, 0)
-                    """,
+                    """
+            ).execute(
                 arguments: [state.session, state.step, state.redactor.redact(text), runtime.now.milliseconds, Date()])
         }
     }
@@ -121,9 +124,8 @@ package final class FlightRecorder: @unchecked Sendable {
             // Before the first call (none is: the client's creation is one), nothing to hang it on.
             guard state.step > 0 else { return }
             state.eventSeq += 1
-            try db.execute(
-                sql: "INSERT INTO event (session_id, step, seq, virtual_time, source, text) VALUES (?, ?, ?, ?, ?, ?)",
-                arguments: [
+            try db.cachedStatement(sql: "INSERT INTO event (session_id, step, seq, virtual_time, source, text) VALUES (?, ?, ?, ?, ?, ?)")
+                .execute(arguments: [
                     state.session, state.step, state.eventSeq, runtime.now.milliseconds, source, state.redactor.redact(text),
                 ])
         }
@@ -135,11 +137,12 @@ package final class FlightRecorder: @unchecked Sendable {
             state.trafficSeq += 1
             let summary = state.redactor.redact(entry.summary)
             let body = entry.body.map { content($0, state.redactor) }
-            try db.execute(
+            try db.cachedStatement(
                 sql: """
                     INSERT INTO traffic (session_id, seq, step, virtual_time, wall_time, channel, direction, summary, body, device_id, exchange)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
+                    """
+            ).execute(
                 arguments: [
                     state.session, state.trafficSeq, state.step > 0 ? state.step : nil, entry.time.milliseconds, Date(),
                     entry.channel.rawValue, entry.direction.rawValue, summary, body, entry.deviceId, entry.exchange,
