@@ -62,7 +62,13 @@ let package = Package(
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ], swiftSettings: strict),
-        .target(name: "ChatSDK", dependencies: ["ChatCore", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: strict),
+        .target(
+            name: "ChatSDK",
+            dependencies: [
+                "ChatCore", .product(name: "GRDB", package: "GRDB.swift"),
+                // SHA-256 for the flight recorder's redacted message content.
+                .product(name: "Crypto", package: "swift-crypto"),
+            ], swiftSettings: strict),
         // The SDK's network transport and real-time runtime: an app that talks
         // to a server imports it; ChatSDK itself stays free of NIO.
         .target(

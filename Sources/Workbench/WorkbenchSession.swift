@@ -1,4 +1,5 @@
 import ChatCore
+import ChatSDK
 
 /// Options a workbench session starts with (from the command line).
 public struct WorkbenchOptions: Sendable {

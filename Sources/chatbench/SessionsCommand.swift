@@ -51,7 +51,9 @@ struct SessionsCommand: ParsableCommand {
             }
             let sessions: [RecordedSession]
             do {
-                sessions = try RecordingStore(path: path, create: false).sessions()
+                // A file named here may be a bundle or an app's diagnostics
+                // file: read as it is, never switched to WAL.
+                sessions = try RecordingStore(path: path, create: false, bundle: file != nil).sessions()
             } catch {
                 SessionSource.fail(error.message)
             }

@@ -31,6 +31,7 @@ final class Fixture: Sendable {
 
     init(
         seed: UInt64 = 1, pageSize: Int = 20, apiKey: String = World.apiKey, autoResend: Bool = true,
+        diagnostics: ChatClient.Diagnostics? = nil, deviceId: String? = nil,
         transport wrap: (World, any ChatTransport) -> any ChatTransport = { $1 }
     ) throws {
         world = try World(seed: seed)
@@ -39,6 +40,8 @@ final class Fixture: Sendable {
         configuration.cacheMode = .memory
         configuration.pageSize = pageSize
         configuration.autoResend = autoResend
+        configuration.diagnostics = diagnostics
+        configuration.deviceId = deviceId
         client = ChatClient(configuration: configuration, tokenProvider: provider)
         let events = Locked<[ChatEvent]>([])
         self.events = events

@@ -2,6 +2,7 @@ import ChatCore
 import Foundation
 import Testing
 
+@testable import ChatSDK
 @testable import Workbench
 
 /// The embedded world records what crosses its simulated network, at the

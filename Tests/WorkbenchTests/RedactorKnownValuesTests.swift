@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import ChatSDK
 @testable import Workbench
 
 /// A secret is a value, not a shape (W6, issue 30): once an option's value
@@ -22,6 +23,14 @@ import Testing
         #expect(redactor.redact("said hunter2hunter2 twice: hunter2hunter2") == "said <secret#3> twice: <secret#3>")
         // Placeholders still reveal to the whole value.
         #expect(redactor.reveal("--header <secret#1>") == "--header X-Gateway-Session=gw-secret-31337")
+    }
+
+    /// The redactor lives in ChatSDK (the flight recorder uses it too), so it
+    /// cannot read the command table: its lists must be the table's.
+    @Test func theSecretOptionsAreTheCommandTablesOnes() {
+        let options = CommandTable.standard.specs.flatMap(\.options).filter(\.secret)
+        #expect(Redactor.secretOptions == Set(options.map { String($0.name.dropFirst(2)) }).sorted())
+        #expect(Redactor.valueNames == Set(options.map(\.valueName)))
     }
 
     @Test func shortValuesAreNotReplacedInOrdinaryText() {

@@ -2,6 +2,7 @@ import ChatCore
 import Foundation
 import Testing
 
+@testable import ChatSDK
 @testable import Workbench
 
 /// The redactor's byte scanner must give what its regular expressions give,

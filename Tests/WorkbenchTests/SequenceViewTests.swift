@@ -2,6 +2,7 @@ import ChatCore
 import Foundation
 import Testing
 
+@testable import ChatSDK
 @testable import Workbench
 
 /// The HTML sequence view's layout, from hand-made records.

@@ -3,6 +3,7 @@ import ChatTestSupport
 import Foundation
 import Testing
 
+@testable import ChatSDK
 @testable import Workbench
 
 /// The sequence view of a session recorded against a real server, on wall

@@ -4,6 +4,7 @@ import Foundation
 import GRDB
 import Testing
 
+@testable import ChatSDK
 @testable import Workbench
 
 @Suite struct TrafficRecordingTests {

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 /// A message's attachment as the cache holds it: the server's id of its
 /// bytes once uploaded, and the bytes while the message is not sent.

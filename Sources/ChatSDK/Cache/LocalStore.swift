@@ -1,5 +1,5 @@
 internal import ChatCore
-import GRDB
+internal import GRDB
 
 /// The client's SQLite store: conversations, messages (with their send
 /// state) and small facts. Synchronous on purpose: the client's actor calls

@@ -82,6 +82,14 @@ extension ChatClient {
         /// (a recorder, a test). It runs inside the client: keep it short,
         /// and do not call the client from it. Default none.
         public var onEvent: (@Sendable (ChatEvent) -> Void)?
+        /// The flight recorder (issue 27): when set, the client keeps what
+        /// the app asked of it, what it told the app and what crossed the
+        /// wire in a SQLite file of the app's, for `exportDiagnostics(to:)`
+        /// to hand to support. Default nil: off.
+        public var diagnostics: Diagnostics?
+        /// The recorder the client made from `diagnostics`, for the parts of
+        /// the client that record calls of their own (a watcher's `loadMore`).
+        package var flightRecorder: FlightRecorder?
 
         /// The file of the disk cache of `userId` on this device, if the
         /// configuration has a disk cache.

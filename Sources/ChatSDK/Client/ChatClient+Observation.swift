@@ -11,12 +11,14 @@ internal import ChatCore
 public final class WatchObservation: Sendable {
     private let core: ClientCore
     private let runtime: any ChatRuntime
+    private let recorder: FlightRecorder?
     /// The client's id of the watcher once it exists; cancelled first or not.
     private let state = LockedValue<(id: Int?, cancelled: Bool)>((nil, false))
 
-    init(core: ClientCore, runtime: any ChatRuntime) {
+    init(core: ClientCore, runtime: any ChatRuntime, recorder: FlightRecorder? = nil) {
         self.core = core
         self.runtime = runtime
+        self.recorder = recorder
     }
 
     /// Stops the watcher; no response is delivered after it has run.
@@ -26,9 +28,13 @@ public final class WatchObservation: Sendable {
             return s.id
         }
         guard let id else { return }
+        recorder?.call("\(FlightRecorder.watcherName(id)).cancel()")
         let core = self.core
         runtime.spawn { await core.removeWatcher(id) }
     }
+
+    /// The client's id of the watcher, once it exists.
+    var watcherID: Int? { state.withLock { $0.id } }
 
     /// Records the watcher's id; false when it was cancelled before it existed.
     func started(_ id: Int) -> Bool {

@@ -26,6 +26,20 @@ extension CommandTable {
                 }
             }),
         CommandSpec(
+            name: "sessions show", group: .recording,
+            arguments: [ArgumentSpec(name: "FILE", kind: .file)],
+            options: [
+                OptionSpec(name: "--timeline", value: nil, summary: "draw it as client ↔ server exchanges over time"),
+                OptionSpec(name: "--traffic", value: nil, summary: "list its tape: each HTTP exchange and WebSocket frame"),
+            ],
+            summary: "show a recording file's latest session: a bundle, or an app's diagnostics file (its flight recording)",
+            example: "sessions show examples/field/support-ticket.sqlite",
+            keepsError: true,
+            run: { interpreter, invocation in
+                interpreter.lines += try RecordingFile.show(
+                    invocation.argument(0)!, timeline: invocation.flag("--timeline"), traffic: invocation.flag("--traffic"))
+            }),
+        CommandSpec(
             name: "record stop", group: .recording,
             summary: "stop recording this session (the steps so far stay recorded)",
             example: "record stop",
@@ -34,4 +48,11 @@ extension CommandTable {
                 interpreter.print(interpreter.recording?.stopRecording() ?? "not recording")
             }),
     ]
+}
+
+extension CommandSpec {
+    /// A verb whose output depends on this session's recording database
+    /// (`sessions`, `record stop`): transcripts and replays do not compare
+    /// it. `sessions show FILE` reads a file named in the script, so it is compared.
+    var readsThisSessionsDatabase: Bool { group == .recording && name != "sessions show" }
 }

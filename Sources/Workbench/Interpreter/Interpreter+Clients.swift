@@ -32,7 +32,18 @@ extension Interpreter {
         configuration.deviceId = ClientObject.deviceId(of: name)
         configuration.autoResend = autoResend
         configuration.onEvent = { relay.handle($0) }
+        configuration.diagnostics = Self.diagnostics(forClient: name)
         return ChatClient(configuration: configuration, tokenProvider: provider)
+    }
+
+    /// With `CHATBENCH_DIAGNOSTICS_DIR` set, each client's flight recorder
+    /// writes `DIR/NAME.sqlite`, as an app with diagnostics on would (for
+    /// measuring the recorder: scripts/bench-recorder.sh).
+    static func diagnostics(forClient name: String) -> ChatClient.Diagnostics? {
+        guard let folder = ProcessInfo.processInfo.environment["CHATBENCH_DIAGNOSTICS_DIR"], !folder.isEmpty else { return nil }
+        var settings = ChatClient.Diagnostics(file: (folder as NSString).appendingPathComponent("\(name).sqlite"), appName: "chatbench")
+        settings.device = "chatbench"
+        return settings
     }
 
     /// Gives the SDK client the workbench's delegate, or none.

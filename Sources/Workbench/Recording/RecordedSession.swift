@@ -30,6 +30,8 @@ package struct RecordedSession: Sendable, Hashable, Codable {
 
     /// `7 "demo"`, or `7` when unnamed.
     package var label: String { name.map { "\(id) \"\($0)\"" } ?? "\(id)" }
+    /// Recorded by an app's flight recorder (ChatSDK's `diagnostics`), not the workbench.
+    package var isFieldRecording: Bool { mode == "field" }
 }
 
 /// One recorded step (table `step`).

@@ -1,3 +1,4 @@
+import ChatSDK
 import Foundation
 
 /// One row of a session's traffic tape (table `traffic`): an entry as

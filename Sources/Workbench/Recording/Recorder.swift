@@ -1,3 +1,4 @@
+import ChatSDK
 import Foundation
 
 /// Records a workbench session step by step (SPEC W5): each step, with its

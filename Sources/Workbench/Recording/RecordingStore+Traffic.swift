@@ -1,4 +1,5 @@
 import ChatCore
+import ChatSDK
 import Foundation
 import GRDB
 

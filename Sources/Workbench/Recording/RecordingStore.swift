@@ -1,3 +1,4 @@
+import ChatSDK
 import Foundation
 import GRDB
 
@@ -9,7 +10,7 @@ import GRDB
 /// The schema is documented in docs/recording-schema.md.
 package final class RecordingStore: Sendable {
     /// `PRAGMA application_id` of a chatbench recording ("chbt").
-    package static let applicationID: Int32 = 0x6368_6274
+    package static let applicationID: Int32 = RecordingSchema.applicationID
     /// How long a writer waits for another before giving up.
     package static let busyTimeout: TimeInterval = 10
 
@@ -450,10 +451,11 @@ package final class RecordingStore: Sendable {
         }
     }
 
-    /// The session of a bundle file (its only one).
+    /// The session of a bundle file (its only one), or of an app's
+    /// diagnostics file (its latest: one per launch of the app).
     package func bundledSession() throws(RecordingError) -> RecordedSession {
         let all = try sessions()
-        guard let first = all.first else {
+        guard let first = all.last else {
             throw RecordingError(.unknownSession, "\(path) holds no session: export one with `chatbench export SESSION --bundle FILE`")
         }
         return first

@@ -50,9 +50,14 @@ package enum SessionListing {
         return [line(header)] + rows.map(line)
     }
 
-    /// The first line of `sessions show`.
+    /// The first line of `sessions show`. A field recording (an app's
+    /// flight recorder, mode `field`) names its app and SDK instead.
     package static func summary(_ session: RecordedSession) -> String {
         let steps = "\(session.stepCount) step\(session.stepCount == 1 ? "" : "s")"
+        if session.isFieldRecording {
+            return
+                "session \(session.label): \(date(session.created)), \(session.toolVersion), field recording of an app, \(steps), \(status(session))"
+        }
         return
             "session \(session.label): \(date(session.created)), chatbench \(session.toolVersion), seed \(session.seed), \(session.mode), \(session.kind), \(steps), \(status(session))"
     }
@@ -60,16 +65,22 @@ package enum SessionListing {
     /// `sessions show`: every step's input and output, with the step's
     /// virtual time (events carry their own times in the output).
     package static func transcript(_ session: RecordedSession, steps: [RecordedStep]) -> [String] {
-        var lines = [summary(session), "platform: \(session.platform)"]
+        var lines = [summary(session), "\(session.isFieldRecording ? "device" : "platform"): \(session.platform)"]
         guard let first = steps.first else { return lines + ["(no steps)"] }
         let start = startTime(of: steps, first: first, session: session)
         var stepStart = start
         for step in steps {
             // A step starts where the one before it ended.
             lines.append("")
+            // An app's call is stamped when it was made.
+            if session.isFieldRecording { stepStart = step.virtualTime }
             lines.append(
                 "#\(step.number) \(stamp(stepStart, since: start))\(step.status == "ok" ? "" : " (\(step.status))") > \(step.input)")
             lines += step.output.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+            // An app's calls print nothing: what followed them is what the client said.
+            if session.isFieldRecording {
+                lines += step.events.map { "  \(stamp($0.virtualTime, since: start)) \($0.text)" }
+            }
             stepStart = step.virtualTime
         }
         return lines
@@ -79,7 +90,7 @@ package enum SessionListing {
     /// earlier; against a server (real time), when the session began.
     static func startTime(of steps: [RecordedStep], first: RecordedStep, session: RecordedSession) -> Int64 {
         let origin =
-            session.mode == "server"
+            session.mode != "embedded"
             ? Int64((session.created.timeIntervalSince1970 * 1000).rounded(.down))
             : Instant.simulationEpochMilliseconds
         let earliest = steps.lazy.flatMap(\.events).map(\.virtualTime).min() ?? first.virtualTime

@@ -1,3 +1,5 @@
+import ChatSDK
+
 /// `sessions show ID --timeline`: a session drawn as client ↔ server
 /// exchanges and watcher emissions over virtual time, one row per event;
 /// with its traffic rows, also the realtime frames, the requests lost on
@@ -13,14 +15,16 @@ package enum Timeline {
         let blank = String(repeating: " ", count: 14)
         lines.append("\(blank)  client\(String(repeating: " ", count: lane - 2))server")
         var stepStart = start
-        let extra = Builder.rowsByStep(traffic.filter(drawn), lastStep: steps.last?.number)
+        // A field recording has no `net:` events: its requests are drawn from its tape.
+        let extra = Builder.rowsByStep(session.isFieldRecording ? traffic : traffic.filter(drawn), lastStep: steps.last?.number)
         let requests = Dictionary(
             traffic.filter { $0.entry.channel == .http && $0.entry.direction == .out }.map {
                 ("\($0.entry.deviceId) \($0.entry.exchange ?? -1)", $0.entry.summary)
             }, uniquingKeysWith: { first, _ in first })
         for step in steps {
             // A step starts where the one before it ended.
-            let began = min(stepStart, step.events.first?.virtualTime ?? stepStart)
+            // An app's call (a field recording's step) is stamped when it was made.
+            let began = session.isFieldRecording ? step.virtualTime : min(stepStart, step.events.first?.virtualTime ?? stepStart)
             lines.append("\(SessionListing.stamp(began, since: start))  ▶ #\(step.number) \(step.input)")
             stepStart = step.virtualTime
             var rows = step.events.map { (time: $0.virtualTime, text: row(for: $0)) }
@@ -54,6 +58,18 @@ package enum Timeline {
     static func row(for entry: TrafficEntry, request: String?) -> String {
         let device = Builder.client(ofDevice: entry.deviceId)
         if entry.deviceId == TrafficReporter.networkDevice { return "⚡ network: \(entry.summary)" }
+        if entry.channel == .http, entry.direction == .in, !Builder.isLost(entry.summary) {
+            let label = " \(request ?? "request") "
+            let dashes = max(2, lane - label.count - 1)
+            return "│◀" + String(repeating: "─", count: dashes / 2) + label + String(repeating: "─", count: dashes - dashes / 2)
+                + "│ \(entry.summary) (\(device))"
+        }
+        if entry.channel == .http, entry.direction == .out, entry.deviceId != TrafficReporter.networkDevice {
+            let label = " \(entry.summary) "
+            let dashes = max(2, lane - label.count - 1)
+            return "│" + String(repeating: "─", count: dashes / 2) + label + String(repeating: "─", count: dashes - dashes / 2)
+                + "▶│ \(device)"
+        }
         if entry.channel == .http {
             let label = " \(request ?? "request") "
             let dashes = max(2, lane - label.count - 1)

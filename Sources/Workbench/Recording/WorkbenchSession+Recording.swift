@@ -1,4 +1,5 @@
 import ChatCore
+import ChatSDK
 import Foundation
 
 extension WorkbenchSession {
@@ -52,7 +53,7 @@ extension WorkbenchSession {
         // Cheap first: replays ask this of every step.
         guard line.containsASCII("sessions") || line.containsASCII("record") else { return false }
         guard let tokens = try? Tokenizer.tokenize(line), let (spec, _) = interpreter.table.match(tokens) else { return false }
-        return spec.group == .recording
+        return spec.readsThisSessionsDatabase
     }
 
     /// The virtual time the world started at.

@@ -1,3 +1,4 @@
+import ChatSDK
 import Foundation
 
 /// Re-runs a recorded session in a fresh world with its seed and compares

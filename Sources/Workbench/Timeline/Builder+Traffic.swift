@@ -1,3 +1,4 @@
+import ChatSDK
 import Foundation
 
 extension Builder {

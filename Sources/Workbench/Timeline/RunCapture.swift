@@ -1,3 +1,4 @@
+import ChatSDK
 import Foundation
 
 /// What a run that is not recorded (`test`, `replay`) did, kept as a

@@ -24,6 +24,6 @@ struct RecordingCommandProbe {
 
     func isRecordingCommand(_ line: String) -> Bool {
         guard let tokens = try? Tokenizer.tokenize(line), let (spec, _) = table.match(tokens) else { return false }
-        return spec.group == .recording
+        return spec.readsThisSessionsDatabase
     }
 }

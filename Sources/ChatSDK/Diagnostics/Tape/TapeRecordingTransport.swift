@@ -1,7 +1,5 @@
-import ChatCore
-import ChatSDK
+package import ChatCore
 import Foundation
-import Synchronization
 
 /// A transport that reports everything crossing another one: each request
 /// and its answer, each event stream's opening, frames and close (the
@@ -18,9 +16,9 @@ import Synchronization
 /// from 1 by this transport; clients that share a device id must share one
 /// recording transport, so that their numbers do not collide.
 package final class TapeRecordingTransport: ChatTransport {
-    let inner: any ChatTransport
-    let runtime: any ChatRuntime
-    let reporter: TrafficReporter
+    package let inner: any ChatTransport
+    package let runtime: any ChatRuntime
+    package let reporter: TrafficReporter
 
     /// Wraps `inner`, reporting to `sink` what crosses it, at `runtime`'s
     /// `now`. `sink` is called on the caller's task, in the order things
@@ -82,13 +80,14 @@ package final class TapeRecordingTransport: ChatTransport {
 }
 
 /// Whether the SDK closed a connection (set once).
-final class ClosedFlag: Sendable {
-    private let value = Mutex(false)
+package final class ClosedFlag: Sendable {
+    package init() {}
+    private let value = LockedValue(false)
 
-    var isSet: Bool { value.withLock { $0 } }
+    package var isSet: Bool { value.withLock { $0 } }
 
     /// Sets the flag; true the first time.
-    func set() -> Bool {
+    package func set() -> Bool {
         value.withLock { set in
             defer { set = true }
             return !set

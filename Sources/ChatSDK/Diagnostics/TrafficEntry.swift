@@ -1,4 +1,4 @@
-import ChatCore
+package import ChatCore
 import Foundation
 
 /// One thing that crossed the wire in server mode (SPEC W5): an HTTP

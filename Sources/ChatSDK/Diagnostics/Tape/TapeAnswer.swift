@@ -1,5 +1,4 @@
-import ChatCore
-import ChatSDK
+package import ChatCore
 import Foundation
 
 /// How a request or an event stream's opening ended, as a tape keeps it
@@ -12,28 +11,28 @@ import Foundation
 /// {"failure": "…"}        any other error, described
 /// {"cancelled": true}     the SDK stopped waiting
 /// ```
-struct TapeAnswer: Codable, Sendable, Hashable {
+package struct TapeAnswer: Codable, Sendable, Hashable {
     /// A `TransportError`.
-    struct Lost: Codable, Sendable, Hashable {
-        var offline: Bool
-        var message: String
+    package struct Lost: Codable, Sendable, Hashable {
+        package var offline: Bool
+        package var message: String
         /// Its kind (`refused`, `reset`, `timeout`…), so that a replay
         /// fails it as the SDK saw it: retryable or final (D7). Absent
         /// from tapes recorded before kinds: `offline` says it then.
-        var kind: String?
+        package var kind: String?
     }
 
-    var response: WireResponse?
-    var error: WireError?
-    var lost: Lost?
-    var failure: String?
-    var cancelled: Bool?
+    package var response: WireResponse?
+    package var error: WireError?
+    package var lost: Lost?
+    package var failure: String?
+    package var cancelled: Bool?
 
-    init(_ response: WireResponse) {
+    package init(_ response: WireResponse) {
         self.response = response
     }
 
-    init(error: any Error) {
+    package init(error: any Error) {
         switch error {
         case let error as WireError: self.error = error
         case let error as TransportError:
@@ -46,7 +45,7 @@ struct TapeAnswer: Codable, Sendable, Hashable {
     /// `ok sent`, `error expiredToken`, `error offline`, `error failed`,
     /// `error cancelled`; an event stream that would not open says
     /// `refused …` instead of `error …`.
-    func summary(failing word: String = "error") -> String {
+    package func summary(failing word: String = "error") -> String {
         if let response { return "ok \(response.tapeName)" }
         if let code = error?.code { return "\(word) \(code.rawValue)" }
         if let lost { return "\(word) \(lost.offline ? "offline" : "failed")" }
@@ -55,7 +54,7 @@ struct TapeAnswer: Codable, Sendable, Hashable {
     }
 
     /// The recorded response, or the recorded error thrown again.
-    func result() throws -> WireResponse {
+    package func result() throws -> WireResponse {
         if let response { return response }
         if let error { throw error }
         if let lost {

@@ -12,9 +12,9 @@ import Foundation
 /// is read by a byte scanner (`Redactor+Scanner.swift`); other text by the
 /// regular expressions, whose Unicode rules (`\s`, `\b`) the scanner does
 /// not repeat. Both give the same text and the same numbering.
-final class Redactor {
+package final class Redactor {
     /// How a redactor reads text.
-    enum Engine {
+    package enum Engine {
         /// The byte scanner for ASCII text, the expressions for the rest.
         case scanner
         /// The regular expressions for all text (what the scanner is checked against).
@@ -34,23 +34,23 @@ final class Redactor {
     /// replace ordinary text.
     static let shortestKnownValue = 4
 
-    init(engine: Engine = .scanner) {
+    package init(engine: Engine = .scanner) {
         self.engine = engine
     }
 
-    /// Names of the options the command table marks secret (W6), without
-    /// their `--`, sorted: the table is the one place that says which they are.
-    static let secretOptions: [String] = Set(
-        CommandTable.standard.specs.flatMap(\.options).filter(\.secret).map { String($0.name.dropFirst(2)) }
-    ).sorted()
+    /// Names of the options the workbench's command table marks secret (W6),
+    /// without their `--`, sorted. The table says which they are; the
+    /// redactor lives here, below the workbench, so that the SDK's flight
+    /// recorder redacts with it too, and a test checks the two agree.
+    package static let secretOptions: [String] = ["header", "secret", "signature", "token"]
     /// What help and usage write after a secret option (`[--secret S]`): a
-    /// placeholder, not a value, so never redacted.
-    static let valueNames = Set(CommandTable.standard.specs.flatMap(\.options).filter(\.secret).map(\.valueName))
+    /// placeholder, not a value, so never redacted (checked like `secretOptions`).
+    package static let valueNames: Set<String> = ["K=V", "S", "T"]
 
     // Compiled once per session, when first needed: the scanner reads ASCII text.
     private lazy var expressions = Expressions()
 
-    func redact(_ line: String) -> String {
+    package func redact(_ line: String) -> String {
         let patterned = redactPatterns(line)
         guard !knownValues.isEmpty else { return patterned }
         let replaced =
@@ -75,7 +75,7 @@ final class Redactor {
 
     /// A body of the tape (JSON, UTF-8 text) redacted like a line; one that
     /// is not UTF-8 text is replaced by what it is, rather than kept in clear.
-    func redact(body: Data) -> Data {
+    package func redact(body: Data) -> Data {
         if engine == .scanner, body.withUnsafeBytes({ $0.allSatisfy { $0 < 0x80 } }) {
             let patterned = body.withUnsafeBytes(Self.mayHoldSecret) ? scan(Array(body)).map { Data($0) } ?? body : body
             guard !knownValues.isEmpty else { return patterned }
@@ -144,7 +144,7 @@ final class Redactor {
     /// Puts back the secrets behind the placeholders this redactor handed
     /// out, so that a replay can feed a recorded (redacted) line once its
     /// own world has produced the secret again. Unknown placeholders stay.
-    func reveal(_ text: String) -> String {
+    package func reveal(_ text: String) -> String {
         guard text.containsASCII("#"), text.containsASCII("<") else { return text }
         var result = text
         for (secret, placeholder) in placeholders where result.contains(placeholder) {
@@ -153,7 +153,7 @@ final class Redactor {
         return result
     }
 
-    func placeholder(for secret: String, kind: String) -> String {
+    package func placeholder(for secret: String, kind: String) -> String {
         if let existing = placeholders[secret] { return existing }
         let n = (counters[kind] ?? 0) + 1
         counters[kind] = n

@@ -3,7 +3,7 @@ extension StringProtocol {
     /// a cheap test for what runs on every step. Foundation's `contains` of
     /// a string is a search with options, and `firstRange(of:)` a generic
     /// one, each tens of thousands of instructions on a long line.
-    func containsASCII(_ word: StaticString) -> Bool {
+    package func containsASCII(_ word: StaticString) -> Bool {
         word.withUTF8Buffer { needle in
             guard let first = needle.first else { return true }
             let bytes = utf8

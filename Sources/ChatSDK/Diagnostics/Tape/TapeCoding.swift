@@ -1,29 +1,28 @@
-import ChatCore
-import ChatSDK
+package import ChatCore
 import Foundation
 
 /// How tape bodies are written and read: JSON with sorted keys, so that the
 /// same value always makes the same bytes.
-enum TapeCoding {
-    static func encode(_ value: some Encodable) -> Data? {
+package enum TapeCoding {
+    package static func encode(_ value: some Encodable) -> Data? {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return try? encoder.encode(value)
     }
 
-    static func decode<T: Decodable>(_ type: T.Type, from body: Data?) -> T? {
+    package static func decode<T: Decodable>(_ type: T.Type, from body: Data?) -> T? {
         guard let body else { return nil }
         return try? JSONDecoder().decode(type, from: body)
     }
 
     /// `body` as text, for people (divergences).
-    static func text(_ body: Data?) -> String {
+    package static func text(_ body: Data?) -> String {
         body.map { String(decoding: $0, as: UTF8.self) } ?? "(no body)"
     }
 
     /// `POST /v1/conversations/c-1/messages`, with the query sorted:
     /// `GET /v1/conversations?limit=20`.
-    static func summary(of request: WireRequest) -> String {
+    package static func summary(of request: WireRequest) -> String {
         let route = HTTPWire.route(for: request, withBody: false)
         let query = route.query.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "&")
         return "\(route.method) \(route.path)\(query.isEmpty ? "" : "?" + query)"
@@ -31,12 +30,12 @@ enum TapeCoding {
 
     /// What replaces a secret when requests are compared: the tape holds
     /// placeholders (`<token#1>`) where the SDK sends tokens now.
-    static let mask = "<masked>"
+    package static let mask = "<masked>"
 
     /// `envelope` without its secrets (API key, access token, and the
     /// tokens, JWTs and user signatures requests carry), for comparing a
     /// request with the tape.
-    static func masked(_ envelope: WireEnvelope) -> WireEnvelope {
+    package static func masked(_ envelope: WireEnvelope) -> WireEnvelope {
         var envelope = envelope
         envelope.apiKey = mask
         envelope.accessToken = envelope.accessToken.map { _ in mask }
@@ -57,13 +56,13 @@ enum TapeCoding {
 }
 
 /// The body of an event stream's opening (`RealtimeRequest` as JSON).
-struct TapeOpening: Codable, Sendable, Hashable {
-    var apiKey: String
-    var accessToken: String
-    var deviceId: String
-    var afterUserSeq: Int64?
+package struct TapeOpening: Codable, Sendable, Hashable {
+    package var apiKey: String
+    package var accessToken: String
+    package var deviceId: String
+    package var afterUserSeq: Int64?
 
-    init(_ request: RealtimeRequest) {
+    package init(_ request: RealtimeRequest) {
         apiKey = request.apiKey
         accessToken = request.accessToken
         deviceId = request.deviceId
@@ -71,7 +70,7 @@ struct TapeOpening: Codable, Sendable, Hashable {
     }
 
     /// Without its secrets, for comparing.
-    var masked: TapeOpening {
+    package var masked: TapeOpening {
         var opening = self
         opening.apiKey = TapeCoding.mask
         opening.accessToken = TapeCoding.mask
@@ -79,17 +78,19 @@ struct TapeOpening: Codable, Sendable, Hashable {
     }
 
     /// `open after=4`, `open after=-` (from the start).
-    var summary: String { "open after=\(afterUserSeq.map(String.init) ?? "-")" }
+    package var summary: String { "open after=\(afterUserSeq.map(String.init) ?? "-")" }
 }
 
 /// The body of a close frame.
-struct TapeClose: Codable, Sendable, Hashable {
-    var reason: String
+package struct TapeClose: Codable, Sendable, Hashable {
+    package var reason: String
+
+    package init(reason: String) { self.reason = reason }
 }
 
 extension WireResponse {
     /// The case's name: `tokens`, `sent`, `session`…
-    var tapeName: String {
+    package var tapeName: String {
         switch self {
         case .tokens: "tokens"
         case .conversations: "conversations"
@@ -107,7 +108,7 @@ extension WireResponse {
 
 extension WireEvent {
     /// `event #5 messageCreated`.
-    var tapeSummary: String {
+    package var tapeSummary: String {
         let kind =
             switch kind {
             case .messageCreated: "messageCreated"

@@ -1,29 +1,26 @@
-import ChatCore
-import ChatSDK
-import ChatSimulation
+package import ChatCore
 import Foundation
-import Synchronization
 
 /// Turns what crosses a transport boundary into traffic entries (the rows
 /// of the `traffic` table), stamped with `runtime`'s `now`: used by the
 /// server mode's ``TapeRecordingTransport`` and told directly by the
 /// embedded world's network. Exchange numbers count from 1 per device.
 /// What it reports is in clear: the recorder redacts it when it writes it.
-final class TrafficReporter: WireObserver {
+package final class TrafficReporter: WireObserver {
     /// The pseudo-device of the network's faults and conditions (`offline`,
     /// `online`, `latency 200ms`, `fail next 3`, `drop`, `restart device-alice`),
     /// `out` rows on the `http` channel without a body; a tape replay skips them.
-    static let networkDevice = "network"
+    package static let networkDevice = "network"
 
-    let runtime: any ChatRuntime
-    let sink: @Sendable (TrafficEntry) -> Void
+    package let runtime: any ChatRuntime
+    package let sink: @Sendable (TrafficEntry) -> Void
     /// Whether anyone reads the traffic (a recording, an HTML capture):
     /// when not, nothing is summarised or encoded. Exchanges are numbered
     /// all the same.
-    let isCapturing: @Sendable () -> Bool
-    private let exchanges = Mutex<[String: Int]>([:])
+    package let isCapturing: @Sendable () -> Bool
+    private let exchanges = LockedValue<[String: Int]>([:])
 
-    init(
+    package init(
         runtime: any ChatRuntime, sink: @escaping @Sendable (TrafficEntry) -> Void,
         isCapturing: @escaping @Sendable () -> Bool = { true }
     ) {
@@ -32,13 +29,13 @@ final class TrafficReporter: WireObserver {
         self.isCapturing = isCapturing
     }
 
-    func request(_ envelope: WireEnvelope) -> Int {
+    package func request(_ envelope: WireEnvelope) -> Int {
         let exchange = next(envelope.deviceId)
         report(envelope.deviceId, .http, .out, TapeCoding.summary(of: envelope.request), TapeCoding.encode(envelope), exchange)
         return exchange
     }
 
-    func answer(_ result: Result<WireResponse, any Error>, deviceId: String, exchange: Int) {
+    package func answer(_ result: Result<WireResponse, any Error>, deviceId: String, exchange: Int) {
         guard isCapturing() else { return }
         let answer =
             switch result {
@@ -48,14 +45,14 @@ final class TrafficReporter: WireObserver {
         report(deviceId, .http, .in, answer.summary(), TapeCoding.encode(answer), exchange)
     }
 
-    func opening(_ request: RealtimeRequest) -> Int {
+    package func opening(_ request: RealtimeRequest) -> Int {
         let exchange = next(request.deviceId)
         let opening = TapeOpening(request)
         report(request.deviceId, .ws, .out, opening.summary, TapeCoding.encode(opening), exchange)
         return exchange
     }
 
-    func opened(_ result: Result<Void, any Error>, deviceId: String, exchange: Int) {
+    package func opened(_ result: Result<Void, any Error>, deviceId: String, exchange: Int) {
         switch result {
         case .success:
             report(deviceId, .ws, .in, "ready", nil, exchange)
@@ -65,7 +62,7 @@ final class TrafficReporter: WireObserver {
         }
     }
 
-    func signal(_ signal: RealtimeSignal, deviceId: String, exchange: Int) {
+    package func signal(_ signal: RealtimeSignal, deviceId: String, exchange: Int) {
         switch signal {
         case .event(let event):
             report(deviceId, .ws, .in, event.tapeSummary, TapeCoding.encode(event), exchange)
@@ -74,12 +71,12 @@ final class TrafficReporter: WireObserver {
         }
     }
 
-    func closedByClient(deviceId: String, exchange: Int) {
+    package func closedByClient(deviceId: String, exchange: Int) {
         report(deviceId, .ws, .out, "close", nil, exchange)
     }
 
     /// A fault or a change of the network's conditions, on the ``networkDevice``.
-    func fault(_ summary: String) {
+    package func fault(_ summary: String) {
         report(Self.networkDevice, .http, .out, summary, nil, nil)
     }
 

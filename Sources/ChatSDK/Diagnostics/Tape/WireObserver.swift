@@ -1,5 +1,4 @@
-import ChatCore
-import ChatSDK
+package import ChatCore
 
 /// Told what crosses a network at its transport boundary, as it crosses:
 /// each request and its answer (failed on the way or not), each event

@@ -1,16 +1,21 @@
-import GRDB
+package import GRDB
 
 /// The recording database's schema, versioned with GRDB migrations
 /// (table `grdb_migrations`). Documented in docs/recording-schema.md: keep
 /// the two in step. A migration, once released, never changes: add one.
-enum RecordingSchema {
+/// The workbench's recordings and the SDK's flight recorder (an app's
+/// diagnostics file) share it: one store, read by the same commands.
+package enum RecordingSchema {
     /// The newest migration this version knows.
-    static let current = "v4"
+    package static let current = "v4"
+    /// `PRAGMA application_id` of a chatbench recording ("chbt"): a
+    /// workbench session's file and an app's flight recording alike.
+    package static let applicationID: Int32 = 0x6368_6274
 
-    static var migrator: DatabaseMigrator {
+    package static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
-            try db.execute(sql: "PRAGMA application_id = \(RecordingStore.applicationID)")
+            try db.execute(sql: "PRAGMA application_id = \(applicationID)")
             try db.execute(
                 sql: """
                     CREATE TABLE session (
@@ -145,7 +150,7 @@ enum RecordingSchema {
     }
 
     /// The table that makes a file a bundle (see `RecordingStore.exportBundle`).
-    static let bundleTable = """
+    package static let bundleTable = """
         CREATE TABLE bundle (
             session_id   INTEGER NOT NULL,
             exported     DATETIME NOT NULL,

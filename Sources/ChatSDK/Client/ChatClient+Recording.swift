@@ -1,0 +1,177 @@
+internal import ChatCore
+
+/// How the client feeds its flight recorder (issue 27): the app's calls as
+/// they are made, with how they ended, and the client's events.
+extension ChatClient {
+    /// The SDK's version, written in a flight recording's header.
+    public static let sdkVersion = "0.1.0"
+
+    /// The recorder the configuration asks for, with `configuration` changed
+    /// to feed it (its transport wrapped, its events observed); nil and a
+    /// reason when it is off or its file cannot be used.
+    static func startRecorder(_ configuration: inout Configuration) -> (FlightRecorder?, problem: String?) {
+        guard let settings = configuration.diagnostics else { return (nil, nil) }
+        let recorder: FlightRecorder
+        do {
+            recorder = try FlightRecorder(settings: settings, runtime: configuration.runtime, apiKey: configuration.apiKey)
+        } catch {
+            return (nil, "The flight recorder is off: \(settings.file) cannot be used (\(error))")
+        }
+        configuration.transport = TapeRecordingTransport(
+            wrapping: configuration.transport, runtime: configuration.runtime, sink: recorder.traffic)
+        configuration.flightRecorder = recorder
+        let appOnEvent = configuration.onEvent
+        configuration.onEvent = { event in
+            recorder.record(event)
+            appOnEvent?(event)
+        }
+        recorder.call(
+            "ChatClient(configuration: cacheMode: .\(configuration.cacheMode), autoResend: \(configuration.autoResend), pageSize: \(configuration.pageSize), content: .\(settings.content))"
+        )
+        return (recorder, nil)
+    }
+
+    /// Records `call`, runs it, and records how it ended.
+    func recorded<T>(_ call: @autoclosure () -> String, _ body: () async throws -> T) async throws -> T {
+        guard let recorder else { return try await body() }
+        let text = call()
+        recorder.call(text)
+        do {
+            let result = try await body()
+            recorder.event(source: "call", "call: \(Self.name(of: text)) returned\(Self.describe(result, recorder))")
+            return result
+        } catch {
+            recorder.event(source: "call", "call: \(Self.name(of: text)) threw \(Self.describe(error))")
+            throw error
+        }
+    }
+
+    /// The same for a call that cannot fail.
+    func recorded<T>(_ call: @autoclosure () -> String, _ body: () async -> T) async -> T {
+        guard let recorder else { return await body() }
+        recorder.call(call())
+        return await body()
+    }
+
+    /// `"hi"` or its summary, as the settings keep message text.
+    func quoted(_ text: String) -> String {
+        "\"\(recorder?.text(text) ?? text)\""
+    }
+
+    /// A placeholder standing for a secret in everything recorded.
+    func secret(_ value: String) -> String {
+        recorder?.secret(value) ?? "<secret>"
+    }
+
+    private static func name(of call: String) -> Substring {
+        call.prefix { $0 != "(" }
+    }
+
+    private static func describe(_ value: Any, _ recorder: FlightRecorder) -> String {
+        switch value {
+        case let message as Message: " \(message.id) \(message.state)"
+        case let conversation as Conversation: " \(conversation.id)"
+        case let user as ChatUser: " \(user.id)"
+        case let warnings as [String]: warnings.isEmpty ? "" : " warnings: \(warnings.joined(separator: "; "))"
+        default: ""
+        }
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        if let error = error as? ChatError { return "\(error.code): \(error.message)" }
+        return "\(error)"
+    }
+}
+
+extension FlightRecorder {
+    /// An event the client publishes, as one line with its source first.
+    func record(_ event: ChatEvent) {
+        switch event {
+        case .sessionChanged(let state): self.event(source: "client.session", "client.session \(state)")
+        case .connectionChanged(let state): self.event(source: "client.connection", "client.connection \(state)")
+        case .warning(let text): self.event(source: "warning", "warning: \(text)")
+        case .authenticationFailed(let error): self.event(source: "client.auth", "client.auth failed \(error.code)")
+        case .sessionWasRefreshed: self.event(source: "client.auth", "client.auth session refreshed")
+        case .sessionWasClosed: self.event(source: "client.auth", "client.auth session closed")
+        case .sessionDidHaveError(let error): self.event(source: "client.auth", "client.auth session error \(error.code)")
+        case .messageStateChanged(let message):
+            self.event(source: "\(message.id):", "\(message.id): \(message.state) \(summary(of: message.content))")
+        }
+    }
+
+    /// A message's content as recorded: its text as the settings keep it,
+    /// or an attachment's kind and size.
+    func summary(of content: MessageContent) -> String {
+        switch content {
+        case .text(let text): "\"\(self.text(text))\""
+        case .attachment(let kind, let mime, let size, _): "[\(kind.rawValue) \(mime) \(size) bytes]"
+        }
+    }
+}
+
+extension ChatClient {
+    /// `ChatAuth(token: "<secret#2>", scheme: "access", headers: ["X-Tenant": "<secret#3>"], signature: "<secret#4>")`.
+    func recordedAuth(_ auth: ChatAuth?) -> String {
+        guard let auth else { return "nil" }
+        var parts: [String] = []
+        if let token = auth.token { parts.append("token: \"\(secret(token))\"") }
+        if let scheme = auth.scheme { parts.append("scheme: \"\(scheme)\"") }
+        if !auth.headers.isEmpty {
+            let fields = auth.headers.sorted { $0.key < $1.key }.map { "\"\($0.key)\": \"\(secret($0.value))\"" }
+            parts.append("headers: [\(fields.joined(separator: ", "))]")
+        }
+        if let signature = auth.signature { parts.append("signature: \"\(secret(signature))\"") }
+        return "ChatAuth(\(parts.joined(separator: ", ")))"
+    }
+
+    /// `.text("hi")`, `.attachment(.image, "image/png", 2048 bytes)`.
+    func recordedContent(_ content: MessageContent) -> String {
+        switch content {
+        case .text(let text): ".text(\(quoted(text)))"
+        case .attachment(let kind, let mime, let size, _): ".attachment(.\(kind.rawValue), \"\(mime)\", \(size) bytes)"
+        }
+    }
+}
+
+extension FlightRecorder {
+    /// A watcher's emission in summary: `w1: 3 items (m-1 sent, …), fresh, idle`.
+    func emission(_ id: Int, _ snapshot: WatcherSnapshot, fresh: Bool, refreshing: RefreshingState) {
+        let what =
+            switch snapshot {
+            case .conversations(let list, let hasMore): "\(Self.count(list.count, "conversation"))\(hasMore ? " and more" : "")"
+            case .conversation(let conversation): "conversation \(conversation.id)"
+            case .items(let messages, let hasMore):
+                "\(Self.count(messages.count, "item"))\(hasMore ? " and more" : "")"
+                    + (messages.isEmpty
+                        ? ""
+                        : " (" + messages.prefix(3).map { "\($0.id) \($0.state)" }.joined(separator: ", ")
+                            + (messages.count > 3 ? ", …" : "") + ")")
+            }
+        let name = Self.watcherName(id)
+        event(source: name, "\(name): \(what), \(fresh ? "fresh" : "cached"), \(refreshing.name)")
+    }
+
+    /// `w1` for the client's first watcher (its ids count from 0), as the workbench names them.
+    package static func watcherName(_ id: Int) -> String { "w\(id + 1)" }
+
+    static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
+
+    /// A watcher ended by itself (an error) or because it was stopped.
+    func watcherEnded(_ id: Int?, _ error: (any Error)?) {
+        guard let error else { return }
+        let name = id.map(Self.watcherName) ?? "watcher"
+        let reason = (error as? ChatError).map { "\($0.code)" } ?? "\(error)"
+        event(source: name, "\(name) ended: \(reason)")
+    }
+}
+
+extension WatchTarget {
+    /// The public call that opens a watcher of this target.
+    var recordedCall: String {
+        switch self {
+        case .conversations: "watchConversations()"
+        case .conversation(let id): "watchConversation(withId: \"\(id)\")"
+        case .items(let id): "watchItems(ofConversationWithId: \"\(id)\")"
+        }
+    }
+}

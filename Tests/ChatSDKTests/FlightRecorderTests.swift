@@ -1,0 +1,140 @@
+import ChatCore
+import ChatSimulation
+import ChatTestSupport
+import Foundation
+import GRDB
+import Testing
+
+@testable import ChatSDK
+
+/// The flight recorder (issue 27): the app's calls, the client's events and
+/// the wire in one SQLite file of the recording schema, bounded, exported.
+@Suite struct FlightRecorderTests {
+    static func settings(in folder: TemporaryFolder, content: ChatClient.Diagnostics.Content = .kept) -> ChatClient.Diagnostics {
+        var settings = ChatClient.Diagnostics(file: folder.url.appendingPathComponent("diagnostics.sqlite").path, appName: "Acme 1.0")
+        settings.device = "test device"
+        settings.content = content
+        return settings
+    }
+
+    static func rows(_ sql: String, in path: String) throws -> [String] {
+        let queue = try DatabaseQueue(path: path)
+        return try queue.read { db in try String.fetchAll(db, sql: sql) }
+    }
+
+    @Test func isOffByDefault() throws {
+        let f = try Fixture()
+        #expect(f.client.recorder == nil)
+        #expect(chatError { try f.client.exportDiagnostics(to: "/tmp/never-written.sqlite") }?.code == .invalidArgument)
+    }
+
+    @Test func recordsTheAppsCallsTheClientsEventsAndTheWire() throws {
+        let folder = try TemporaryFolder()
+        let settings = Self.settings(in: folder)
+        let f = try Fixture(diagnostics: settings)
+        try f.call { try await f.client.setCurrentUser(userId: "alice") }
+        let conversation = try f.call { try await f.client.startConversation(id: "c-1") }
+        let watcher = Collected(f.client.watchItems(ofConversationWithId: conversation.id), in: f.world)
+        try f.call { try await f.client.sendMessage(.text("hello"), in: conversation.id) }
+        f.world.runUntilIdle()
+        #expect(watcher.last?.data.elements.first?.state == .sent)
+
+        let path = settings.file
+        #expect(
+            try Self.rows("SELECT mode || ' ' || kind || ' ' || name || ' ' || tool_version || ' ' || platform FROM session", in: path)
+                == ["field app Acme 1.0 ChatSDK \(ChatClient.sdkVersion) test device"])
+        let steps = try Self.rows("SELECT input FROM step ORDER BY number", in: path)
+        #expect(steps.first?.hasPrefix("ChatClient(configuration: cacheMode: .memory") == true)
+        #expect(
+            Array(steps.dropFirst()) == [
+                "setCurrentUser(userId: \"alice\")", "startConversation(id: \"c-1\", title: nil)",
+                "watchItems(ofConversationWithId: \"c-1\")", "sendMessage(.text(\"hello\"), in: \"c-1\")",
+            ])
+        let events = try Self.rows("SELECT text FROM event ORDER BY step, seq", in: path)
+        #expect(events.contains("client.session authenticated(alice, via: tokens)"))
+        #expect(events.contains { $0.hasSuffix(": sent \"hello\"") })
+        #expect(events.contains { $0.hasPrefix("w1: 1 item") && $0.contains("sent") }, "\(events)")
+        #expect(events.contains { $0.hasPrefix("call: sendMessage returned ") })
+        let traffic = try Self.rows("SELECT direction || ' ' || summary FROM traffic ORDER BY seq", in: path)
+        #expect(traffic.contains("out POST /v1/conversations/c-1/messages"))
+        #expect(traffic.contains("in ok sent"))
+        // The workbench's schema, applied by its own migrations.
+        #expect(try Self.rows("SELECT identifier FROM grdb_migrations", in: path) == ["v1", "v2", "v3", "v4"])
+    }
+
+    @Test func exportWritesOneSelfContainedFile() throws {
+        let folder = try TemporaryFolder()
+        let f = try Fixture(diagnostics: Self.settings(in: folder))
+        try f.call { try await f.client.setCurrentUser(userId: "alice") }
+        let export = folder.url.appendingPathComponent("ticket-4711.sqlite").path
+        try f.client.exportDiagnostics(to: export)
+        #expect(!FileManager.default.fileExists(atPath: export + "-wal"))
+        #expect(try Self.rows("PRAGMA journal_mode", in: export) == ["delete"])
+        #expect(try Self.rows("SELECT input FROM step WHERE number = 2", in: export) == ["setCurrentUser(userId: \"alice\")"])
+        // Never over a file that exists.
+        #expect(chatError { try f.client.exportDiagnostics(to: export) }?.code == .invalidArgument)
+    }
+
+    @Test func aFileThatIsNotARecordingLeavesTheRecorderOffWithAWarning() throws {
+        let folder = try TemporaryFolder()
+        let settings = Self.settings(in: folder)
+        let other = try DatabaseQueue(path: settings.file)
+        try other.write { db in try db.execute(sql: "CREATE TABLE notes (text TEXT)") }
+        try other.close()
+        let world = try World(seed: 1)
+        let warnings = Locked<[String]>([])
+        var configuration = ChatClient.Configuration(apiKey: World.apiKey, transport: world.makeTransport(), runtime: world)
+        configuration.cacheMode = .memory
+        configuration.diagnostics = settings
+        configuration.onEvent = { event in
+            if case .warning(let text) = event { warnings.withLock { $0.append(text) } }
+        }
+        let client = ChatClient(configuration: configuration)
+        world.runUntilIdle()
+        #expect(client.recorder == nil)
+        #expect(warnings.withLock { $0 }.contains { $0.hasPrefix("The flight recorder is off: \(settings.file) cannot be used") })
+    }
+
+    @Test func oldRecordsGoFirstWhenTheFileIsTooOld() throws {
+        let folder = try TemporaryFolder()
+        var settings = Self.settings(in: folder)
+        settings.maxAge = .seconds(3600)
+        let f = try Fixture(diagnostics: settings)
+        try f.call { try await f.client.setCurrentUser(userId: "alice") }
+        let conversation = try f.call { try await f.client.startConversation(id: "c-1") }
+        f.world.advance(by: .seconds(7200))
+        for n in 1...40 { try f.call { try await f.client.sendMessage(.text("m\(n)"), in: conversation.id) } }
+        let steps = try Self.rows("SELECT input FROM step ORDER BY number", in: settings.file)
+        #expect(!steps.contains("setCurrentUser(userId: \"alice\")"))
+        #expect(steps.contains("sendMessage(.text(\"m40\"), in: \"c-1\")"))
+    }
+
+    @Test func theFileStaysUnderItsSizeLimit() throws {
+        let folder = try TemporaryFolder()
+        var settings = Self.settings(in: folder)
+        settings.maxBytes = 200_000
+        let f = try Fixture(diagnostics: settings)
+        try f.call { try await f.client.setCurrentUser(userId: "alice") }
+        let conversation = try f.call { try await f.client.startConversation(id: "c-1") }
+        for n in 1...400 { try f.call { try await f.client.sendMessage(.text("message number \(n)"), in: conversation.id) } }
+        let queue = try DatabaseQueue(path: settings.file)
+        let used = try queue.read { db in
+            try Int.fetchOne(
+                db, sql: "SELECT (page_count - freelist_count) * page_size FROM pragma_page_count, pragma_freelist_count, pragma_page_size")
+                ?? 0
+        }
+        // Checked every 64 records: at most that many past the limit.
+        #expect(used < 260_000)
+        let steps = try queue.read { db in try String.fetchAll(db, sql: "SELECT input FROM step ORDER BY number") }
+        #expect(!steps.contains("setCurrentUser(userId: \"alice\")"))
+        #expect(steps.last == "sendMessage(.text(\"message number 400\"), in: \"c-1\")")
+    }
+
+    @Test func redactedContentKeepsKindLengthAndDigest() throws {
+        #expect(ContentRedaction.summary(of: "hello") == "<text 5 chars sha256:2cf24dba5fb0a30e>")
+        let json = Data(#"{"content":{"text":{"_0":"chest pain"}},"id":"m-1","lastMessagePreview":"chest pain"}"#.utf8)
+        let redacted = String(decoding: ContentRedaction.redact(json: json), as: UTF8.self)
+        #expect(!redacted.contains("chest"))
+        #expect(redacted.contains(#""id":"m-1""#))
+    }
+}
