@@ -62,7 +62,7 @@ import Testing
         let result = try #require(try Shrinker().shrink(padded))
         #expect(result.lines.count <= 5, "\(result.lines)")
         #expect(result.lines.contains { $0.hasPrefix("net offline") })
-        #expect(result.signature == "the script's expects: expect m1.state == sent")
+        #expect(result.signature == "the script's expects: expect m1.state == sent — expected == \"sent\", found \"toBeSent\"")
     }
 
     @Test func shrinkingAnInvariantBrokenAfterTheHealKeepsTheHeal() {

@@ -68,11 +68,12 @@ package struct Explorer: Sendable {
             let step = session.execute(line)
             switch step.status {
             case .expectFailed where expects && found.isEmpty:
-                found.append(Violation(invariant: .expects, detail: line.trimmingCharacters(in: .whitespaces)))
+                found.append(Violation(invariant: .expects, detail: Self.failure(of: line, output: step.output, prefix: "expect failed: ")))
             case .scriptError where expects && found.isEmpty:
                 // Under faults a script's assumptions (a handle, an index)
                 // can fail to hold: that is the script's, not the SDK's.
-                found.append(Violation(invariant: .scriptError, detail: line.trimmingCharacters(in: .whitespaces)))
+                found.append(
+                    Violation(invariant: .scriptError, detail: Self.failure(of: line, output: step.output, prefix: "script error: ")))
             default: break
             }
             if step.status == .quit { break }
@@ -80,8 +81,22 @@ package struct Explorer: Sendable {
         return found + session.violations(budget: budget)
     }
 
+    /// A failed line with what it found (an expect: `expect m1.state ==
+    /// sent — expected == "sent", found "toBeSent"`) or why it failed (a
+    /// script error: `send c9 text hi — unknown conversation "c9"`): the
+    /// same line failing another way is another failure (issue 29: an
+    /// expect shrunk to itself alone, failing for want of what came before).
+    static func failure(of line: String, output: String, prefix: String) -> String {
+        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        guard let said = output.split(separator: "\n").first(where: { $0.hasPrefix(prefix) }) else { return trimmed }
+        let why = said.dropFirst(prefix.count)
+        if prefix == "expect failed: ", let dash = why.range(of: " — ") { return "\(trimmed) — \(why[dash.upperBound...])" }
+        return "\(trimmed) — \(why)"
+    }
+
     /// The signature a shrunk script must keep: the first violation's
-    /// invariant, and for an expect or a script error, its line.
+    /// invariant, and for an expect or a script error, its line and what it
+    /// found or why it failed.
     package static func signature(of violations: [Violation]) -> String? {
         guard let first = violations.first else { return nil }
         switch first.invariant {
