@@ -107,6 +107,29 @@ import Testing
         // Three similar frames in a row: a run of 3.
         let frames = third.filter { $0.kind == .frame }
         #expect(frames.map(\.runLength) == [3, 0, 0] && frames.map(\.repeated) == [false, true, true])
+        // The run's count is on the chip that `p::before` reads it from
+        // (issue 30: the × showed no count).
+        let html = SequenceHTML.render(view)
+        #expect(html.contains(" data-run=\"3\">"), "\(html)")
+        #expect(html.contains(".collapse .i p[data-run]::before{content:\"×\" attr(data-run)"))
+        // A chip in one lane wraps rather than cutting its text.
+        #expect(html.contains("white-space:normal;overflow-wrap:anywhere"))
+    }
+
+    /// The first failure is the first step that failed, ahead of an earlier
+    /// refused request (often what a script sets out to show; issue 30).
+    @Test func theFirstFailureIsAFailedStepBeforeARefusedRequest() {
+        let steps = [
+            step(1, "token expire", at: 10), step(2, "send c1 text hi", at: 100),
+            step(3, "expect m1.state == sent", "expectFailed", at: 200),
+        ]
+        let traffic = [
+            row(1, step: 2, 20, "device-client", .http, .out, "POST /v1/messages", exchange: 1),
+            row(2, step: 2, 40, "device-client", .http, .in, "error expiredToken", exchange: 1),
+        ]
+        let view = SequenceView(session: session(), steps: steps, traffic: traffic)
+        #expect(view.bands[1].items.contains { $0.isFailure })
+        #expect(view.firstFailure == 3)
     }
 
     @Test func anAnswerThatCameWithTheNextStepIsItsRequests() {

@@ -67,8 +67,9 @@ struct HTMLViewTests {
         #expect(count("<section class=\"step ", in: dom) == Self.steps)
         #expect(dom.contains("<section class=\"step expectFailed\" id=\"s13\" data-n=\"13\">"))
         #expect(dom.contains("<span class=\"st\">failed expect</span>"))
-        // The first failure: the lost request of step 7.
-        #expect(dom.contains("<a id=\"first-failure\" href=\"#s7\">"))
+        // The first failure: the failed expect of step 13, not the request
+        // that `net fail` lost on purpose at step 7 (issue 30).
+        #expect(dom.contains("<a id=\"first-failure\" href=\"#s13\">"))
         // Requests with their answers, frames, the other side's call.
         #expect(dom.contains("POST /v1/conversations/c-89025cc1/messages<em>ok sent</em>"))
         #expect(dom.range(of: #"<div class="i frame[^"]*"[^>]*>.{0,200}event #\d+ messageCreated"#, options: .regularExpression) != nil)

@@ -34,7 +34,7 @@ extension SequenceHTML {
         .i:hover{background:#eef3ff}
         .i.off{background:repeating-linear-gradient(45deg,#fde6e6 0 5px,#fff6f6 5px 10px)}
         .i p{margin-top:0;margin-bottom:0;white-space:nowrap;overflow:hidden;text-overflow:ellipsis;font-size:12px;text-align:center;position:relative}
-        .i p:not(.ar){justify-self:center;max-width:100%;padding:0 5px;border-radius:8px;background:#eef0f4}
+        .i p:not(.ar){justify-self:center;max-width:100%;padding:0 5px;border-radius:8px;background:#eef0f4;white-space:normal;overflow-wrap:anywhere}
         .i p.ar{border-bottom:2px solid #5b6b86;padding:0 8px;overflow:visible;text-overflow:clip}
         .i p.ar::after{content:"▶";position:absolute;right:-5px;bottom:-8px;font-size:11px;line-height:1;color:#5b6b86}
         .i p.ar.rl::after{content:"◀";left:-5px;right:auto}
@@ -55,7 +55,7 @@ extension SequenceHTML {
         .msg p{background:#fff7e0}
         .provider p{background:#efe6fb}
         .collapse .i.rep{display:none}
-        .collapse .i[data-run] p::before{content:"×" attr(data-run) " ";font-weight:700;color:#8a5a00}
+        .collapse .i p[data-run]::before{content:"×" attr(data-run) " ";font-weight:700;color:#8a5a00}
         #detail{position:fixed;right:10px;bottom:10px;width:min(46em,90vw);max-height:45vh;overflow:auto;z-index:3;background:#fff;border:1px solid #99a;box-shadow:0 2px 10px rgba(0,0,0,.2);padding:6px 10px}
         #detail pre{margin:0;white-space:pre-wrap;word-break:break-all;font:12px/1.4 ui-monospace,monospace}
         #close{float:right}

@@ -89,7 +89,11 @@ package enum SequenceHTML {
         html += " data-t=\"\(stamp(item.time, since: start))\" data-d=\"\(e(item.detail))\">"
         let low = min(item.from, item.to)
         let high = max(item.from, item.to)
-        html += "<p class=\"c\(low)-\(high)\(item.from > item.to ? " rl" : "")\(item.from == item.to ? "" : " ar")\">"
+        // The count is on the chip itself: `attr()` in `p::before` reads the
+        // `p`'s attributes, not its item's (issue 30: the × showed no count).
+        html += "<p class=\"c\(low)-\(high)\(item.from > item.to ? " rl" : "")\(item.from == item.to ? "" : " ar")\""
+        if item.runLength > 1 { html += " data-run=\"\(item.runLength)\"" }
+        html += ">"
         html += e(item.label)
         if let answer = item.answer { html += "<em>\(e(answer))</em>" }
         html += "</p></div>\n"

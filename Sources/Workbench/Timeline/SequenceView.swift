@@ -109,8 +109,11 @@ package struct SequenceView: Sendable, Hashable {
         package func contains(_ time: Int64) -> Bool { time >= from && (to.map { time < $0 } ?? true) }
     }
 
-    /// The first step that failed or lost or had refused a request.
+    /// The first step that failed (an expect, a script line, an interrupted
+    /// step); else the first that lost or had refused a request. A refused
+    /// request is often what a script sets out to show, and a failed expect
+    /// later is the failure (issue 30: the link went to the refusal).
     package var firstFailure: Int? {
-        bands.first { $0.failed || $0.items.contains(where: \.isFailure) }?.number
+        bands.first(where: \.failed)?.number ?? bands.first { $0.items.contains(where: \.isFailure) }?.number
     }
 }
