@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# Installs what building and testing chatbench needs beyond Swift. Each
-# requirement is checked on its own and installed only when missing, so a
-# second run does nothing and takes well under a second.
+# Installs what building chatbench needs beyond Swift, and with --tests what
+# its tests need too (scripts/test.sh and .ci/run pass it; the REPL does not
+# need a browser or the Python checkers). Each requirement is checked on its
+# own and installed only when missing, so a second run does nothing and takes
+# well under a second.
 #   - libedit's headers and pkg-config (the REPL's line editor), through apt;
+# With --tests:
 #   - chromium (the HTML sequence view's browser tests open pages headless), through apt;
 #   - xmllint (the JUnit report is validated against its schema), through apt;
 #   - openapi-spec-validator and schemathesis (scripts/test.sh validates
@@ -14,17 +17,27 @@ if [ "$(id -u)" -ne 0 ]; then
     sudo="sudo"
 fi
 
+tests=false
+case "${1:-}" in
+    --tests) tests=true ;;
+    "") ;;
+    *)
+        echo "usage: scripts/setup.sh [--tests]" >&2
+        exit 2
+        ;;
+esac
+
 missing=()
 if ! pkg-config --exists libedit 2>/dev/null; then
     missing+=(libedit-dev pkg-config)
 fi
-if ! command -v chromium >/dev/null 2>&1; then
+if $tests && ! command -v chromium >/dev/null 2>&1; then
     missing+=(chromium)
 fi
-if ! command -v xmllint >/dev/null 2>&1; then
+if $tests && ! command -v xmllint >/dev/null 2>&1; then
     missing+=(libxml2-utils)
 fi
-if ! command -v python3 >/dev/null 2>&1; then
+if $tests && ! command -v python3 >/dev/null 2>&1; then
     missing+=(python3 python3-pip)
 fi
 if [ "${#missing[@]}" -gt 0 ]; then
@@ -32,6 +45,8 @@ if [ "${#missing[@]}" -gt 0 ]; then
     $sudo apt-get update -qq
     $sudo apt-get install -y -qq "${missing[@]}"
 fi
+
+$tests || exit 0
 
 pip_install() {
     echo "setup: installing $*" >&2

@@ -13,7 +13,7 @@ trap 'rm -rf "$scratch"' EXIT
 export XDG_DATA_HOME="$scratch/data" XDG_STATE_HOME="$scratch/state" XDG_CONFIG_HOME="$scratch/config"
 
 # What the build and the tests need beyond Swift (fast when all is there).
-scripts/setup.sh || exit 1
+scripts/setup.sh --tests || exit 1
 
 summary=()
 failed=0

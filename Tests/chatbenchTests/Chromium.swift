@@ -6,7 +6,7 @@ import Foundation
 /// ran, or a screenshot.
 enum Chromium {
     struct Missing: Error, CustomStringConvertible {
-        var description: String { "chromium was not found on PATH (or CHROMIUM): run scripts/setup.sh" }
+        var description: String { "chromium was not found on PATH (or CHROMIUM): run scripts/setup.sh --tests" }
     }
 
     static func executable() throws -> String {

@@ -35,7 +35,7 @@ import Testing
         try xmllint.run()
         let exit = try xmllint.waitForExit()
         let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(exit.status == 0, "xmllint (scripts/setup.sh installs it): \(said)")
+        #expect(exit.status == 0, "xmllint (scripts/setup.sh --tests installs it): \(said)")
         #expect(said.contains("validates"))
     }
 
