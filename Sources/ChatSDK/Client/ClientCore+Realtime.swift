@@ -27,13 +27,15 @@ extension ClientCore {
         var link = RealtimeLinkMachine()
         while !Task.isCancelled {
             var closedByServer: String?
+            var token: String?
             setConnection(.connecting)
             do {
-                let token = try await accessToken()
+                let current = try await accessToken()
+                token = current
                 let after = store.meta("userSeq").flatMap(Int64.init)
                 let connection = try await configuration.transport.openRealtime(
                     RealtimeRequest(
-                        apiKey: configuration.apiKey, accessToken: token,
+                        apiKey: configuration.apiKey, accessToken: current,
                         deviceId: deviceId, afterUserSeq: after, headers: machine.credential?.headers ?? [:]))
                 guard !Task.isCancelled else {
                     connection.close()
@@ -58,6 +60,18 @@ extension ClientCore {
                 }
                 realtime = nil
             } catch let error as ChatError where [.sessionClosed, .notAuthenticated, .userCleared].contains(error.code) {
+                return
+            } catch let error as WireError where error.code == .expiredToken {
+                // As a request does (A2): the token expired on the server, so
+                // a new one, and the opening again at once.
+                if let token { machine.tokenExpired(token) }
+                continue
+            } catch let error as WireError where error.code == .invalidToken {
+                // As a request does: a token the server refuses (revoked)
+                // ends the session with its reason, no loop (it was opened
+                // again with that token, with back-off, until a request or
+                // the proactive refresh noticed: 165 openings in an hour).
+                perform(machine.end(reason: "invalidToken"))
                 return
             } catch {
                 // Offline or failed: wait and try again.
