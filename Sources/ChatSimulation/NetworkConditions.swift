@@ -85,12 +85,12 @@ package final class NetworkConditions: Sendable {
     /// listeners hear of it; requests fail at once.
     package func setOnline(_ online: Bool, device: String? = nil) {
         let (changed, listeners) = state.withLock { s -> (Bool, [(AsyncStream<Bool>.Continuation, Bool)]) in
+            let changes = device.map { s.offlineDevices.contains($0) == online } ?? (s.online != online)
+            guard changes else { return (false, []) }
             let before = s.listeners.mapValues { s.isOnline($0.device) }
             if let device {
-                guard s.offlineDevices.contains(device) == online else { return (false, []) }
                 if online { s.offlineDevices.remove(device) } else { s.offlineDevices.insert(device) }
             } else {
-                guard s.online != online else { return (false, []) }
                 s.online = online
             }
             // Only the listeners whose reachability changed hear of it.

@@ -7,11 +7,11 @@ import Synchronization
 /// spawns) runs here, so the order of everything is decided by this queue
 /// alone, never by the Swift thread pool.
 public final class SimulationExecutor: SerialExecutor, TaskExecutor, Sendable {
-    private let queue = Mutex<[UnownedJob]>([])
+    /// The jobs waiting, and who is told after each job is queued (a test
+    /// kit's driver, which then runs the world; nil for the workbench, which
+    /// runs it itself): one lock for both, as each job takes it.
+    private let queue = Mutex<(jobs: [UnownedJob], wake: (@Sendable () -> Void)?)>(([], nil))
     private let interruption: Interruption
-    /// Told after each job is queued (a test kit's driver, which then runs
-    /// the world); nil for the workbench, which runs it itself.
-    private let wake = Mutex<(@Sendable () -> Void)?>(nil)
 
     package init(interruption: Interruption = .shared) {
         self.interruption = interruption
@@ -19,12 +19,15 @@ public final class SimulationExecutor: SerialExecutor, TaskExecutor, Sendable {
 
     public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        queue.withLock { $0.append(job) }
-        wake.withLock { $0 }?()
+        let wake = queue.withLock { queue in
+            queue.jobs.append(job)
+            return queue.wake
+        }
+        wake?()
     }
 
     /// Calls `wake` after each job is queued, from the thread that queued it.
-    package func onEnqueue(_ wake: @escaping @Sendable () -> Void) { self.wake.withLock { $0 = wake } }
+    package func onEnqueue(_ wake: @escaping @Sendable () -> Void) { queue.withLock { $0.wake = wake } }
 
     public func asUnownedSerialExecutor() -> UnownedSerialExecutor {
         UnownedSerialExecutor(ordinary: self)
@@ -35,7 +38,7 @@ public final class SimulationExecutor: SerialExecutor, TaskExecutor, Sendable {
     }
 
     /// Whether a job is waiting to run.
-    package var hasWork: Bool { queue.withLock { !$0.isEmpty } }
+    package var hasWork: Bool { queue.withLock { !$0.jobs.isEmpty } }
 
     /// Runs jobs until none is left; returns how many ran.
     @discardableResult
@@ -43,7 +46,7 @@ public final class SimulationExecutor: SerialExecutor, TaskExecutor, Sendable {
         var count = 0
         var batch: [UnownedJob] = []
         while !interruption.isRequested {
-            queue.withLock { swap(&batch, &$0) }
+            queue.withLock { swap(&batch, &$0.jobs) }
             if batch.isEmpty { return count }
             for job in batch {
                 job.runSynchronously(isolatedTo: asUnownedSerialExecutor(), taskExecutor: asUnownedTaskExecutor())

@@ -23,14 +23,14 @@ public final class World: ChatRuntime, TracingRuntime, Sendable {
     /// What stops the world mid-command (Ctrl-C).
     package let interruption: Interruption
     private let traceSink: Mutex<TraceSink?>
-    private let holding = Mutex(false)
+    private let holding = Atomic(false)
 
     /// While set, running the world does not move virtual time on for work
     /// in flight: it runs what is due now and returns, and the work goes on
     /// as the clock moves later (a command started with `&`, issue 29).
     package var holdsInFlight: Bool {
-        get { holding.withLock { $0 } }
-        set { holding.withLock { $0 = newValue } }
+        get { holding.load(ordering: .relaxed) }
+        set { holding.store(newValue, ordering: .relaxed) }
     }
 
     /// The trace closure in a box. Kept in the `Mutex` as a bare closure, it

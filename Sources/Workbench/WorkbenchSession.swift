@@ -51,6 +51,10 @@ public struct StepResult: Sendable, Hashable {
     package var traffic: [TrafficEntry]
     /// What kind of mistake the line was, when its status is `scriptError`.
     package var scriptError: ScriptError.Code?
+    /// Why the step failed (`expectFailed`, `scriptError`): what the expect
+    /// or wait found (`expected == "sent", found "toBeSent"`), or the
+    /// script error's message.
+    package var failure: String?
 
     package init(
         output: String, status: StepStatus, events: [StepEvent] = [], virtualTime: Instant = .simulationEpoch,

@@ -56,6 +56,28 @@ enum ChatbenchBinary {
             && !isDirectory.boolValue && FileManager.default.isExecutableFile(atPath: url.path)
     }
 
+    /// Starts chatbench with `arguments` and pipes on its standard input and
+    /// output (standard error discarded), for a test that talks to it line
+    /// by line; its state and data folders in `scratch` when given.
+    static func start(_ arguments: [String], scratch: TemporaryFolder? = nil) throws -> (Process, input: Pipe, output: Pipe) {
+        let process = Process()
+        process.executableURL = try url()
+        process.arguments = arguments
+        if let scratch {
+            var environment = ProcessInfo.processInfo.environment
+            environment["XDG_STATE_HOME"] = scratch.url.appendingPathComponent("state").path
+            environment["XDG_DATA_HOME"] = scratch.url.appendingPathComponent("data").path
+            process.environment = environment
+        }
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return (process, input, output)
+    }
+
     /// Runs chatbench with `arguments`, `input` on standard input (a pipe,
     /// never a terminal), and state and data folders in a fresh temporary folder.
     static func run(_ arguments: [String], input: String = "", environment extra: [String: String] = [:]) throws -> Run {

@@ -116,15 +116,7 @@ import Testing
     /// Each step's output reaches a pipe when the step ends, not at exit:
     /// the first step's output is read while standard input is still open.
     @Test func eachStepIsWrittenWhenItEnds() throws {
-        let process = Process()
-        process.executableURL = try ChatbenchBinary.url()
-        process.arguments = ["--no-record"]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let (process, input, output) = try ChatbenchBinary.start(["--no-record"])
         defer {
             try? input.fileHandleForWriting.close()
             _ = try? process.waitForExit(timeout: .seconds(60))

@@ -9,26 +9,15 @@ import Testing
 @Suite struct ExploreWorkerMemoryTests {
     @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/status"), "needs /proc"))
     func aWorkersMemoryStaysFlatOverRuns() throws {
-        let process = Process()
-        process.executableURL = try ChatbenchBinary.url()
         let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
             "../../examples/01-walking-skeleton.chat"
         ).standardized.path
-        process.arguments = ["explore-worker", example, "--seed", "1"]
-        let folder = try TemporaryFolder()
-        var environment = ProcessInfo.processInfo.environment
-        environment["XDG_STATE_HOME"] = folder.url.path
-        environment["XDG_DATA_HOME"] = folder.url.path
-        process.environment = environment
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let scratch = try TemporaryFolder()
+        let (process, input, output) = try ChatbenchBinary.start(["explore-worker", example, "--seed", "1"], scratch: scratch)
         defer {
             try? input.fileHandleForWriting.close()
-            process.waitUntilExit()
+            _ = try? process.waitForExit(timeout: .seconds(60))
+            _ = scratch
         }
         var answered = 0
         var buffer = Data()

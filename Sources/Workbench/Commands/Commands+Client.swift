@@ -42,7 +42,7 @@ extension CommandTable {
             summary: "make another client the current one",
             example: "use client",
             run: { interpreter, invocation in
-                let client = try interpreter.resolve(invocation.argument(0)!, as: .client) as! ClientObject
+                let client = try interpreter.client(invocation.argument(0)!)
                 interpreter.current = client
                 interpreter.print("now using \(client.name)")
             }),

@@ -283,7 +283,7 @@ extension CommandTable {
 private func sender(of conversation: ConversationObject, _ invocation: Invocation, in interpreter: Interpreter) throws(ScriptError)
     -> ClientObject
 {
-    if let name = invocation.option("--client") { return try interpreter.resolve(name, as: .client) as! ClientObject }
+    if let name = invocation.option("--client") { return try interpreter.client(name) }
     let owner = conversation.client
     guard owner === interpreter.current else {
         throw ScriptError(

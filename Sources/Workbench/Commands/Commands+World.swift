@@ -189,7 +189,7 @@ struct NetLink {
             (device, name) = (nil, nil)
             return
         }
-        let client = try interpreter.resolve(word, as: .client) as! ClientObject
+        let client = try interpreter.client(word)
         (device, name) = (client.deviceId, client.name)
     }
 

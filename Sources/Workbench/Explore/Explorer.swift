@@ -68,12 +68,11 @@ package struct Explorer: Sendable {
             let step = session.execute(line)
             switch step.status {
             case .expectFailed where expects && found.isEmpty:
-                found.append(Violation(invariant: .expects, detail: Self.failure(of: line, output: step.output, prefix: "expect failed: ")))
+                found.append(Violation(invariant: .expects, detail: Self.failure(of: line, step)))
             case .scriptError where expects && found.isEmpty:
                 // Under faults a script's assumptions (a handle, an index)
                 // can fail to hold: that is the script's, not the SDK's.
-                found.append(
-                    Violation(invariant: .scriptError, detail: Self.failure(of: line, output: step.output, prefix: "script error: ")))
+                found.append(Violation(invariant: .scriptError, detail: Self.failure(of: line, step)))
             default: break
             }
             if step.status == .quit { break }
@@ -86,12 +85,9 @@ package struct Explorer: Sendable {
     /// script error: `send c9 text hi — unknown conversation "c9"`): the
     /// same line failing another way is another failure (issue 29: an
     /// expect shrunk to itself alone, failing for want of what came before).
-    static func failure(of line: String, output: String, prefix: String) -> String {
+    static func failure(of line: String, _ step: StepResult) -> String {
         let trimmed = line.trimmingCharacters(in: .whitespaces)
-        guard let said = output.split(separator: "\n").first(where: { $0.hasPrefix(prefix) }) else { return trimmed }
-        let why = said.dropFirst(prefix.count)
-        if prefix == "expect failed: ", let dash = why.range(of: " — ") { return "\(trimmed) — \(why[dash.upperBound...])" }
-        return "\(trimmed) — \(why)"
+        return step.failure.map { "\(trimmed) — \($0)" } ?? trimmed
     }
 
     /// The signature a shrunk script must keep: the first violation's

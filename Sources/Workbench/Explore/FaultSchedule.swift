@@ -83,10 +83,8 @@ package struct FaultSchedule: Sendable, Hashable {
         var before: [[String]] = [["client"]]
         for line in lines {
             var names = before[before.count - 1]
-            let words = line.split(separator: " ", omittingEmptySubsequences: true)
-            if words.count >= 3, words[0] == "client", words[1] == "new", !names.contains(String(words[2])) {
-                names.append(String(words[2]))
-            }
+            let words = ((try? Tokenizer.tokenize(line)) ?? []).map(\.text)
+            if words.count >= 3, words[0] == "client", words[1] == "new", !names.contains(words[2]) { names.append(words[2]) }
             before.append(names)
         }
         return { step in before[min(max(step, 0), before.count - 1)] }

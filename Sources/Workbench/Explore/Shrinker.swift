@@ -101,28 +101,16 @@ package struct Shrinker: Sendable {
         return candidates
     }
 
-    /// The ranges of the words of `line` that are amounts (see `smaller`):
-    /// outside quotes and before a comment.
+    /// The ranges of the words of `line` that are amounts (see `smaller`),
+    /// as the command line's tokenizer splits it: unquoted words, before a
+    /// comment. A line it cannot split has none.
     private static func amounts(in line: String) -> [Range<String.Index>] {
-        var ranges: [Range<String.Index>] = []
-        var index = line.startIndex
-        while index < line.endIndex {
-            let character = line[index]
-            if character == "#" { break }
-            if character == "\"" || character == "'" {
-                // Skip the quoted string.
-                index = line[line.index(after: index)...].firstIndex(of: character).map { line.index(after: $0) } ?? line.endIndex
-                continue
-            }
-            if character == " " || character == "=" {
-                index = line.index(after: index)
-                continue
-            }
-            let end = line[index...].firstIndex { $0 == " " || $0 == "=" } ?? line.endIndex
-            let word = line[index..<end]
-            if word.wholeMatch(of: /\d+(ms|s|m|h|d)?/) != nil { ranges.append(index..<end) }
-            index = end
+        guard let tokens = try? Tokenizer.tokenize(line) else { return [] }
+        return tokens.compactMap { token in
+            guard !token.quoted, token.text.wholeMatch(of: /\d+(ms|s|m|h|d)?/) != nil else { return nil }
+            // Columns count characters (bytes of an ASCII line), from 1.
+            let start = line.index(line.startIndex, offsetBy: token.column - 1)
+            return start..<line.index(start, offsetBy: token.text.count)
         }
-        return ranges
     }
 }

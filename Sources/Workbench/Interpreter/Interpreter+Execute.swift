@@ -6,6 +6,7 @@ extension Interpreter {
     func execute(_ rawLine: String) -> StepResult {
         lines = []
         trailer = []
+        stepFailure = nil
         Interruption.shared.clear()
         // Against a server, what happened since the last command shows with this one.
         if world.isEmbedded { _ = log.take() }
@@ -20,6 +21,7 @@ extension Interpreter {
                 print("script error: \(error.message)")
                 status = .scriptError
                 scriptError = error.code
+                stepFailure = error.message
             }
         }
         if Interruption.shared.clear() {
@@ -70,6 +72,7 @@ extension Interpreter {
             output: output, status: status, events: events, virtualTime: world.now,
             traffic: world.takeTraffic())
         result.scriptError = scriptError
+        result.failure = status == .expectFailed || status == .scriptError ? stepFailure : nil
         return result
     }
 

@@ -151,7 +151,9 @@ extension Interpreter {
             print("ok: \(text)")
             throw ExpectOutcome.held
         }
-        print("expect failed: \(text) — expected \(expectation), found \(found.description)")
+        let failure = "expected \(expectation), found \(found.description)"
+        stepFailure = failure
+        print("expect failed: \(text) — \(failure)")
         throw ExpectOutcome.failed
     }
 }

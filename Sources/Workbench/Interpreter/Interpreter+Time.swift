@@ -43,7 +43,9 @@ extension Interpreter {
             guard world.step(until: deadline) else {
                 if world.isEmbedded, world.now < deadline { try? world.advance(by: deadline - world.now) }
                 lastError = ChatError(ChatError.Code(rawValue: "waitTimedOut"), "\(what) did not happen within \(Format.duration(limit))")
-                printAfterEvents("wait failed: gave up waiting for \(what) after \(Format.duration(world.now - started))")
+                let failure = "gave up waiting for \(what) after \(Format.duration(world.now - started))"
+                stepFailure = failure
+                printAfterEvents("wait failed: \(failure)")
                 throw ExpectOutcome.failed
             }
         }

@@ -56,6 +56,9 @@ final class Interpreter: @unchecked Sendable {
     /// settle ended).
     var trailer: [String] = []
     var sawExpectFailure = false
+    /// Why the current step failed, when it did: what an expect or a wait
+    /// found, or the script error's message (`StepResult.failure`).
+    var stepFailure: String?
     var sawScriptError = false
 
     init(options: WorkbenchOptions) throws {
@@ -156,6 +159,10 @@ final class Interpreter: @unchecked Sendable {
 
     func message(_ word: String) throws(ScriptError) -> MessageObject {
         try resolve(word, as: .message) as! MessageObject
+    }
+
+    func client(_ word: String) throws(ScriptError) -> ClientObject {
+        try resolve(word, as: .client) as! ClientObject
     }
 
     func watcher(_ word: String) throws(ScriptError) -> WatcherObject {

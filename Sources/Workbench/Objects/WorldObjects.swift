@@ -213,7 +213,7 @@ final class NetObject: Inspectable {
         // `net.online(tablet)`, `net.latency(tablet)`: a client's own link.
         let device: String?
         if let argument {
-            device = (try interpreter.resolve(argument, as: .client) as! ClientObject).deviceId
+            device = try interpreter.client(argument).deviceId
         } else {
             device = nil
         }
