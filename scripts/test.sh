@@ -58,6 +58,10 @@ if [ "$failed" -eq 0 ]; then
     # tests its load starves their real-time steps.
     part "browser tests" 10 "Test run with [0-9]+ tests" env CHATBENCH_BROWSER_TESTS=1 swift test --skip-build --filter HTMLViewTests
     part "embedded transcripts" 10 "passed, [0-9]+ failed" "$bin" test examples/ README.md
+    # The README's shell examples marked ```sh checked (explore and shrink):
+    # run in a scratch folder, their output compared, so that the figures
+    # the README quotes are the current build's.
+    part "readme commands" 3 "readme commands" python3 scripts/readme_commands_check.py "$(dirname "$bin")"
     # The same transcripts against a real server over loopback: a fresh
     # in-process `chatbench serve` per file; files that move virtual time say
     # `# embedded-only:` and are skipped. Every answer the servers give is
