@@ -236,6 +236,28 @@ private let demoLines = [
         #expect(try Replayer.replay(session, steps: try store.steps(of: session.id)).identical)
     }
 
+    /// At a terminal `history` lists earlier sessions' lines too: what it
+    /// printed depends on the machine, so a replay records it, does not
+    /// compare it, and says so; an export leaves it out (issue 30).
+    @Test func historyAtATerminalDoesNotMakeASessionUnreplayable() throws {
+        let folder = try TemporaryFolder()
+        let store = try RecordingStore(path: folder.url.appendingPathComponent("s.sqlite").path)
+        let workbench = try session(seed: 5)
+        workbench.historySource = { ["user set carol", "quit", "user set dave", "history"] }
+        let recorder = try Recorder(store: store, workbench: workbench, name: "h", kind: "repl")
+        for line in ["user set dave", "history"] { _ = recorder.execute(line) }
+        recorder.finish()
+        let recorded = try store.session("h")
+        let steps = try store.steps(of: recorded.id)
+        #expect(steps[1].output.contains("user set carol"))
+        let outcome = try Replayer.replay(recorded, steps: steps)
+        #expect(outcome.identical)
+        #expect(outcome.stepsRun == 2)
+        #expect(outcome.notes.contains("step 2 (history) depends on the machine, not the world: recorded, not compared"))
+        let exported = Transcript.export(recorded, steps: steps)
+        #expect(exported.contains("> user set dave") && !exported.contains("> history"))
+    }
+
     @Test func aVerbThisVersionLacksIsNamed() throws {
         let (store, session, _folder) = try recorded(["clock"])
         _ = _folder

@@ -55,4 +55,10 @@ extension CommandSpec {
     /// (`sessions`, `record stop`): transcripts and replays do not compare
     /// it. `sessions show FILE` reads a file named in the script, so it is compared.
     var readsThisSessionsDatabase: Bool { group == .recording && name != "sessions show" }
+
+    /// A verb whose output depends on the machine, not on the world: on this
+    /// session's recording database (``readsThisSessionsDatabase``) or, at a
+    /// terminal, on the history file of earlier sessions (`history`). It is
+    /// recorded; replays do not compare it and exports leave it out.
+    var dependsOnTheMachine: Bool { readsThisSessionsDatabase || name == "history" }
 }

@@ -56,6 +56,15 @@ extension WorkbenchSession {
         return spec.readsThisSessionsDatabase
     }
 
+    /// Whether a line's output depends on the machine rather than the world
+    /// (``CommandSpec/dependsOnTheMachine``): `history` as well as the
+    /// recording verbs. Replays record it and do not compare it.
+    package func dependsOnTheMachine(_ line: String) -> Bool {
+        guard line.containsASCII("history") || line.containsASCII("sessions") || line.containsASCII("record") else { return false }
+        guard let tokens = try? Tokenizer.tokenize(line), let (spec, _) = interpreter.table.match(tokens) else { return false }
+        return spec.dependsOnTheMachine
+    }
+
     /// The virtual time the world started at.
     package var startTime: Instant { interpreter.start }
 }
