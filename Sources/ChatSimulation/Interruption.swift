@@ -7,6 +7,10 @@ import Synchronization
 /// object and handle stays, and the next command goes on from there.
 public final class Interruption: Sendable {
     private let flag = Atomic<Bool>(false)
+    /// How far the world has run: a tick per batch of jobs and per wake-up.
+    private let tickCount = Atomic<Int>(0)
+    /// The tick at which to request an interruption (0: none).
+    private let stopTick = Atomic<Int>(0)
 
     package init() {}
 
@@ -23,4 +27,20 @@ public final class Interruption: Sendable {
     /// Clears the request; returns whether there was one.
     @discardableResult
     package func clear() -> Bool { flag.exchange(false, ordering: .relaxed) }
+
+    /// How far the world that checks this has run: one tick per batch of
+    /// jobs it ran and per wake-up it fired, the units between which it
+    /// checks for a request. Deterministic for a world of a given seed, so a
+    /// replay can stop where Ctrl-C stopped a step (``stop(atTick:)``).
+    package var ticks: Int { tickCount.load(ordering: .relaxed) }
+
+    /// Counts a batch of jobs or a wake-up; requests the interruption when
+    /// the tick ``stop(atTick:)`` named is reached.
+    package func tick() {
+        let now = tickCount.wrappingAdd(1, ordering: .relaxed).newValue
+        if now == stopTick.load(ordering: .relaxed) { request() }
+    }
+
+    /// Requests the interruption when ``ticks`` reaches `tick` (nil: never).
+    package func stop(atTick tick: Int?) { stopTick.store(tick ?? 0, ordering: .relaxed) }
 }

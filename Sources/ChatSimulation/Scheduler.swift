@@ -13,6 +13,13 @@ package final class Scheduler: Sendable {
         var fire: @Sendable () -> Void
     }
 
+    struct Stop {
+        var clock: Instant
+        var firesAllAtClock: Bool
+        var firedOneAtClock = false
+        var reached: @Sendable () -> Void
+    }
+
     struct State {
         var now: Instant
         var nextSeq: UInt64 = 0
@@ -21,6 +28,8 @@ package final class Scheduler: Sendable {
         var inFlightCount = 0
         /// Told when work in flight is scheduled (a test kit's driver).
         var wake: (@Sendable () -> Void)?
+        /// Where a replay of an interrupted step stops (``stop(at:firingAll:reached:)``).
+        var stop: Stop?
     }
 
     private let state: Mutex<State>
@@ -98,6 +107,18 @@ package final class Scheduler: Sendable {
     func popDueEntry(upTo limit: Instant) -> (kind: WaitKind, fire: @Sendable () -> Void)? {
         state.withLock { s in
             guard let first = s.entries.first, first.time <= limit else { return nil }
+            if var stop = s.stop, first.time >= stop.clock, first.time > stop.clock || !stop.firesAllAtClock {
+                // The wake-up that moved the clock there fires; the work it
+                // starts waits, as it did when Ctrl-C landed between jobs.
+                guard first.time == stop.clock, !stop.firedOneAtClock else {
+                    s.now = max(s.now, stop.clock)
+                    stop.reached()
+                    return nil
+                }
+                stop.firedOneAtClock = true
+                s.stop = stop
+                stop.reached()
+            }
             s.entries.removeFirst()
             // A burst (100,000 events in flight in one step) leaves room for
             // all of them: give it back once most of it is free.
@@ -116,6 +137,32 @@ package final class Scheduler: Sendable {
     /// Moves the clock forward to `time` (never backwards).
     func move(to time: Instant) {
         state.withLock { $0.now = max($0.now, time) }
+    }
+
+    /// Makes time stop at `clock`: wake-ups due before it fire; at it, all of
+    /// them (`firingAll`) or the first only, with `reached` called as it
+    /// fires so that the work it starts waits; and when one due later would
+    /// fire, the clock moves to `clock` (not before now) and `reached` is
+    /// called instead. A replay stops an interrupted step where Ctrl-C
+    /// stopped it when it was recorded.
+    package func stop(at clock: Instant, firingAll: Bool, reached: @escaping @Sendable () -> Void) {
+        state.withLock { $0.stop = Stop(clock: clock, firesAllAtClock: firingAll, reached: reached) }
+    }
+
+    /// Time no longer stops (``stop(at:firingAll:reached:)``).
+    package func removeStop() {
+        state.withLock { $0.stop = nil }
+    }
+
+    /// Makes the clock stop now if moving it to `target` passes the stop;
+    /// returns whether it did.
+    package func stopsBefore(_ target: Instant) -> Bool {
+        state.withLock { s in
+            guard let stop = s.stop, target > stop.clock else { return false }
+            s.now = max(s.now, stop.clock)
+            stop.reached()
+            return true
+        }
     }
 
     /// Pending wake-ups (time and kind, earliest first), for inspection.

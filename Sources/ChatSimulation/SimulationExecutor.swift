@@ -53,6 +53,7 @@ public final class SimulationExecutor: SerialExecutor, TaskExecutor, Sendable {
             }
             count += batch.count
             batch.removeAll(keepingCapacity: true)
+            interruption.tick()
         }
         return count
     }

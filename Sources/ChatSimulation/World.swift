@@ -148,10 +148,12 @@ public final class World: ChatRuntime, TracingRuntime, Sendable {
             simulationExecutor.drain()
             if let fire = scheduler.popDue(upTo: scheduler.now) {
                 fire()
+                interruption.tick()
                 continue
             }
             guard !holdsInFlight, let next = scheduler.earliestInFlight, let fire = scheduler.popDue(upTo: next) else { return }
             fire()
+            interruption.tick()
         }
     }
 
@@ -163,8 +165,10 @@ public final class World: ChatRuntime, TracingRuntime, Sendable {
             simulationExecutor.drain()
             guard let fire = scheduler.popDue(upTo: target) else { break }
             fire()
+            interruption.tick()
         }
         guard !interruption.isRequested else { return }
+        guard !scheduler.stopsBefore(target) else { return }
         scheduler.move(to: target)
         // The clock stops at the target: work still in flight there goes on
         // as the clock moves later (issue 29).
@@ -182,6 +186,7 @@ public final class World: ChatRuntime, TracingRuntime, Sendable {
             let fire = scheduler.popDue(upTo: next)
         else { return false }
         fire()
+        interruption.tick()
         runUntilIdle()
         return true
     }
@@ -202,8 +207,22 @@ public final class World: ChatRuntime, TracingRuntime, Sendable {
             guard let (kind, fire) = scheduler.popDueEntry(upTo: max(next, now)) else { break }
             if kind.category == .recovery, !reasons.contains(kind.purpose) { reasons.append(kind.purpose) }
             fire()
+            interruption.tick()
         }
         return reasons
+    }
+
+    /// Stops the world as Ctrl-C did when the step being replayed was
+    /// recorded: the clock stops at `clock`, and the world's interruption is
+    /// requested there (see ``Scheduler/stop(at:firingAll:reached:)``).
+    package func interrupt(at clock: Instant, firingAll: Bool) {
+        let interruption = interruption
+        scheduler.stop(at: clock, firingAll: firingAll) { interruption.request() }
+    }
+
+    /// The world runs as usual again (``interrupt(at:firingAll:)``).
+    package func removeInterruptionPoint() {
+        scheduler.removeStop()
     }
 
     /// Runs `operation` on the world's executor and the world until idle;

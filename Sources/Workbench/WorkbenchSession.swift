@@ -1,5 +1,6 @@
 import ChatCore
 import ChatSDK
+import ChatSimulation
 
 /// Options a workbench session starts with (from the command line).
 public struct WorkbenchOptions: Sendable {
@@ -17,6 +18,10 @@ public struct WorkbenchOptions: Sendable {
     package var serverURL: String?
     /// A server-mode session's traffic tape to replay instead of a server.
     package var tape: TapeSource?
+    /// What stops a running command: the process's own (Ctrl-C's) by
+    /// default; a replay gives its session one of its own, so that where it
+    /// stops an interrupted step stops nothing else in the process.
+    package var interruption: Interruption = .shared
     public init() {}
 }
 
@@ -55,6 +60,10 @@ public struct StepResult: Sendable, Hashable {
     /// or wait found (`expected == "sent", found "toBeSent"`), or the
     /// script error's message.
     package var failure: String?
+    /// When Ctrl-C stopped the step (`interrupted`) in the embedded world:
+    /// how far the world had run in it (``Interruption/ticks``), so that a
+    /// replay stops it at the same point.
+    package var stoppedAfterTicks: Int?
 
     package init(
         output: String, status: StepStatus, events: [StepEvent] = [], virtualTime: Instant = .simulationEpoch,

@@ -109,6 +109,31 @@ import Testing
         #expect(!interruption.isRequested)
     }
 
+    /// Where a replay stops a step Ctrl-C stopped: what is due before the
+    /// instant fires; at it, only the wake-up that moved the clock there
+    /// (its work waits, as Ctrl-C lands between jobs), or all of them; later
+    /// ones wait, and the clock stands at the instant.
+    @Test func theClockStopsWhereAnInterruptedStepStopped() throws {
+        for firingAll in [false, true] {
+            let interruption = Interruption()
+            let world = try World(seed: 1, interruption: interruption)
+            let fired = Fired([])
+            let start = world.now
+            for (name, ms) in [("before", 10), ("at 1", 20), ("at 2", 20), ("after", 30)] {
+                world.scheduler.schedule(at: start + .milliseconds(ms), kind: .lifecycle(name)) { fired.append(name) }
+            }
+            world.interrupt(at: start + .milliseconds(20), firingAll: firingAll)
+            world.advance(by: .seconds(3600))
+            #expect(interruption.clear())
+            #expect(fired.value == (firingAll ? ["before", "at 1", "at 2"] : ["before", "at 1"]))
+            #expect(world.now == start + .milliseconds(20))
+            world.removeInterruptionPoint()
+            world.advance(by: .milliseconds(10))
+            #expect(fired.value.suffix(1) == ["after"])
+            #expect(!interruption.isRequested)
+        }
+    }
+
     @Test func kindsDescribeThemselves() {
         #expect(WaitKind.recovery("reconnect after back-off").description == "recovery: reconnect after back-off")
         #expect(WaitKind.inFlight.category == .inFlight)

@@ -1,3 +1,4 @@
+import ChatSimulation
 import ChatTestSupport
 import Foundation
 import GRDB
@@ -36,7 +37,7 @@ private let demoLines = [
         }
         #expect(id == RecordingStore.applicationID)
         #expect(mode == "wal")
-        #expect(migrations == ["v1", "v2", "v3", "v4"])
+        #expect(migrations == ["v1", "v2", "v3", "v4", "v5"])
         // `bundle` is in bundle files only (issue 13).
         #expect(tables == ["event", "grdb_migrations", "session", "step", "traffic"])
     }
@@ -131,12 +132,36 @@ private let demoLines = [
         }
     }
 
+    /// A file named to be read (a bundle, an app's diagnostics file) of an
+    /// older schema is read through a migrated copy: its bytes stay as they
+    /// came (the field recording in examples/ is of schema v4).
+    @Test func anOlderFileNamedToBeReadIsNotChanged() throws {
+        let field = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("examples/field/support-ticket.sqlite")
+        let folder = try TemporaryFolder()
+        let path = folder.url.appendingPathComponent("ticket.sqlite").path
+        try FileManager.default.copyItem(atPath: field.path, toPath: path)
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let migrations = { () throws -> [String] in
+            try DatabaseQueue(path: path).read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") }
+        }
+        #expect(try migrations() == ["v1", "v2", "v3", "v4"])
+        do {
+            let store = try RecordingStore(path: path, create: false, bundle: true)
+            let steps = try store.steps(of: try store.bundledSession().id)
+            #expect(steps.count == 8 && steps.allSatisfy { $0.stoppedAfterTicks == nil })
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        #expect(try migrations() == ["v1", "v2", "v3", "v4"])
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+    }
+
     @Test func aNewerSchemaIsRefused() throws {
         let folder = try TemporaryFolder()
         let path = folder.url.appendingPathComponent("s.sqlite").path
         _ = try RecordingStore(path: path)
         let queue = try DatabaseQueue(path: path)
-        try queue.write { try $0.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v5')") }
+        try queue.write { try $0.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v6')") }
         try queue.close()
         #expect {
             try RecordingStore(path: path)
@@ -144,7 +169,7 @@ private let demoLines = [
             let error = error as? RecordingError
             return error?.code == .newerSchema
                 && error?.message
-                    == "\(path) was written by a newer chatbench (schema v5; this one knows up to v4): upgrade chatbench, or pass --db with another path"
+                    == "\(path) was written by a newer chatbench (schema v6; this one knows up to v5): upgrade chatbench, or pass --db with another path"
         }
     }
 
@@ -256,6 +281,42 @@ private let demoLines = [
         #expect(outcome.notes.contains("step 2 (history) depends on the machine, not the world: recorded, not compared"))
         let exported = Transcript.export(recorded, steps: steps)
         #expect(exported.contains("> user set dave") && !exported.contains("> history"))
+    }
+
+    /// A step Ctrl-C stopped replays up to where it stopped, not to its end
+    /// (issue 30): `clock advance 400d` stopped 10 days in replays in a
+    /// moment and identically, and so do the steps after it. A recording
+    /// that kept the instant only (made before the stop's point was
+    /// counted) stops there too. Here the Ctrl-C is staged after a number
+    /// of the world's units of work, as Ctrl-C lands between them, on a
+    /// world with its own interruption (the process's would stop other tests).
+    @Test func anInterruptedStepReplaysUpToWhereItStopped() throws {
+        let folder = try TemporaryFolder()
+        let store = try RecordingStore(path: folder.url.appendingPathComponent("s.sqlite").path)
+        var options = WorkbenchOptions()
+        options.seed = 5
+        options.interruption = Interruption()
+        let workbench = try WorkbenchSession(options: options)
+        let recorder = try Recorder(store: store, workbench: workbench, name: "i", kind: "repl")
+        for line in ["user set alice", "start conversation", "send c1 text \"hi\""] { _ = recorder.execute(line) }
+        let world = try #require((workbench.interpreter.world as? EmbeddedStage)?.world)
+        world.interruption.stop(atTick: world.interruption.ticks + 1_000)
+        #expect(recorder.execute("clock advance 400d").status == .interrupted)
+        world.interruption.stop(atTick: nil)
+        let stoppedAt = world.now.milliseconds
+        for line in ["clock", "send c1 text \"after\"", "expect m2.state == sent"] { _ = recorder.execute(line) }
+        recorder.finish()
+        let recorded = try store.session("i")
+        let steps = try store.steps(of: recorded.id)
+        #expect(steps[3].status == "interrupted" && steps[3].stoppedAfterTicks == 1_000)
+        #expect(stoppedAt - steps[0].virtualTime < 30 * 86_400_000)
+        let outcome = try Replayer.replay(recorded, steps: steps)
+        #expect(outcome.divergence == nil)
+        #expect(outcome.identical && outcome.stepsRun == 7)
+        #expect(outcome.virtualMilliseconds < 30 * 86_400_000)
+        try store.write { db in try db.execute(sql: "UPDATE step SET stopped_after_ticks = NULL") }
+        let byInstant = try Replayer.replay(recorded, steps: try store.steps(of: recorded.id))
+        #expect(byInstant.steps.count >= 4 && byInstant.steps[3].virtualTime == stoppedAt)
     }
 
     @Test func aVerbThisVersionLacksIsNamed() throws {

@@ -7,7 +7,7 @@ package import GRDB
 /// diagnostics file) share it: one store, read by the same commands.
 package enum RecordingSchema {
     /// The newest migration this version knows.
-    package static let current = "v4"
+    package static let current = "v5"
     /// `PRAGMA application_id` of a chatbench recording ("chbt"): a
     /// workbench session's file and an app's flight recording alike.
     package static let applicationID: Int32 = 0x6368_6274
@@ -145,6 +145,12 @@ package enum RecordingSchema {
                     DROP TABLE traffic;
                     ALTER TABLE traffic_v4 RENAME TO traffic;
                     """)
+        }
+        // Where Ctrl-C stopped a step in the embedded world (how far its
+        // world had run: batches of jobs and wake-ups), so that a replay
+        // stops the step there instead of running it to its end (issue 30).
+        migrator.registerMigration("v5") { db in
+            try db.execute(sql: "ALTER TABLE step ADD COLUMN stopped_after_ticks INTEGER")
         }
         return migrator
     }

@@ -7,13 +7,14 @@ extension Interpreter {
         lines = []
         trailer = []
         stepFailure = nil
-        Interruption.shared.clear()
+        world.interruption.clear()
         // Against a server, what happened since the last command shows with this one.
         if world.isEmbedded { _ = log.take() }
         let line = rawLine.trimmingWhitespace
         var status = StepStatus.ok
         var scriptError: ScriptError.Code?
         let stepStart = world.now
+        let ticksAtStart = world.interruption.ticks
         if !line.isEmpty, !line.hasPrefix("#") {
             do {
                 status = try run(line)
@@ -24,8 +25,10 @@ extension Interpreter {
                 stepFailure = error.message
             }
         }
-        if Interruption.shared.clear() {
+        var stoppedAfterTicks: Int?
+        if world.interruption.clear() {
             status = .interrupted
+            if world.isEmbedded { stoppedAfterTicks = world.interruption.ticks - ticksAtStart }
             trailer.append("interrupted after \(Format.duration(world.now - stepStart)) of virtual time")
         }
         if status == .scriptError { sawScriptError = true }
@@ -72,6 +75,7 @@ extension Interpreter {
             output: output, status: status, events: events, virtualTime: world.now,
             traffic: world.takeTraffic())
         result.scriptError = scriptError
+        result.stoppedAfterTicks = stoppedAfterTicks
         result.failure = status == .expectFailed || status == .scriptError ? stepFailure : nil
         return result
     }

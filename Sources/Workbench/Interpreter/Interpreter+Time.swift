@@ -39,7 +39,7 @@ extension Interpreter {
         let deadline = started + limit
         world.runUntilIdle()
         while !condition() {
-            guard !Interruption.shared.isRequested else { return }
+            guard !world.interruption.isRequested else { return }
             guard world.step(until: deadline) else {
                 if world.isEmbedded, world.now < deadline { try? world.advance(by: deadline - world.now) }
                 lastError = ChatError(ChatError.Code(rawValue: "waitTimedOut"), "\(what) did not happen within \(Format.duration(limit))")
@@ -57,7 +57,7 @@ extension Interpreter {
     func settle() {
         let started = world.now
         let reasons = world.settle()
-        guard !Interruption.shared.isRequested else { return }
+        guard !world.interruption.isRequested else { return }
         var text = "settled after \(Format.duration(world.now - started))"
         if !reasons.isEmpty { text += ": " + reasons.joined(separator: ", ") }
         printAfterEvents(text)

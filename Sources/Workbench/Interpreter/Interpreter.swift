@@ -249,8 +249,11 @@ final class Interpreter: @unchecked Sendable {
 extension Interpreter {
     /// The stage the options ask for: a tape, a server, or the embedded world.
     static func makeStage(_ options: WorkbenchOptions) throws -> any Stage {
-        if let tape = options.tape { return try TapeStage(seed: options.seed, serverURL: options.serverURL ?? "tape", source: tape) }
-        if let url = options.serverURL { return try ServerStage(url: url, seed: options.seed) }
-        return try EmbeddedStage(seed: options.seed)
+        if let tape = options.tape {
+            return try TapeStage(
+                seed: options.seed, serverURL: options.serverURL ?? "tape", source: tape, interruption: options.interruption)
+        }
+        if let url = options.serverURL { return try ServerStage(url: url, seed: options.seed, interruption: options.interruption) }
+        return try EmbeddedStage(seed: options.seed, interruption: options.interruption)
     }
 }

@@ -52,6 +52,9 @@ package struct RecordedStep: Sendable, Hashable, Codable {
     package var wallMicroseconds: Int64
     /// What happened in the world during the step, in order.
     package var events: [RecordedEvent]
+    /// For a step Ctrl-C stopped in the embedded world: how far the world
+    /// had run in it (``StepResult/stoppedAfterTicks``); a replay stops there.
+    package var stoppedAfterTicks: Int?
 }
 
 /// One event of a step (table `event`).

@@ -17,6 +17,13 @@ package final class RecordingStore: Sendable {
     /// The file's path.
     package let path: String
     let database: DatabaseQueue
+    /// The folder of the copy opened instead of a file named to be read
+    /// that an older chatbench or SDK wrote (``init(path:create:bundle:)``).
+    private let scratch: URL?
+
+    deinit {
+        if let scratch { try? FileManager.default.removeItem(at: scratch) }
+    }
 
     /// Where recordings go by default: `$XDG_DATA_HOME/chatbench/sessions.sqlite`,
     /// by default `~/.local/share/chatbench/sessions.sqlite`.
@@ -61,8 +68,14 @@ package final class RecordingStore: Sendable {
         var configuration = Configuration()
         configuration.busyMode = .timeout(Self.busyTimeout)
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+        // A file named to be read (a bundle, an app's diagnostics file) is
+        // read without being changed: one of an older schema is migrated in
+        // a copy, never in place (a customer's file stays as it came).
+        var opened = path
+        scratch = bundle && !create ? Self.migratedCopyFolder(ifNeededFor: path) : nil
+        if let scratch { opened = scratch.appendingPathComponent((path as NSString).lastPathComponent).path }
         do {
-            database = try DatabaseQueue(path: path, configuration: configuration)
+            database = try DatabaseQueue(path: opened, configuration: configuration)
             // Several processes creating the file at once can meet a busy
             // error that SQLite does not wait out (a stale read snapshot
             // upgrading to a write, a journal mode changing): try again
@@ -86,6 +99,33 @@ package final class RecordingStore: Sendable {
     }
 
     // MARK: Opening
+
+    /// A temporary folder holding a copy of `path` (and of its write-ahead
+    /// log, which may hold what a killed app committed last) when the file is
+    /// a recording of an older schema; nil when it is current, newer or not
+    /// a recording (then it is opened as it is, and refused if need be).
+    private static func migratedCopyFolder(ifNeededFor path: String) -> URL? {
+        var configuration = Configuration()
+        configuration.readonly = true
+        let older: Bool? = try? DatabaseQueue(path: path, configuration: configuration).read { db in
+            guard try Int32.fetchOne(db, sql: "PRAGMA application_id") == Self.applicationID else { return false }
+            let migrator = RecordingSchema.migrator
+            return try !migrator.hasCompletedMigrations(db) && !migrator.hasBeenSuperseded(db)
+        }
+        guard older == true else { return nil }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chatbench-read-\(UUID().uuidString)")
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            let name = (path as NSString).lastPathComponent
+            for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: path + suffix) {
+                try FileManager.default.copyItem(atPath: path + suffix, toPath: folder.appendingPathComponent(name + suffix).path)
+            }
+            return folder
+        } catch {
+            try? FileManager.default.removeItem(at: folder)
+            return nil
+        }
+    }
 
     /// Puts the file in WAL mode unless it is already (the mode is the
     /// file's, kept across opens). Not GRDB's `journalMode = .wal`, which
@@ -306,12 +346,12 @@ package final class RecordingStore: Sendable {
     static func insert(_ step: RecordedStep, sessionID: Int64, _ db: Database) throws {
         let insertStep = try db.cachedStatement(
             sql: """
-                INSERT INTO step (session_id, number, input, output, status, virtual_time, wall_time, wall_us)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO step (session_id, number, input, output, status, virtual_time, wall_time, wall_us, stopped_after_ticks)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
         try insertStep.execute(arguments: [
             sessionID, step.number, step.input, step.output, step.status, step.virtualTime, SQLiteTime.string(from: step.wallTime),
-            step.wallMicroseconds,
+            step.wallMicroseconds, step.stoppedAfterTicks,
         ])
         guard !step.events.isEmpty else { return }
         let insertEvent = try db.cachedStatement(
@@ -398,14 +438,14 @@ package final class RecordingStore: Sendable {
             return try Row.fetchAll(
                 db,
                 sql:
-                    "SELECT number, input, output, status, virtual_time, wall_time, wall_us FROM step WHERE session_id = ? ORDER BY number",
+                    "SELECT number, input, output, status, virtual_time, wall_time, wall_us, stopped_after_ticks FROM step WHERE session_id = ? ORDER BY number",
                 arguments: [sessionID]
             ).map { row in
                 let number: Int = row["number"]
                 return RecordedStep(
                     number: number, input: row["input"], output: row["output"], status: row["status"],
                     virtualTime: row["virtual_time"], wallTime: row["wall_time"], wallMicroseconds: row["wall_us"],
-                    events: events[number] ?? [])
+                    events: events[number] ?? [], stoppedAfterTicks: row["stopped_after_ticks"])
             }
         }
     }

@@ -30,7 +30,7 @@ extension WorkbenchSession {
         return RecordedStep(
             number: number, input: input, output: output, status: result.status.recordedName,
             virtualTime: result.virtualTime.milliseconds, wallTime: wallTime, wallMicroseconds: wallMicroseconds,
-            events: events)
+            events: events, stoppedAfterTicks: result.stoppedAfterTicks)
     }
 
     /// A step's traffic as it is written: each summary and body (its JSON
@@ -54,6 +54,28 @@ extension WorkbenchSession {
         guard line.containsASCII("sessions") || line.containsASCII("record") else { return false }
         guard let tokens = try? Tokenizer.tokenize(line), let (spec, _) = interpreter.table.match(tokens) else { return false }
         return spec.readsThisSessionsDatabase
+    }
+
+    /// Makes the next step stop where Ctrl-C stopped `step` when it was
+    /// recorded (nil, or a step that was not interrupted: it runs to its end):
+    /// after as many batches of jobs and wake-ups as it ran then (the units
+    /// between which Ctrl-C is noticed), which gives the same point exactly.
+    /// A recording made before those were counted gives the instant only:
+    /// then what was due before it runs, and at it everything if the step
+    /// shows an event at that instant, else the wake-up that moved the clock
+    /// there, its work left for the next step (close, not always exact).
+    /// Only the embedded world can stop so; a server session's clock is real.
+    package func interrupt(like step: RecordedStep?) {
+        guard let world = (interpreter.world as? EmbeddedStage)?.world else { return }
+        world.removeInterruptionPoint()
+        world.interruption.stop(atTick: nil)
+        guard let step, step.status == StepStatus.interrupted.recordedName else { return }
+        if let ticks = step.stoppedAfterTicks {
+            world.interruption.stop(atTick: world.interruption.ticks + max(ticks, 1))
+            return
+        }
+        let ranAtTheEnd = step.events.contains { $0.virtualTime == step.virtualTime }
+        world.interrupt(at: Instant(milliseconds: step.virtualTime), firingAll: ranAtTheEnd)
     }
 
     /// Whether a line's output depends on the machine rather than the world

@@ -1,4 +1,5 @@
 import ChatSDK
+import ChatSimulation
 import Foundation
 
 /// Re-runs a recorded session in a fresh world with its seed and compares
@@ -23,6 +24,8 @@ package enum Replayer {
         let started = ContinuousClock.now
         var options = WorkbenchOptions()
         options.seed = session.seed
+        // Its own: where an interrupted step stops must stop nothing else.
+        options.interruption = Interruption()
         let workbench: WorkbenchSession
         do {
             workbench = try WorkbenchSession(options: options)
@@ -45,6 +48,8 @@ package enum Replayer {
                     "step \(step.number) holds \(placeholder), a secret typed in by hand: recordings never keep it, so the replay feeds the placeholder"
                 )
             }
+            // A step Ctrl-C stopped stops where it stopped then, not at its end.
+            workbench.interrupt(like: step)
             let result = workbench.execute(input)
             let new = workbench.recordedStep(number: step.number, input: input, result: result, wallTime: step.wallTime)
             replayed.append(new)

@@ -13,13 +13,14 @@ final class EmbeddedStage: Stage, Sendable {
     var clientRuntime: any TracingRuntime { world }
     var serverURL: String? { nil }
     var network: any NetworkControl { world.network.conditions }
+    var interruption: Interruption { world.interruption }
     private let traffic = TrafficBuffer()
 
     /// What crosses the simulated network is recorded at its transport
     /// boundary (requests lost on the way too), with its faults, and the
     /// other side's calls, as against a server.
-    init(seed: UInt64) throws {
-        let world = try World(seed: seed)
+    init(seed: UInt64, interruption: Interruption = .shared) throws {
+        let world = try World(seed: seed, interruption: interruption)
         self.world = world
         let traffic = self.traffic
         server = RecordingServerSide(

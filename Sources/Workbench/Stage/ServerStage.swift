@@ -41,10 +41,13 @@ final class ServerStage: Stage, Sendable {
     var serverURL: String? { baseURL }
     var clientRuntime: any TracingRuntime { self }
     var network: any NetworkControl { serverNetwork.conditions }
+    /// What stops a command that waits for the clients (Ctrl-C).
+    let interruption: Interruption
 
     /// Connects to the server at `url` and checks it answers as the demo
     /// app; throws a one-line reason when it does not.
-    init(url: String, seed: UInt64, quietWindow: Duration = .milliseconds(50)) throws {
+    init(url: String, seed: UInt64, quietWindow: Duration = .milliseconds(50), interruption: Interruption = .shared) throws {
+        self.interruption = interruption
         var base = url
         while base.hasSuffix("/") { base.removeLast() }
         guard let parsed = URL(string: base), ["http", "https"].contains(parsed.scheme ?? ""), parsed.host != nil else {
@@ -135,7 +138,7 @@ final class ServerStage: Stage, Sendable {
     private func pumpUntilQuiet(until done: (() -> Bool)?) {
         let hardDeadline = Date() + commandTimeout.timeInterval
         var quietSince = Date()
-        while !Interruption.shared.isRequested {
+        while !interruption.isRequested {
             if pump.drain() > 0 { quietSince = Date() }
             if let done, done() { return }
             let now = Date()

@@ -21,6 +21,8 @@ protocol Stage: TracingRuntime {
     var server: any ServerSide { get }
     /// The network between the clients and the server, with its faults.
     var network: any NetworkControl { get }
+    /// What stops a running command (Ctrl-C, or a replay's stop).
+    var interruption: Interruption { get }
     /// A transport for a new client whose device is `deviceId`.
     func makeTransport(deviceId: String) -> any ChatTransport
     /// How the app's backend mints tokens for a user of app `apiKey` (what

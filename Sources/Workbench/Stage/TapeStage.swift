@@ -13,6 +13,7 @@ import Foundation
 /// the server.
 final class TapeStage: Stage, Sendable {
     let world: World
+    var interruption: Interruption { world.interruption }
     let tape: TapeTransport
     let tapeServer: TapeServerSide
     let seed: UInt64
@@ -22,12 +23,12 @@ final class TapeStage: Stage, Sendable {
     let random: RandomSource
     private let serverNetwork = ServerNetwork()
 
-    init(seed: UInt64, serverURL: String, source: TapeSource) throws {
+    init(seed: UInt64, serverURL: String, source: TapeSource, interruption: Interruption = .shared) throws {
         self.seed = seed
         recordedURL = serverURL
         random = RandomSource(
             seed: seed, idTag: DeviceIDTag.recorded(in: source.traffic.lazy.filter { $0.entry.direction == .out }.map(\.entry.summary)))
-        world = try World(seed: seed, start: source.start, interruption: .shared)
+        world = try World(seed: seed, start: source.start, interruption: interruption)
         let clientTraffic = source.traffic.filter {
             $0.entry.deviceId != AppBackendTape.deviceId && $0.entry.deviceId != TrafficReporter.networkDevice
         }
