@@ -186,7 +186,7 @@ _chatbench() {
 
 _chatbench_repl() {
     repeating_flags=()
-    non_repeating_flags=(--no-record --bail --no-rc --version -h --help)
+    non_repeating_flags=(--no-record --bail --no-rc --no-pager --version -h --help)
     repeating_options=()
     non_repeating_options=(--seed --db --name --server -c)
     __chatbench_offer_flags_options 0

@@ -23,7 +23,7 @@ function __chatbench_parse_tokens -S
         __chatbench_parse_subcommand 0 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'repl'
-            __chatbench_parse_subcommand 0 'seed=' 'db=' 'no-record' 'name=' 'bail' 'server=' 'no-rc' 'c=' 'version' 'h/help'
+            __chatbench_parse_subcommand 0 'seed=' 'db=' 'no-record' 'name=' 'bail' 'server=' 'no-rc' 'no-pager' 'c=' 'version' 'h/help'
         case 'run'
             __chatbench_parse_subcommand 1 'seed=' 'db=' 'no-record' 'name=' 'bail' 'server=' 'version' 'h/help'
         case 'test'
@@ -120,6 +120,7 @@ complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_op
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench repl" bail' -l 'bail' -d 'Stop at the first failing `expect` or line that cannot be understood.'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench repl" server' -l 'server' -d 'Run against a running `chatbench serve` (real sockets, real time) instead of the embedded backend.' -rfka ''
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench repl" no-rc' -l 'no-rc' -d 'Do not run the start-up file ($XDG_CONFIG_HOME/chatbench/rc.chat, by default ~/.config/chatbench/rc.chat).'
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench repl" no-pager' -l 'no-pager' -d 'Do not page long output at a terminal ($CHATBENCH_PAGER, $PAGER or less -FRX; an empty variable turns it off too).'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench repl" c' -s 'c' -d 'Run this one line of the language and exit; the exit status is a script\'s.' -rfka ''
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench repl" version' -l 'version' -d 'Show the version.'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench repl" h help' -s 'h' -l 'help' -d 'Show help information.'

@@ -28,6 +28,7 @@ struct Chatbench: ParsableCommand {
               --bail            Stop at the first failing line.
               -c <command>      Run one line of the language and exit (as a script).
               --no-rc           Do not run the start-up file.
+              --no-pager        Do not page long output at a terminal.
             """,
         version: "chatbench \(version)",
         subcommands: [

@@ -13,6 +13,9 @@ struct InteractiveLoop {
     var stateDirectory = StateDirectory.url()
     /// The start-up file to run first (`rc.chat`); nil with `--no-rc`.
     var startupFile: String?
+    /// What pages output taller than the terminal; nil with `--no-pager`,
+    /// an empty `$PAGER`, or standard output not a terminal.
+    var pager: Pager?
 
     /// `chatbench> `, `chatbench[phone2]> `, `chatbench[server 127.0.0.1:8080]> `.
     nonisolated static func prompt(context: String?) -> String {
@@ -64,14 +67,24 @@ struct InteractiveLoop {
             // a user wants to find again.
             history.remember(line)
             let step = engine.execute(line)
-            Self.show(step)
+            Self.show(step, pager: pager)
             if step.status == .quit { break }
         }
         Terminal.flush()
     }
 
-    /// A step's output, painted, then its timing (`timing on`).
-    static func show(_ step: StepResult) {
+    /// A step's output, painted (through the pager when it is taller than
+    /// the terminal), then its timing (`timing on`).
+    static func show(_ step: StepResult, pager: Pager? = nil) {
+        if let pager, let rows = Terminal.height, let columns = Terminal.width,
+            Pager.isTaller(step.output, rows: rows - 1, columns: columns)
+        {
+            Terminal.flush()
+            if Interrupt.whilePaging({ pager.page(Colour.paint(step.output)) }) {
+                if let timing = step.timing { Terminal.write(timing + "\n") }
+                return
+            }
+        }
         Terminal.write(Colour.paint(step.output))
         if let timing = step.timing { Terminal.write(Colour.enabled ? "\u{1B}[2m\(timing)\u{1B}[0m\n" : timing + "\n") }
     }

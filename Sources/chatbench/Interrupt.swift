@@ -50,6 +50,17 @@ enum Interrupt {
         return (result, flag.exchange(false, ordering: .relaxed))
     }
 
+    /// Runs `body` (a pager showing output) with Ctrl-C left to it: no
+    /// command is running, so it stops nothing and never ends the process.
+    static func whilePaging<T>(_ body: () -> T) -> T {
+        atPrompt.store(true, ordering: .relaxed)
+        defer {
+            atPrompt.store(false, ordering: .relaxed)
+            flag.store(false, ordering: .relaxed)
+        }
+        return body()
+    }
+
     /// Monotonic milliseconds; `clock_gettime` is async-signal-safe.
     private static func monotonicMilliseconds() -> Int64 {
         var time = timespec()

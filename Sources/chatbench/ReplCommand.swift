@@ -22,6 +22,11 @@ struct ReplCommand: ParsableCommand {
     @Flag(help: "Do not run the start-up file ($XDG_CONFIG_HOME/chatbench/rc.chat, by default ~/.config/chatbench/rc.chat).")
     var noRc = false
 
+    @Flag(
+        help: "Do not page long output at a terminal ($CHATBENCH_PAGER, $PAGER or less -FRX; an empty variable turns it off too)."
+    )
+    var noPager = false
+
     @Option(
         name: .customShort("c"),
         help: ArgumentHelp("Run this one line of the language and exit; the exit status is a script's.", valueName: "command"))
@@ -55,7 +60,8 @@ struct ReplCommand: ParsableCommand {
         let engine = try world.engine(for: session, kind: "repl")
         let startupFile = noRc ? nil : InteractiveLoop.startupFilePath(environment: ProcessInfo.processInfo.environment)
         MainActor.assumeIsolated {
-            InteractiveLoop(engine: engine, startupFile: startupFile).run()
+            let pager = noPager || isatty(STDOUT_FILENO) != 1 ? nil : Pager.fromEnvironment(ProcessInfo.processInfo.environment)
+            InteractiveLoop(engine: engine, startupFile: startupFile, pager: pager).run()
             (engine as? RecordedEngine)?.finish()
         }
     }

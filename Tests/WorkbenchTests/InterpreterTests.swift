@@ -200,6 +200,28 @@ func run(_ lines: [String], seed: UInt64 = 1) throws -> (session: WorkbenchSessi
         #expect(results[2].output == "script error: no verb or topic \"snd\" (did you mean send?); help -k snd searches\n")
     }
 
+    /// At 60, 80 and 160 columns every description starts at one column,
+    /// and so do its wrapped lines; a usage too long for the left column
+    /// wraps its options at column 6 (issue 30: wrapped descriptions used
+    /// to start at another column than their first line).
+    @Test(arguments: [60, 80, 160]) func helpLaysOutDescriptionsInOneColumn(width: Int) throws {
+        var options = WorkbenchOptions()
+        options.width = width
+        let lines = try WorkbenchSession(options: options).execute("help").output.split(separator: "\n").map(String.init)
+        #expect(lines.allSatisfy { $0.count <= width }, "\(lines.filter { $0.count > width })")
+        let use = try #require(lines.first { $0.hasPrefix("  use NAME ") })
+        let column = try #require(use.firstMatch(of: /^  \S.*?  +(?=\S)/)).output.count
+        #expect(column <= width * 2 / 5)
+        let listed = lines.prefix { !$0.hasPrefix("inspection:") }
+        for line in listed where line.hasPrefix("  ") {
+            let indent = line.prefix { $0 == " " }.count
+            #expect(indent == 2 || indent == 6 || indent == column, "\(line)")
+            if indent == 2, let usageAndGap = line.firstMatch(of: /^  \S.*?  +(?=\S)/) {
+                #expect(usageAndGap.output.count == column, "\(line)")
+            }
+        }
+    }
+
     @Test func helpWrapsToTheTerminalAndHasNoRequirementCodes() throws {
         var options = WorkbenchOptions()
         options.width = 80

@@ -110,6 +110,22 @@ import Testing
         #expect(!screen.contains("carol"))
     }
 
+    /// Output taller than the terminal goes through $PAGER (here one that
+    /// marks each line), shorter output and --no-pager do not (issue 30).
+    @Test(.enabled(if: hasTmux)) func longOutputIsPagedAtATerminal() throws {
+        let pane = try Pane(environment: ["PAGER": "sed s/^/PAGED:/"])
+        _ = try pane.waitFor("chatbench>")
+        try pane.type("whoami")
+        _ = try pane.waitFor("nobody on client")
+        try pane.type("help")
+        let screen = try pane.waitFor("PAGED:help VERB shows usage")
+        #expect(!screen.contains("PAGED:nobody"), "\(screen)")
+        let unpaged = try Pane(arguments: ["--no-pager"], environment: ["PAGER": "sed s/^/PAGED:/"])
+        _ = try unpaged.waitFor("chatbench>")
+        try unpaged.type("help")
+        #expect(!(try unpaged.waitFor("help VERB shows usage")).contains("PAGED:"))
+    }
+
     @Test(.enabled(if: hasTmux)) func timingPrintsVirtualAndWallTime() throws {
         let pane = try Pane()
         _ = try pane.waitFor("chatbench>")

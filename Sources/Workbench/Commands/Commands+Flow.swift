@@ -106,17 +106,13 @@ extension CommandTable {
             let specs = self.specs.filter { $0.group == group }
             guard !specs.isEmpty else { continue }
             lines.append("\(group.rawValue):")
-            let column = specs.map(\.usage.count).max() ?? 0
-            for spec in specs {
-                let gap = max(2, column - spec.usage.count + 2)
-                let line = "  \(spec.usage)\(String(repeating: " ", count: gap))\(spec.summary)"
-                lines += HelpTopics.wrap(line, width: width, indent: min(2 + spec.usage.count + gap, 40))
-            }
+            lines += HelpLayout.lines(specs.map { ($0.usage, $0.summary) }, width: width, aligned: self.specs.map(\.usage))
         }
         lines += HelpTopics.wrap(
             "inspection: HANDLE[.field|[index]]... shows an object or a field, e.g. w1, m1.state, w1[0].text", width: width, indent: 2)
         lines += inspection.flatMap { HelpTopics.wrap("  " + $0, width: width, indent: 4) }
-        lines.append("topics: " + HelpTopics.pages.map(\.name).joined(separator: ", ") + " (help TOPIC)")
+        lines += HelpTopics.wrap(
+            "topics: " + HelpTopics.pages.map(\.name).joined(separator: ", ") + " (help TOPIC)", width: width, indent: 2)
         lines += HelpTopics.wrap(
             "help VERB shows usage and an example; help HANDLE the fields of an object; help -k WORD searches.", width: width, indent: 2)
         return lines

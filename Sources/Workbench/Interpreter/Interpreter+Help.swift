@@ -22,12 +22,7 @@ extension Interpreter {
                 print("nothing in help mentions \(Format.quoted(word))")
                 return
             }
-            let column = found.map(\.usage.count).max() ?? 0
-            for spec in found {
-                let gap = column - spec.usage.count + 2
-                lines += HelpTopics.wrap(
-                    "  \(spec.usage)\(String(repeating: " ", count: gap))\(spec.summary)", width: width, indent: min(2 + column + 2, 40))
-            }
+            lines += HelpLayout.lines(found.map { ($0.usage, $0.summary) }, width: width)
             for page in topics { print("  topic \(page.name): \(page.summary) (help \(page.name))") }
             return
         }
