@@ -20,4 +20,26 @@ import Testing
         #expect(session.execute("send c1 text \"&\"").output.hasPrefix("m3 = text message in c1\n"))
         #expect(session.execute("m3.text").output == "\"&\"\n")
     }
+
+    /// `wait HANDLE done` finishes what `&` left in flight: a message sent
+    /// or failed, a watcher done refreshing; it says how it ended.
+    @Test func waitDoneFinishesWhatAnAmpersandStarted() throws {
+        let session = try WorkbenchSession(options: WorkbenchOptions())
+        for line in ["user set alice", "start conversation", "send c1 text A", "send c1 text B &", "w1 = watch conversations &"] {
+            _ = session.execute(line)
+        }
+        #expect(session.execute("m2.state").output == "\"sending\"\n")
+        #expect(session.execute("w1.state").output == "\"refreshing\"\n")
+        let sent = session.execute("wait m2 done")
+        #expect(sent.status == .ok && sent.output.hasSuffix("for m2 to be done (sent or failed): sent\n"), "\(sent.output)")
+        #expect(session.execute("wait w1 done").output.hasSuffix("for w1 to be done refreshing: refreshed\n"))
+        _ = session.execute("net offline")
+        _ = session.execute("client new tablet --no-auto-resend")
+        _ = session.execute("user set alice")
+        _ = session.execute("start conversation")
+        _ = session.execute("send c2 text C &")
+        #expect(session.execute("wait m3 done").output.hasSuffix(": failed\n"))
+        #expect(session.execute("wait m3 done now").output == "script error: wait m3 done takes no value, got \"now\": write wait m3 done\n")
+        #expect(session.execute("wait m3 state").output == "script error: wait m3 state needs a value, as in wait m3 state sent\n")
+    }
 }

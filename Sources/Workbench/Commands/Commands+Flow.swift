@@ -16,15 +16,16 @@ extension CommandTable {
             name: "wait", group: .flow,
             arguments: [
                 ArgumentSpec(name: "HANDLE", kind: .handle(.any)),
-                ArgumentSpec(name: "emits|state", kind: .choice(["emits", "state"])),
-                ArgumentSpec(name: "VALUE", kind: .text),
+                ArgumentSpec(name: "emits|state|done", kind: .choice(["emits", "state", "done"])),
+                ArgumentSpec(name: "VALUE", kind: .text, optional: true),
             ],
             options: [
                 OptionSpec(
                     name: "--within", value: .duration, valueName: "DURATION",
                     summary: "give up after this much virtual time (default 1h); giving up fails the step like an expect")
             ],
-            summary: "move the clock, firing every wake-up on the way, until a watcher has emitted N times or a message reaches a state",
+            summary:
+                "move the clock, firing every wake-up on the way, until a watcher has emitted N times or a message reaches a state; done: until a message is sent or failed, or a watcher has refreshed (what a command started with & began is finished)",
             example: "wait m1 state sent --within 5m",
             run: { interpreter, invocation in try interpreter.wait(invocation) }),
         CommandSpec(

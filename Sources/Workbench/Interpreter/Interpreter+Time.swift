@@ -6,17 +6,40 @@ extension Interpreter {
     /// How long `wait` runs the world before giving up, unless `--within` says.
     static let defaultWaitLimit: Duration = .seconds(3600)
 
-    /// `wait HANDLE emits N | state S [--within D]`: fires wake-ups of every
-    /// kind, in order, until the condition holds or `D` of virtual time has
-    /// passed; giving up fails the step (a script exits 1).
+    /// `wait HANDLE emits N | state S | done [--within D]`: fires wake-ups of
+    /// every kind, in order, until the condition holds or `D` of virtual time
+    /// has passed; giving up fails the step (a script exits 1). `done` is the
+    /// end of what a command started with `&` began (issue 29): a message
+    /// sent or failed, a watcher no longer refreshing.
     func wait(_ invocation: Invocation) throws {
         let handle = invocation.argument(0)!
-        let value = invocation.argument(2)!
+        let kind = invocation.argument(1)!
+        let value = invocation.argument(2)
+        if kind == "done", let value {
+            throw ScriptError(.syntax, "wait \(handle) done takes no value, got \"\(value)\": write wait \(handle) done")
+        }
+        guard kind == "done" || value != nil else {
+            let example = kind == "emits" ? "wait \(handle) emits 2" : "wait \(handle) state sent"
+            throw ScriptError(.missingArgument, "wait \(handle) \(kind) needs a value, as in \(example)")
+        }
         var limit = Self.defaultWaitLimit
         if let text = invocation.option("--within") { limit = try DurationParser.parse(text) }
         let condition: () -> Bool
         let what: String
-        if invocation.argument(1) == "emits" {
+        var outcome: (() -> String)?
+        if kind == "done" {
+            if let watcher = try? watcher(handle) {
+                condition = { watcher.state != "refreshing" }
+                what = "\(watcher.handle) to be done refreshing"
+                outcome = { watcher.state }
+            } else {
+                let message = try message(handle)
+                condition = { ["sent", "failed"].contains(message.latest?.state.name) }
+                what = "\(message.handle) to be done (sent or failed)"
+                outcome = { message.latest?.state.name ?? "?" }
+            }
+        } else if kind == "emits" {
+            let value = value!
             let watcher = try watcher(handle)
             guard let count = Int(value), count >= 0 else {
                 throw ScriptError(.badValue, "wait \(handle) emits needs a whole number, got \"\(value)\"")
@@ -24,6 +47,7 @@ extension Interpreter {
             condition = { watcher.emissions.count >= count }
             what = "\(watcher.handle) to emit \(count) time\(count == 1 ? "" : "s")"
         } else {
+            let value = value!
             let message = try message(handle)
             let states = ["toBeSent", "sending", "sent", "failed"]
             guard states.contains(value) else {
@@ -49,7 +73,7 @@ extension Interpreter {
                 throw ExpectOutcome.failed
             }
         }
-        printAfterEvents("waited \(Format.duration(world.now - started)) for \(what)")
+        printAfterEvents("waited \(Format.duration(world.now - started)) for \(what)\(outcome.map { ": \($0())" } ?? "")")
     }
 
     /// `settle`: runs in-flight work and recovery, and says how far the
