@@ -39,7 +39,8 @@ import Testing
         _ = session.execute("start conversation")
         _ = session.execute("send c2 text C &")
         #expect(session.execute("wait m3 done").output.hasSuffix(": failed\n"))
-        #expect(session.execute("wait m3 done now").output == "script error: wait m3 done takes no value, got \"now\": write wait m3 done\n")
+        #expect(
+            session.execute("wait m3 done now").output == "script error: wait m3 done takes no value, got \"now\": write wait m3 done\n")
         #expect(session.execute("wait m3 state").output == "script error: wait m3 state needs a value, as in wait m3 state sent\n")
     }
 }
