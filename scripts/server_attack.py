@@ -452,7 +452,7 @@ def probe_other_app(http, user, conversation):
     ]
     pair = http.post("/v1/app/tokens", headers=app, json={"userId": user})
     answers.append(pair)
-    token = pair.json().get("accessToken", "") if pair.status_code == 200 else ""
+    token = pair.json().get("accessToken", "none") if pair.status_code == 200 else "none"
     headers = {"X-Api-Key": OTHER_KEY, "Authorization": f"Bearer {token}", "X-Device-Id": "attack-1"}
     send = {"message": {"id": "m1", "content": text("mine")}}
     answers += [
