@@ -25,12 +25,6 @@ package enum AppKey {
         id + String(separator) + apiKey
     }
 
-    /// The keys `id` may be stored under for the app with `apiKey`, the
-    /// plain one first.
-    package static func candidates(_ id: String, apiKey: String) -> [String] {
-        [id, scoped(id, apiKey: apiKey)]
-    }
-
     /// The id an app sees for a stored key.
     package static func visible(_ key: String) -> String {
         guard let index = key.unicodeScalars.firstIndex(of: separator) else { return key }

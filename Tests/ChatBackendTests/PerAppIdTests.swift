@@ -207,6 +207,43 @@ import Testing
         #expect(ids == ["a", "b", "b c", "c"])
     }
 
+    /// A database file written by one app, as every file before ids were
+    /// per app: its users keep their ids, and a second app added later gets
+    /// its own "alice" beside them, in the file across a reopen.
+    @Test func aFileOfOneAppKeepsItsIdsAndTakesASecondApp() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("per-app-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("backend.sqlite").path
+        let environment = BackendEnvironment.counting(on: TestClock())
+        let first: TokenPair
+        do {
+            let backend = try Backend(environment: environment, path: path)
+            try backend.createApp(apiKey: TestWorld.apiKey, jwtSecret: "s")
+            first = try backend.issueTokens(apiKey: TestWorld.apiKey, userId: "alice")
+        }
+        let second: TokenPair
+        do {
+            let backend = try Backend(environment: environment, path: path)
+            try backend.createApp(apiKey: Self.other, jwtSecret: Self.otherSecret)
+            second = try backend.issueTokens(apiKey: Self.other, userId: "alice")
+        }
+        let backend = try Backend(environment: environment, path: path)
+        #expect(backend.users().map(\.id) == ["alice", "alice"])
+        #expect(backend.users().map(\.key) == ["alice", AppKey.scoped("alice", apiKey: Self.other)], "the first app's alice keeps her id")
+        for (apiKey, pair) in [(TestWorld.apiKey, first), (Self.other, second)] {
+            let answer = backend.handle(
+                WireEnvelope(apiKey: apiKey, accessToken: pair.accessToken, deviceId: "d", request: .getCurrentUser))
+            guard case .success(.user(let user)) = answer else {
+                Issue.record("\(apiKey): \(answer)")
+                continue
+            }
+            #expect(user.id == "alice")
+        }
+        #expect(backend.scope(apiKey: Self.other).sessions(userId: "alice").count == 1)
+        #expect(backend.scope(apiKey: TestWorld.apiKey).sessions(userId: "alice").count == 1)
+    }
+
     private func send(_ world: TestWorld, _ text: String, in conversationId: String, token: String) throws -> (
         WireConversation, WireMessage
     ) {
