@@ -1,5 +1,6 @@
 import ChatBackend
 import ChatCore
+import ChatSDK
 import ChatSDKNetwork
 import ChatServer
 import Foundation
@@ -48,6 +49,37 @@ import Testing
         #expect(demoMessages.map(\.author) == [.user(id: "alice")] && otherMessages.map(\.author) == [.user(id: "alice")])
         #expect(demoMessages.map(\.content) == [.text("demo secret")] && otherMessages.map(\.content) == [.text("other secret")])
         #expect(demoAfter.status == 200 && otherAfter.status == 401, "the revoke ended the other app's alice only")
+    }
+
+    /// Each app's alice has an event stream; the other app's drop by user
+    /// id and its revoke close its alice's stream only.
+    @Test func aDropOrARevokeByUserIdClosesThatAppsStreamOnly() async throws {
+        let server = try await TestServer.start()
+        try server.server.backend.createApp(apiKey: Self.otherKey, jwtSecret: Self.otherSecret)
+        let other = AppBackendClient(baseURL: server.baseURL, apiKey: Self.otherKey, secret: Self.otherSecret)
+        let transport = HTTPTransport(baseURL: server.baseURL)
+        var connections: [RealtimeConnection] = []
+        for (apiKey, app) in [(ChatServer.demoApiKey, server.app), (Self.otherKey, other)] {
+            let tokens = try await app.issueTokenPair(userId: "alice")
+            connections.append(
+                try await transport.openRealtime(
+                    RealtimeRequest(apiKey: apiKey, accessToken: tokens.accessToken, deviceId: "device-1", afterUserSeq: nil)))
+        }
+        try await eventually("both streams to open") { server.server.realtimeConnectionCount == 2 }
+        let dropped = try await other.dropConnections(userId: "alice")
+        try await eventually("the other app's stream to close") { server.server.realtimeConnectionCount == 1 }
+        let otherTokens = try await other.issueTokenPair(userId: "alice")
+        connections.append(
+            try await transport.openRealtime(
+                RealtimeRequest(apiKey: Self.otherKey, accessToken: otherTokens.accessToken, deviceId: "device-1", afterUserSeq: nil)))
+        try await eventually("its new stream to open") { server.server.realtimeConnectionCount == 2 }
+        try await other.revokeTokens(userId: "alice")
+        try await eventually("the revoke to close it") { server.server.realtimeConnectionCount == 1 }
+        let demoSessions = try await server.app.sessions(userId: "alice")
+        for connection in connections { connection.close() }
+        await server.stop()
+        #expect(dropped == 1)
+        #expect(demoSessions.count == 1, "the demo app's alice still signed in")
     }
 
     /// The second app asks the same things about the demo app's "alice" and
