@@ -17,7 +17,11 @@ scripts/test.sh ("server attack").
 - refresh reuse: a rotated refresh token used again revokes its family;
 - session token: logout revokes the session token it was opened with;
 - demo app: allowUserIdOnly is named at start; --no-demo-app has none;
-- second SIGTERM: ends a graceful shutdown at once.
+- second SIGTERM: ends a graceful shutdown at once;
+- another app: a second app (added to the database between two runs) is
+  answered the same for a user id and a conversation id the demo app has as
+  for ids nobody has, on every route that takes them, and its "alice" and
+  the demo app's are two users.
 
 Prints one line per check with its figures; exits 1 naming each failure.
 """
@@ -25,6 +29,7 @@ import asyncio
 import hashlib
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -410,6 +415,93 @@ def second_signal(binary, work):
     print(f"     second SIGTERM: exit {status} {took:.2f} s after it")
 
 
+OTHER_KEY, OTHER_SECRET = "other-key", "other-secret-0123456789abcdef"
+
+
+def normalised(response, ids):
+    """A response's status and body, with the probed ids, tokens and times
+    replaced by placeholders: what must not tell the ids apart."""
+    body = response.text
+    for placeholder, value in ids.items():
+        body = body.replace(json.dumps(value)[1:-1], placeholder)
+    body = re.sub(r'\b(at|rt|ak|st|msg)-[A-Za-z0-9_]+', r'\1-X', body)
+    body = re.sub(r'"milliseconds"\s*:\s*-?[0-9]+', '"milliseconds":T', body)
+    return response.status_code, body
+
+
+def probe_other_app(http, user, conversation):
+    """What the second app is answered for one user id and one conversation id."""
+    ids = {"USER": user, "CONVERSATION": conversation}
+    app = {"X-Api-Key": OTHER_KEY, "X-App-Secret": OTHER_SECRET}
+    u, c = quoted(user), quoted(conversation)
+    answers = [
+        http.get(f"/v1/app/users/{u}/conversations", headers=app),
+        http.get(f"/v1/app/users/{u}/sessions", headers=app),
+        http.get(f"/v1/app/users/{u}/devices", headers=app),
+        http.get(f"/v1/app/users/{u}/pushes", headers=app),
+        http.post(f"/v1/app/users/{u}/tokens/expire", headers=app),
+        http.post(f"/v1/app/users/{u}/tokens/revoke", headers=app),
+        http.get(f"/v1/app/conversations/{c}/messages", headers=app),
+        http.post(f"/v1/agent/conversations/{c}/say", headers=app, json={"text": "hi"}),
+        http.post("/v1/identity", headers={"X-Api-Key": OTHER_KEY, "X-Device-Id": "attack-1"},
+                  json={"connectAccessToken": {"userId": user, "accessToken": "ak-0000"}}),
+        http.post("/v1/identity", headers={"X-Api-Key": OTHER_KEY, "X-Device-Id": "attack-1"},
+                  json={"connectUserId": {"userId": user}}),
+        http.post("/v1/app/access-tokens", headers=app, json={"userId": user}),
+        http.post("/v1/app/session-tokens", headers=app, json={"userId": user}),
+    ]
+    pair = http.post("/v1/app/tokens", headers=app, json={"userId": user})
+    answers.append(pair)
+    token = pair.json().get("accessToken", "none") if pair.status_code == 200 else "none"
+    headers = {"X-Api-Key": OTHER_KEY, "Authorization": f"Bearer {token}", "X-Device-Id": "attack-1"}
+    send = {"message": {"id": "m1", "content": text("mine")}}
+    answers += [
+        http.get(f"/v1/conversations/{c}", headers=headers),
+        http.get(f"/v1/conversations/{c}/messages", headers=headers),
+        http.post(f"/v1/conversations/{c}/typing", headers=headers, json={"isTyping": True}),
+        http.post(f"/v1/conversations/{c}/messages", headers=headers, json=send),
+        http.post(f"/v1/conversations/{c}/messages", headers=headers, json={"createConversation": {}, **send}),
+        http.get(f"/v1/conversations/{c}/messages", headers=headers),
+    ]
+    return [normalised(answer, ids) for answer in answers]
+
+
+def other_app(binary, work):
+    path = os.path.join(work, "apps.sqlite")
+    server = Server(binary, path, "--log-level", "error")
+    try:
+        with httpx.Client(base_url=server.url, timeout=10) as http:
+            pair = http.post("/v1/app/tokens", headers=APP, json={"userId": "alice"}).json()
+            http.post("/v1/conversations/c-held/messages", headers=user_headers(pair["accessToken"]),
+                      json={"createConversation": {}, "message": {"id": "m1", "content": text("DEMO SECRET")}})
+    finally:
+        server.stop()
+    db = sqlite3.connect(path)
+    db.execute("INSERT INTO app (apiKey, jwtSecret, settings) SELECT ?, ?, settings FROM app WHERE apiKey = ?",
+               (OTHER_KEY, OTHER_SECRET, API_KEY))
+    db.commit()
+    db.close()
+    server = Server(binary, path, "--log-level", "error")
+    try:
+        with httpx.Client(base_url=server.url, timeout=10) as http:
+            held = probe_other_app(http, "alice", "c-held")
+            unknown = probe_other_app(http, "nobody", "c-free")
+            demo = http.get("/v1/conversations/c-held/messages", headers=user_headers(pair["accessToken"]))
+            demo_users = http.get("/v1/app/users", headers=APP).json()
+            other_users = http.get("/v1/app/users", headers={"X-Api-Key": OTHER_KEY, "X-App-Secret": OTHER_SECRET}).json()
+    finally:
+        server.stop()
+    differing = [index for index, (a, b) in enumerate(zip(held, unknown)) if a != b]
+    check("another app: ids the demo app has are answered as ids nobody has, on every route",
+          len(held) == len(unknown) and not differing,
+          "; ".join(f"#{i}: {held[i]} vs {unknown[i]}" for i in differing[:3]))
+    check("another app: it made its own alice and c-held; the demo app's are untouched",
+          '"text":{"_0":"mine"}' in held[-2][1].replace(" ", "") and "DEMO SECRET" in demo.text and "mine" not in demo.text
+          and [user["id"] for user in demo_users] == ["alice"] and [user["id"] for user in other_users] == ["alice", "nobody"],
+          f"{held[-2]} / {demo.text[:200]} / {demo_users} / {other_users}")
+    print(f"     another app: {len(held)} answers for a held id and an unknown one, {len(differing)} differ")
+
+
 def main():
     binary = os.path.abspath(sys.argv[1])
     work = tempfile.mkdtemp(prefix="server-attack-")
@@ -421,6 +513,7 @@ def main():
         two_servers(binary, work)
         credentials(binary, work)
         second_signal(binary, work)
+        other_app(binary, work)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     finish("server attack")

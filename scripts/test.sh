@@ -88,7 +88,8 @@ if [ "$failed" -eq 0 ]; then
     # The server attacked and faulted (issue 26, SPEC S4): equivalent ids on
     # every route and the event stream, a full disk (the 500, /health, the
     # log's secrets), foreign, damaged and locked database files, refresh
-    # token reuse, a session token after logout, a second SIGTERM.
+    # token reuse, a session token after logout, a second SIGTERM, a second
+    # app asking about the demo app's user and conversation ids.
     part "server attack" 5 "server attack" python3 scripts/server_attack.py "$bin"
     # A short schemathesis run from the document (all phases, seed 1, every
     # user route authenticated and counted; ~20 s).

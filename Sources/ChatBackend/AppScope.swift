@@ -6,8 +6,9 @@ import Foundation
 /// and pushes, its settings, and the credentials it issues.
 ///
 /// Both the server's `/v1/app/…` routes and the workbench's embedded world
-/// answer from it, so that they answer the same. Another app's users and
-/// conversations do not exist here: their lists are empty, and a
+/// answer from it, so that they answer the same. Ids are per app
+/// (``AppKey``): another app's users and conversations do not exist here,
+/// even under an id this app also has: their lists are empty, and a
 /// conversation of another app is `unknownConversation`.
 ///
 /// Every id a method takes is normalised first (``Identifier``), as the
@@ -31,52 +32,45 @@ package struct AppScope: Sendable {
         backend.users().filter { $0.apiKey.isSameIdentifier(as: apiKey) }.map { user in
             HTTPWire.AppUser(
                 id: user.id, isAnonymous: user.isAnonymous, nickname: user.nickname, attributes: user.attributes,
-                conversationCount: backend.conversations(userId: user.id).count,
-                sessionCount: backend.sessionCount(userId: user.id))
+                conversationCount: backend.conversations(userId: user.key).count,
+                sessionCount: backend.sessionCount(userId: user.key))
         }
     }
 
-    /// Whether the user exists and belongs to this app.
+    /// Whether the app has this user.
     package func hasUser(_ userId: String) -> Bool {
-        let userId = Identifier.normalized(userId)
-        return backend.apiKey(ofUser: userId)?.isSameIdentifier(as: apiKey) == true
+        userKey(userId) != nil
     }
 
     /// A user's conversations, most recently updated first.
     package func conversations(userId: String) -> [WireConversation] {
-        let userId = Identifier.normalized(userId)
-        return hasUser(userId) ? backend.conversations(userId: userId) : []
+        userKey(userId).map { backend.conversations(userId: $0) } ?? []
     }
 
     /// The messages of one of the app's conversations, oldest first; throws
     /// `unknownConversation` for a conversation the app does not have.
     package func messages(conversationId: String) throws(WireError) -> [WireMessage] {
-        let conversationId = Identifier.normalized(conversationId)
-        try requireConversation(conversationId)
-        return try backend.messages(conversationId: conversationId)
+        try backend.messages(conversationId: try requireConversation(conversationId))
     }
 
     /// A user's open sessions, oldest first.
     package func sessions(userId: String) -> [HTTPWire.AppSession] {
-        let userId = Identifier.normalized(userId)
-        guard hasUser(userId) else { return [] }
-        return backend.sessions(userId: userId).map {
+        guard let key = userKey(userId) else { return [] }
+        return backend.sessions(userId: key).map {
             HTTPWire.AppSession(authenticationType: $0.authenticationType, deviceId: $0.deviceId)
         }
     }
 
     /// The devices subscribed to a user's pushes, with their push tokens.
     package func pushSubscriptions(userId: String) -> [HTTPWire.AppDevice] {
-        let userId = Identifier.normalized(userId)
-        guard hasUser(userId) else { return [] }
-        return backend.pushSubscriptions(userId: userId).map { HTTPWire.AppDevice(deviceId: $0.deviceId, pushToken: $0.pushToken) }
+        guard let key = userKey(userId) else { return [] }
+        return backend.pushSubscriptions(userId: key).map { HTTPWire.AppDevice(deviceId: $0.deviceId, pushToken: $0.pushToken) }
     }
 
     /// The pushes sent for a user's messages, oldest first.
     package func pushes(userId: String) -> [HTTPWire.AppPush] {
-        let userId = Identifier.normalized(userId)
-        guard hasUser(userId) else { return [] }
-        return backend.pushes(userId: userId).map { HTTPWire.AppPush(deviceId: $0.deviceId, pushToken: $0.pushToken, preview: $0.preview) }
+        guard let key = userKey(userId) else { return [] }
+        return backend.pushes(userId: key).map { HTTPWire.AppPush(deviceId: $0.deviceId, pushToken: $0.pushToken, preview: $0.preview) }
     }
 
     /// The app's settings, in ``AppSettings/keys`` order.
@@ -92,17 +86,13 @@ package struct AppScope: Sendable {
     /// Expires the user's access tokens now (`token expire`); `unknownUser`
     /// for a user the app does not have.
     package func expireAccessTokens(userId: String) throws(WireError) {
-        let userId = Identifier.normalized(userId)
-        try requireUser(userId)
-        backend.expireAccessTokens(userId: userId)
+        backend.expireAccessTokens(userId: try requireUser(userId))
     }
 
     /// Revokes every token of the user and closes their sessions and event
     /// streams (`token revoke`); `unknownUser` for a user the app does not have.
     package func revokeTokens(userId: String) throws(WireError) {
-        let userId = Identifier.normalized(userId)
-        try requireUser(userId)
-        backend.revokeTokens(userId: userId)
+        backend.revokeTokens(userId: try requireUser(userId))
     }
 
     /// An app-issued access token for a user (created if unknown).
@@ -124,44 +114,48 @@ package struct AppScope: Sendable {
         conversationId: String, kind: WireContent.AttachmentKind, mimeType: String, fileName: String?, data: Data,
         agentName: String = "agent"
     ) throws(WireError) -> WireMessage {
-        let conversationId = Identifier.normalized(conversationId)
-        try requireConversation(conversationId)
-        return try backend.agentSendAttachment(
-            conversationId: conversationId, kind: kind, mimeType: mimeType, fileName: fileName, data: data, agentName: agentName)
+        try backend.agentSendAttachment(
+            conversationId: try requireConversation(conversationId), kind: kind, mimeType: mimeType, fileName: fileName, data: data,
+            agentName: agentName)
     }
 
     /// The agent says `text` in one of the app's conversations (S2).
     package func agentSay(conversationId: String, text: String, agentName: String = "agent") throws(WireError) -> WireMessage {
-        let conversationId = Identifier.normalized(conversationId)
-        try requireConversation(conversationId)
-        return try backend.agentSay(conversationId: conversationId, text: text, agentName: agentName)
+        try backend.agentSay(conversationId: try requireConversation(conversationId), text: text, agentName: agentName)
     }
 
     /// The agent starts or stops typing in one of the app's conversations.
     package func agentTyping(conversationId: String, isTyping: Bool, agentName: String = "agent") throws(WireError) {
-        let conversationId = Identifier.normalized(conversationId)
-        try requireConversation(conversationId)
-        try backend.agentTyping(conversationId: conversationId, isTyping: isTyping, agentName: agentName)
+        try backend.agentTyping(conversationId: try requireConversation(conversationId), isTyping: isTyping, agentName: agentName)
     }
 
     /// The agent reads one of the app's conversations up to its newest message.
     package func agentRead(conversationId: String, agentName: String = "agent") throws(WireError) {
-        let conversationId = Identifier.normalized(conversationId)
-        try requireConversation(conversationId)
-        try backend.agentRead(conversationId: conversationId, agentName: agentName)
+        try backend.agentRead(conversationId: try requireConversation(conversationId), agentName: agentName)
     }
 
-    /// `unknownConversation` unless the conversation is one of the app's.
-    package func requireConversation(_ conversationId: String) throws(WireError) {
-        let conversationId = Identifier.normalized(conversationId)
-        guard backend.apiKey(ofConversation: conversationId)?.isSameIdentifier(as: apiKey) == true else {
+    /// The key (``AppKey``) of one of the app's conversations;
+    /// `unknownConversation` when the app has none with this id.
+    @discardableResult
+    package func requireConversation(_ conversationId: String) throws(WireError) -> String {
+        guard let key = backend.conversationKey(apiKey: apiKey, id: Identifier.normalized(conversationId)) else {
             throw WireError(.unknownConversation)
         }
+        return key
     }
 
-    private func requireUser(_ userId: String) throws(WireError) {
+    /// The key (``AppKey``) of the app's user `userId`, or nil.
+    private func userKey(_ userId: String) -> String? {
+        backend.userKey(apiKey: apiKey, id: Identifier.normalized(userId))
+    }
+
+    /// The key of one of the app's users; `unknownUser` when the app has none with this id.
+    private func requireUser(_ userId: String) throws(WireError) -> String {
         let userId = Identifier.normalized(userId)
-        guard hasUser(userId) else { throw WireError(.unknownUser, "The app has no user \(String(userId.prefix(100)).debugDescription)") }
+        guard let key = userKey(userId) else {
+            throw WireError(.unknownUser, "The app has no user \(String(userId.prefix(100)).debugDescription)")
+        }
+        return key
     }
 
     private static func body(_ credential: IssuedCredential) -> HTTPWire.IssuedCredentialBody {

@@ -8,6 +8,7 @@ extension Backend {
     /// `.provider(name: agentName)`; the agent's typing state ends. The owner
     /// receives `messageCreated` then `conversationUpdated`.
     /// Throws `unknownConversation` or, for empty or oversized text, `badRequest`.
+    /// `conversationId` is the conversation's key (``AppKey``); ``AppScope`` takes an app's id.
     @discardableResult
     package func agentSay(conversationId: String, text: String, agentName: String = "agent") throws(WireError) -> WireMessage {
         let conversationId = Identifier.normalized(conversationId)
@@ -41,6 +42,7 @@ extension Backend {
     /// `typingTTL`, and the owner receives `typing(until:)`. Off: it is
     /// cleared and the owner receives `typing(until: nil)`.
     /// Throws `unknownConversation`.
+    /// `conversationId` is the conversation's key (``AppKey``); ``AppScope`` takes an app's id.
     package func agentTyping(conversationId: String, isTyping: Bool, agentName: String = "agent") throws(WireError) {
         let conversationId = Identifier.normalized(conversationId)
         let now = environment.now()
@@ -53,7 +55,8 @@ extension Backend {
             ])
             let ownerId: String = row["ownerId"]
             try appendEvent(
-                db, userId: ownerId, kind: .typing(conversationId: conversationId, providerName: agentName, until: until), now: now)
+                db, userId: ownerId, kind: .typing(conversationId: AppKey.visible(conversationId), providerName: agentName, until: until),
+                now: now)
             return ownerId
         }
         deliverEvents(userId: ownerId)
@@ -64,6 +67,7 @@ extension Backend {
     /// The backend records the read position and the owner receives
     /// `conversationUpdated` with it (`providerReadSeq`), so that the
     /// messages it covers show as read. Throws `unknownConversation`.
+    /// `conversationId` is the conversation's key (``AppKey``); ``AppScope`` takes an app's id.
     package func agentRead(conversationId: String, agentName: String = "agent") throws(WireError) {
         let conversationId = Identifier.normalized(conversationId)
         let now = environment.now()
@@ -81,6 +85,7 @@ extension Backend {
     }
 
     /// The seq of the newest message a provider has read (0 when none). Throws `unknownConversation`.
+    /// `conversationId` is the conversation's key (``AppKey``); ``AppScope`` takes an app's id.
     package func providerReadSeq(conversationId: String) throws(WireError) -> Int64 {
         try read { db in
             guard let row = try conversationRow(db, id: conversationId) else { throw WireError(.unknownConversation) }

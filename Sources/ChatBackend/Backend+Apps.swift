@@ -2,27 +2,30 @@ import ChatCore
 import GRDB
 
 extension Backend {
-    /// The API key of the app that owns a conversation (through its owner),
-    /// or nil if there is no such conversation. The server uses it to keep
+    /// The key (``AppKey``) of the app's conversation `id`, or nil when the
+    /// app has none (whether or not another app has one): the server keeps
     /// an app's "other side" routes to that app's conversations.
-    package func apiKey(ofConversation id: String) -> String? {
-        try? read { db in
-            try String.fetchOne(
-                db,
+    package func conversationKey(apiKey: String, id: String) -> String? {
+        try? read { db in try conversationKey(db, apiKey: apiKey, id: id) }
+    }
+
+    func conversationKey(_ db: Database, apiKey: String, id: String) throws -> String? {
+        try String.fetchOne(
+            db.cachedStatement(
                 sql: """
-                    SELECT user.apiKey FROM conversation JOIN user ON user.id = conversation.ownerId WHERE conversation.id = ?
-                    """, arguments: [id])
-        }
+                    SELECT c.id FROM conversation c JOIN user u ON u.id = c.ownerId
+                    WHERE c.id IN (?, ?) AND u.apiKey = ? ORDER BY length(c.id) LIMIT 1
+                    """), arguments: [id, AppKey.scoped(id, apiKey: apiKey), apiKey])
     }
 
-    /// The API key of the app a user belongs to, or nil if there is no such
-    /// user: the server keeps an app's inspection routes to its own users.
-    package func apiKey(ofUser id: String) -> String? {
-        try? read { db in try String.fetchOne(db.cachedStatement(sql: "SELECT apiKey FROM user WHERE id = ?"), arguments: [id]) }
+    /// The key (``AppKey``) of the app's user `id`, or nil when the app has
+    /// none: the server keeps an app's inspection routes to its own users.
+    package func userKey(apiKey: String, id: String) -> String? {
+        try? read { db in try userKey(db, id: id, apiKey: apiKey) }
     }
 
-    /// The user an access token was issued to, whatever its state (nil when
-    /// unknown); for labelling connections, not for authentication.
+    /// The key of the user an access token was issued to, whatever its state
+    /// (nil when unknown); for labelling connections, not for authentication.
     package func userId(ofAccessToken token: String) -> String? {
         try? read { db in
             try String.fetchOne(db, sql: "SELECT userId FROM token WHERE token = ? AND kind = 'access'", arguments: [token])

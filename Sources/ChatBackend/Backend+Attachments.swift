@@ -110,6 +110,7 @@ extension Backend {
     /// The other side (S2): the agent sends a file in a conversation. The
     /// bytes are checked against the app's settings, stored as read by the
     /// conversation's owner, and named by a new message of the agent's.
+    /// `conversationId` is the conversation's key (``AppKey``); ``AppScope`` takes an app's id.
     package func agentSendAttachment(
         conversationId: String, kind: WireContent.AttachmentKind, mimeType: String, fileName: String?, data: Data,
         agentName: String = "agent"

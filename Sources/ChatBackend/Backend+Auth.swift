@@ -8,15 +8,16 @@ extension Backend {
     /// to the device of the first request made with it, which subscribes
     /// that device to the user's pushes (C1).
     ///
-    /// Throws `invalidApiKey` for an unknown key, `badRequest` for an empty or
-    /// oversized user id, and `forbidden` if the user id belongs to another app.
+    /// Throws `invalidApiKey` for an unknown key and `badRequest` for an
+    /// empty or oversized user id. User ids are per app (``AppKey``): a user
+    /// another app has under the same id is another user.
     package func issueTokens(apiKey: String, userId: String) throws(WireError) -> TokenPair {
         let userId = Identifier.normalized(userId)
         try Self.validateIdentifier(userId, what: "user id")
         return try write { db in
             let settings = try Self.appSettings(db, apiKey: apiKey)
-            try ensureUser(db, id: userId, apiKey: apiKey, isAnonymous: false)
-            return try openSession(db, userId: userId, apiKey: apiKey, settings: settings, via: .tokens, deviceId: nil)
+            let key = try ensureUser(db, id: userId, apiKey: apiKey, isAnonymous: false)
+            return try openSession(db, userId: key, apiKey: apiKey, settings: settings, via: .tokens, deviceId: nil)
         }
     }
 
@@ -134,6 +135,7 @@ extension Backend {
     }
 
     /// "token expire": makes the user's current access tokens expired now.
+    /// `userId` is the user's key (``AppKey``; ``AppScope`` takes an app's id).
     package func expireAccessTokens(userId: String) {
         let now = environment.now().milliseconds
         _ = try? write { db in
@@ -149,7 +151,8 @@ extension Backend {
     /// refresh tokens, and the app-issued access and session tokens — and
     /// every session of the user closes, ending its realtime subscriptions
     /// (their `onClose` is told `invalidToken`). Push subscriptions stay:
-    /// only a logout removes them.
+    /// only a logout removes them. `userId` is the user's key (``AppKey``;
+    /// ``AppScope`` takes an app's id).
     package func revokeTokens(userId: String) {
         let now = environment.now().milliseconds
         _ = try? write { db in
@@ -165,23 +168,38 @@ extension Backend {
         }
     }
 
-    /// Open sessions of a user (see ``sessions(userId:)``).
+    /// Open sessions of a user by key (see ``sessions(userId:)``).
     package func sessionCount(userId: String) -> Int {
         sessions(userId: userId).count
     }
 
     // MARK: Helpers
 
-    /// Creates the user if unknown; a user of another app is `forbidden`.
-    func ensureUser(_ db: Database, id: String, apiKey: String, isAnonymous: Bool) throws {
-        if let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT apiKey, mergedInto FROM user WHERE id = ?"), arguments: [id]) {
-            guard row["apiKey"] as String == apiKey else { throw WireError(.forbidden, "The user belongs to another app") }
-            guard row["mergedInto"] as String? == nil else { throw WireError(.forbidden, "The user was merged into another user") }
-            return
+    /// The key (``AppKey``) of the app's user `id`, or nil when the app has
+    /// no such user (whether or not another app has one).
+    func userKey(_ db: Database, id: String, apiKey: String) throws -> String? {
+        try String.fetchOne(
+            db.cachedStatement(sql: "SELECT id FROM user WHERE id IN (?, ?) AND apiKey = ? ORDER BY length(id) LIMIT 1"),
+            arguments: [id, AppKey.scoped(id, apiKey: apiKey), apiKey])
+    }
+
+    /// The key of the app's user `id`, created if the app has none: under
+    /// `id` itself, or scoped to the app when another app holds `id`
+    /// (``AppKey``), which changes nothing the app sees. A user merged into
+    /// another (A8) is `forbidden`.
+    @discardableResult
+    func ensureUser(_ db: Database, id: String, apiKey: String, isAnonymous: Bool) throws -> String {
+        if let key = try userKey(db, id: id, apiKey: apiKey) {
+            let mergedInto = try String.fetchOne(db.cachedStatement(sql: "SELECT mergedInto FROM user WHERE id = ?"), arguments: [key])
+            guard mergedInto == nil else { throw WireError(.forbidden, "The user was merged into another user") }
+            return key
         }
+        let held = try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM user WHERE id = ?"), arguments: [id]) == true
+        let key = held ? AppKey.scoped(id, apiKey: apiKey) : id
         try db.execute(
             sql: "INSERT INTO user (id, apiKey, isAnonymous, createdAt) VALUES (?, ?, ?, ?)",
-            arguments: [id, apiKey, isAnonymous, environment.now().milliseconds])
+            arguments: [key, apiKey, isAnonymous, environment.now().milliseconds])
+        return key
     }
 
     /// Mints a pair in a session. Tokens that come from an app-issued session

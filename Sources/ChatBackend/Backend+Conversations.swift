@@ -22,7 +22,14 @@ extension Backend {
                             SELECT * FROM conversation
                             WHERE ownerId = ? AND (updatedAt < ? OR (updatedAt = ? AND id > ?))
                             ORDER BY updatedAt DESC, id ASC LIMIT ?
-                            """), arguments: [caller.userId, after.updatedAt, after.updatedAt, after.id, limit + 1])
+                            """),
+                    // Keys sort as the ids their app sees (U+001F sorts below
+                    // every character an id may hold), and a key is after the
+                    // scoped key of the cursor's id exactly when its id is
+                    // after that id: the cursor names the id, as the wire does.
+                    arguments: [
+                        caller.userId, after.updatedAt, after.updatedAt, AppKey.scoped(after.id, apiKey: caller.apiKey), limit + 1,
+                    ])
             } else {
                 rows = try Row.fetchAll(
                     db.cachedStatement(
@@ -43,17 +50,17 @@ extension Backend {
     func getConversation(_ caller: Caller, id: String) throws(WireError) -> WireConversation {
         let now = environment.now()
         return try read { db in
-            Self.conversation(from: try ownedConversationRow(db, id: id, userId: caller.userId), now: now)
+            Self.conversation(from: try ownedConversationRow(db, id: id, caller: caller), now: now)
         }
     }
 
     func setTyping(_ caller: Caller, conversationId: String) throws(WireError) {
         // The user's own typing state is not shown to anyone the backend
         // models yet; the request is checked and acknowledged.
-        _ = try read { db in try ownedConversationRow(db, id: conversationId, userId: caller.userId) }
+        _ = try read { db in try ownedConversationRow(db, id: conversationId, caller: caller) }
     }
 
-    /// Conversations of a user, most recently updated first (for the workbench).
+    /// Conversations of a user by key (``AppKey``), most recently updated first (for the workbench).
     package func conversations(userId: String) -> [WireConversation] {
         let now = environment.now()
         return
@@ -66,41 +73,50 @@ extension Backend {
             }) ?? []
     }
 
-    /// The owner of a conversation, or nil if there is no such conversation.
+    /// The key of the owner of the conversation with key `id`, or nil if there is no such conversation.
     package func owner(ofConversation id: String) -> String? {
         try? read { db in try String.fetchOne(db.cachedStatement(sql: "SELECT ownerId FROM conversation WHERE id = ?"), arguments: [id]) }
     }
 
     // MARK: Helpers
 
-    /// The row of a conversation owned by `userId`: unknown → `unknownConversation`, another user's → `forbidden`.
-    /// A conversation the user asked for under an id another user held is
-    /// found under that id too (see `requestedId`).
-    func ownedConversationRow(_ db: Database, id: String, userId: String) throws -> Row {
-        if let row = try callerConversationRow(db, id: id, userId: userId) { return row }
-        guard try conversationRow(db, id: id) != nil else { throw WireError(.unknownConversation) }
+    /// The row of the caller's conversation `id`: unknown, or another app's
+    /// (ids are per app, ``AppKey``) → `unknownConversation`; another user's
+    /// of the caller's app → `forbidden`. A conversation the user asked for
+    /// under an id another user of the app held is found under that id too
+    /// (see `requestedId`).
+    func ownedConversationRow(_ db: Database, id: String, caller: Caller) throws -> Row {
+        if let row = try callerConversationRow(db, id: id, caller: caller) { return row }
+        guard try conversationKey(db, apiKey: caller.apiKey, id: id) != nil else { throw WireError(.unknownConversation) }
         throw WireError(.forbidden, "The conversation belongs to another user")
     }
 
-    /// The user's conversation `id`: theirs under that id, or the one the
-    /// server created for them when they asked for `id` and another user
-    /// held it. Nil when they have none.
-    func callerConversationRow(_ db: Database, id: String, userId: String) throws -> Row? {
-        if let row = try conversationRow(db, id: id), (row["ownerId"] as String).isSameIdentifier(as: userId) { return row }
+    /// The caller's conversation `id`: theirs under that id (its key,
+    /// ``AppKey``), or the one the server created for them when they asked
+    /// for `id` and another user of their app held it. Nil when they have none.
+    func callerConversationRow(_ db: Database, id: String, caller: Caller) throws -> Row? {
+        if let row = try Row.fetchOne(
+            db.cachedStatement(sql: "SELECT * FROM conversation WHERE id IN (?, ?) AND ownerId = ? ORDER BY length(id) LIMIT 1"),
+            arguments: [id, AppKey.scoped(id, apiKey: caller.apiKey), caller.userId])
+        {
+            return row
+        }
         return try Row.fetchOne(
             db.cachedStatement(sql: "SELECT * FROM conversation WHERE ownerId = ? AND requestedId = ? ORDER BY createdAt, id LIMIT 1"),
-            arguments: [userId, id])
+            arguments: [caller.userId, id])
     }
 
+    /// The conversation stored under key `id` (``AppKey``), of whichever app.
     func conversationRow(_ db: Database, id: String) throws -> Row? {
         try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM conversation WHERE id = ?"), arguments: [id])
     }
 
-    /// Builds the wire value; a provider typing state already past is reported as nil.
+    /// Builds the wire value (the id its app sees, ``AppKey``); a provider
+    /// typing state already past is reported as nil.
     static func conversation(from row: Row, now: Instant) -> WireConversation {
         let typingUntil = (row["providerTypingUntil"] as Int64?).map(Instant.init(milliseconds:))
         return WireConversation(
-            id: row["id"],
+            id: AppKey.visible(row["id"] as String),
             title: row["title"],
             createdAt: Instant(milliseconds: row["createdAt"]),
             updatedAt: Instant(milliseconds: row["updatedAt"]),

@@ -11,17 +11,17 @@ extension Backend {
     /// expires but can be revoked (``revokeCredential(apiKey:token:)``,
     /// ``revokeTokens(userId:)``). Creates the user if unknown.
     ///
-    /// Throws `invalidApiKey`, `badRequest` (bad user id) or `forbidden`
-    /// (a user of another app).
+    /// Throws `invalidApiKey` or `badRequest` (bad user id). User ids are
+    /// per app (``AppKey``).
     package func issueAccessToken(apiKey: String, userId: String) throws(WireError) -> IssuedCredential {
         let userId = Identifier.normalized(userId)
         try Self.validateIdentifier(userId, what: "user id")
         let now = environment.now()
         return try write { db in
             _ = try Self.appSettings(db, apiKey: apiKey)
-            try ensureUser(db, id: userId, apiKey: apiKey, isAnonymous: false)
+            let key = try ensureUser(db, id: userId, apiKey: apiKey, isAnonymous: false)
             let token = try insertToken(
-                db, prefix: "ak-", kind: "appAccess", userId: userId, apiKey: apiKey, now: now,
+                db, prefix: "ak-", kind: "appAccess", userId: key, apiKey: apiKey, now: now,
                 expiresAt: Instant(milliseconds: Int64.max / 2))
             return IssuedCredential(token: token, expiresAt: nil)
         }
@@ -36,9 +36,9 @@ extension Backend {
         let now = environment.now()
         return try write { db in
             let settings = try Self.appSettings(db, apiKey: apiKey)
-            try ensureUser(db, id: userId, apiKey: apiKey, isAnonymous: false)
+            let key = try ensureUser(db, id: userId, apiKey: apiKey, isAnonymous: false)
             let expiresAt = now.adding(ttl ?? settings.sessionTokenTTL)
-            let token = try insertToken(db, prefix: "st-", kind: "session", userId: userId, apiKey: apiKey, now: now, expiresAt: expiresAt)
+            let token = try insertToken(db, prefix: "st-", kind: "session", userId: key, apiKey: apiKey, now: now, expiresAt: expiresAt)
             return IssuedCredential(token: token, expiresAt: expiresAt)
         }
     }
@@ -102,9 +102,9 @@ extension Backend {
                 if settings.requireAccessToken { throw WireError(.accessTokenRequired) }
                 // A user id the app's backend signed is vouched for (A12).
                 guard settings.allowUserIdOnly || vouched else { throw WireError(.userIdOnlyNotAllowed) }
-                try ensureUser(db, id: userId, apiKey: apiKey, isAnonymous: false)
-                let tokens = try openSession(db, userId: userId, apiKey: apiKey, settings: settings, via: .userId, deviceId: deviceId)
-                return .session(tokens: tokens, user: try wireUser(db, id: userId, via: .userId), mergedConversationIds: [])
+                let key = try ensureUser(db, id: userId, apiKey: apiKey, isAnonymous: false)
+                let tokens = try openSession(db, userId: key, apiKey: apiKey, settings: settings, via: .userId, deviceId: deviceId)
+                return .session(tokens: tokens, user: try wireUser(db, id: key, via: .userId), mergedConversationIds: [])
             }
         case .connectAccessToken(let userId, let accessToken, let signature):
             try Self.validateIdentifier(userId, what: "user id")
@@ -148,17 +148,17 @@ extension Backend {
                 let row = try Row.fetchOne(
                     db,
                     sql: """
-                        SELECT expiresAt, revokedAt FROM token WHERE token = ? AND kind = ? AND apiKey = ? AND userId = ?
-                        """, arguments: [token, kind, apiKey, userId]),
+                        SELECT expiresAt, revokedAt FROM token WHERE token = ? AND kind = ? AND apiKey = ? AND userId IN (?, ?)
+                        """, arguments: [token, kind, apiKey, userId, AppKey.scoped(userId, apiKey: apiKey)]),
                 row["revokedAt"] as Int64? == nil
             else { throw WireError(invalid) }
             let expiresAt = Instant(milliseconds: row["expiresAt"])
             guard now < expiresAt else { throw WireError(.expiredSessionToken) }
-            try ensureUser(db, id: userId, apiKey: apiKey, isAnonymous: false)
+            let key = try ensureUser(db, id: userId, apiKey: apiKey, isAnonymous: false)
             let tokens = try openSession(
-                db, userId: userId, apiKey: apiKey, settings: settings, via: via, deviceId: deviceId,
+                db, userId: key, apiKey: apiKey, settings: settings, via: via, deviceId: deviceId,
                 credential: token, credentialExpiry: kind == "session" ? expiresAt : nil)
-            return .session(tokens: tokens, user: try wireUser(db, id: userId, via: via), mergedConversationIds: [])
+            return .session(tokens: tokens, user: try wireUser(db, id: key, via: via), mergedConversationIds: [])
         }
     }
 
@@ -167,10 +167,9 @@ extension Backend {
         let secret = try jwtSecret(apiKey: apiKey)
         let now = environment.now()
         let verified = try AppJWT.verify(jwt, secret: secret, now: now)
-        let userId = verified.externalId
-        let (response, anonymousId) = try write { db -> (WireResponse, String?) in
+        let (response, userId, anonymousId) = try write { db -> (WireResponse, String, String?) in
             let settings = try Self.appSettings(db, apiKey: apiKey)
-            try ensureUser(db, id: userId, apiKey: apiKey, isAnonymous: false)
+            let userId = try ensureUser(db, id: verified.externalId, apiKey: apiKey, isAnonymous: false)
             // A JWT names a known identity: the user is not anonymous (any more).
             try db.execute(
                 sql: "UPDATE user SET isAnonymous = 0, name = COALESCE(?, name), email = COALESCE(?, email) WHERE id = ?",
@@ -187,7 +186,8 @@ extension Backend {
             let tokens = try openSession(
                 db, userId: userId, apiKey: apiKey, settings: settings, via: .jwt, deviceId: envelope.deviceId,
                 credentialExpiry: verified.expiresAt)
-            return (.session(tokens: tokens, user: try wireUser(db, id: userId, via: .jwt), mergedConversationIds: merged), anonymousId)
+            let user = try wireUser(db, id: userId, via: .jwt)
+            return (.session(tokens: tokens, user: user, mergedConversationIds: merged), userId, anonymousId)
         }
         if let anonymousId {
             deliverEvents(userId: userId)
@@ -228,7 +228,7 @@ extension Backend {
         try db.execute(
             sql: "UPDATE session SET closedAt = ? WHERE userId = ? AND closedAt IS NULL", arguments: [now.milliseconds, anonymousId])
         try db.execute(sql: "DELETE FROM device WHERE userId = ?", arguments: [anonymousId])
-        return rows.map { $0["id"] }
+        return rows.map { AppKey.visible($0["id"] as String) }
     }
 
     /// Opens a session for a sign-in: a session row, the device's push
@@ -415,10 +415,11 @@ extension Backend {
         }
     }
 
+    /// The wire value of the user with key `id` (``AppKey``): their app's id for them.
     func wireUser(_ db: Database, id: String, via: WireUser.AuthenticationType) throws -> WireUser {
         guard let row = try Row.fetchOne(db, sql: "SELECT * FROM user WHERE id = ?", arguments: [id]) else { throw WireError(.unknownUser) }
         return WireUser(
-            id: id, isAnonymous: row["isAnonymous"], authenticationType: via, name: row["name"], email: row["email"],
+            id: AppKey.visible(id), isAnonymous: row["isAnonymous"], authenticationType: via, name: row["name"], email: row["email"],
             nickname: row["nickname"], profileURL: row["profileURL"],
             attributes: (try? Self.decode([String: String].self, from: row["attributes"])) ?? [:])
     }
@@ -481,7 +482,7 @@ extension Backend {
     /// for a message someone else wrote (a provider, the system): a user is
     /// not notified of their own messages. Called by ``appendEvent``.
     func logPushes(_ db: Database, userId: String, message: WireMessage, now: Instant) throws {
-        if case .user(let author) = message.author, author.isSameIdentifier(as: userId) { return }
+        if case .user(let author) = message.author, author.isSameIdentifier(as: AppKey.visible(userId)) { return }
         let devices = try Row.fetchAll(
             db, sql: "SELECT deviceId, pushToken FROM device WHERE userId = ? ORDER BY deviceId", arguments: [userId])
         for device in devices {

@@ -18,7 +18,7 @@ extension Backend {
             beforeSeq = seq
         }
         return try read { db in
-            let conversationId: String = try ownedConversationRow(db, id: conversationId, userId: caller.userId)["id"]
+            let conversationId: String = try ownedConversationRow(db, id: conversationId, caller: caller)["id"]
             let rows = try Row.fetchAll(
                 db.cachedStatement(
                     sql: """
@@ -35,7 +35,7 @@ extension Backend {
     func messagesSince(_ caller: Caller, conversationId: String, afterSeq: Int64, limit: Int) throws(WireError) -> WirePage<WireMessage> {
         let limit = PageCursor.clamp(limit)
         return try read { db in
-            let conversationId: String = try ownedConversationRow(db, id: conversationId, userId: caller.userId)["id"]
+            let conversationId: String = try ownedConversationRow(db, id: conversationId, caller: caller)["id"]
             let rows = try Row.fetchAll(
                 db.cachedStatement(
                     sql: """
@@ -81,7 +81,7 @@ extension Backend {
                     .unknownMessage, "replyTo names no message of the conversation: \(String(replyTo.prefix(40)).debugDescription)")
             }
             let (conversation, sent) = try appendMessage(
-                db, conversation: row, id: message.id, author: .user(id: caller.userId),
+                db, conversation: row, id: message.id, author: .user(id: caller.wireUserId),
                 content: message.content, replyTo: message.replyTo, now: now)
             return (conversation, sent, true)
         }
@@ -92,34 +92,40 @@ extension Backend {
     /// The conversation a send goes to. `requestedId` is the caller's own,
     /// one it created earlier under that id (also when the server had to mint
     /// another), or, with `create`, a new one: under `requestedId`, or under
-    /// an id the server mints when another user already holds it. Ids are
-    /// chosen by clients and global, so no user can squat another's.
+    /// an id the server mints when another user of the app already holds it.
+    /// Ids are chosen by clients and per app (``AppKey``): no user can squat
+    /// another's, and an id another app holds is stored under a key scoped
+    /// to the caller's app, which the caller cannot tell from a new id.
     private func conversationToSendTo(
         _ db: Database, requestedId: String, create: NewConversation?, caller: Caller, now: Instant
     ) throws -> Row {
-        if let row = try callerConversationRow(db, id: requestedId, userId: caller.userId) { return row }
+        if let row = try callerConversationRow(db, id: requestedId, caller: caller) { return row }
+        let heldInApp = try conversationKey(db, apiKey: caller.apiKey, id: requestedId) != nil
         guard let create else {
-            if try conversationRow(db, id: requestedId) != nil {
-                throw WireError(.forbidden, "The conversation belongs to another user")
-            }
+            if heldInApp { throw WireError(.forbidden, "The conversation belongs to another user") }
             throw WireError(.unknownConversation)
         }
         var id = requestedId
-        if try conversationRow(db, id: id) != nil {
+        if heldInApp {
             repeat { id = environment.makeID("c-") } while try conversationRow(db, id: id) != nil
+        } else if try conversationRow(db, id: id) != nil {
+            id = AppKey.scoped(requestedId, apiKey: caller.apiKey)
         }
         try db.cachedStatement(
             sql: """
                 INSERT INTO conversation (id, ownerId, title, createdAt, updatedAt, requestedId) VALUES (?, ?, ?, ?, ?, ?)
                 """
         ).execute(arguments: [
-            id, caller.userId, create.title, now.milliseconds, now.milliseconds, id.isSameIdentifier(as: requestedId) ? nil : requestedId,
+            id, caller.userId, create.title, now.milliseconds, now.milliseconds,
+            AppKey.visible(id).isSameIdentifier(as: requestedId) ? nil : requestedId,
         ])
-        return try ownedConversationRow(db, id: id, userId: caller.userId)
+        guard let row = try conversationRow(db, id: id) else { throw WireError(.internalError, "The new conversation is missing") }
+        return row
     }
 
-    /// Messages of a conversation, oldest first (for the workbench).
-    /// Throws `unknownConversation` when there is no such conversation.
+    /// Messages of the conversation with key `conversationId` (``AppKey``),
+    /// oldest first (for the workbench). Throws `unknownConversation` when
+    /// there is no such conversation.
     package func messages(conversationId: String) throws(WireError) -> [WireMessage] {
         try read { db in
             guard try conversationRow(db, id: conversationId) != nil else { throw WireError(.unknownConversation) }
@@ -143,7 +149,8 @@ extension Backend {
         let ownerId: String = row["ownerId"]
         let seq = (row["lastSeq"] as Int64) + 1
         let message = WireMessage(
-            id: id, conversationId: conversationId, seq: seq, author: author, content: content, replyTo: replyTo, createdAt: now)
+            id: id, conversationId: AppKey.visible(conversationId), seq: seq, author: author, content: content, replyTo: replyTo,
+            createdAt: now)
         try db.cachedStatement(
             sql: """
                 INSERT INTO message (conversationId, id, seq, author, content, replyTo, createdAt) VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -164,7 +171,7 @@ extension Backend {
         conversation.updatedAt = now
         conversation.lastMessagePreview = Self.preview(of: content)
         if clearProviderTyping { conversation.providerTypingUntil = nil }
-        let created = try appendEvent(db, userId: ownerId, kind: .messageCreated(message), now: now)
+        let created = try appendEvent(db, userId: ownerId, kind: .messageCreated(message), now: now, conversationKey: conversationId)
         try appendEvent(db, userId: ownerId, kind: .conversationUpdated(conversation), now: now, userSeq: created.userSeq + 1)
         return (conversation, message)
     }
@@ -227,7 +234,7 @@ extension Backend {
     static func message(from row: Row) throws -> WireMessage {
         WireMessage(
             id: row["id"],
-            conversationId: row["conversationId"],
+            conversationId: AppKey.visible(row["conversationId"] as String),
             seq: row["seq"],
             author: try decode(WireAuthor.self, from: row["author"]),
             content: try decode(WireContent.self, from: row["content"]),

@@ -120,20 +120,25 @@ extension Backend {
     ///
     /// `userSeq`: the event's, when the caller knows it (the event after
     /// one it appended in the same transaction); else the user's next.
+    /// `conversationKey`: for `messageCreated`, the key of the message's
+    /// conversation (``AppKey``; the message holds the id its app sees).
     @discardableResult
-    func appendEvent(_ db: Database, userId: String, kind: WireEvent.Kind, now: Instant, userSeq: Int64? = nil) throws -> WireEvent {
+    func appendEvent(
+        _ db: Database, userId: String, kind: WireEvent.Kind, now: Instant, userSeq: Int64? = nil, conversationKey: String? = nil
+    ) throws -> WireEvent {
         let event = WireEvent(userSeq: try userSeq ?? Self.latestUserSeq(db, userId: userId) + 1, kind: kind)
         let key: String
         if case .messageCreated(let message) = kind {
             // The message is in the message table (written just before):
             // the event names it.
-            key = Self.messageReferenceKey(conversationId: message.conversationId, seq: message.seq)
+            guard let conversationKey else { throw WireError(.internalError, "A messageCreated event needs its conversation's key") }
+            key = Self.messageReferenceKey(conversationId: conversationKey, seq: message.seq)
             try db.cachedStatement(
                 sql: """
                     INSERT INTO event (userId, userSeq, kind, createdAt, messageConversationId, messageSeq) VALUES (?, ?, ?, ?, ?, ?)
                     """
             )
-            .execute(arguments: [userId, event.userSeq, Self.messageReferenceKind, now.milliseconds, message.conversationId, message.seq])
+            .execute(arguments: [userId, event.userSeq, Self.messageReferenceKind, now.milliseconds, conversationKey, message.seq])
         } else {
             if case .conversationUpdated(let conversation) = kind {
                 key = try Self.encode(StoredConversationUpdate(conversation: conversation))

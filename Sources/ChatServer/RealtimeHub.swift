@@ -1,3 +1,4 @@
+import ChatBackend
 import ChatCore
 import ServiceLifecycle
 import Synchronization
@@ -25,6 +26,7 @@ final class RealtimeHub: Sendable {
 
     struct Entry {
         var apiKey: String
+        /// The key of the stream's user (``AppKey``), unique across apps.
         var userId: String?
         var close: AsyncStream<Close>.Continuation
     }
@@ -73,7 +75,8 @@ final class RealtimeHub: Sendable {
         let dropped = state.withLock { state -> [Entry] in
             state.entries.values.filter { entry in
                 (apiKey.map { entry.apiKey.isSameIdentifier(as: $0) } ?? true)
-                    && (userId.map { entry.userId?.isSameIdentifier(as: $0) == true } ?? true)
+                    // A stream is labelled with its user's key; the app names the user by id (``AppKey``).
+                    && (userId.map { entry.userId.map { AppKey.visible($0) }?.isSameIdentifier(as: $0) == true } ?? true)
             }
         }
         for entry in dropped {
