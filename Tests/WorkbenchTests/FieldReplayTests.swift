@@ -78,6 +78,31 @@ import Testing
         #expect(!outcome.identical)
     }
 
+    /// A device's watcher may skip emissions (a late start, coalesced
+    /// changes): the replay matches while the device's are among its own, in
+    /// order, and both end alike.
+    @Test func aWatcherOnTheDeviceMayShowLessButNotOtherwise() {
+        func step(_ number: Int, _ texts: [String]) -> RecordedStep {
+            RecordedStep(
+                number: number, input: "call\(number)()", output: "", status: "ok", virtualTime: Int64(number), wallTime: Date(),
+                wallMicroseconds: 0, events: texts.map { RecordedEvent(virtualTime: Int64(number), source: "w1", text: $0) })
+        }
+        let replay = [
+            step(1, ["w1: 0 items, cached, refreshing", "w1: 1 item (m-1 toBeSent), fresh, refreshed"]),
+            step(2, ["w1: 1 item (m-1 sending), fresh, refreshed", "w1: 1 item (m-1 sent), fresh, refreshed"]),
+        ]
+        let device = [step(1, []), step(2, ["w1: 1 item (m-1 sending), cached, refreshing", "w1: 1 item (m-1 sent), fresh, refreshed"])]
+        #expect(Replayer.firstDivergence(device, replay) == nil)
+        // Not among the replay's: the divergence, where the device showed it.
+        let other = [step(1, []), step(2, ["w1: 1 item (m-1 failed), cached, refreshing", "w1: 1 item (m-1 sent), fresh, refreshed"])]
+        let divergence = Replayer.firstDivergence(other, replay)
+        #expect(divergence?.step == 2)
+        #expect(divergence?.hint == #"w1's event 1: "w1: 1 item (m-1 failed)" on the device, "w1: 0 items" in the replay"#)
+        // Ending otherwise.
+        let short = [step(1, []), step(2, ["w1: 1 item (m-1 sending), cached, refreshing"])]
+        #expect(Replayer.firstDivergence(short, replay)?.step == 2)
+    }
+
     @Test func aWorkbenchSessionIsRefused() throws {
         var (session, steps, traffic) = try FieldExportTests.load()
         session.mode = "embedded"

@@ -101,39 +101,103 @@ extension Replayer {
         return ids
     }
 
-    /// The first step whose call or events differ (times aside), as a
-    /// divergence; nil when every step matches and none is missing or extra.
+    /// The first difference, as a divergence at the step where it shows;
+    /// nil when the calls and every subject's events match.
+    ///
+    /// Compared: the calls, in order, and each subject's events in order (a
+    /// message's states, a watcher's emissions, the session's and the
+    /// connection's states, how calls ended), times aside. How one
+    /// subject's events fall among another's, or on either side of the
+    /// app's next call, is a matter of threads on a device and of the order
+    /// of wake-ups in the replay: it is not compared.
     static func firstDivergence(_ recorded: [RecordedStep], _ replayed: [RecordedStep]) -> ReplayOutcome.Divergence? {
-        let (recorded, replayed) = (atTheirCalls(recorded), atTheirCalls(replayed))
-        for index in 0..<max(recorded.count, replayed.count) {
-            let expected = index < recorded.count ? stepLines(recorded[index]) : []
-            let actual = index < replayed.count ? stepLines(replayed[index]) : []
-            guard expected != actual else { continue }
-            let step = index < recorded.count ? recorded[index] : replayed[index]
-            return ReplayOutcome.Divergence(
-                step: step.number, input: step.input, expected: expected.joined(separator: "\n"), actual: actual.joined(separator: "\n"),
-                diff: LineDiff.lines(expected: expected, actual: actual),
-                hint: index >= recorded.count
-                    ? "the replay made a call the device did not"
-                    : index >= replayed.count ? "the replay stopped before this call" : nil)
+        var found: [(step: Int, hint: String)] = []
+        let (calls, again) = (recorded.map(\.input), replayed.map(\.input))
+        if let index = calls.indices.first(where: { $0 >= again.count || calls[$0] != again[$0] }) {
+            found.append(
+                (recorded[index].number, index < again.count ? "the replay called \(again[index])" : "the replay stopped before this call"))
+        } else if again.count > calls.count {
+            found.append((replayed[calls.count].number, "the replay made a call the device did not: \(again[calls.count])"))
         }
-        return nil
+        let (device, replay) = (subjects(recorded), subjects(replayed))
+        for subject in Set(device.keys).union(replay.keys) {
+            var (a, b) = (device[subject] ?? [], replay[subject] ?? [])
+            if subject.wholeMatch(of: /w\d+/) != nil { (a, b) = coalesced(a, as: b) }
+            guard let k = (0..<max(a.count, b.count)).first(where: { $0 >= a.count || $0 >= b.count || a[$0].text != b[$0].text }) else {
+                continue
+            }
+            let shown = { (events: [(text: String, step: Int)]) in k < events.count ? "\"\(events[k].text)\"" : "nothing" }
+            found.append(
+                (
+                    k < a.count ? a[k].step : b[k].step,
+                    "\(subject)'s event \(k + 1): \(shown(a)) on the device, \(shown(b)) in the replay"
+                ))
+        }
+        guard let first = found.min(by: { ($0.step, $0.hint) < ($1.step, $1.hint) }) else { return nil }
+        let step = recorded.first { $0.number == first.step } ?? replayed.first { $0.number == first.step }!
+        let (shownRecorded, shownReplayed) = (atTheirCalls(recorded), atTheirCalls(replayed))
+        let expected = shownRecorded.first { $0.number == first.step }.map(stepLines) ?? []
+        let actual = shownReplayed.first { $0.number == first.step }.map(stepLines) ?? []
+        return ReplayOutcome.Divergence(
+            step: step.number, input: step.input, expected: expected.joined(separator: "\n"), actual: actual.joined(separator: "\n"),
+            diff: LineDiff.lines(expected: expected, actual: actual), hint: first.hint)
     }
 
-    /// `steps` with each event that happened at (or after) the next call's
-    /// time moved to the next call: whether the app's call or what the
-    /// network brought at the same millisecond came first is a matter of
-    /// threads on a device, and of the order of wake-ups in the replay.
+    /// A watcher's emissions on the device and in the replay, as compared:
+    /// what it showed without its freshness (`cached, refreshing`), repeats
+    /// dropped. A device's watcher may skip what the replay's showed (its
+    /// observation coalesces changes that come together, and one started
+    /// a moment late never shows what came before): when the device's are,
+    /// in order, among the replay's, and both end alike, the replay's are
+    /// kept to the device's.
+    static func coalesced(
+        _ device: [(text: String, step: Int)], as replay: [(text: String, step: Int)]
+    ) -> ([(text: String, step: Int)], [(text: String, step: Int)]) {
+        func shown(_ events: [(text: String, step: Int)]) -> [(text: String, step: Int)] {
+            var out: [(text: String, step: Int)] = []
+            for event in events {
+                let text = event.text.replacing(/, (cached|fresh), \w+$/, with: "")
+                if out.last?.text != text { out.append((text, event.step)) }
+            }
+            return out
+        }
+        let (a, b) = (shown(device), shown(replay))
+        var kept: [(text: String, step: Int)] = []
+        var rest = b[...]
+        for event in a {
+            guard let index = rest.firstIndex(where: { $0.text == event.text }) else { return (a, b) }
+            kept.append(rest[index])
+            rest = rest[(index + 1)...]
+        }
+        return a.last?.text == b.last?.text ? (a, kept) : (a, b)
+    }
+
+    /// `steps` as shown in a divergence: each event that happened at (or
+    /// after) the next call's time, but how the step's own call ended, moved
+    /// to the next call: whether the app's call or what the network brought
+    /// at the same millisecond came first is a matter of threads on a
+    /// device, and of the order of wake-ups in the replay.
     static func atTheirCalls(_ steps: [RecordedStep]) -> [RecordedStep] {
         var steps = steps
         for index in steps.indices.dropLast().reversed() {
             let next = steps[index + 1].virtualTime
-            let later = steps[index].events.filter { $0.virtualTime >= next }
+            let moves = { (event: RecordedEvent) in event.virtualTime >= next && event.source != "call" }
+            let later = steps[index].events.filter(moves)
             guard !later.isEmpty else { continue }
-            steps[index].events.removeAll { $0.virtualTime >= next }
+            steps[index].events.removeAll(where: moves)
             steps[index + 1].events.insert(contentsOf: later, at: 0)
         }
         return steps
+    }
+
+    /// Each subject's events (by source: `m-1:`, `w1`, `client.session`,
+    /// `call`…), in order, with their steps.
+    static func subjects(_ steps: [RecordedStep]) -> [String: [(text: String, step: Int)]] {
+        var out: [String: [(text: String, step: Int)]] = [:]
+        for step in steps {
+            for event in step.events { out[event.source, default: []].append((event.text, step.number)) }
+        }
+        return out
     }
 
     /// A step as compared: its call, then its events' lines.
@@ -281,14 +345,17 @@ final class FieldReplayTransport: ChatTransport {
 }
 
 /// The world's executor, clock and timers, with ids the device minted
-/// given out first.
+/// given out first, and no jitter: each back-off (reconnection, outbox
+/// retry) is the shortest the device could have waited, so the replay asks
+/// the tape no later than the device asked the server, and the tape holds
+/// each answer to its recorded time.
 final class FieldReplayRuntime: ChatRuntime, Sendable {
     let world: World
     let random: RandomSource
 
     init(world: World, ids: ReplayedIDs) {
         self.world = world
-        random = RandomSource(seed: world.seed, idDigits: 8, replaying: ids)
+        random = RandomSource(NoJitter(), idDigits: 16, replaying: ids)
     }
 
     var executor: any SerialExecutor & TaskExecutor { world.executor }
@@ -303,4 +370,15 @@ private protocol FieldPaginated {
 
 extension PaginatedList: FieldPaginated {
     fileprivate var more: (@Sendable () async throws -> Void)? { loadMore }
+}
+
+/// Draws whose low 32 bits (a jitter fraction's) are 0, and whose high
+/// bits count, so that ids drawn past the replayed ones still differ.
+private struct NoJitter: RandomNumberGenerator, Sendable {
+    private var count: UInt64 = 0
+
+    mutating func next() -> UInt64 {
+        count += 1
+        return count << 32
+    }
 }

@@ -67,6 +67,8 @@ package struct FieldTimeline: Sendable, Hashable {
     package var start: Int64 = 0
     /// When requests were lost for want of a network (device clock).
     private var lostOffline: [Int64] = []
+    /// When each call was made (device clock), by step.
+    private var callTimes: [Int: Int64] = [:]
 
     package static func == (a: Self, b: Self) -> Bool {
         a.actions == b.actions && a.notes == b.notes && a.returned == b.returned && a.start == b.start
@@ -100,6 +102,7 @@ package struct FieldTimeline: Sendable, Hashable {
                 notes.append("step \(step.number) calls \(name), which the workbench cannot make again: \(step.input)")
             }
             actions.append(Action(time: step.virtualTime - start, kind: .call(call, step: step.number)))
+            callTimes[step.number] = step.virtualTime
             var last: [(id: String, state: String)] = []
             for event in step.events {
                 if let m = event.text.wholeMatch(of: /call: (?:sendMessage|startConversation) returned (\S+).*/) {
@@ -144,7 +147,7 @@ package struct FieldTimeline: Sendable, Hashable {
                 default: break
                 }
                 if let lost = answer.lost, let request = self.request(answering: index, in: traffic) {
-                    let at = request.entry.time.milliseconds - start
+                    let at = failureTime(of: request, in: traffic) - start
                     if lost.offline || lost.kind == "offline" {
                         lostOffline.append(request.entry.time.milliseconds)
                     } else {
@@ -206,6 +209,16 @@ package struct FieldTimeline: Sendable, Hashable {
             back = next
             actions.append(Action(time: next - start, kind: .online))
         }
+    }
+
+    /// When to arm a `net fail` so that the world's next request is the
+    /// one that failed: before the call whose step it crossed in (the call
+    /// likely made it), but after any request that crossed since.
+    private func failureTime(of request: RecordedTraffic, in traffic: [RecordedTraffic]) -> Int64 {
+        let time = request.entry.time.milliseconds
+        let call = request.step.flatMap { callTimes[$0] } ?? time
+        let before = traffic.last { $0.seq < request.seq && $0.entry.direction == .out && $0.entry.channel == .http }
+        return min(time, max(call, before.map { $0.entry.time.milliseconds } ?? call))
     }
 
     private func request(answering index: Int, in traffic: [RecordedTraffic]) -> RecordedTraffic? {
