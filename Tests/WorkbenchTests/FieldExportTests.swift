@@ -177,6 +177,20 @@ import Testing
         #expect(export.text == (try String(contentsOfFile: example, encoding: .utf8)))
     }
 
+    @Test func redactedTextsAreSaidAtTheTop() throws {
+        let steps = [
+            Self.step(1, "ChatClient(configuration: cacheMode: .disk, autoResend: true, pageSize: 20, content: .redacted)", at: 0),
+            Self.step(2, #"sendMessage(.text("<text 2 chars sha256:8f434346648f6b96>"), in: "c-1")"#, at: 0),
+        ]
+        let timeline = FieldTimeline(steps: steps, traffic: [])
+        #expect(
+            timeline.notes == [
+                "the recording's message texts are redacted (content: .redacted): the transcript's messages carry their summaries"
+            ])
+        #expect(
+            timeline.actions.map(\.kind).last == .call(.sendText("<text 2 chars sha256:8f434346648f6b96>", conversation: "c-1"), step: 2))
+    }
+
     @Test func aWorkbenchSessionIsNotAFieldRecording() throws {
         var (session, steps, traffic) = try Self.load()
         session.mode = "embedded"

@@ -23,7 +23,7 @@ import Foundation
 ///
 /// What cannot be read is kept in ``notes``: a request that got no answer
 /// at all, a message from another user, a call the workbench cannot make.
-package struct FieldTimeline: Sendable, Hashable {
+package struct FieldTimeline: Sendable {
     package struct Action: Sendable, Hashable {
         package enum Kind: Sendable, Hashable {
             /// The app's call of step `step`.
@@ -70,13 +70,6 @@ package struct FieldTimeline: Sendable, Hashable {
     /// When each call was made (device clock), by step.
     private var callTimes: [Int: Int64] = [:]
 
-    package static func == (a: Self, b: Self) -> Bool {
-        a.actions == b.actions && a.notes == b.notes && a.returned == b.returned && a.start == b.start
-            && a.states.mapValues { $0.map { "\($0.id) \($0.state)" } } == b.states.mapValues { $0.map { "\($0.id) \($0.state)" } }
-    }
-
-    package func hash(into hasher: inout Hasher) { hasher.combine(actions) }
-
     /// Reads a field recording's steps (with their events) and traffic.
     package init(steps: [RecordedStep], traffic: [RecordedTraffic]) {
         start = min(steps.first?.virtualTime ?? .max, traffic.first?.entry.time.milliseconds ?? .max)
@@ -97,6 +90,10 @@ package struct FieldTimeline: Sendable, Hashable {
             guard let call = FieldCall(step.input) else {
                 notes.append("step \(step.number) is not a call this version reads: \(step.input)")
                 continue
+            }
+            if case .client = call, step.input.contains("content: .redacted") {
+                notes.append(
+                    "the recording's message texts are redacted (content: .redacted): the transcript's messages carry their summaries")
             }
             if case .unsupported(let name) = call {
                 notes.append("step \(step.number) calls \(name), which the workbench cannot make again: \(step.input)")
