@@ -10,10 +10,11 @@ extension Replayer {
     /// starts where the device's did, answered from the recorded wire
     /// (``TapeTransport``: the server's answers and frames at their times).
     /// It mints the ids the device minted (``ReplayedIDs``), so its requests
-    /// are the tape's and its events the recording's. The first step whose
-    /// call or events (states, emissions, warnings; their times aside)
-    /// differ from the recording is the divergence; requests the tape does
-    /// not have are listed as against a server session's tape.
+    /// are the tape's and its events the recording's; the device's network
+    /// goes and comes back where the ``FieldTimeline`` says it did. The first
+    /// difference in the calls or in any subject's events (``firstDivergence(_:_:)``)
+    /// is the divergence; requests the tape does not have are listed as
+    /// against a server session's tape.
     package static func replayField(
         _ session: RecordedSession, steps recorded: [RecordedStep], traffic: [RecordedTraffic]
     ) throws(RecordingError) -> ReplayOutcome {
