@@ -110,6 +110,8 @@ import Testing
                 "2000 offline",
                 // The next request after the device went offline brings it back.
                 "8000 online",
+                // The device sent the lost request again: the world's retry comes no later.
+                "8000 settle",
                 // The agent's message, once (frame and answer), at its creation.
                 "8500 agentSays(conversation: \"c-1\", text: \"hello\")",
             ])

@@ -127,6 +127,7 @@ struct FieldRun {
         case .offline: execute("net offline")
         case .online: execute("net online")
         case .fail(let kind): execute("net fail 1 --kind \(kind)")
+        case .settle: execute("settle")
         }
     }
 

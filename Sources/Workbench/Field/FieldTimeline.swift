@@ -19,7 +19,8 @@ import Foundation
 ///   lost because the device had no network; `net online`: the next
 ///   request or opening after it;
 /// - `net fail 1 --kind K`: an answer lost on the way (reset, refused,
-///   timeout, unavailable), just before its request.
+///   timeout, unavailable), just before its request; `settle` where the
+///   device sent it again (the world retries with back-off of its own).
 ///
 /// What cannot be read is kept in ``notes``: a request that got no answer
 /// at all, a message from another user, a call the workbench cannot make.
@@ -35,6 +36,9 @@ package struct FieldTimeline: Sendable {
             case online
             /// The next request fails this way (a `net fail --kind`).
             case fail(String)
+            /// The device sent a lost request again: the world's own
+            /// retry (its back-off) happens no later than here.
+            case settle
         }
 
         /// Milliseconds since the recording began.
@@ -48,8 +52,9 @@ package struct FieldTimeline: Sendable {
             case .offline: 1
             case .fail: 2
             case .online: 3
-            case .call: 4
-            case .agentSays, .agentTyping: 5
+            case .settle: 4
+            case .call: 5
+            case .agentSays, .agentTyping: 6
             }
         }
     }
@@ -121,6 +126,8 @@ package struct FieldTimeline: Sendable {
     private mutating func readTraffic(_ traffic: [RecordedTraffic]) {
         var seen: Set<String> = []
         var others: Set<String> = []
+        /// Requests lost on the way, by device and summary, not yet sent again.
+        var lostRequests: Set<String> = []
         for (index, row) in traffic.enumerated() {
             let entry = row.entry
             let time = entry.time.milliseconds - start
@@ -149,9 +156,13 @@ package struct FieldTimeline: Sendable {
                         lostOffline.append(request.entry.time.milliseconds)
                     } else {
                         actions.append(Action(time: at, kind: .fail(Self.failKind(lost.kind))))
+                        lostRequests.insert("\(request.entry.deviceId) \(request.entry.summary)")
                     }
                 }
             case (.http, .out):
+                if lostRequests.remove("\(entry.deviceId) \(entry.summary)") != nil {
+                    actions.append(Action(time: time, kind: .settle))
+                }
                 if !traffic[(index + 1)...].contains(where: {
                     $0.entry.direction == .in && $0.entry.channel == .http && Self.sameExchange($0.entry, entry)
                 }) {
