@@ -19,13 +19,13 @@ story="$(swift build --show-bin-path)/diagnostics-story"
 
 dir="${1:-$(mktemp -d)}"
 mkdir -p "$dir"
-[[ -n "${1:-}" ]] || trap 'rm -rf "$dir"' EXIT
 serve_pid=""
 story_pid=""
 stop() {
     [[ -n "$story_pid" ]] && kill "$story_pid" 2>/dev/null || true
     [[ -n "$serve_pid" ]] && kill "$serve_pid" 2>/dev/null || true
 }
+# The servers and the app stop with the script; DIR stays when it was given.
 trap 'stop; [[ -n "${1:-}" ]] || rm -rf "$dir"' EXIT
 
 # wait_for FILE TEXT SECONDS: until FILE has a line with TEXT.
