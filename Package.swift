@@ -169,5 +169,10 @@ let package = Package(
         .testTarget(
             name: "chatbenchTests", dependencies: ["chatbench", "ChatTestSupport"], exclude: ["Fixtures/junit-10.xsd"],
             swiftSettings: strict),
+        // An app that sends a diagnostics file to support (issue 27 §5):
+        // ChatSDK and ChatSDKNetwork's public API only; scripts/field-story.sh runs it.
+        .executableTarget(
+            name: "diagnostics-story", dependencies: ["ChatSDK", "ChatSDKNetwork"], path: "Examples/DiagnosticsStory",
+            swiftSettings: strict),
     ]
 )

@@ -3,7 +3,8 @@
 
 Type-checks two small apps against the built modules (`swift build` first):
 one that uses the SDK as the README shows must compile, and so must the
-Swift blocks of docs/integration.md (the integration guide); in one that names
+Swift blocks of docs/integration.md (the integration guide) and the example
+app Examples/DiagnosticsStory; in one that names
 the wire format (every public type of ChatCore), the package's seams
 (every package type of ChatSDK and ChatSDKNetwork) or a few package
 members, every line must fail. Then no public declaration of the SDK, and
@@ -140,4 +141,11 @@ with tempfile.TemporaryDirectory() as folder:
     source = "\n".join(imports + [line for line in lines if not line.startswith("import ")]) + "\n"
     status, errors, stderr = typecheck(arguments + ["-parse-as-library"], source, folder)
     check(f"docs/integration.md's {len(blocks)} Swift blocks compile", len(blocks) >= 6 and status == 0 and not errors, stderr[-2000:])
+    # The example app of issue 27 §5 is a target of this package, where the
+    # package's own declarations are visible: alone, it must type-check
+    # against the public API.
+    story = pathlib.Path(folder) / "main.swift"
+    story.write_text((ROOT / "Examples" / "DiagnosticsStory" / "main.swift").read_text())
+    result = subprocess.run(arguments + [str(story)], capture_output=True, text=True)
+    check("Examples/DiagnosticsStory type-checks against the public API", result.returncode == 0, result.stderr[-2000:])
 finish("app surface")

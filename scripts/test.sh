@@ -74,6 +74,12 @@ if [ "$failed" -eq 0 ]; then
     # none failed, lost, duplicated or out of order, with no manual retry
     # (about half a minute, loopback only).
     part "kill and restart under SDK clients" 3 "failed [0-9]+, not sent" python3 scripts/kill_restart_sdk.py "$bin" --clients 3 --messages 200 --kills 3
+    # An app's diagnostics file, end to end (issue 27 §5): the example app
+    # (Examples/DiagnosticsStory, the SDK's public API only) records its story
+    # over loopback while the server restarts; then sessions show, replay
+    # (must match the device), export and test of the export (it must take the
+    # messages through the states the app saw). A few seconds.
+    part "field recording end to end" 3 "field story:" env CHATBENCH="$bin" scripts/field-story.sh
     # The contract is valid OpenAPI; the server over real sockets: malformed
     # requests, idle connections, refused upgrades, SIGTERM (a few seconds).
     part "server sockets" 5 "." python3 scripts/server_checks.py "$bin"

@@ -9,7 +9,10 @@ struct ExportCommand: ParsableCommand {
         abstract: "Export a recorded session as a transcript, or as a self-contained bundle.",
         discussion: """
             `export SESSION FILE` writes a transcript (`> ` inputs, expected output after \
-            them) that `chatbench test FILE` runs. `export SESSION --bundle FILE` writes one \
+            them) that `chatbench test FILE` runs. SESSION may be an app's diagnostics file \
+            (a field recording): its calls become commands, the other side's messages `agent` \
+            lines, the network's failures `net` lines, and the states the device saw `expect` \
+            lines, run in the embedded world; the file's header says what could not be inferred. `export SESSION --bundle FILE` writes one \
             SQLite file holding the session, its events and tape, and where it was recorded \
             (tool version, seed, platform), which `chatbench replay FILE` replays anywhere. \
             Secrets appear only as placeholders.
@@ -67,8 +70,15 @@ struct ExportCommand: ParsableCommand {
             SessionSource.fail("\(file) already exists: choose another name, or pass --force")
         }
         let text: String
+        var field: FieldExport.Result?
         do {
-            text = Transcript.export(recorded, steps: try store.steps(of: recorded.id))
+            if recorded.isFieldRecording {
+                field = try FieldExport.export(
+                    recorded, steps: try store.steps(of: recorded.id), traffic: try store.traffic(of: recorded.id), source: session)
+                text = field!.text
+            } else {
+                text = Transcript.export(recorded, steps: try store.steps(of: recorded.id))
+            }
         } catch {
             SessionSource.fail(error.message)
         }
@@ -77,6 +87,7 @@ struct ExportCommand: ParsableCommand {
         } catch {
             SessionSource.fail("cannot write \(file): \((error as NSError).localizedDescription)")
         }
+        for note in field?.notes ?? [] { Terminal.error("chatbench: note: \(note)") }
         Terminal.write("wrote session \(recorded.label) to \(file) (run it with: chatbench test \(file))\n")
     }
 }

@@ -16,7 +16,10 @@ struct ReplayCommand: ParsableCommand {
             recorded against a server (--server) replays with --tape: the server may be \
             stopped, every request is answered from the recorded traffic on the recorded \
             clock, outputs are compared as against a server (event lines and times aside), \
-            and requests that differ from the tape are listed.
+            and requests that differ from the tape are listed. An app's diagnostics file (a \
+            field recording) always replays from its tape: a fresh SDK client makes the app's \
+            calls again on the device's clock, and the first call whose events (states, \
+            emissions, warnings) differ from the device's is the divergence.
             """
     )
 
@@ -48,10 +51,16 @@ struct ReplayCommand: ParsableCommand {
         let outcome: ReplayOutcome
         do {
             let steps = try store.steps(of: recorded.id)
+            if recorded.isFieldRecording, update {
+                SessionSource.fail(
+                    "session \(recorded.label) is an app's field recording: --update cannot re-record it (the device made it)")
+            }
             outcome =
-                tape
-                ? try Replayer.replayTape(recorded, steps: steps, traffic: try store.traffic(of: recorded.id))
-                : try Replayer.replay(recorded, steps: steps, update: update, keepTraffic: htmlOnFailure != nil)
+                recorded.isFieldRecording
+                ? try Replayer.replayField(recorded, steps: steps, traffic: try store.traffic(of: recorded.id))
+                : tape
+                    ? try Replayer.replayTape(recorded, steps: steps, traffic: try store.traffic(of: recorded.id))
+                    : try Replayer.replay(recorded, steps: steps, update: update, keepTraffic: htmlOnFailure != nil)
             if update, outcome.changedSteps > 0 {
                 try store.replaceSteps(of: recorded.id, with: outcome.steps)
             }
@@ -96,12 +105,13 @@ struct ReplayCommand: ParsableCommand {
         guard let divergence = outcome.divergence else {
             if outcome.identical {
                 Terminal.write(
-                    "\(label): \(Format.count(outcome.stepsRun, "step")) replayed\(tape ? " from the tape" : ""), identical (\(timing))\n")
+                    "\(label): \(Format.count(outcome.stepsRun, "step")) replayed\(tape || outcome.session.isFieldRecording ? " from the tape" : ""), identical (\(timing))\n"
+                )
             }
             return
         }
         Terminal.write("\(label) diverged at step \(divergence.step): > \(divergence.input)\n")
-        Terminal.write("--- recorded\n+++ replayed\n")
+        Terminal.write(outcome.session.isFieldRecording ? "--- on the device\n+++ replayed\n" : "--- recorded\n+++ replayed\n")
         for line in divergence.diff { Terminal.write(line + "\n") }
         if let hint = divergence.hint { Terminal.write("hint: \(hint)\n") }
     }

@@ -94,6 +94,22 @@ import Testing
         #expect(before <= now && now <= after)
     }
 
+    @Test func replayedIdsComeFirstThenDrawsAsBefore() {
+        let ids = ReplayedIDs(["m-": ["m-3f2a0000c0ffee00", "m-9c1b"]])
+        let replaying = RandomSource(seed: 1, replaying: ids)
+        let plain = RandomSource(seed: 1)
+        #expect(replaying.makeID(prefix: "m-") == "m-3f2a0000c0ffee00")
+        // Another prefix is drawn: the replayed ids take no draw.
+        #expect(replaying.makeID(prefix: "c-") == plain.makeID(prefix: "c-"))
+        #expect(replaying.makeID(prefix: "m-") == "m-9c1b")
+        #expect(replaying.makeID(prefix: "m-") == plain.makeID(prefix: "m-"))
+        // Copies share what is left.
+        let shared = ReplayedIDs(["m-": ["m-1", "m-2"]])
+        let first = RandomSource(seed: 1, replaying: shared)
+        let copy = first
+        #expect([first.makeID(prefix: "m-"), copy.makeID(prefix: "m-")] == ["m-1", "m-2"])
+    }
+
     @Test func sleepsOnTheSystemClockUntilTheDeadline() async throws {
         let start = TimeSource.system.now
         try await TimeSource.sleepOnSystemClock(until: start - .seconds(1))

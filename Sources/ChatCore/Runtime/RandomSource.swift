@@ -20,6 +20,8 @@ package struct RandomSource: Sendable {
     /// (which session minted it), empty by default.
     package let idTag: String
     private let generator: Generator
+    /// Identifiers given out again before any is drawn (a replay).
+    private let replayed: ReplayedIDs?
 
     /// The generator behind a lock, shared by the copies of a source.
     private final class Generator: Sendable {
@@ -28,11 +30,14 @@ package struct RandomSource: Sendable {
     }
 
     /// A source drawing from `generator`.
-    package init(_ generator: some RandomNumberGenerator & Sendable, idDigits: Int = 8, idTag: String = "") {
+    package init(
+        _ generator: some RandomNumberGenerator & Sendable, idDigits: Int = 8, idTag: String = "", replaying replayed: ReplayedIDs? = nil
+    ) {
         precondition(idDigits > 0, "an identifier needs at least one digit")
         self.generator = Generator(generator)
         self.idDigits = idDigits
         self.idTag = idTag
+        self.replayed = replayed
     }
 
     /// A reproducible source: ``SeededRandom`` from `seed`.
@@ -61,7 +66,9 @@ package struct RandomSource: Sendable {
     }
 
     /// `prefix`, the tag, then ``idDigits`` hex digits from fresh draws.
+    /// An identifier of ``ReplayedIDs`` comes first, while it has one for `prefix`.
     package func makeID(prefix: String) -> String {
+        if let id = replayed?.next(prefix: prefix) { return id }
         let words = (idDigits + 15) / 16
         var digits = ""
         for _ in 0..<words { digits += Self.hex(nextUInt64()) }
@@ -77,5 +84,35 @@ package struct RandomSource: Sendable {
     static func hex(_ value: UInt64) -> String {
         let digits = String(value, radix: 16)
         return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+}
+
+/// The identifiers a recorded run minted, by prefix, in the order it
+/// minted them: a replay of an app's field recording (`chatbench replay
+/// FILE`) mints them again, so that its requests are the tape's and its
+/// events the recording's.
+///
+/// ```swift
+/// let ids = ReplayedIDs(["m-": ["m-3f2a…", "m-9c1b…"]])
+/// let random = RandomSource(seed: 1, replaying: ids)
+/// random.makeID(prefix: "m-")    // "m-3f2a…", then "m-9c1b…", then drawn
+/// ```
+package final class ReplayedIDs: Sendable {
+    private let queues: LockedValue<[String: ArraySlice<String>]>
+
+    package init(_ ids: [String: [String]]) {
+        queues = LockedValue(ids.mapValues { $0[...] })
+    }
+
+    /// The next identifier with `prefix`, taken; nil when none is left.
+    package func next(prefix: String) -> String? {
+        queues.withLock { $0[prefix]?.popFirst() }
+    }
+}
+
+extension RandomSource {
+    /// A reproducible source that gives out `replayed` first.
+    package init(seed: UInt64, idDigits: Int = 8, replaying replayed: ReplayedIDs) {
+        self.init(SeededRandom(seed: seed), idDigits: idDigits, replaying: replayed)
     }
 }
