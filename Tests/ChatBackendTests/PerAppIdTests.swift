@@ -58,7 +58,7 @@ import Testing
         #expect(firstApp.users().map(\.id) == ["alice"] && secondApp.users().map(\.id) == ["alice"])
         #expect(try firstApp.messages(conversationId: "c1").map(\.text) == ["from the first app"])
         #expect(try secondApp.messages(conversationId: "c1").map(\.text) == ["from the second app"])
-        try secondApp.agentSay(conversationId: "c1", text: "agent of the second app")
+        _ = try secondApp.agentSay(conversationId: "c1", text: "agent of the second app")
         #expect(try firstApp.messages(conversationId: "c1").map(\.text) == ["from the first app"])
         #expect(secondEvents.events.compactMap(\.message).map(\.text) == ["from the second app", "agent of the second app"])
         #expect(firstEvents.events.compactMap(\.message).count == 1)
