@@ -40,12 +40,12 @@ import Testing
         let store = try LocalStore(path: path)
         var row = MessageRow(
             id: "m-1", conversationId: "c-1", seq: nil, localOrder: 1, author: .user(id: "alice"), content: .text("hi"),
-            replyTo: nil, createdAt: 0, state: "toBeSent", errorCode: nil, errorMessage: nil)
+            replyTo: nil, createdAt: 0, state: .toBeSent, errorCode: nil, errorMessage: nil)
         store.upsert(row)
         let reader = try DatabaseQueue(path: path)
         let rowid = { try reader.read { try Int64.fetchOne($0, sql: "SELECT rowid FROM message WHERE id = 'm-1'") } }
         let before = try rowid()
-        row.state = "sent"
+        row.state = .sent
         row.seq = 1
         store.upsert(row)
         #expect(try rowid() == before)

@@ -35,7 +35,7 @@ import Testing
             }
         }
 
-        func row(_ state: String, seq: Int64? = nil) -> MessageRow {
+        func row(_ state: SendState.Kind, seq: Int64? = nil) -> MessageRow {
             MessageRow(
                 id: "m-1", conversationId: "c-1", seq: seq, localOrder: 1, author: .user(id: "alice"), content: .text("hi"),
                 replyTo: nil, createdAt: 0, state: state, errorCode: nil, errorMessage: nil)
@@ -50,19 +50,19 @@ import Testing
 
     @Test func anEchoWhileAnAnswerIsAwaitedIsCommittedWithTheAnswer() throws {
         let cache = try Cache()
-        cache.store.batch { cache.store.upsert(cache.row("toBeSent")) }
+        cache.store.batch { cache.store.upsert(cache.row(.toBeSent)) }
         #expect(cache.commits.withLock { $0 } == 1)
         cache.store.awaitAnswer()
-        cache.echo(cache.row("sent", seq: 1), cursor: 7)
+        cache.echo(cache.row(.sent, seq: 1), cursor: 7)
         // This connection reads what it wrote; the disk has neither the row
         // nor the cursor yet.
-        #expect(cache.store.message(id: "m-1")?.state == "sent")
+        #expect(cache.store.message(id: "m-1")?.state == .sent)
         #expect(cache.store.meta("userSeq") == "7")
         #expect(try cache.onDisk().state == "toBeSent")
         #expect(try cache.onDisk().cursor == nil)
         #expect(cache.commits.withLock { $0 } == 1)
         // The answer's batch (the same rows: nothing to write) commits both.
-        cache.store.batch { cache.store.upsert(cache.row("sent", seq: 1)) }
+        cache.store.batch { cache.store.upsert(cache.row(.sent, seq: 1)) }
         cache.store.answerArrived()
         #expect(try cache.onDisk().state == "sent")
         #expect(try cache.onDisk().cursor == "7")
@@ -72,7 +72,7 @@ import Testing
     @Test func anAnswerThatNeverComesStillCommitsWhatWasHeld() throws {
         let cache = try Cache()
         cache.store.awaitAnswer()
-        cache.echo(cache.row("sent", seq: 1), cursor: 3)
+        cache.echo(cache.row(.sent, seq: 1), cursor: 3)
         #expect(try cache.onDisk().state == nil)
         // The request failed, or its user went: nothing else is written.
         cache.store.answerArrived()
@@ -83,7 +83,7 @@ import Testing
 
     @Test func withNoAnswerAwaitedAnEchoCommitsAtOnce() throws {
         let cache = try Cache()
-        cache.echo(cache.row("sent", seq: 1), cursor: 1)
+        cache.echo(cache.row(.sent, seq: 1), cursor: 1)
         #expect(try cache.onDisk().state == "sent")
         #expect(try cache.onDisk().cursor == "1")
         #expect(cache.commits.withLock { $0 } == 1)
@@ -92,7 +92,7 @@ import Testing
     @Test func aWriteOutsideABatchCommitsWhatIsHeldFirst() throws {
         let cache = try Cache()
         cache.store.awaitAnswer()
-        cache.echo(cache.row("sent", seq: 1), cursor: 2)
+        cache.echo(cache.row(.sent, seq: 1), cursor: 2)
         cache.store.addConversationAlias(localId: "c-1", serverId: "c-9")
         #expect(try cache.onDisk().state == "sent")
         #expect(try cache.reader.read { try String.fetchOne($0, sql: "SELECT serverId FROM conversationAlias") } == "c-9")
@@ -105,7 +105,7 @@ import Testing
     @Test func aWipeWhileAnAnswerIsAwaitedEmptiesTheCache() throws {
         let cache = try Cache()
         cache.store.awaitAnswer()
-        cache.echo(cache.row("sent", seq: 1), cursor: 2)
+        cache.echo(cache.row(.sent, seq: 1), cursor: 2)
         cache.store.wipe()
         #expect(cache.store.message(id: "m-1") == nil)
         #expect(try cache.onDisk().state == nil)

@@ -95,16 +95,16 @@ import Testing
     }
 
     @Test(arguments: [
-        ("toBeSent", true, true, OutboxMachine.Attempt.send),
-        ("toBeSent", true, false, .send),
-        ("toBeSent", false, true, .waitForNetwork),
-        ("toBeSent", false, false, .failOffline),
-        ("sending", true, true, .skip),
-        ("sent", true, true, .skip),
-        ("failed", false, true, .skip),
-        ("failed", false, false, .skip),
+        (SendState.Kind.toBeSent, true, true, OutboxMachine.Attempt.send),
+        (.toBeSent, true, false, .send),
+        (.toBeSent, false, true, .waitForNetwork),
+        (.toBeSent, false, false, .failOffline),
+        (.sending, true, true, .skip),
+        (.sent, true, true, .skip),
+        (.failed, false, true, .skip),
+        (.failed, false, false, .skip),
     ])
-    func whatToDoWithTheHead(state: String, reachable: Bool, autoResend: Bool, attempt: OutboxMachine.Attempt) {
+    func whatToDoWithTheHead(state: SendState.Kind, reachable: Bool, autoResend: Bool, attempt: OutboxMachine.Attempt) {
         #expect(OutboxMachine.attempt(state: state, reachable: reachable, autoResend: autoResend) == attempt)
     }
 

@@ -432,7 +432,7 @@ final class LocalStore: Sendable {
     private let inFlight = LockedValue<[String: MessageRow]>([:])
 
     func upsert(_ row: MessageRow) {
-        if row.state == "sending" {
+        if row.state == .sending {
             inFlight.withLock { $0[row.id] = row }
             mirror.withLock { $0.apply(row) }
             wrote()
@@ -458,7 +458,7 @@ final class LocalStore: Sendable {
         }
         let arguments: StatementArguments = [
             row.id, row.conversationId, row.seq, row.localOrder, authorKind, authorName, contentKind, text, mimeType, size, fileName,
-            row.replyTo, row.createdAt, row.state, row.errorCode, row.errorMessage,
+            row.replyTo, row.createdAt, row.state.rawValue, row.errorCode, row.errorMessage,
         ]
         willWrite()
         let written: Void? = access { db in
@@ -794,14 +794,14 @@ struct MessageRow: FetchableRecord, Hashable {
     var content: MessageContent
     var replyTo: String?
     var createdAt: Int64
-    var state: String
+    var state: SendState.Kind
     var errorCode: String?
     var errorMessage: String?
 
     init(
         id: String, conversationId: String, seq: Int64?, localOrder: Int64, author: MessageAuthor, content: MessageContent,
         replyTo: String?,
-        createdAt: Int64, state: String, errorCode: String?, errorMessage: String?
+        createdAt: Int64, state: SendState.Kind, errorCode: String?, errorMessage: String?
     ) {
         self.id = id
         self.conversationId = conversationId
@@ -845,7 +845,8 @@ struct MessageRow: FetchableRecord, Hashable {
         }
         replyTo = row[11]
         createdAt = row[12]
-        state = row[13]
+        // A value no version wrote reads as what the server has.
+        state = SendState.Kind(rawValue: row[13]) ?? .sent
         errorCode = row[14]
         errorMessage = row[15]
     }

@@ -55,8 +55,8 @@ extension ClientCore {
     /// in order, with the same client ids (D7).
     func resumeOutbox() {
         for var row in store.unsentMessages() {
-            if row.state == "sending" {
-                row.state = "toBeSent"
+            if row.state == .sending {
+                row.state = .toBeSent
                 save(row)
             }
             enqueueSend(row.id, in: row.conversationId)

@@ -12,7 +12,7 @@ extension ClientCore {
         guard case .user = row.author else { return }
         if let previous {
             guard previous.state != row.state || previous.errorCode != row.errorCode else { return }
-        } else if row.state == "sent" {
+        } else if row.state == .sent {
             return
         }
         publish(.messageStateChanged(message(from: row)))

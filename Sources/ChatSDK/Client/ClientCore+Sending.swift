@@ -44,7 +44,7 @@ extension ClientCore {
         let row = MessageRow(
             id: runtime.makeID(prefix: "m-"), conversationId: conversationId, seq: nil,
             localOrder: store.nextLocalOrder(), author: .user(id: user), content: content,
-            replyTo: replyingTo, createdAt: now.milliseconds, state: "toBeSent", errorCode: nil, errorMessage: nil)
+            replyTo: replyingTo, createdAt: now.milliseconds, state: .toBeSent, errorCode: nil, errorMessage: nil)
         conversation.updatedAt = now.milliseconds
         // The message appears: one commit.
         store.batch {
@@ -65,10 +65,10 @@ extension ClientCore {
         guard var row = store.message(id: itemId) else {
             throw ChatError(.unknownMessage, "No message \(itemId) on this device")
         }
-        guard row.state == "failed" else {
+        guard row.state == .failed else {
             throw ChatError(.notRetryable, "Message \(itemId) is \(row.state), only a failed message can be retried")
         }
-        row.state = "toBeSent"
+        row.state = .toBeSent
         row.errorCode = nil
         row.errorMessage = nil
         save(row)
@@ -111,7 +111,7 @@ extension ClientCore {
         case .send:
             break
         }
-        row.state = "sending"
+        row.state = .sending
         save(row)
         notifyWatchers(of: .items(row.conversationId))
         let conversation = store.conversation(id: row.conversationId)
@@ -149,7 +149,7 @@ extension ClientCore {
             let chatError = error as? ChatError ?? ChatError(.networkFailure, "\(error)")
             // The request arrived although its answer was lost: the
             // server's event said it was sent.
-            if store.message(id: row.id)?.state == "sent" { return true }
+            if store.message(id: row.id)?.state == .sent { return true }
             // What the transport says of the network now beats what the
             // client last heard (a connection cut by going offline).
             let reachable = configuration.transport.isReachable ?? self.reachable
@@ -159,12 +159,12 @@ extension ClientCore {
                 fraction: { runtime.randomFraction() })
             {
             case .waitForNetwork:
-                row.state = "toBeSent"
+                row.state = .toBeSent
                 save(row)
                 notifyWatchers(of: .items(row.conversationId))
                 return false
             case .backOff(let delay, let wake):
-                row.state = "toBeSent"
+                row.state = .toBeSent
                 save(row)
                 notifyWatchers(of: .items(row.conversationId))
                 scheduleResend(wake, after: delay)
@@ -223,7 +223,7 @@ extension ClientCore {
     }
 
     private func fail(_ row: inout MessageRow, with error: ChatError) {
-        row.state = "failed"
+        row.state = .failed
         row.errorCode = error.code.rawValue
         row.errorMessage = error.message
         save(row)

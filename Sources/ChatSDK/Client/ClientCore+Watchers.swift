@@ -336,13 +336,7 @@ extension ClientCore {
     /// The model of a message row, read by a provider when the
     /// conversation's read position covers its seq.
     func message(from row: MessageRow, providerReadSeq: Int64?) -> Message {
-        let state: SendState =
-            switch row.state {
-            case "toBeSent": .toBeSent
-            case "sending": .sending
-            case "failed": .failed(ChatError(ChatError.Code(rawValue: row.errorCode ?? "unknown"), row.errorMessage ?? ""))
-            default: .sent
-            }
+        let state = SendState(row.state, error: ChatError(ChatError.Code(rawValue: row.errorCode ?? "unknown"), row.errorMessage ?? ""))
         return Message(
             id: row.id, conversationId: row.conversationId, seq: row.seq, author: row.author,
             content: row.content, replyTo: row.replyTo, createdAt: Date(milliseconds: row.createdAt), state: state,
@@ -356,7 +350,7 @@ extension ClientCore {
             id: wire.id, conversationId: wire.conversationId, seq: wire.seq,
             localOrder: existing?.localOrder ?? 0, author: MessageAuthor(wire.author), content: MessageContent(wire.content),
             replyTo: wire.replyTo, createdAt: existing?.createdAt ?? wire.createdAt.milliseconds,
-            state: "sent", errorCode: nil, errorMessage: nil)
+            state: .sent, errorCode: nil, errorMessage: nil)
         noteAttachment(of: wire)
         // The realtime echo of a message the send reply already stored.
         guard row != existing else { return }

@@ -229,8 +229,8 @@ actor ClientCore {
         guard !unsent.isEmpty else { return }
         if keptOnDisk {
             store.batch {
-                for var row in unsent where row.state == "sending" {
-                    row.state = "toBeSent"
+                for var row in unsent where row.state == .sending {
+                    row.state = .toBeSent
                     save(row)
                 }
             }
@@ -240,7 +240,7 @@ actor ClientCore {
             reason.map { "The user was signed out (\($0)) before the message was sent; it was removed with their data" }
             ?? "The user was cleared before the message was sent; it was removed with their data"
         for var row in unsent {
-            row.state = "failed"
+            row.state = .failed
             row.errorCode = ChatError.Code.userCleared.rawValue
             row.errorMessage = why
             publish(.messageStateChanged(message(from: row)))

@@ -38,12 +38,32 @@ public enum SendState: Sendable, Hashable, CustomStringConvertible {
     case failed(ChatError)
 
     /// `toBeSent`, `sending`, `sent` or `failed`.
-    public var name: String {
+    public var name: String { kind.rawValue }
+
+    /// The state without its error: what a message's row keeps in the disk
+    /// cache, what the outbox decides on, and what the workbench names. One
+    /// enum from the row to the edge, never a string compared by hand.
+    package enum Kind: String, Sendable, Hashable, CaseIterable {
+        case toBeSent, sending, sent, failed
+    }
+
+    /// The state of `kind`, failed with `error` (read only for `.failed`).
+    package init(_ kind: Kind, error: @autoclosure () -> ChatError) {
+        switch kind {
+        case .toBeSent: self = .toBeSent
+        case .sending: self = .sending
+        case .sent: self = .sent
+        case .failed: self = .failed(error())
+        }
+    }
+
+    /// Its kind (``Kind``).
+    package var kind: Kind {
         switch self {
-        case .toBeSent: "toBeSent"
-        case .sending: "sending"
-        case .sent: "sent"
-        case .failed: "failed"
+        case .toBeSent: .toBeSent
+        case .sending: .sending
+        case .sent: .sent
+        case .failed: .failed
         }
     }
 

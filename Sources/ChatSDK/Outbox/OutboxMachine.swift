@@ -219,8 +219,8 @@ struct OutboxMachine: Sendable, Hashable {
     }
 
     /// What to do with a message at the head of a queue, in `state`.
-    static func attempt(state: String, reachable: Bool, autoResend: Bool) -> Attempt {
-        guard state == "toBeSent" else { return .skip }
+    static func attempt(state: SendState.Kind, reachable: Bool, autoResend: Bool) -> Attempt {
+        guard state == .toBeSent else { return .skip }
         guard reachable else { return autoResend ? .waitForNetwork : .failOffline }
         return .send
     }

@@ -34,7 +34,7 @@ extension Interpreter {
                 outcome = { watcher.state }
             } else {
                 let message = try message(handle)
-                condition = { ["sent", "failed"].contains(message.latest?.state.name) }
+                condition = { [.sent, .failed].contains(message.latest?.state.kind) }
                 what = "\(message.handle) to be done (sent or failed)"
                 outcome = { message.latest?.state.name ?? "?" }
             }
@@ -49,14 +49,14 @@ extension Interpreter {
         } else {
             let value = value!
             let message = try message(handle)
-            let states = ["toBeSent", "sending", "sent", "failed"]
-            guard states.contains(value) else {
+            let states = SendState.Kind.allCases.map(\.rawValue)
+            guard let kind = SendState.Kind(rawValue: value) else {
                 throw ScriptError(
                     .badValue,
                     "a message state is one of \(states.joined(separator: ", ")), got \"\(value)\"\(Suggestion.hint(for: value, in: states))"
                 )
             }
-            condition = { message.latest?.state.name == value }
+            condition = { message.latest?.state.kind == kind }
             what = "\(message.handle) to be \(value)"
         }
         let started = world.now

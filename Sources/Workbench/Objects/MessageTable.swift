@@ -21,8 +21,8 @@ final class MessageTable: @unchecked Sendable {
         let number: Int32
         /// Its conversation and client, in `places`.
         let place: Int32
-        var state = StateCode.none
-        var reported = StateCode.none
+        var state: SendState.Kind?
+        var reported: SendState.Kind?
         var flags: Flags = []
         /// Moves on with every `setSeen` and `setReportedState`: whoever
         /// noted it knows whether the record changed since (it fits in the
@@ -37,10 +37,6 @@ final class MessageTable: @unchecked Sendable {
     }
 
     /// A `SendState` without its error (kept aside for `failed`); `none`: not seen.
-    enum StateCode: UInt8 {
-        case none, toBeSent, sending, sent, failed
-    }
-
     struct Flags: OptionSet {
         let rawValue: UInt8
         static let readByProvider = Flags(rawValue: 1)
@@ -224,23 +220,13 @@ final class MessageTable: @unchecked Sendable {
         histories[Int32(index), default: []].append(entry)
     }
 
-    private func state(_ code: StateCode, error: @autoclosure () -> ChatError?) -> SendState? {
-        switch code {
-        case .none: nil
-        case .toBeSent: .toBeSent
-        case .sending: .sending
-        case .sent: .sent
-        case .failed: .failed(error()!)
-        }
+    private func state(_ kind: SendState.Kind?, error: @autoclosure () -> ChatError?) -> SendState? {
+        kind.map { SendState($0, error: error()!) }
     }
 
-    private static func code(_ state: SendState?) -> (StateCode, ChatError?) {
-        switch state {
-        case nil: (.none, nil)
-        case .toBeSent?: (.toBeSent, nil)
-        case .sending?: (.sending, nil)
-        case .sent?: (.sent, nil)
-        case .failed(let error)?: (.failed, error)
-        }
+    private static func code(_ state: SendState?) -> (SendState.Kind?, ChatError?) {
+        guard let state else { return (nil, nil) }
+        if case .failed(let error) = state { return (.failed, error) }
+        return (state.kind, nil)
     }
 }
