@@ -138,17 +138,9 @@ extension ClientCore {
     func shutdown() {
         isShutDown = true
         machine.shutDown()
-        resetOutbox()
-        authentication?.task.cancel()
-        authentication = nil
-        refreshTimer?.cancel()
         monitor?.cancel()
-        for timer in typingTimers.values { timer.cancel() }
-        stopTypingRenewals()
-        closeRealtime()
-        let closed = ChatError(.clientClosed, "The client was shut down")
-        for id in watchers.keys.sorted() { watchers[id]?.finish(closed) }
-        watchers = [:]
+        stopWork()
+        endWatchers(with: ChatError(.clientClosed, "The client was shut down"))
         // The app's event loops end too: nothing keeps the client alive.
         for id in eventSubscribers.keys.sorted() { eventSubscribers[id]?.finish() }
         eventSubscribers = [:]

@@ -193,16 +193,8 @@ actor ClientCore {
     /// Forgets the user on this device: cache, tokens, outbox, prefill;
     /// closes the connection; watchers end with `userCleared`.
     func clearLocally(reason: String?, keepingStore: Bool = false) {
-        authentication?.task.cancel()
-        authentication = nil
-        refreshTimer?.cancel()
-        refreshTimer = nil
-        for timer in typingTimers.values { timer.cancel() }
-        typingTimers = [:]
         endUnsentMessages(reason: reason, keptOnDisk: keepingStore && storePath != nil)
-        resetOutbox()
-        stopTypingRenewals()
-        closeRealtime()
+        stopWork()
         if !keepingStore {
             store.wipe()
             deleteStoreFile()
@@ -212,11 +204,31 @@ actor ClientCore {
         drafts = [:]
         pendingAttributes = [:]
         currentUser = nil
-        let cleared = ChatError(.userCleared, reason.map { "The user was signed out (\($0))" } ?? "The user was cleared")
-        for id in watchers.keys.sorted() { watchers[id]?.finish(cleared) }
-        watchers = [:]
+        endWatchers(with: ChatError(.userCleared, reason.map { "The user was signed out (\($0))" } ?? "The user was cleared"))
         // Calls and authentications in flight fail as they come back.
         perform(machine.clear())
+    }
+
+    /// What the client has going stops: an authentication, the token
+    /// refresh and typing timers, typing renewals, the outbox's senders,
+    /// the realtime connection. The one teardown of a user's clearing
+    /// (``clearLocally(reason:keepingStore:)``) and of ``shutdown()``.
+    func stopWork() {
+        authentication?.task.cancel()
+        authentication = nil
+        refreshTimer?.cancel()
+        refreshTimer = nil
+        for timer in typingTimers.values { timer.cancel() }
+        typingTimers = [:]
+        resetOutbox()
+        stopTypingRenewals()
+        closeRealtime()
+    }
+
+    /// Every watcher ends with `error`, in the order they were opened.
+    func endWatchers(with error: ChatError) {
+        for id in watchers.keys.sorted() { watchers[id]?.finish(error) }
+        watchers = [:]
     }
 
     /// The user's messages still on their way when the session ends on this
