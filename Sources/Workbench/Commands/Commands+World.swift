@@ -163,6 +163,22 @@ extension CommandTable {
                 for setting in try server.settings() { interpreter.print("\(setting.key) = \(setting.value)") }
             }),
         CommandSpec(
+            name: "server app new", group: .world,
+            arguments: [ArgumentSpec(name: "KEY", kind: .text)],
+            summary:
+                "another app on the embedded backend, with this API key and the demo app's settings and JWT secret: its users and conversations are its own (client new NAME --api-key KEY signs in to it)",
+            example: "server app new second-app",
+            run: { interpreter, invocation in
+                guard let world = (interpreter.world as? EmbeddedStage)?.world else {
+                    throw ScriptError(.needsEmbeddedWorld, "server app new needs the embedded world: a server's apps are its own to make")
+                }
+                let key = invocation.argument(0)!
+                do { try world.backend.createApp(apiKey: key, jwtSecret: World.jwtSecret) } catch {
+                    throw ScriptError(.server, "cannot make app \(Format.quoted(key)): \((error as? WireError)?.message ?? "\(error)")")
+                }
+                interpreter.print("app \(Format.quoted(key)) made; client new NAME --api-key \(key) signs in to it")
+            }),
+        CommandSpec(
             name: "server messages", group: .world,
             arguments: [ArgumentSpec(name: "C", kind: .handle(.conversation))],
             summary: "the messages of a conversation as the server holds them", example: "server messages c1",

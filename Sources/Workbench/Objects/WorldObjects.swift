@@ -63,9 +63,16 @@ final class ServerObject: Inspectable {
             return .value(.int(Int64(world.network.requestCount)))
         case "messages":
             let word = try needs("a conversation")
-            let id = (try? interpreter.conversation(word).serverId) ?? word
+            let conversation = try? interpreter.conversation(word)
+            let id = conversation?.serverId ?? word
+            // A conversation of a client of another app (server app new) is
+            // read in that app: ids are per app.
+            var holder = server
+            if let conversation, conversation.client.apiKey != World.apiKey, let world = (interpreter.world as? EmbeddedStage)?.world {
+                holder = EmbeddedServerSide(backend: world.backend, apiKey: conversation.client.apiKey)
+            }
             do {
-                let messages = try server.messages(conversationId: id)
+                let messages = try holder.messages(conversationId: id)
                 return .list(messages.map { .object(ServerMessageObject(message: $0, interpreter: interpreter)) })
             } catch {
                 throw ScriptError(.unknownHandle, "the server has no conversation \(word)")
