@@ -55,7 +55,9 @@ import ChatSDK
 import ChatSDKNetwork
 
 // Against `chatbench serve` on its default port and its demo app: signs in
-// as alice through tokens the app's backend issues, sends one message.
+// as alice through tokens the app's backend issues, starts a conversation on
+// the server and hands one message to the outbox (it prints `toBeSent`: the
+// app exits before the outbox sends it).
 let server = CommandLine.arguments.dropFirst().first ?? "http://127.0.0.1:8080"
 let backend = AppBackendClient(baseURL: server, apiKey: "demo-key", secret: "demo-secret-0123456789abcdef")
 var configuration = ChatClient.Configuration(
