@@ -82,8 +82,6 @@ let package = Package(
             name: "ChatSDK",
             dependencies: [
                 "ChatCore", .product(name: "GRDB", package: "GRDB.swift"),
-                // SHA-256 for the flight recorder's redacted message content.
-                .product(name: "Crypto", package: "swift-crypto"),
             ], swiftSettings: strict),
         // The SDK's network transport and real-time runtime: an app that talks
         // to a server imports it; ChatSDK itself stays free of NIO.
@@ -150,6 +148,8 @@ let package = Package(
             name: "ChatSDKTests",
             dependencies: [
                 "ChatSDK", "ChatCore", "ChatSimulation", "ChatBackend", "ChatTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+                // The reference for the SDK's own SHA-256 (SHA256Tests).
+                .product(name: "Crypto", package: "swift-crypto", condition: workbench),
             ], swiftSettings: strict),
         // A small app's view model tested through the test kit's public API only (and the kit's own tests).
         .testTarget(name: "SampleAppTests", dependencies: ["ChatSDKTestKit", "ChatSDK"], swiftSettings: strict),
