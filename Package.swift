@@ -3,6 +3,12 @@ import PackageDescription
 
 let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 
+// What only the workbench, the server and their tests use: on by default,
+// so `swift build` and `swift test` here build everything; an app that
+// depends on the SDK turns it off (`traits: []` on its `.package` line), and
+// SwiftPM then neither resolves nor fetches these packages for it.
+let workbench: TargetDependencyCondition? = .when(traits: ["Workbench"])
+
 let package = Package(
     name: "chatbench",
     // ChatSDK and ChatSDKNetwork are what an app embeds, on iOS and macOS;
@@ -20,6 +26,12 @@ let package = Package(
         // For an app's tests: the in-memory chat service under the test's control.
         .library(name: "ChatSDKTestKit", targets: ["ChatSDKTestKit"]),
         .executable(name: "chatbench", targets: ["chatbench"]),
+    ],
+    traits: [
+        .trait(
+            name: "Workbench",
+            description: "The workbench, the REPL and `chatbench serve`, and what they need. An app that embeds the SDK turns it off."),
+        .default(enabledTraits: ["Workbench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
@@ -39,14 +51,17 @@ let package = Package(
         // Named only for a test's TCP proxy (ChatServerTests/SilentProxy);
         // Hummingbird resolves it already.
         .package(url: "https://github.com/apple/swift-nio.git", "2.81.0"..<"3.0.0"),
-        // The HTTP API generated from docs/openapi.json at build time, in
-        // ChatSDKNetwork (the client) and ChatServer (the server's protocol):
-        // the generator's build plugin, its runtime, and its transports for
-        // the server (Hummingbird) and the SDK's client (AsyncHTTPClient).
-        .package(url: "https://github.com/apple/swift-openapi-generator", exact: "1.14.3"),
+        // The HTTP API generated from docs/openapi.json, in ChatSDKNetwork
+        // (the client) and ChatServer (the server's protocol), committed
+        // (scripts/openapi-generate.sh builds the generator on its own): the
+        // generator's runtime, and its transports for the server
+        // (Hummingbird) and the SDK's client (URLSession).
         .package(url: "https://github.com/apple/swift-openapi-runtime", exact: "1.13.4"),
         .package(url: "https://github.com/hummingbird-project/swift-openapi-hummingbird", exact: "2.1.0"),
-        .package(url: "https://github.com/swift-server/swift-openapi-async-http-client", exact: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-openapi-urlsession", exact: "1.4.0"),
+        // The SDK's event stream: a WebSocket client on SwiftNIO (Linux's
+        // URLSessionWebSocketTask needs a libcurl built with WebSockets).
+        .package(url: "https://github.com/hummingbird-project/swift-websocket", exact: "1.6.2"),
     ],
     targets: [
         // Wire format and runtime abstractions shared by the SDK and the backend,
@@ -59,6 +74,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // The C API, for the write-ahead log's hook (WALCheckpointer).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                // Not trait-guarded: ChatSDKTestKit, an app's test dependency, needs the backend.
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ], swiftSettings: strict),
@@ -66,8 +82,6 @@ let package = Package(
             name: "ChatSDK",
             dependencies: [
                 "ChatCore", .product(name: "GRDB", package: "GRDB.swift"),
-                // SHA-256 for the flight recorder's redacted message content.
-                .product(name: "Crypto", package: "swift-crypto"),
             ], swiftSettings: strict),
         // The SDK's network transport and real-time runtime: an app that talks
         // to a server imports it; ChatSDK itself stays free of NIO.
@@ -75,37 +89,33 @@ let package = Package(
             name: "ChatSDKNetwork",
             dependencies: [
                 "ChatSDK", "ChatCore",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                // Its errors, classified once (HTTPTransport+Failures).
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
-                .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
-                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
+                .product(name: "WSClient", package: "swift-websocket"),
                 .product(name: "Logging", package: "swift-log"),
-            ], swiftSettings: strict,
-            // Its HTTP client, generated from docs/openapi.json at build time
-            // (openapi.json here links to it; see openapi-generator-config.yaml).
-            plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]),
+            ],
+            // Its HTTP client, generated from docs/openapi.json and committed
+            // (Generated/; scripts/openapi-generate.sh): an app builds no generator.
+            exclude: ["openapi-generator-config.yaml"], swiftSettings: strict),
         // ChatBackend over HTTP + WebSocket (SPEC S3).
         .target(
             name: "ChatServer",
             dependencies: [
                 "ChatBackend", "ChatCore", .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Hummingbird", package: "hummingbird", condition: workbench),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
-                .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
-                .product(name: "HummingbirdCore", package: "hummingbird"),
-                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird", condition: workbench),
+                .product(name: "HummingbirdCore", package: "hummingbird", condition: workbench),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket", condition: workbench),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOWebSocket", package: "swift-nio"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ], swiftSettings: strict,
-            // Its operations' protocol, generated from docs/openapi.json at
-            // build time (openapi.json here links to it; see openapi-generator-config.yaml).
-            plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]),
+                .product(name: "NIOCore", package: "swift-nio", condition: workbench),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: workbench),
+                .product(name: "NIOWebSocket", package: "swift-nio", condition: workbench),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: workbench),
+            ],
+            // Its operations' protocol, generated from docs/openapi.json and
+            // committed (Generated/; scripts/openapi-generate.sh).
+            exclude: ["openapi-generator-config.yaml"], swiftSettings: strict),
         .target(name: "ChatSimulation", dependencies: ["ChatCore", "ChatSDK", "ChatBackend"], swiftSettings: strict),
         .target(name: "ChatSDKTestKit", dependencies: ["ChatSimulation", "ChatSDK", "ChatBackend", "ChatCore"], swiftSettings: strict),
         .target(
@@ -113,14 +123,14 @@ let package = Package(
             dependencies: [
                 "ChatSimulation", "ChatSDK", "ChatSDKNetwork", "ChatBackend", "ChatCore",
                 .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "JWTKit", package: "jwt-kit", condition: workbench),
             ], swiftSettings: strict),
         .systemLibrary(name: "CLibEdit", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
         .executableTarget(
             name: "chatbench",
             dependencies: [
                 "Workbench", "ChatSimulation", "CLibEdit", "ChatServer",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: workbench),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ], swiftSettings: strict),
@@ -128,7 +138,7 @@ let package = Package(
         .testTarget(
             name: "ChatBackendTests",
             dependencies: [
-                "ChatBackend", "ChatTestSupport", .product(name: "JWTKit", package: "jwt-kit"),
+                "ChatBackend", "ChatTestSupport", .product(name: "JWTKit", package: "jwt-kit", condition: workbench),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strict),
@@ -138,6 +148,8 @@ let package = Package(
             name: "ChatSDKTests",
             dependencies: [
                 "ChatSDK", "ChatCore", "ChatSimulation", "ChatBackend", "ChatTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+                // The reference for the SDK's own SHA-256 (SHA256Tests).
+                .product(name: "Crypto", package: "swift-crypto", condition: workbench),
             ], swiftSettings: strict),
         // A small app's view model tested through the test kit's public API only (and the kit's own tests).
         .testTarget(name: "SampleAppTests", dependencies: ["ChatSDKTestKit", "ChatSDK"], swiftSettings: strict),
@@ -147,8 +159,6 @@ let package = Package(
             dependencies: [
                 "ChatSDKNetwork", "ChatSDK", "ChatCore", "ChatTestSupport",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
             ], swiftSettings: strict),
         .testTarget(
             name: "WorkbenchTests",
@@ -160,9 +170,9 @@ let package = Package(
             name: "ChatServerTests",
             dependencies: [
                 "ChatServer", "ChatSDKNetwork", "ChatSDK", "ChatBackend", "ChatCore", "ChatTestSupport",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
-                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: workbench),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket", condition: workbench),
+                .product(name: "NIOPosix", package: "swift-nio", condition: workbench),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             ], swiftSettings: strict),
         // The JUnit schema is read from its path by xmllint, not bundled.

@@ -110,6 +110,9 @@ if [ "$failed" -eq 0 ]; then
     # ChatCore below public, so the compiler keeps wire types out of their
     # public declarations; this fails on an import that would let them in.
     part "public surface" 1 "surface" python3 scripts/surface_check.py
+    # The OpenAPI code committed in ChatSDKNetwork and ChatServer is what the
+    # generator makes from docs/openapi.json (it builds the generator on its own).
+    part "generated code" 15 "generated code" scripts/openapi-generate.sh --check
     # And what that proves, from the outside: an app written against the
     # README's API compiles; one that names a wire type or a seam does not.
     part "app surface" 2 "app surface" python3 scripts/app_surface_check.py "$(dirname "$bin")"

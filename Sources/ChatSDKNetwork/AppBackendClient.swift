@@ -1,8 +1,11 @@
-import AsyncHTTPClient
 package import ChatCore
 import ChatSDK
 import Foundation
 import OpenAPIRuntime
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// What an app's own backend (and the workbench's "other side") asks a
 /// chatbench server, with the app's secret: tokens for a user, and the
@@ -27,11 +30,11 @@ public struct AppBackendClient: Sendable {
     let transport: HTTPTransport
 
     /// A client of the server at `baseURL` (`http://host:port`) for the app
-    /// `apiKey`, through `client` (by default the one transports share).
-    public init(baseURL: String, apiKey: String, secret: String, client: HTTPClient? = nil) {
+    /// `apiKey`, through `session` (by default the one transports share).
+    public init(baseURL: String, apiKey: String, secret: String, session: URLSession? = nil) {
         self.apiKey = apiKey
         self.secret = secret
-        self.transport = HTTPTransport(baseURL: baseURL, client: client ?? HTTPTransport.defaultClient)
+        self.transport = HTTPTransport(baseURL: baseURL, session: session ?? HTTPTransport.defaultSession)
     }
 
     /// Mints tokens for a user, creating the user if unknown (`POST /v1/app/tokens`).

@@ -1,8 +1,12 @@
-import AsyncHTTPClient
 import ChatSDK
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 extension ChatClient.Transport {
-    /// Requests over HTTP (AsyncHTTPClient) and the event stream over a
+    /// Requests over HTTP (URLSession) and the event stream over a
     /// WebSocket, to the chatbench server at `baseURL` (`http://host:port`).
     ///
     /// ```swift
@@ -12,19 +16,20 @@ extension ChatClient.Transport {
     /// ```
     ///
     /// - Parameters:
-    ///   - client: The HTTP client; by default one shared by every transport,
-    ///     which fails a request at once when the server cannot be reached
-    ///     (the SDK has its own retry policy).
+    ///   - session: The URLSession requests go through; by default one
+    ///     shared by every transport, which keeps no cookies or cache and
+    ///     fails a request at once when the server cannot be reached (the
+    ///     SDK has its own retry policy).
     ///   - requestTimeout: Longest wait for one request's answer.
     ///   - keepAlive: How often the event stream is pinged. A ping not
     ///     answered by the next one means the connection is dead: the stream
     ///     closes, and the SDK reconnects and catches up as after any cut.
     public static func http(
-        baseURL: String, client: HTTPClient? = nil, requestTimeout: Duration = .seconds(30), keepAlive: Duration = .seconds(30)
+        baseURL: String, session: URLSession? = nil, requestTimeout: Duration = .seconds(30), keepAlive: Duration = .seconds(30)
     ) -> Self {
         Self(
             HTTPTransport(
-                baseURL: baseURL, client: client ?? HTTPTransport.defaultClient, requestTimeout: requestTimeout, keepAlive: keepAlive))
+                baseURL: baseURL, session: session ?? HTTPTransport.defaultSession, requestTimeout: requestTimeout, keepAlive: keepAlive))
     }
 }
 

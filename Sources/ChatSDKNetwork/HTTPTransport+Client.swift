@@ -1,12 +1,12 @@
 internal import ChatCore
 import ChatSDK
 import Foundation
-import OpenAPIAsyncHTTPClient
 import OpenAPIRuntime
+import OpenAPIURLSession
 
 /// The client generated from docs/openapi.json, over this transport's
-/// AsyncHTTPClient, and what its failures become: the server's `WireError`,
-/// or a `TransportError` saying whether the request or the answer failed.
+/// URLSession, and what its failures become: the server's `WireError`, or
+/// a `TransportError` saying whether the request or the answer failed.
 extension HTTPTransport {
     /// Calls the generated client with `credentials`; `operation` names the
     /// call in errors.
@@ -16,11 +16,15 @@ extension HTTPTransport {
         guard let serverURL = URL(string: baseURL), serverURL.scheme != nil, serverURL.host != nil else {
             throw TransportError(.failed, "The request to \(baseURL) failed: it is not an http://host:port address")
         }
-        let transport = AsyncHTTPClientTransport(
-            configuration: .init(client: client, timeout: .milliseconds(requestTimeout.wholeMilliseconds)))
+        // Buffered on every platform: the SDK's bodies are small JSON (an
+        // upload is one Data), and it is the one path FoundationNetworking
+        // has, so the path Apple's platforms take is the one tested on Linux.
+        let transport = URLSessionTransport(configuration: .init(session: session, httpBodyProcessingMode: .buffered))
         let api = Client(
             serverURL: serverURL, configuration: Self.apiConfiguration, transport: transport,
-            middlewares: [credentials, ErrorAnswerMiddleware()])
+            middlewares: [
+                DeadlineMiddleware(timeout: requestTimeout, baseURL: baseURL), credentials, ErrorAnswerMiddleware(),
+            ])
         do {
             return try await send(api)
         } catch let error as ClientError {
@@ -42,10 +46,11 @@ extension HTTPTransport {
         case let error as WireError: error
         case let error as TransportError: error
         case is CancellationError: CancellationError()
+        case let error as URLError where error.code == .cancelled && Task.isCancelled: CancellationError()
         default:
             switch Self.kind(of: error, answered: answered) {
             case .failed: TransportError(.failed, "The server's answer to \(operation) could not be read: \(error)")
-            case let kind: TransportError(kind, "The request to \(baseURL) failed: \(error)")
+            case let kind: TransportError(kind, "The request to \(baseURL) failed: \(Self.describe(error))")
             }
         }
     }

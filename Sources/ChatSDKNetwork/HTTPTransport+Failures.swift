@@ -1,49 +1,51 @@
-import AsyncHTTPClient
 internal import ChatCore
 import ChatSDK
 import Foundation
-import NIOCore
-import NIOPosix
 
-/// What the sockets' failures amount to, as the SDK classifies them (D7):
-/// AsyncHTTPClient's and NIO's errors become one ``TransportError`` kind.
-/// No connection (refused, no route, DNS, TLS) is `refused`; a connection
-/// that broke is `reset`; no answer in time is `timeout`; all three are
-/// retryable. An answer that came but could not be read is `failed`, the
-/// one final kind. The embedded world's `net fail --kind` produces the
-/// same kinds.
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// What the requests' failures amount to, as the SDK classifies them (D7):
+/// URLSession's errors become one ``TransportError`` kind. No connection
+/// (refused, no route, DNS, TLS, no network) is `refused`; a connection
+/// that broke, or an answer cut short or empty, is `reset`; no answer in
+/// time is `timeout`; all three are retryable. An answer that came but
+/// could not be read is `failed`, the one final kind. The embedded world's
+/// `net fail --kind` produces the same kinds.
 extension HTTPTransport {
     /// The kind of `error`, a failure of a request that got an answer's
     /// head (`answered`) or did not.
     static func kind(of error: any Error, answered: Bool) -> TransportError.Kind {
-        switch error {
-        case let error as HTTPClientError:
-            switch error {
-            case .connectTimeout, .tlsHandshakeTimeout, .socksHandshakeTimeout, .httpProxyHandshakeTimeout:
-                return .refused
-            case .readTimeout, .writeTimeout, .deadlineExceeded, .getConnectionFromPoolTimeout:
-                return .timeout
-            case .remoteConnectionClosed:
-                return .reset
-            default:
-                return answered ? .failed : .reset
-            }
-        case is NIOConnectionError:
-            // Every address was tried and none accepted (or DNS failed).
-            return .refused
-        case let error as IOError:
-            switch error.errnoCode {
-            case ECONNREFUSED, ENETUNREACH, EHOSTUNREACH, EADDRNOTAVAIL, ENETDOWN: return .refused
-            case ETIMEDOUT: return .timeout
-            default: return .reset
-            }
-        case is ChannelError:
-            return .reset
-        default:
-            // Lost on the way before any answer (TLS, a proxy, …): it may
-            // go through if sent again. After an answer: it cannot be read.
+        guard let error = error as? URLError else {
+            // Lost on the way before any answer (a proxy, …): it may go
+            // through if sent again. After an answer: it cannot be read.
             return answered ? .failed : .reset
         }
+        switch error.code {
+        case .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet, .internationalRoamingOff,
+            .callIsActive, .dataNotAllowed, .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
+            .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected,
+            .clientCertificateRequired, .cannotLoadFromNetwork, .appTransportSecurityRequiresSecureConnection:
+            return .refused
+        case .timedOut:
+            return .timeout
+        case .networkConnectionLost, .badServerResponse, .zeroByteResource:
+            // Broken, or closed with no answer (FoundationNetworking says
+            // "Empty reply from server" as badServerResponse).
+            return .reset
+        default:
+            // An answer cut short comes as `unknown` on Linux ("transfer
+            // closed with N bytes remaining"): sent again, it may arrive.
+            return answered ? .failed : .reset
+        }
+    }
+
+    /// `error` in one line: URLSession's own description (which names the
+    /// cause on Linux, curl's words) and its code, not the NSError dump.
+    static func describe(_ error: any Error) -> String {
+        guard let error = error as? URLError else { return "\(error)" }
+        return "\(error.localizedDescription) (URLError \(error.code.rawValue))"
     }
 
     /// The failure of an answer that is not a success: 502, 503 and 504 are

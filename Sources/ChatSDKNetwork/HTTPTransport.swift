@@ -1,13 +1,22 @@
-import AsyncHTTPClient
 package import ChatCore
 import ChatSDK
 import Foundation
 import HTTPTypes
-import HummingbirdWSClient
 import Logging
+import WSClient
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// The SDK's way to a chatbench server (`chatbench serve`): requests over
-/// HTTP with AsyncHTTPClient, the event stream over a WebSocket.
+/// HTTP with URLSession, the event stream over a WebSocket.
+///
+/// The event stream is swift-websocket's client (SwiftNIO), not
+/// `URLSessionWebSocketTask`: on Linux, FoundationNetworking's WebSocket
+/// task needs a libcurl built with WebSockets, which Debian 12's 7.88 is
+/// not ("WebSockets not supported by libcurl"), and one client on every
+/// platform is one that the tests here run.
 ///
 /// It knows the wire format (``HTTPWire``), not the server. Reconnection,
 /// catch-up, token refresh and request replay are the SDK's, as with any
@@ -24,37 +33,39 @@ package struct HTTPTransport: ChatTransport {
     /// NAT's timeout, a server gone without a word): the stream then closes,
     /// and the SDK reconnects and catches up as after any cut. Default 30 s.
     package var keepAlive: Duration
-    let client: HTTPClient
+    let session: URLSession
 
     /// A transport to the server at `baseURL` (`http://host:port`), using
-    /// ``defaultClient`` unless told otherwise.
+    /// ``defaultSession`` unless told otherwise.
     package init(
-        baseURL: String, client: HTTPClient = HTTPTransport.defaultClient, requestTimeout: Duration = .seconds(30),
+        baseURL: String, session: URLSession = HTTPTransport.defaultSession, requestTimeout: Duration = .seconds(30),
         keepAlive: Duration = .seconds(30)
     ) {
         var base = baseURL
         while base.hasSuffix("/") { base.removeLast() }
         self.baseURL = base
-        self.client = client
+        self.session = session
         self.requestTimeout = requestTimeout
         self.keepAlive = keepAlive
     }
 
-    /// The process-wide client transports share (never shut down, like
-    /// `HTTPClient.shared`). Unlike that one, it fails a request at once
-    /// when the server cannot be reached instead of retrying the connection
-    /// until the request's deadline: the SDK has its own retry policy.
-    /// How long ``defaultClient`` keeps an idle connection: well within the
-    /// server's idle timeout (`serve --idle-timeout`, 60 s by default), so
-    /// that a request never goes out on a connection the server is closing.
-    package static let pooledConnectionIdleTimeout: Duration = .seconds(20)
-
-    package static let defaultClient: HTTPClient = {
-        var configuration = HTTPClient.Configuration()
-        configuration.connectionPool.retryConnectionEstablishment = false
-        configuration.connectionPool.idleTimeout = .milliseconds(pooledConnectionIdleTimeout.wholeMilliseconds)
-        configuration.timeout.connect = .seconds(5)
-        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    /// The process-wide session transports share (never invalidated, like
+    /// `URLSession.shared`). Unlike that one, it keeps no cookies, no cache
+    /// and no credentials of its own, and it fails a request at once when
+    /// the server cannot be reached (it does not wait for connectivity):
+    /// the SDK has its own retry policy. Each request's deadline is the
+    /// transport's `requestTimeout` (``DeadlineMiddleware``); the session's
+    /// own timeouts are only a backstop above it.
+    package static let defaultSession: URLSession = {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.httpShouldSetCookies = false
+        configuration.httpCookieAcceptPolicy = .never
+        configuration.urlCredentialStorage = nil
+        configuration.timeoutIntervalForRequest = 600
+        configuration.timeoutIntervalForResource = 600
+        return URLSession(configuration: configuration)
     }()
 
     // MARK: Requests

@@ -1,13 +1,15 @@
-import AsyncHTTPClient
 import ChatCore
 import ChatSDK
 import ChatTestSupport
 import Foundation
 import HTTPTypes
-import NIOCore
 import Testing
 
 @testable import ChatSDKNetwork
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// The SDK's HTTP client without a server: how it builds URLs, reads the
 /// server's errors, reports a server it cannot reach, and waits for the
@@ -62,17 +64,39 @@ import Testing
     /// D7: the sockets' failures, one kind each; only an answer that came
     /// and could not be read is final.
     @Test func socketFailuresAreClassifiedOnce() {
-        #expect(HTTPTransport.kind(of: HTTPClientError.connectTimeout, answered: false) == .refused)
-        #expect(HTTPTransport.kind(of: HTTPClientError.deadlineExceeded, answered: false) == .timeout)
-        #expect(HTTPTransport.kind(of: HTTPClientError.readTimeout, answered: true) == .timeout)
-        #expect(HTTPTransport.kind(of: HTTPClientError.remoteConnectionClosed, answered: true) == .reset)
-        #expect(HTTPTransport.kind(of: IOError(errnoCode: ECONNREFUSED, reason: "connect"), answered: false) == .refused)
-        #expect(HTTPTransport.kind(of: IOError(errnoCode: ECONNRESET, reason: "read"), answered: false) == .reset)
-        #expect(HTTPTransport.kind(of: IOError(errnoCode: ETIMEDOUT, reason: "read"), answered: false) == .timeout)
-        #expect(HTTPTransport.kind(of: ChannelError.ioOnClosedChannel, answered: true) == .reset)
+        #expect(HTTPTransport.kind(of: URLError(.cannotConnectToHost), answered: false) == .refused)
+        #expect(HTTPTransport.kind(of: URLError(.cannotFindHost), answered: false) == .refused)
+        #expect(HTTPTransport.kind(of: URLError(.notConnectedToInternet), answered: false) == .refused)
+        #expect(HTTPTransport.kind(of: URLError(.secureConnectionFailed), answered: false) == .refused)
+        #expect(HTTPTransport.kind(of: URLError(.timedOut), answered: false) == .timeout)
+        #expect(HTTPTransport.kind(of: URLError(.networkConnectionLost), answered: false) == .reset)
+        #expect(HTTPTransport.kind(of: URLError(.badServerResponse), answered: false) == .reset, "an empty reply")
+        #expect(HTTPTransport.kind(of: URLError(.unknown), answered: false) == .reset, "an answer cut short")
         #expect(HTTPTransport.kind(of: CocoaError(.coderReadCorrupt), answered: false) == .reset)
         #expect(HTTPTransport.kind(of: CocoaError(.coderReadCorrupt), answered: true) == .failed)
     }
+
+    #if canImport(Glibc)
+        /// The same kinds from real sockets: a server that closes without a
+        /// word, one that resets, one that cuts its answer short, one that
+        /// never answers (past the transport's deadline).
+        @Test func realSocketFailuresAreRetryableKinds() async throws {
+            let envelope = WireEnvelope(apiKey: "k", accessToken: nil, deviceId: "d", request: .listConversations(cursor: nil, limit: 1))
+            for (behaviour, expected) in [("close", TransportError.Kind.reset), ("reset", .reset), ("cut", .reset), ("silent", .timeout)] {
+                let server = try MisbehavingServer(behaviour)
+                defer { server.stop() }
+                let transport = HTTPTransport(baseURL: "http://127.0.0.1:\(server.port)", requestTimeout: .milliseconds(800))
+                await #expect(throws: TransportError.self, "\(behaviour)") {
+                    do {
+                        _ = try await transport.perform(envelope)
+                    } catch let error as TransportError {
+                        #expect(error.kind == expected, "\(behaviour): \(error)")
+                        throw error
+                    }
+                }
+            }
+        }
+    #endif
 
     @Test func aServerThatCannotBeReachedIsRefusedAndRetryable() async {
         let envelope = WireEnvelope(apiKey: "k", accessToken: nil, deviceId: "d", request: .listConversations(cursor: nil, limit: 1))
@@ -80,7 +104,7 @@ import Testing
             _ = try await transport.perform(envelope)
         } throws: { error in
             (error as? TransportError)?.kind == .refused && "\(error)".hasPrefix("The request to http://127.0.0.1:9 failed")
-                && "\(error)".contains("Connection refused")
+                && "\(error)".contains("(URLError -1004)")
         }
     }
 

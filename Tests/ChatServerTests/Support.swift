@@ -19,11 +19,12 @@ struct TestServer {
     var baseURL: String { running.baseURL }
     var port: Int { running.port }
 
-    static func start(in folder: TemporaryFolder? = nil, port: Int = 0) async throws -> TestServer {
+    static func start(in folder: TemporaryFolder? = nil, port: Int = 0, idleTimeout: Duration? = nil) async throws -> TestServer {
         let folder = try folder ?? TemporaryFolder()
         let path = folder.url.appendingPathComponent("server.sqlite").path
         var configuration = ChatServer.Configuration(port: port, databasePath: path)
         configuration.logger.logLevel = .warning
+        if let idleTimeout { configuration.idleTimeout = idleTimeout }
         let server = try ChatServer(configuration: configuration)
         return TestServer(server: server, running: try await server.start(), folder: folder)
     }

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 
 /// What the flight recorder keeps of a message's text with
@@ -15,7 +14,7 @@ package enum ContentRedaction {
     /// text's SHA-256. A digest of a short text can be found by trying
     /// texts: it tells two messages apart, it is not encryption.
     package static func summary(of text: String) -> String {
-        let digest = SHA256.hash(data: Data(text.utf8)).prefix(8).map { String(format: "%02x", $0) }.joined()
+        let digest = SHA256.hash(text.utf8).prefix(8).map { String(format: "%02x", $0) }.joined()
         return "<text \(text.count) chars sha256:\(digest)>"
     }
 
