@@ -13,6 +13,8 @@ import HTTPTypes
 ///
 /// Identifiers (user, conversation, message and device ids, API keys) follow one rule: the server normalises each to Unicode Normalization Form C where it comes in (paths, bodies, headers, JWT claims, user signatures, which are computed over the NFC form), then compares bytes. Canonically equivalent spellings such as `café` (U+00E9) and `café` (e + U+0301) therefore name one id everywhere, and answers spell ids in NFC. Other text (titles, message text, names) is kept byte for byte as sent.
 ///
+/// Ids are per app: user ids and conversation ids are chosen by each app, and two apps that both have a user `alice` (or a conversation `c1`) have two users (two conversations) that share nothing: sign-in, tokens, sessions, conversations, messages, events, devices, pushes, attachments and the app routes of one app never reach the other's. Whatever an app does with an id another app has is answered exactly as for an id nobody has.
+///
 /// A failure of the server's own is answered 500 internalError with a generic message; its details go to the server's log, without credentials or bodies.
 internal struct Client: APIProtocol {
     /// The underlying HTTP client.
@@ -954,7 +956,7 @@ internal struct Client: APIProtocol {
     }
     /// Send a message; with createConversation, create the conversation first if it does not exist. Idempotent on message.id.
     ///
-    /// Conversation ids are chosen by clients and global. With createConversation, an id another user already holds does not fail: the server creates the caller's conversation under an id it mints and answers with it (`conversation.id`, `message.conversationId`). A retry of the same request finds that conversation again, and the caller's later requests under the id it asked for reach it too, so nobody can squat another user's id. Use the id in the answer from then on.
+    /// Conversation ids are chosen by clients and per app (another app's conversations do not exist here: their ids are free). With createConversation, an id another user of the app already holds does not fail: the server creates the caller's conversation under an id it mints and answers with it (`conversation.id`, `message.conversationId`). A retry of the same request finds that conversation again, and the caller's later requests under the id it asked for reach it too, so nobody can squat another user's id. Use the id in the answer from then on.
     ///
     /// - Remark: HTTP `POST /v1/conversations/{id}/messages`.
     /// - Remark: Generated from `#/paths//v1/conversations/{id}/messages/post(sendMessage)`.

@@ -33,7 +33,7 @@ internal protocol APIProtocol: Sendable {
     func listMessages(_ input: Operations.ListMessages.Input) async throws -> Operations.ListMessages.Output
     /// Send a message; with createConversation, create the conversation first if it does not exist. Idempotent on message.id.
     ///
-    /// Conversation ids are chosen by clients and global. With createConversation, an id another user already holds does not fail: the server creates the caller's conversation under an id it mints and answers with it (`conversation.id`, `message.conversationId`). A retry of the same request finds that conversation again, and the caller's later requests under the id it asked for reach it too, so nobody can squat another user's id. Use the id in the answer from then on.
+    /// Conversation ids are chosen by clients and per app (another app's conversations do not exist here: their ids are free). With createConversation, an id another user of the app already holds does not fail: the server creates the caller's conversation under an id it mints and answers with it (`conversation.id`, `message.conversationId`). A retry of the same request finds that conversation again, and the caller's later requests under the id it asked for reach it too, so nobody can squat another user's id. Use the id in the answer from then on.
     ///
     /// - Remark: HTTP `POST /v1/conversations/{id}/messages`.
     /// - Remark: Generated from `#/paths//v1/conversations/{id}/messages/post(sendMessage)`.
@@ -245,7 +245,7 @@ extension APIProtocol {
     }
     /// Send a message; with createConversation, create the conversation first if it does not exist. Idempotent on message.id.
     ///
-    /// Conversation ids are chosen by clients and global. With createConversation, an id another user already holds does not fail: the server creates the caller's conversation under an id it mints and answers with it (`conversation.id`, `message.conversationId`). A retry of the same request finds that conversation again, and the caller's later requests under the id it asked for reach it too, so nobody can squat another user's id. Use the id in the answer from then on.
+    /// Conversation ids are chosen by clients and per app (another app's conversations do not exist here: their ids are free). With createConversation, an id another user of the app already holds does not fail: the server creates the caller's conversation under an id it mints and answers with it (`conversation.id`, `message.conversationId`). A retry of the same request finds that conversation again, and the caller's later requests under the id it asked for reach it too, so nobody can squat another user's id. Use the id in the answer from then on.
     ///
     /// - Remark: HTTP `POST /v1/conversations/{id}/messages`.
     /// - Remark: Generated from `#/paths//v1/conversations/{id}/messages/post(sendMessage)`.

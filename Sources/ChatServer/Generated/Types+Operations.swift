@@ -1295,7 +1295,7 @@ internal enum Operations {
                     self.body = body
                 }
             }
-            /// The conversation belongs to another user (forbidden)
+            /// The conversation belongs to another user of the app (forbidden); another app's conversation is 404, as an unknown one
             ///
             /// - Remark: Generated from `#/paths//v1/conversations/{id}/get(getConversation)/responses/403`.
             ///
@@ -1767,7 +1767,7 @@ internal enum Operations {
                     self.body = body
                 }
             }
-            /// The conversation belongs to another user (forbidden)
+            /// The conversation belongs to another user of the app (forbidden); another app's conversation is 404, as an unknown one
             ///
             /// - Remark: Generated from `#/paths//v1/conversations/{id}/messages/get(listMessages)/responses/403`.
             ///
@@ -1976,7 +1976,7 @@ internal enum Operations {
     }
     /// Send a message; with createConversation, create the conversation first if it does not exist. Idempotent on message.id.
     ///
-    /// Conversation ids are chosen by clients and global. With createConversation, an id another user already holds does not fail: the server creates the caller's conversation under an id it mints and answers with it (`conversation.id`, `message.conversationId`). A retry of the same request finds that conversation again, and the caller's later requests under the id it asked for reach it too, so nobody can squat another user's id. Use the id in the answer from then on.
+    /// Conversation ids are chosen by clients and per app (another app's conversations do not exist here: their ids are free). With createConversation, an id another user of the app already holds does not fail: the server creates the caller's conversation under an id it mints and answers with it (`conversation.id`, `message.conversationId`). A retry of the same request finds that conversation again, and the caller's later requests under the id it asked for reach it too, so nobody can squat another user's id. Use the id in the answer from then on.
     ///
     /// - Remark: HTTP `POST /v1/conversations/{id}/messages`.
     /// - Remark: Generated from `#/paths//v1/conversations/{id}/messages/post(sendMessage)`.
@@ -2223,7 +2223,7 @@ internal enum Operations {
                     self.body = body
                 }
             }
-            /// The conversation belongs to another user (forbidden)
+            /// The conversation belongs to another user of the app (forbidden); another app's conversation is 404, as an unknown one
             ///
             /// - Remark: Generated from `#/paths//v1/conversations/{id}/messages/post(sendMessage)/responses/403`.
             ///
@@ -2808,7 +2808,7 @@ internal enum Operations {
                     self.body = body
                 }
             }
-            /// The conversation belongs to another user (forbidden)
+            /// The conversation belongs to another user of the app (forbidden); another app's conversation is 404, as an unknown one
             ///
             /// - Remark: Generated from `#/paths//v1/conversations/{id}/messages/since/{seq}/get(messagesSince)/responses/403`.
             ///
@@ -3248,7 +3248,7 @@ internal enum Operations {
                     self.body = body
                 }
             }
-            /// The conversation belongs to another user (forbidden)
+            /// The conversation belongs to another user of the app (forbidden); another app's conversation is 404, as an unknown one
             ///
             /// - Remark: Generated from `#/paths//v1/conversations/{id}/typing/post(setTyping)/responses/403`.
             ///
@@ -4992,7 +4992,7 @@ internal enum Operations {
                     self.body = body
                 }
             }
-            /// The user belongs to another app
+            /// The user was merged into another user (an anonymous user whose conversations a JWT sign-in took over, A8)
             ///
             /// - Remark: Generated from `#/paths//v1/app/tokens/post(issueTokens)/responses/403`.
             ///
@@ -11598,7 +11598,7 @@ internal enum Operations {
                     self.body = body
                 }
             }
-            /// The user belongs to another app
+            /// The user was merged into another user (an anonymous user whose conversations a JWT sign-in took over, A8)
             ///
             /// - Remark: Generated from `#/paths//v1/app/access-tokens/post(issueAccessToken)/responses/403`.
             ///
@@ -12025,7 +12025,7 @@ internal enum Operations {
                     self.body = body
                 }
             }
-            /// The user belongs to another app
+            /// The user was merged into another user (an anonymous user whose conversations a JWT sign-in took over, A8)
             ///
             /// - Remark: Generated from `#/paths//v1/app/session-tokens/post(issueSessionToken)/responses/403`.
             ///
