@@ -335,8 +335,11 @@ extension Backend {
         try read { db in try wireUser(db, id: caller.userId, via: caller.via) }
     }
 
-    /// updateUser (A13, A14); see ``WireRequest/updateUser(nickname:profileURL:attributes:)``.
-    func updateUser(_ caller: Caller, nickname: String?, profileURL: String?, attributes: [String: String]?) throws(WireError) -> WireUser {
+    /// updateUser (A13, A14); see ``WireRequest/updateUser(nickname:profileURL:attributes:replaceAttributes:)``.
+    func updateUser(
+        _ caller: Caller, nickname: String?, profileURL: String?, attributes: [String: String]?, replaceAttributes: Bool = false
+    ) throws(WireError) -> WireUser {
+        let attributes = replaceAttributes ? attributes ?? [:] : attributes
         if let nickname {
             guard nickname.unicodeScalars.count <= 256 else { throw WireError(.badRequest, "The nickname is longer than 256 characters") }
             guard !nickname.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
@@ -379,7 +382,7 @@ extension Backend {
             }
             if let attributes {
                 let json = try String.fetchOne(db, sql: "SELECT attributes FROM user WHERE id = ?", arguments: [caller.userId]) ?? "{}"
-                var current = (try? Self.decode([String: String].self, from: json)) ?? [:]
+                var current = replaceAttributes ? [:] : (try? Self.decode([String: String].self, from: json)) ?? [:]
                 for (key, value) in attributes { current[key] = value.isEmpty ? nil : value }
                 guard current.count <= 100 else { throw WireError(.badRequest, "A user has at most 100 attributes") }
                 try db.execute(sql: "UPDATE user SET attributes = ? WHERE id = ?", arguments: [try Self.encode(current), caller.userId])

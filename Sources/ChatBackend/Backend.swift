@@ -233,8 +233,11 @@ public final class Backend: Sendable {
             return .ok
         case .getCurrentUser:
             return .user(try currentUser(caller))
-        case .updateUser(let nickname, let profileURL, let attributes):
-            return .user(try updateUser(caller, nickname: nickname, profileURL: profileURL, attributes: attributes))
+        case .updateUser(let nickname, let profileURL, let attributes, let replaceAttributes):
+            return .user(
+                try updateUser(
+                    caller, nickname: nickname, profileURL: profileURL, attributes: attributes, replaceAttributes: replaceAttributes == true
+                ))
         case .uploadProfileImage(let mimeType, let size, let attachmentId):
             return .user(try uploadProfileImage(caller, mimeType: mimeType, size: size, attachmentId: attachmentId))
         case .uploadAttachment(let mimeType, let data):

@@ -188,6 +188,30 @@ import Testing
         #expect(world.errorCode(.updateUser(nickname: "x", profileURL: nil, attributes: nil), token: nil) == .invalidToken)
     }
 
+    /// `replaceAttributes` replaces the user's attributes instead of merging
+    /// into them; with none given the user has none left (updateData(nil)).
+    @Test func replacingAttributesClearsThoseNotGiven() throws {
+        let world = try TestWorld()
+        let (alice, _, _) = try world.signIn(.connectUserId(userId: "alice"))
+        func attributes(_ request: WireRequest) throws -> [String: String]? {
+            guard case .user(let user) = try world.handle(request, token: alice.accessToken).get() else { return nil }
+            return user.attributes
+        }
+        #expect(
+            try attributes(.updateUser(nickname: nil, profileURL: nil, attributes: ["plan": "gold", "lang": "fr"])) == [
+                "plan": "gold", "lang": "fr",
+            ])
+        #expect(
+            try attributes(.updateUser(nickname: nil, profileURL: nil, attributes: ["tier": "1"], replaceAttributes: true)) == ["tier": "1"]
+        )
+        #expect(try attributes(.updateUser(nickname: nil, profileURL: nil, attributes: nil, replaceAttributes: false)) == ["tier": "1"])
+        #expect(try attributes(.updateUser(nickname: nil, profileURL: nil, attributes: nil, replaceAttributes: true)) == [:])
+        #expect(
+            world.errorCode(
+                .updateUser(nickname: nil, profileURL: nil, attributes: ["": "x"], replaceAttributes: true), token: alice.accessToken)
+                == .badRequest)
+    }
+
     @Test func profileImagesMustBeSmallJPEGsOrPNGs() throws {
         let world = try TestWorld()
         let (alice, _, _) = try world.signIn(.connectUserId(userId: "alice"))

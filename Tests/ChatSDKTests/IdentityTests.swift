@@ -227,6 +227,33 @@ import Testing
         #expect(again.last?.data.draft == "About my bill", "the draft stays with that conversation")
     }
 
+    /// updateData(nil) clears the user's attributes, those pending with
+    /// them, when the next conversation opens online; what is set after it
+    /// is all the user has (A13).
+    @Test func updateDataWithNilClearsTheAttributes() throws {
+        let f = try Fixture()
+        try f.call { await f.client.authorize(user: ChatUser(id: "u-3")) }
+        try f.call { try await f.client.updateData(["city": "Lyon", "plan": "gold"]) }
+        let conversation = try f.call { try await f.client.startConversation() }
+        try f.call { try await f.client.sendMessage(.text("hi"), in: conversation.id) }
+        func serverAttributes() -> [String: String]? { f.world.backend.users().first { $0.id == "u-3" }?.attributes }
+        func open() {
+            _ = Collected(f.client.watchConversation(withId: conversation.id), in: f.world)
+            f.world.runUntilIdle()
+        }
+        open()
+        #expect(serverAttributes() == ["city": "Lyon", "plan": "gold"])
+        try f.call { try await f.client.updateData(["lang": "fr"]) }
+        try f.call { try await f.client.updateData(nil) }
+        #expect(serverAttributes() == ["city": "Lyon", "plan": "gold"], "not before a conversation opens")
+        open()
+        #expect(serverAttributes() == [:], "cleared, and the pending lang=fr with them")
+        try f.call { try await f.client.updateData(nil) }
+        try f.call { try await f.client.updateData(["tier": "1"]) }
+        open()
+        #expect(serverAttributes() == ["tier": "1"])
+    }
+
     @Test func profileImagesAreCheckedBeforeUpload() throws {
         let f = try Fixture()
         try f.call { try await f.client.loginUser(jwt: jwt("alice", world: f.world)) }

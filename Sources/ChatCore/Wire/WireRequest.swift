@@ -75,8 +75,10 @@ package enum WireRequest: Codable, Sendable, Hashable {
     case getCurrentUser
     /// Changes the caller's profile (A13, A14). `nil` leaves a field alone,
     /// an empty nickname or URL clears it; `attributes` are merged into the
-    /// user's, an empty value removing its key. Answers `.user`.
-    case updateUser(nickname: String?, profileURL: String?, attributes: [String: String]?)
+    /// user's, an empty value removing its key, or with `replaceAttributes`
+    /// replace them all (none given: the user has none left, as the SDK's
+    /// `updateData(nil)` asks). Answers `.user`.
+    case updateUser(nickname: String?, profileURL: String?, attributes: [String: String]?, replaceAttributes: Bool? = nil)
     /// Sets the caller's profile image (A14): `image/jpeg` or `image/png`, at
     /// most ``WireLimits/maxProfileImageBytes``; else `unsupportedMediaType`
     /// or `attachmentTooLarge`. The user's `profileURL` becomes the stored

@@ -115,8 +115,9 @@ public final class ChatClient: Sendable {
     }
 
     /// Changes the user's attributes; they reach the server the next time a
-    /// conversation opens with a live connection (A13).
-    public func updateData(_ attributes: [String: String]) async throws {
+    /// conversation opens with a live connection (A13). `nil` clears them
+    /// all (with what was pending); an empty value removes its key.
+    public func updateData(_ attributes: [String: String]?) async throws {
         try await core.updateData(attributes)
     }
 

@@ -187,20 +187,30 @@ extension ClientCore {
 
     // MARK: User data (A13, A14)
 
-    func updateData(_ attributes: [String: String]) throws {
+    func updateData(_ attributes: [String: String]?) throws {
         try checkRunning()
         _ = try requireUser()
+        guard let attributes else {
+            // nil: the user's attributes are cleared, and what was pending goes.
+            pendingAttributes = [:]
+            pendingAttributesReplace = true
+            return
+        }
         pendingAttributes.merge(attributes) { $1 }
     }
 
     /// Sends pending attributes when a conversation opens with a live connection.
     func flushPendingAttributes() async {
-        guard !pendingAttributes.isEmpty || pendingProfile != nil, connection == .connected else { return }
+        guard !pendingAttributes.isEmpty || pendingAttributesReplace || pendingProfile != nil, connection == .connected else { return }
         let attributes = pendingAttributes
+        let replace = pendingAttributesReplace
         let nickname = pendingProfile?.name
         pendingAttributes = [:]
+        pendingAttributesReplace = false
         pendingProfile = nil
-        if case .user(let user)? = try? await request(.updateUser(nickname: nickname, profileURL: nil, attributes: attributes)) {
+        let request = WireRequest.updateUser(
+            nickname: nickname, profileURL: nil, attributes: attributes, replaceAttributes: replace ? true : nil)
+        if case .user(let user)? = try? await self.request(request) {
             currentUser = ChatUser(user, via: machine.credential?.method ?? .tokens)
         }
     }

@@ -44,6 +44,9 @@ actor ClientCore {
     var sessionDelegate: (any SessionDelegate)?
     /// Attributes waiting for the next conversation opened online (A13).
     var pendingAttributes: [String: String] = [:]
+    /// `updateData(nil)` was called: the pending attributes replace the
+    /// user's (none: they have none left) instead of being merged.
+    var pendingAttributesReplace = false
     /// Text the next opened conversation receives in its draft (A13).
     var prefillText: String?
     var pendingProfile: ChatUser?
@@ -203,6 +206,7 @@ actor ClientCore {
         prefillText = nil
         drafts = [:]
         pendingAttributes = [:]
+        pendingAttributesReplace = false
         currentUser = nil
         endWatchers(with: ChatError(.userCleared, reason.map { "The user was signed out (\($0))" } ?? "The user was cleared"))
         // Calls and authentications in flight fail as they come back.

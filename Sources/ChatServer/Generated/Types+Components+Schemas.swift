@@ -2438,7 +2438,7 @@ extension Components {
                     ///
                     /// - Remark: Generated from `#/components/schemas/IdentityRequest/case10/updateUser/profileURL`.
                     internal var profileURL: Swift.String?
-                    /// Merged into the user's; an empty value removes its key. Keys: 1 to 128 characters, no control characters (else 400).
+                    /// Merged into the user's; an empty value removes its key (with replaceAttributes: they replace the user's). Keys: 1 to 128 characters, no control characters (else 400).
                     ///
                     /// - Remark: Generated from `#/components/schemas/IdentityRequest/case10/updateUser/attributes`.
                     internal struct AttributesPayload: Codable, Hashable, Sendable {
@@ -2458,29 +2458,37 @@ extension Components {
                             try encoder.encodeAdditionalProperties(additionalProperties)
                         }
                     }
-                    /// Merged into the user's; an empty value removes its key. Keys: 1 to 128 characters, no control characters (else 400).
+                    /// Merged into the user's; an empty value removes its key (with replaceAttributes: they replace the user's). Keys: 1 to 128 characters, no control characters (else 400).
                     ///
                     /// - Remark: Generated from `#/components/schemas/IdentityRequest/case10/updateUser/attributes`.
                     internal var attributes: Components.Schemas.IdentityRequest.Case10Payload.UpdateUserPayload.AttributesPayload?
+                    /// true: attributes replace the user's instead of being merged; absent attributes then leave the user with none (the SDK's updateData(nil)). Absent, null or false: merged.
+                    ///
+                    /// - Remark: Generated from `#/components/schemas/IdentityRequest/case10/updateUser/replaceAttributes`.
+                    internal var replaceAttributes: Swift.Bool?
                     /// Creates a new `UpdateUserPayload`.
                     ///
                     /// - Parameters:
                     ///   - nickname: Empty clears it; absent or null leaves it.
                     ///   - profileURL: An http or https URL (a host, then an optional port, path and query; else 400 badRequest); empty clears it; absent or null leaves it.
-                    ///   - attributes: Merged into the user's; an empty value removes its key. Keys: 1 to 128 characters, no control characters (else 400).
+                    ///   - attributes: Merged into the user's; an empty value removes its key (with replaceAttributes: they replace the user's). Keys: 1 to 128 characters, no control characters (else 400).
+                    ///   - replaceAttributes: true: attributes replace the user's instead of being merged; absent attributes then leave the user with none (the SDK's updateData(nil)). Absent, null or false: merged.
                     internal init(
                         nickname: Swift.String? = nil,
                         profileURL: Swift.String? = nil,
-                        attributes: Components.Schemas.IdentityRequest.Case10Payload.UpdateUserPayload.AttributesPayload? = nil
+                        attributes: Components.Schemas.IdentityRequest.Case10Payload.UpdateUserPayload.AttributesPayload? = nil,
+                        replaceAttributes: Swift.Bool? = nil
                     ) {
                         self.nickname = nickname
                         self.profileURL = profileURL
                         self.attributes = attributes
+                        self.replaceAttributes = replaceAttributes
                     }
                     internal enum CodingKeys: String, CodingKey {
                         case nickname
                         case profileURL
                         case attributes
+                        case replaceAttributes
                     }
                 }
                 /// - Remark: Generated from `#/components/schemas/IdentityRequest/case10/updateUser`.

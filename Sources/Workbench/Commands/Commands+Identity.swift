@@ -181,15 +181,27 @@ extension CommandTable {
             }),
         CommandSpec(
             name: "update-data", group: .identity,
-            arguments: [ArgumentSpec(name: "k=v", kind: .text, variadic: true)],
+            arguments: [ArgumentSpec(name: "k=v", kind: .text, optional: true, variadic: true)],
+            options: [
+                OptionSpec(
+                    name: "--clear", value: nil, summary: "updateData(nil) first: the user's attributes are cleared (and what was pending)")
+            ],
             summary: "updateData: attributes reach the server when a conversation next opens online",
             example: "update-data plan=gold city=Lyon",
             run: { interpreter, invocation in
                 let attributes = try keyValues(invocation.arguments.map(\.text))
+                let clear = invocation.flag("--clear")
+                guard clear || !attributes.isEmpty else {
+                    throw ScriptError(.missingArgument, "update-data needs k=v pairs, or --clear, as in update-data plan=gold")
+                }
                 let client = interpreter.current.client
-                guard interpreter.perform({ try await client.updateData(attributes) }) != nil else { return }
+                if clear { guard interpreter.perform({ try await client.updateData(nil) }) != nil else { return } }
+                if !attributes.isEmpty { guard interpreter.perform({ try await client.updateData(attributes) }) != nil else { return } }
+                let count = "\(attributes.count) attribute\(attributes.count == 1 ? "" : "s")"
                 interpreter.print(
-                    "\(attributes.count) attribute\(attributes.count == 1 ? "" : "s") waiting for the next conversation opened online")
+                    clear
+                        ? "attributes cleared\(attributes.isEmpty ? "" : ", then \(count) set"), when the next conversation opens online"
+                        : "\(count) waiting for the next conversation opened online")
             }),
         CommandSpec(
             name: "profile", group: .identity,
