@@ -19,7 +19,7 @@ struct ExportCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("The session's id or name.", valueName: "session"))
+    @Argument(help: ArgumentHelp("The session's id or name, or `last` (the newest).", valueName: "session"))
     var session: String
 
     @Argument(help: ArgumentHelp("The transcript to write.", valueName: "file"), completion: .file(extensions: ["chat"]))

@@ -11,7 +11,7 @@ struct ReplayCommand: ParsableCommand {
             Re-runs the session's inputs in a fresh world with its recorded seed and \
             compares each step's output with the recording. On the first difference it \
             prints the step, its input and a diff, and exits 1. --update re-records the \
-            session's output instead. SESSION is an id or a name in the recording database \
+            session's output instead. SESSION is an id, a name or `last` in the recording database \
             (--db), or a bundle file written by `export SESSION --bundle FILE`. A session \
             recorded against a server (--server) replays with --tape: the server may be \
             stopped, every request is answered from the recorded traffic on the recorded \
@@ -23,7 +23,7 @@ struct ReplayCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("A session id or name from the recording database, or a bundle file.", valueName: "session"))
+    @Argument(help: ArgumentHelp("A session id, name or `last` from the recording database, or a bundle file.", valueName: "session"))
     var session: String
 
     @Flag(help: "Re-record the session's output instead of comparing it.")

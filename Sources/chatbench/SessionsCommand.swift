@@ -86,7 +86,7 @@ struct SessionsCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "show",
             abstract: "Show one recorded session's steps with their virtual times.",
-            discussion: "ID is a session's id or name, or a bundle file."
+            discussion: "ID is a session's id or name, `last` (the newest), or a bundle file."
         )
 
         @Argument(help: ArgumentHelp("The session's id or name, or a bundle file.", valueName: "id"))

@@ -156,6 +156,24 @@ private let demoLines = [
         #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
     }
 
+    /// `last` names the newest session, unless a session is named so.
+    @Test func lastNamesTheNewestSession() throws {
+        let folder = try TemporaryFolder()
+        let store = try RecordingStore(path: folder.url.appendingPathComponent("s.sqlite").path)
+        for name in ["first", "second"] {
+            let recorder = try Recorder(store: store, workbench: try session(), name: name, kind: "script")
+            _ = recorder.execute("clock")
+            recorder.finish()
+        }
+        #expect(try store.session("last").name == "second")
+        #expect(throws: RecordingError.self) { try store.session("latest") }
+        let named = try Recorder(store: store, workbench: try session(), name: "last", kind: "script")
+        named.finish()
+        let newest = try Recorder(store: store, workbench: try session(), name: "third", kind: "script")
+        newest.finish()
+        #expect(try store.session("last").name == "last", "a session named last is that one")
+    }
+
     @Test func aNewerSchemaIsRefused() throws {
         let folder = try TemporaryFolder()
         let path = folder.url.appendingPathComponent("s.sqlite").path

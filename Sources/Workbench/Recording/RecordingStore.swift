@@ -405,7 +405,7 @@ package final class RecordingStore: Sendable {
     }
 
     /// The session a user names: its id, or its name (the latest session of
-    /// that name).
+    /// that name), or `last`, the newest session (unless one is named so).
     package func session(_ reference: String) throws(RecordingError) -> RecordedSession {
         let found = try read { db -> RecordedSession? in
             if let id = Int64(reference),
@@ -413,10 +413,14 @@ package final class RecordingStore: Sendable {
             {
                 return Self.session(row)
             }
-            return try Row.fetchOne(
+            if let named = try Row.fetchOne(
                 db, sql: "SELECT \(Self.sessionColumns) FROM session s WHERE s.name = ? OR s.uuid = ? ORDER BY s.id DESC LIMIT 1",
-                arguments: [reference, reference]
-            ).map(Self.session)
+                arguments: [reference, reference])
+            {
+                return Self.session(named)
+            }
+            guard reference == "last" else { return nil }
+            return try Row.fetchOne(db, sql: "SELECT \(Self.sessionColumns) FROM session s ORDER BY s.id DESC LIMIT 1").map(Self.session)
         }
         guard let found else {
             throw RecordingError(.unknownSession, "no session \"\(reference)\" in \(path): `chatbench sessions --db \(path)` lists them")
