@@ -83,12 +83,18 @@ let package = Package(
             dependencies: [
                 "ChatCore", .product(name: "GRDB", package: "GRDB.swift"),
             ], swiftSettings: strict),
+        // The HTTP API's types, generated once from docs/openapi.json and
+        // committed (Generated/; scripts/openapi-generate.sh): the client in
+        // ChatSDKNetwork and the server's protocol in ChatServer share them.
+        .target(
+            name: "ChatAPI", dependencies: [.product(name: "OpenAPIRuntime", package: "swift-openapi-runtime")],
+            exclude: ["openapi-generator-config.yaml"], swiftSettings: strict),
         // The SDK's network transport and real-time runtime: an app that talks
         // to a server imports it; ChatSDK itself stays free of NIO.
         .target(
             name: "ChatSDKNetwork",
             dependencies: [
-                "ChatSDK", "ChatCore",
+                "ChatSDK", "ChatCore", "ChatAPI",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
                 .product(name: "WSClient", package: "swift-websocket"),
@@ -101,7 +107,7 @@ let package = Package(
         .target(
             name: "ChatServer",
             dependencies: [
-                "ChatBackend", "ChatCore", .product(name: "GRDB", package: "GRDB.swift"),
+                "ChatBackend", "ChatCore", "ChatAPI", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird", condition: workbench),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird", condition: workbench),
@@ -157,7 +163,7 @@ let package = Package(
         .testTarget(
             name: "ChatSDKNetworkTests",
             dependencies: [
-                "ChatSDKNetwork", "ChatSDK", "ChatCore", "ChatTestSupport",
+                "ChatSDKNetwork", "ChatAPI", "ChatSDK", "ChatCore", "ChatTestSupport",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             ], swiftSettings: strict),
         .testTarget(

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The code swift-openapi-generator makes from docs/openapi.json is committed
-# (issue 28): ChatSDKNetwork's client and ChatServer's handler protocol, each
-# in its Generated/ folder, made as its openapi-generator-config.yaml says.
+# (issue 28): the API's types once (ChatAPI), ChatSDKNetwork's client and
+# ChatServer's handler protocol, each in its Generated/ folder, made as its
+# openapi-generator-config.yaml says.
 # So neither an app that embeds the SDK nor this package's build builds the
 # generator: it is built here alone, in its own package (scripts/openapi-generator).
 #
@@ -25,7 +26,7 @@ rm -f "$tool.log"
 fresh="$(mktemp -d)"
 trap 'rm -rf "$fresh"' EXIT
 status=0
-for target in Sources/ChatSDKNetwork Sources/ChatServer; do
+for target in Sources/ChatAPI Sources/ChatSDKNetwork Sources/ChatServer; do
     out="$fresh/$(basename "$target")"
     "$generator" generate docs/openapi.json --config "$target/openapi-generator-config.yaml" \
         --output-directory "$out" >"$fresh/log" 2>&1 || { cat "$fresh/log" >&2; exit 1; }

@@ -1,3 +1,4 @@
+import ChatAPI
 package import ChatCore
 import ChatSDK
 import Foundation

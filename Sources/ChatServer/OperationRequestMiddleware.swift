@@ -1,3 +1,4 @@
+import ChatAPI
 import ChatBackend
 import ChatCore
 import Foundation

@@ -1,3 +1,4 @@
+import ChatAPI
 import ChatCore
 import ChatSDK
 import Foundation

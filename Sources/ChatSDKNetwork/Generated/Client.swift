@@ -5,6 +5,7 @@ import struct Foundation.URL
 import struct Foundation.Data
 import struct Foundation.Date
 import HTTPTypes
+import ChatAPI
 /// ChatBackend over HTTP + WebSocket (`chatbench serve`, SPEC S3). Errors are JSON {code, message} (schema Error; the status follows the code). Values are the Codable encodings of the ChatCore wire types: times are {"milliseconds": …} since the Unix epoch; enums are objects with one key, the case's name (e.g. {"text": {"_0": "hello"}}); absent optional fields are left out, and null is accepted for them.
 ///
 /// Demo credentials: `chatbench serve` creates, when its database has none, the demo app: API key `demo-key`, app secret `demo-secret-0123456789abcdef`. Sign a user in with POST /v1/identity {"loginAnonymous": {}} (X-Api-Key only), or with a JWT (HS256, signed with the app secret, claims external_id and exp required, name and email optional), or ask tokens for a user with POST /v1/app/tokens (X-Api-Key and X-App-Secret).

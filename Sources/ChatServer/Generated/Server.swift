@@ -5,6 +5,7 @@ import struct Foundation.URL
 import struct Foundation.Data
 import struct Foundation.Date
 import HTTPTypes
+import ChatAPI
 extension APIProtocol {
     /// Registers each operation handler with the provided transport.
     /// - Parameters:
