@@ -121,7 +121,7 @@ public final class WorkbenchSession {
         if interpreter.resetRequested { reset() }
         if timed, interpreter.timing {
             result.timing =
-                "virtual \(Format.duration(result.virtualTime - virtualStart)), wall \(Format.wall(seconds: Self.seconds(ContinuousClock.now - started)))"
+                "virtual \(Format.duration(result.virtualTime - virtualStart)), wall \(Format.wall(seconds: (ContinuousClock.now - started).timeInterval))"
         }
         return result
     }
@@ -157,10 +157,6 @@ public final class WorkbenchSession {
         fresh.typedLines = old.typedLines
         fresh.world.capturesTraffic = old.world.capturesTraffic
         interpreter = fresh
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     /// What the prompt shows besides `chatbench`: the current client when it

@@ -28,6 +28,7 @@ extension Replayer {
         let timeline = FieldTimeline(steps: recorded, traffic: traffic)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chatbench-field-replay-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
+        let redacted = first.input.contains("content: .redacted")
         let replay: FieldReplayClient
         do {
             replay = try FieldReplayClient(
@@ -40,13 +41,13 @@ extension Replayer {
                     }
                 },
                 ids: ReplayedIDs(mintedIDs(recorded, timeline)), file: folder.appendingPathComponent("replay.sqlite").path,
-                cacheMode: cacheMode, autoResend: autoResend, pageSize: pageSize, redacted: first.input.contains("content: .redacted"))
+                cacheMode: cacheMode, autoResend: autoResend, pageSize: pageSize, redacted: redacted)
         } catch {
             throw RecordingError(.unsupported, "cannot start a replay of session \(session.label): \(error)")
         }
         defer { replay.world.stop() }
         var notes: [String] = []
-        if first.input.contains("content: .redacted") {
+        if redacted {
             notes.append(
                 "the recording's message texts are redacted: the replay sends their summaries, so its requests differ from the tape")
         }
@@ -76,7 +77,7 @@ extension Replayer {
             session: session, stepsRun: divergence.map { $0.step } ?? replayed.count, divergence: divergence,
             changedSteps: divergence == nil ? 0 : 1, notes: notes, steps: replayed,
             virtualMilliseconds: max(0, replay.world.now.milliseconds - timeline.start),
-            seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+            seconds: elapsed.timeInterval)
         outcome.tapeDivergences = replay.tape.divergences.map(\.description)
         outcome.unusedTape =
             divergence == nil

@@ -60,7 +60,7 @@ extension Replayer {
         var outcome = ReplayOutcome(
             session: session, stepsRun: replayed.count, divergence: divergence, changedSteps: divergence == nil ? 0 : 1, notes: notes,
             steps: replayed, virtualMilliseconds: max(0, stage.now.milliseconds - start.milliseconds),
-            seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+            seconds: elapsed.timeInterval)
         outcome.tapeDivergences = stage.divergences.map(\.description)
         outcome.unusedTape = divergence == nil ? stage.unused : []
         // What the steps run crossed is the tape's (the replay answers from it).

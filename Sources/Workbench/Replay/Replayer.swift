@@ -81,7 +81,7 @@ package enum Replayer {
         var outcome = ReplayOutcome(
             session: session, stepsRun: replayed.count, divergence: divergence, changedSteps: changed, notes: notes,
             steps: replayed, virtualMilliseconds: max(0, virtual),
-            seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+            seconds: elapsed.timeInterval)
         outcome.traffic = traffic
         return outcome
     }

@@ -235,10 +235,3 @@ private final class ResultBox<T: Sendable>: Sendable {
     var value: Result<T, any Error>? { result.withLock { $0 } }
     func set(_ value: Result<T, any Error>) { result.withLock { $0 = value } }
 }
-
-extension Duration {
-    var timeInterval: TimeInterval {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) / 1e18
-    }
-}

@@ -60,7 +60,7 @@ package enum TranscriptRunner {
             result.html = capture.html(name: URL(fileURLWithPath: path).lastPathComponent, kind: "test")
         }
         let elapsed = ContinuousClock.now - started
-        result.seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        result.seconds = elapsed.timeInterval
         return result
     }
 
@@ -203,7 +203,7 @@ package enum TranscriptRunner {
         }
         worker.stackSize = 8 << 20
         worker.start()
-        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        let seconds = timeout.timeInterval
         guard done.wait(timeout: .now() + seconds) == .success else {
             return timedOut(path: path, after: timeout, at: running.withLock { $0 })
         }
@@ -215,7 +215,7 @@ package enum TranscriptRunner {
     static func timedOut(path: String, after timeout: Duration, at block: Transcript.Block?) -> TranscriptResult {
         let why =
             "ran out of time: still running after \(Format.duration(timeout)) of wall time (--timeout); the rest of the file did not run"
-        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        let seconds = timeout.timeInterval
         var result = TranscriptResult(
             path: path, kind: nil, passed: false, failures: ["  " + why], isError: false, output: "", updatedText: nil, seconds: seconds)
         result.timedOut = true
