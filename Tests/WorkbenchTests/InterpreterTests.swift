@@ -83,6 +83,26 @@ func run(_ lines: [String], seed: UInt64 = 1) throws -> (session: WorkbenchSessi
         #expect(results[0].status == .scriptError)
     }
 
+    /// W2, one way for all: a field a path reads that `inspect` does not
+    /// show (a list, a function) is suggested and listed as the others
+    /// are, and so is a client's name.
+    @Test func everyFieldAPathReadsAndEveryClientGetsASuggestion() throws {
+        let (_, results) = try run([
+            "user set alice", "watch conversations", "clock.timrs", "w1.indxOf(c1)", "w1.elemnts", "client new phone", "use phne",
+            "help w1",
+        ])
+        let watcherFields = "state, fresh, count, hasMore, emissions, error, watching, client, elements, indexOf(HANDLE)"
+        #expect(
+            results[2].output
+                == "script error: clock has no field \"timrs\" (did you mean timers?); fields: now, elapsed, pending, timers\n")
+        #expect(
+            results[3].output == "script error: w1 has no field \"indxOf\" (did you mean indexOf(HANDLE)?); fields: \(watcherFields)\n")
+        #expect(results[4].output == "script error: w1 has no field \"elemnts\" (did you mean elements?); fields: \(watcherFields)\n")
+        #expect(results[6].output == "script error: unknown client \"phne\" (did you mean phone?)\n")
+        #expect(results[7].output.hasPrefix("w1 is a watcher; its fields: \(watcherFields)\n"))
+        #expect([2, 3, 4, 6].allSatisfy { results[$0].status == .scriptError })
+    }
+
     @Test func sdkErrorsAreShownAndSetErrorWithoutFailingTheScript() throws {
         let (session, results) = try run([
             "watch conversations",
@@ -326,5 +346,7 @@ func run(_ lines: [String], seed: UInt64 = 1) throws -> (session: WorkbenchSessi
         #expect(try completions(lines, "expect client.se") == ["client.session"])
         #expect(try completions(lines, "expect w1.count ") == ["!=", "<", "<=", "==", ">", ">=", "contains"])
         #expect(try completions(lines, "server.me") == ["server.messages("])
+        #expect(try completions(lines, "clock.ti") == ["clock.timers"])
+        #expect(try completions(lines, "w1.in") == ["w1.indexOf("])
     }
 }

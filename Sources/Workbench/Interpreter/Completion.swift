@@ -75,7 +75,7 @@ extension Interpreter {
         guard let path = try? PathExpression.parse(base), isKnownRoot(path.root),
             case .object(let object)? = try? evaluate(path)
         else { return [] }
-        return object.fieldNames
+        return object.pathFieldNames
             .map { $0.hasSuffix(")") ? String($0.prefix(while: { $0 != "(" })) + "(" : $0 }
             .filter { $0.hasPrefix(partial) }
             .map { base + "." + $0 }

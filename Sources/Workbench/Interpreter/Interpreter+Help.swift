@@ -35,7 +35,7 @@ extension Interpreter {
         if specs.isEmpty, words.count == 1, PathExpression.looksLikePath(name), isKnownRoot(name),
             case .object(let object) = try evaluate(PathExpression.parse(name))
         {
-            print("\(name) is \(describeHandle(object.handle)); its fields: \(object.fieldNames.joined(separator: ", "))")
+            print("\(name) is \(describeHandle(object.handle)); its fields: \(object.pathFieldNames.joined(separator: ", "))")
             print("\(name).FIELD shows one, inspect \(name) shows them all with their history.")
             return
         }
@@ -51,7 +51,7 @@ extension Interpreter {
     func inspectionList() -> [String] {
         Self.reservedRoots.filter { $0 != "error" }.compactMap { root in
             guard let path = try? PathExpression.parse(root), case .object(let object)? = try? evaluate(path) else { return nil }
-            return "\(root): " + object.fieldNames.map { "\(root).\($0)" }.joined(separator: ", ")
+            return "\(root): " + object.pathFieldNames.map { "\(root).\($0)" }.joined(separator: ", ")
         }
     }
 }

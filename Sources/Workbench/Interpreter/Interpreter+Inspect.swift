@@ -25,7 +25,7 @@ extension Interpreter {
                     guard let next = try object.field(name, argument: argument, in: self) else {
                         throw ScriptError(
                             .unknownField,
-                            "\(walked) has no field \"\(name)\"\(Suggestion.hint(for: name, in: object.fieldNames)); fields: \(object.fieldNames.joined(separator: ", "))"
+                            "\(walked) has no field \"\(name)\"\(Suggestion.hint(for: name, in: object.pathFieldNames)); fields: \(object.pathFieldNames.joined(separator: ", "))"
                         )
                     }
                     resolved = next

@@ -132,7 +132,9 @@ final class Interpreter: @unchecked Sendable {
     func resolve(_ word: String, as kind: HandleKind) throws(ScriptError) -> any Inspectable {
         let handle = handle(forID: word) ?? word
         guard let object = objects[handle] ?? clients.first(where: { $0.name == word }) else {
-            let candidates = objects.keys.filter { kind == .any || objects[$0].map { Self.kind(of: $0) == kind } == true }.sorted()
+            let candidates =
+                objects.keys.filter { kind == .any || objects[$0].map { Self.kind(of: $0) == kind } == true }.sorted()
+                + (kind == .client || kind == .any ? clients.map(\.name) : [])
             throw ScriptError(
                 .unknownHandle,
                 "unknown \(kind == .any ? "handle" : kind.rawValue) \"\(word)\"\(Suggestion.hint(for: word, in: candidates))")

@@ -20,6 +20,9 @@ protocol Inspectable: AnyObject {
     var handle: String { get }
     /// Field names, in the order `inspect` shows them.
     var fieldNames: [String] { get }
+    /// Fields a path reads that `inspect` does not show: a list
+    /// (`clock.timers`, `w1.elements`) or a function (`w1.indexOf(HANDLE)`).
+    var pathOnlyFieldNames: [String] { get }
     /// A field's value; nil when there is no such field.
     func field(_ name: String, argument: String?, in interpreter: Interpreter) throws(ScriptError) -> Resolved?
     /// One line, for typing the handle alone.
@@ -33,6 +36,13 @@ protocol Inspectable: AnyObject {
 }
 
 extension Inspectable {
+    var pathOnlyFieldNames: [String] { [] }
+
+    /// Every field a path can name: what a mistyped field is matched
+    /// against (W2), what `help HANDLE` and the error list, and what Tab
+    /// completes.
+    var pathFieldNames: [String] { fieldNames + pathOnlyFieldNames }
+
     /// What `expect` compares the object itself with: its handle.
     var comparable: Value { .string(handle) }
 

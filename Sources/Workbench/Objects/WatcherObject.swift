@@ -49,6 +49,7 @@ final class WatcherObject: Inspectable, @unchecked Sendable {
     }
 
     let fieldNames = ["state", "fresh", "count", "hasMore", "emissions", "error", "watching", "client"]
+    let pathOnlyFieldNames = ["elements", "indexOf(HANDLE)"]
 
     func field(_ name: String, argument: String?, in interpreter: Interpreter) throws(ScriptError) -> Resolved? {
         switch name {

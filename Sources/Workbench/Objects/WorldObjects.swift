@@ -185,6 +185,7 @@ final class ClockObject: Inspectable {
     /// `timers` (every pending wake-up) is listed by `inspect clock` after
     /// the fields, one a line.
     let fieldNames = ["now", "elapsed", "pending"]
+    let pathOnlyFieldNames = ["timers"]
 
     func field(_ name: String, argument: String?, in interpreter: Interpreter) throws(ScriptError) -> Resolved? {
         switch name {
