@@ -66,28 +66,12 @@ struct ExportCommand: ParsableCommand {
             return
         }
         guard let file else { return }
-        if !force, FileManager.default.fileExists(atPath: file) {
-            SessionSource.fail("\(file) already exists: choose another name, or pass --force")
-        }
-        let text: String
-        var field: FieldExport.Result?
         do {
-            if recorded.isFieldRecording {
-                field = try FieldExport.export(
-                    recorded, steps: try store.steps(of: recorded.id), traffic: try store.traffic(of: recorded.id), source: session)
-                text = field!.text
-            } else {
-                text = Transcript.export(recorded, steps: try store.steps(of: recorded.id))
-            }
+            let (notes, done) = try Transcript.write(recorded, of: store, source: session, to: file, force: force)
+            for note in notes { Terminal.error("chatbench: note: \(note)") }
+            Terminal.write(done + "\n")
         } catch {
             SessionSource.fail(error.message)
         }
-        do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: file))
-        } catch {
-            SessionSource.fail("cannot write \(file): \((error as NSError).localizedDescription)")
-        }
-        for note in field?.notes ?? [] { Terminal.error("chatbench: note: \(note)") }
-        Terminal.write("wrote session \(recorded.label) to \(file) (run it with: chatbench test \(file))\n")
     }
 }

@@ -43,27 +43,10 @@ struct ReplayCommand: ParsableCommand {
     @OptionGroup var world: WorldOptions
 
     func run() throws {
-        if tape, update {
-            SessionSource.fail(
-                "--tape replays a server session as recorded; --update cannot re-record it (record it again against a server)")
-        }
         let (store, recorded) = try SessionSource.open(session, db: world.db)
         let outcome: ReplayOutcome
         do {
-            let steps = try store.steps(of: recorded.id)
-            if recorded.isFieldRecording, update {
-                SessionSource.fail(
-                    "session \(recorded.label) is an app's field recording: --update cannot re-record it (the device made it)")
-            }
-            outcome =
-                recorded.isFieldRecording
-                ? try Replayer.replayField(recorded, steps: steps, traffic: try store.traffic(of: recorded.id))
-                : tape
-                    ? try Replayer.replayTape(recorded, steps: steps, traffic: try store.traffic(of: recorded.id))
-                    : try Replayer.replay(recorded, steps: steps, update: update, keepTraffic: htmlOnFailure != nil)
-            if update, outcome.changedSteps > 0 {
-                try store.replaceSteps(of: recorded.id, with: outcome.steps)
-            }
+            outcome = try Replayer.replay(recorded, of: store, update: update, tape: tape, keepTraffic: htmlOnFailure != nil)
         } catch {
             SessionSource.fail(error.message)
         }
@@ -77,43 +60,9 @@ struct ReplayCommand: ParsableCommand {
             Terminal.write(try JSONOutput.encode(ReplayReport(outcome, updated: update)) + "\n")
         } else {
             for note in outcome.notes { Terminal.error("chatbench: note: \(note)") }
-            report(outcome)
+            for line in outcome.report(update: update, tape: tape) { Terminal.write(line + "\n") }
         }
         throw ExitCode(outcome.identical || update ? 0 : 1)
-    }
-
-    private func report(_ outcome: ReplayOutcome) {
-        let label = "session \(outcome.session.label)"
-        let timing =
-            "\(Format.duration(milliseconds: outcome.virtualMilliseconds)) of virtual time in \(Format.wall(seconds: outcome.seconds))"
-        if update {
-            Terminal.write(
-                outcome.changedSteps == 0
-                    ? "\(label): \(Format.count(outcome.stepsRun, "step")) replayed, nothing changed (\(timing))\n"
-                    : "\(label): re-recorded, \(outcome.changedSteps) of \(Format.count(outcome.stepsRun, "step")) changed (\(timing))\n")
-            return
-        }
-        if !outcome.tapeDivergences.isEmpty {
-            Terminal.write("\(label): the SDK's requests diverge from the tape:\n")
-            for divergence in outcome.tapeDivergences { Terminal.write("  \(divergence)\n") }
-        }
-        if !outcome.unusedTape.isEmpty {
-            Terminal.write(
-                "\(label): \(outcome.unusedTape.count) request\(outcome.unusedTape.count == 1 ? "" : "s") on the tape never made: \(outcome.unusedTape.prefix(3).joined(separator: "; "))\(outcome.unusedTape.count > 3 ? "; …" : "")\n"
-            )
-        }
-        guard let divergence = outcome.divergence else {
-            if outcome.identical {
-                Terminal.write(
-                    "\(label): \(Format.count(outcome.stepsRun, "step")) replayed\(tape || outcome.session.isFieldRecording ? " from the tape" : ""), identical (\(timing))\n"
-                )
-            }
-            return
-        }
-        Terminal.write("\(label) diverged at step \(divergence.step): > \(divergence.input)\n")
-        Terminal.write(outcome.session.isFieldRecording ? "--- on the device\n+++ replayed\n" : "--- recorded\n+++ replayed\n")
-        for line in divergence.diff { Terminal.write(line + "\n") }
-        if let hint = divergence.hint { Terminal.write("hint: \(hint)\n") }
     }
 }
 

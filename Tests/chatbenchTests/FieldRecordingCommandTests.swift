@@ -61,7 +61,7 @@ import Testing
         let missing = try ChatbenchBinary.run(["export", folder.url.appendingPathComponent("no-such.sqlite").path, out + "2"])
         #expect(missing.status == 2)
         // One line of error.
-        #expect(missing.stderr.hasPrefix("chatbench: no recording database at "))
+        #expect(missing.stderr.hasPrefix("chatbench: no recording file at "))
         #expect(missing.stderr.filter { $0 == "\n" }.count == 1)
     }
 }

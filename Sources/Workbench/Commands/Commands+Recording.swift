@@ -4,6 +4,10 @@ protocol RecordingControl: AnyObject {
     func stopRecording() -> String
     /// The sessions of the recording database, as a table.
     func listSessions() throws(RecordingError) -> [String]
+    /// The recording database's path.
+    var databasePath: String { get }
+    /// This session's id while it is being recorded; nil once stopped.
+    var sessionInProgress: Int64? { get }
 }
 
 extension CommandTable {
@@ -40,6 +44,50 @@ extension CommandTable {
                     invocation.argument(0)!, timeline: invocation.flag("--timeline"), traffic: invocation.flag("--traffic"))
             }),
         CommandSpec(
+            name: "replay", group: .recording,
+            arguments: [ArgumentSpec(name: "SESSION|FILE", kind: .file)],
+            options: [
+                OptionSpec(name: "--update", value: nil, summary: "re-record the session's output instead of comparing it"),
+                OptionSpec(name: "--tape", value: nil, summary: "replay a server-mode session offline from its traffic tape"),
+            ],
+            summary:
+                "replay another recorded session (an id, a name, last: the newest before this one; or a bundle or an app's diagnostics file) in a fresh world and compare its output, as chatbench replay does",
+            example: "replay examples/field/support-ticket.sqlite",
+            keepsError: true,
+            run: { interpreter, invocation in
+                let (store, recorded) = try interpreter.recordedSession(invocation.argument(0)!, for: "replay")
+                let (update, tape) = (invocation.flag("--update"), invocation.flag("--tape"))
+                let outcome = try ScriptError.recording { () throws(RecordingError) in
+                    try Replayer.replay(recorded, of: store, update: update, tape: tape)
+                }
+                for note in outcome.notes { interpreter.print("note: \(note)") }
+                let report = outcome.report(update: update, tape: tape, wallTime: interpreter.timing)
+                for line in report { interpreter.print(line) }
+                // A divergence fails a script as a failed expect does (the subcommand exits 1).
+                if !outcome.identical, !update {
+                    interpreter.stepFailure = report.first
+                    throw ExpectOutcome.failed
+                }
+            }),
+        CommandSpec(
+            name: "export", group: .recording,
+            arguments: [ArgumentSpec(name: "SESSION|FILE", kind: .file), ArgumentSpec(name: "OUT", kind: .file)],
+            options: [OptionSpec(name: "--force", value: nil, summary: "overwrite OUT if it exists")],
+            summary:
+                "write another recorded session (an id, a name, last, or a file) to OUT as a transcript that chatbench test runs, as chatbench export does",
+            example: "export examples/field/support-ticket.sqlite ticket.chat",
+            keepsError: true,
+            run: { interpreter, invocation in
+                let reference = invocation.argument(0)!
+                let (store, recorded) = try interpreter.recordedSession(reference, for: "export")
+                let (notes, done) = try ScriptError.recording { () throws(RecordingError) in
+                    try Transcript.write(
+                        recorded, of: store, source: reference, to: invocation.argument(1)!, force: invocation.flag("--force"))
+                }
+                for note in notes { interpreter.print("note: \(note)") }
+                interpreter.print(done)
+            }),
+        CommandSpec(
             name: "record stop", group: .recording,
             summary: "stop recording this session (the steps so far stay recorded)",
             example: "record stop",
@@ -50,15 +98,55 @@ extension CommandTable {
     ]
 }
 
+extension Interpreter {
+    /// The recorded session `reference` names for `verb` (`replay`,
+    /// `export`): a file, or a session of this session's recording
+    /// database other than this one (``RecordingStore/open(session:db:current:)``).
+    func recordedSession(_ reference: String, for verb: String) throws(ScriptError) -> (RecordingStore, RecordedSession) {
+        let database = recording?.databasePath
+        guard database != nil || RecordingStore.looksLikeFile(reference) else {
+            throw ScriptError(
+                .recording,
+                "this session is not recorded, so there is no database to find session \(Format.quoted(reference)) in: name a recording file, or run chatbench \(verb) \(reference) [--db PATH]"
+            )
+        }
+        return try ScriptError.recording { () throws(RecordingError) in
+            try RecordingStore.open(session: reference, db: database ?? "", current: recording?.sessionInProgress)
+        }
+    }
+}
+
+extension ScriptError {
+    /// What `body` returns; its recording error as a script error, one line.
+    static func recording<T>(_ body: () throws(RecordingError) -> T) throws(ScriptError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw ScriptError(.recording, error.message)
+        }
+    }
+}
+
 extension CommandSpec {
     /// A verb whose output depends on this session's recording database
     /// (`sessions`, `record stop`): transcripts and replays do not compare
-    /// it. `sessions show FILE` reads a file named in the script, so it is compared.
-    var readsThisSessionsDatabase: Bool { group == .recording && name != "sessions show" }
+    /// it. `sessions show FILE` reads a file named in the script, so it is
+    /// compared; `replay` and `export` read another recording
+    /// (``readsOtherRecordings``).
+    var readsThisSessionsDatabase: Bool { group == .recording && !["sessions show", "replay", "export"].contains(name) }
+
+    /// `replay`, `export`: what they print comes from another recording (a
+    /// session of the database, or a file) and they change nothing in this
+    /// world. A replay of this session keeps what they printed rather than
+    /// run them again (another session, or a file since rewritten, would
+    /// print something else, and a session's replay replaying itself would
+    /// never end); a transcript compares them when they name a file.
+    var readsOtherRecordings: Bool { name == "replay" || name == "export" }
 
     /// A verb whose output depends on the machine, not on the world: on this
-    /// session's recording database (``readsThisSessionsDatabase``) or, at a
-    /// terminal, on the history file of earlier sessions (`history`). It is
-    /// recorded; replays do not compare it and exports leave it out.
-    var dependsOnTheMachine: Bool { readsThisSessionsDatabase || name == "history" }
+    /// session's recording database (``readsThisSessionsDatabase``), on
+    /// other recordings (``readsOtherRecordings``) or, at a terminal, on the
+    /// history file of earlier sessions (`history`). It is recorded; replays
+    /// do not compare it and exports leave it out.
+    var dependsOnTheMachine: Bool { readsThisSessionsDatabase || readsOtherRecordings || name == "history" }
 }

@@ -88,6 +88,10 @@ extension Recorder: RecordingControl {
         return "recording of session \(session.label) stopped after \(stepNumber) step\(stepNumber == 1 ? "" : "s")"
     }
 
+    var databasePath: String { store.path }
+
+    var sessionInProgress: Int64? { isRecording ? session.id : nil }
+
     func listSessions() throws(RecordingError) -> [String] {
         SessionListing.table(try store.sessions(), current: isRecording ? session.id : nil)
     }

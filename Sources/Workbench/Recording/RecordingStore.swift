@@ -405,8 +405,10 @@ package final class RecordingStore: Sendable {
     }
 
     /// The session a user names: its id, or its name (the latest session of
-    /// that name), or `last`, the newest session (unless one is named so).
-    package func session(_ reference: String) throws(RecordingError) -> RecordedSession {
+    /// that name), or `last`, the newest session (unless one is named so)
+    /// other than `excluding` (the one a REPL is recording: at its prompt,
+    /// `last` is the session before it).
+    package func session(_ reference: String, excluding: Int64? = nil) throws(RecordingError) -> RecordedSession {
         let found = try read { db -> RecordedSession? in
             if let id = Int64(reference),
                 let row = try Row.fetchOne(db, sql: "SELECT \(Self.sessionColumns) FROM session s WHERE s.id = ?", arguments: [id])
@@ -420,7 +422,10 @@ package final class RecordingStore: Sendable {
                 return Self.session(named)
             }
             guard reference == "last" else { return nil }
-            return try Row.fetchOne(db, sql: "SELECT \(Self.sessionColumns) FROM session s ORDER BY s.id DESC LIMIT 1").map(Self.session)
+            return try Row.fetchOne(
+                db, sql: "SELECT \(Self.sessionColumns) FROM session s WHERE s.id IS NOT ? ORDER BY s.id DESC LIMIT 1",
+                arguments: [excluding]
+            ).map(Self.session)
         }
         guard let found else {
             throw RecordingError(.unknownSession, "no session \"\(reference)\" in \(path): `chatbench sessions --db \(path)` lists them")

@@ -46,14 +46,31 @@ extension WorkbenchSession {
         }
     }
 
-    /// Whether a line drives the recording itself (`sessions`, `record
-    /// stop`): what it prints depends on the database, not on the world,
-    /// so replays and transcripts do not compare it.
+    /// Whether a transcript leaves a line's output uncompared: a verb that
+    /// drives the recording itself (`sessions`, `record stop`), or one that
+    /// reads a session of this session's database (`replay ID`, `export
+    /// last OUT`): what it prints depends on the database, not on the
+    /// world. `replay FILE` and `export FILE OUT` read a file the script
+    /// names, and are compared.
     package func isRecordingCommand(_ line: String) -> Bool {
-        // Cheap first: replays ask this of every step.
-        guard line.containsASCII("sessions") || line.containsASCII("record") else { return false }
-        guard let tokens = try? Tokenizer.tokenize(line), let (spec, _) = interpreter.table.match(tokens) else { return false }
+        guard let (spec, argument) = verb(of: line, ifItHolds: ["sessions", "record", "replay", "export"]) else { return false }
+        if spec.readsOtherRecordings { return argument.map { !RecordingStore.looksLikeFile($0) } ?? false }
         return spec.readsThisSessionsDatabase
+    }
+
+    /// Whether a line reads another recording (`replay`, `export`,
+    /// ``CommandSpec/readsOtherRecordings``): a replay keeps what it
+    /// printed when recorded rather than run it again.
+    package func readsOtherRecordings(_ line: String) -> Bool {
+        verb(of: line, ifItHolds: ["replay", "export"])?.spec.readsOtherRecordings ?? false
+    }
+
+    /// The verb a line uses and its first argument, when the line holds
+    /// one of `words` (cheap first: replays ask this of every step).
+    private func verb(of line: String, ifItHolds words: [StaticString]) -> (spec: CommandSpec, argument: String?)? {
+        guard words.contains(where: { line.containsASCII($0) }) else { return nil }
+        guard let tokens = try? Tokenizer.tokenize(line), let (spec, used) = interpreter.table.match(tokens) else { return nil }
+        return (spec, used < tokens.count ? tokens[used].text : nil)
     }
 
     /// Makes the next step stop where Ctrl-C stopped `step` when it was
@@ -82,9 +99,7 @@ extension WorkbenchSession {
     /// (``CommandSpec/dependsOnTheMachine``): `history` as well as the
     /// recording verbs. Replays record it and do not compare it.
     package func dependsOnTheMachine(_ line: String) -> Bool {
-        guard line.containsASCII("history") || line.containsASCII("sessions") || line.containsASCII("record") else { return false }
-        guard let tokens = try? Tokenizer.tokenize(line), let (spec, _) = interpreter.table.match(tokens) else { return false }
-        return spec.dependsOnTheMachine
+        verb(of: line, ifItHolds: ["history", "sessions", "record", "replay", "export"])?.spec.dependsOnTheMachine ?? false
     }
 
     /// The virtual time the world started at.

@@ -40,9 +40,15 @@ extension Replayer {
         let matcher = TranscriptMatcher()
         var divergence: ReplayOutcome.Divergence?
         var replayed: [RecordedStep] = []
+        var kept: [RecordedStep] = []
         for step in recorded {
-            stage.beginStep(step.number, at: instant(step.wallTime))
             let input = workbench.reveal(step.input)
+            if workbench.readsOtherRecordings(input) {
+                kept.append(step)
+                replayed.append(step)
+                continue
+            }
+            stage.beginStep(step.number, at: instant(step.wallTime))
             let result = workbench.execute(input)
             let new = workbench.recordedStep(number: step.number, input: input, result: result, wallTime: step.wallTime)
             replayed.append(new)
@@ -56,6 +62,7 @@ extension Replayer {
             }
             if result.status == .quit { break }
         }
+        notes += keptAsRecorded(kept)
         let elapsed = ContinuousClock.now - started
         var outcome = ReplayOutcome(
             session: session, stepsRun: replayed.count, divergence: divergence, changedSteps: divergence == nil ? 0 : 1, notes: notes,

@@ -41,12 +41,18 @@ package enum Replayer {
         var changed = 0
         var replayed: [RecordedStep] = []
         var traffic: [RecordedTraffic] = []
+        var kept: [RecordedStep] = []
         for step in recorded {
             let input = workbench.reveal(step.input)
             if let placeholder = unknownPlaceholder(in: input) {
                 notes.append(
                     "step \(step.number) holds \(placeholder), a secret typed in by hand: recordings never keep it, so the replay feeds the placeholder"
                 )
+            }
+            if workbench.readsOtherRecordings(input) {
+                kept.append(step)
+                replayed.append(step)
+                continue
             }
             // A step Ctrl-C stopped stops where it stopped then, not at its end.
             workbench.interrupt(like: step)
@@ -76,6 +82,7 @@ package enum Replayer {
             }
             if result.status == .quit { break }
         }
+        notes += keptAsRecorded(kept)
         let elapsed = ContinuousClock.now - started
         let virtual = (replayed.last?.virtualTime ?? 0) - workbench.startTime.milliseconds
         var outcome = ReplayOutcome(
@@ -84,6 +91,17 @@ package enum Replayer {
             seconds: elapsed.timeInterval)
         outcome.traffic = traffic
         return outcome
+    }
+
+    /// The note for the steps that read another recording (`replay`,
+    /// `export`): a replay keeps what they printed, and does not run them again.
+    static func keptAsRecorded(_ steps: [RecordedStep]) -> [String] {
+        guard let first = steps.first else { return [] }
+        let what =
+            steps.count == 1
+            ? "step \(first.number) (\(first.input)) reads another recording"
+            : "steps \(steps.map { String($0.number) }.joined(separator: ", ")) (replay, export) read other recordings"
+        return ["\(what), not the world: kept as recorded, not run again"]
     }
 
     /// Whether the recording of `step` shows a secret's placeholder. When

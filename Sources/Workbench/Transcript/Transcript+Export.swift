@@ -1,3 +1,5 @@
+import Foundation
+
 extension Transcript {
     /// A recorded session as a transcript (`export SESSION FILE`): a header
     /// naming it, its seed, then every step's input and output. Steps whose
@@ -15,6 +17,38 @@ extension Transcript {
             out += TranscriptRunner.lines(of: step.output).map(expectedLine)
         }
         return out.map { $0 + "\n" }.joined()
+    }
+}
+
+extension Transcript {
+    /// `export SESSION FILE`, on the command line and at the prompt alike:
+    /// session `recorded` of `store` written to `file` as a transcript. An
+    /// app's field recording becomes commands (``FieldExport``; `source` is
+    /// the file as the user named it, for the header), any other session
+    /// its steps (``export(_:steps:)``). A file that exists is kept unless
+    /// `force`. Returns what could not be inferred (notes) and the line
+    /// saying where the transcript went.
+    package static func write(
+        _ recorded: RecordedSession, of store: RecordingStore, source: String, to file: String, force: Bool
+    ) throws(RecordingError) -> (notes: [String], done: String) {
+        if !force, FileManager.default.fileExists(atPath: file) {
+            throw RecordingError(.unwritable, "\(file) already exists: choose another name, or pass --force")
+        }
+        let steps = try store.steps(of: recorded.id)
+        var text = ""
+        var notes: [String] = []
+        if recorded.isFieldRecording {
+            let field = try FieldExport.export(recorded, steps: steps, traffic: try store.traffic(of: recorded.id), source: source)
+            (text, notes) = (field.text, field.notes)
+        } else {
+            text = export(recorded, steps: steps)
+        }
+        do {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: file))
+        } catch {
+            throw RecordingError(.unwritable, "cannot write \(file): \((error as NSError).localizedDescription)")
+        }
+        return (notes, "wrote session \(recorded.label) to \(file) (run it with: chatbench test \(file))")
     }
 }
 
