@@ -12,7 +12,7 @@ import Testing
         "expect", "==", "!=", "<", "contains", "none", "true", ".", "[", "]", "(", ")", "w1.state", "w1[0].text",
         "server.messages(c1)", "server.messages(", "error.code", "=", "x", "provider", "delay", "malformed", "more", "stop",
         "retry", "start", "--title", "help", "inspect", "settle", "wait", "emits", "state", "sent", "client", "new", "use",
-        "#", "\u{0}", "é", "🙂", "\\", "--", "-", "token", "expire", "run", "/nonexistent",
+        "#", "\u{0}", "é", "🙂", "\\", "--", "-", "token", "expire", "run", "/nonexistent", "replay", "export", "last",
     ]
 
     @Test func randomAndTruncatedLinesNeverCrash() throws {
