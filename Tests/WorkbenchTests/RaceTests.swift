@@ -66,6 +66,10 @@ import Testing
 
     @Test func whatACutLostIsOneLine() {
         #expect(InFlightCut.describe([]) == "no request was in flight")
+        #expect(InFlightCut.describe([], of: " of tablet") == "no request of tablet was in flight")
+        #expect(
+            InFlightCut.describe([("sendMessage", .afterCommit)], of: " of tablet")
+                == "lost 1 request of tablet in flight after the server committed it: sendMessage")
         #expect(
             InFlightCut.describe([("sendMessage", .beforeCommit)])
                 == "lost 1 request in flight before it reached the server: sendMessage")

@@ -36,7 +36,7 @@ extension CommandTable {
                     let network = interpreter.world.network
                     network.setOnline(false, device: link.device)
                     interpreter.print("network offline\(link.suffix)")
-                    if let inFlight { interpreter.print(inFlight.cut(network.conditions, device: link.device)) }
+                    if let inFlight { interpreter.print(inFlight.cut(network.conditions, link: link)) }
                     interpreter.world.runUntilIdle()
                     return
                 }
@@ -52,7 +52,7 @@ extension CommandTable {
                     // A `net online` since closed this window before it opened.
                     guard online.current == epoch else { return }
                     network.conditions.setOnline(false, device: device)
-                    if let inFlight { world.trace("network", inFlight.cut(network.conditions, device: device)) }
+                    if let inFlight { world.trace("network", inFlight.cut(network.conditions, link: link)) }
                 }
                 interpreter.print("the network goes offline\(link.suffix) in \(Format.duration(delay)) of virtual time")
             }),
@@ -99,7 +99,7 @@ extension CommandTable {
                 let count = link.device.map { network.openConnections(device: $0) } ?? network.openConnections
                 network.dropConnections(device: link.device)
                 interpreter.print("dropped \(count) realtime connection\(count == 1 ? "" : "s")\(link.of)")
-                if let inFlight { interpreter.print(inFlight.cut(network.conditions, device: link.device)) }
+                if let inFlight { interpreter.print(inFlight.cut(network.conditions, link: link)) }
                 interpreter.world.runUntilIdle()
             }),
         CommandSpec(

@@ -34,16 +34,17 @@ struct InFlightCut {
         cause = invocation.spec.name
     }
 
-    /// Cuts the requests on the wire of `device` (nil: all); returns the
-    /// line saying what was lost.
-    func cut(_ network: NetworkConditions, device: String?) -> String {
-        Self.describe(network.cutInFlight(at: point, cause: cause, device: device))
+    /// Cuts the requests on the wire of `link` (the whole network's, or
+    /// one client's); returns the line saying what was lost.
+    func cut(_ network: NetworkConditions, link: NetLink) -> String {
+        Self.describe(network.cutInFlight(at: point, cause: cause, device: link.device), of: link.of)
     }
 
-    /// `lost 1 request in flight after the server committed it: sendMessage`.
-    static func describe(_ lost: [(name: String, fate: CutPoint)]) -> String {
-        guard let first = lost.first else { return "no request was in flight" }
-        let requests = "lost \(lost.count) request\(lost.count == 1 ? "" : "s") in flight"
+    /// `lost 1 request in flight after the server committed it: sendMessage`
+    /// (`of` names the client whose link was cut: ` of tablet`).
+    static func describe(_ lost: [(name: String, fate: CutPoint)], of: String = "") -> String {
+        guard let first = lost.first else { return "no request\(of) was in flight" }
+        let requests = "lost \(lost.count) request\(lost.count == 1 ? "" : "s")\(of) in flight"
         if lost.allSatisfy({ $0.fate == first.fate }) {
             return "\(requests) \(place(first.fate, plural: lost.count > 1)): \(lost.map(\.name).joined(separator: ", "))"
         }
