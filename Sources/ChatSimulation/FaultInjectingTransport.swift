@@ -17,7 +17,10 @@ import ChatSDK
 ///   flight (``Latency`` says how long each leg takes in each mode);
 /// - cuts: the inner transport registers each realtime connection with the
 ///   conditions, which cut them all when the network goes offline or
-///   `net drop` drops them.
+///   `net drop` drops them; each request on the wire is registered too
+///   (a ``WireTrip``), and `--in-flight before-commit|after-commit` on
+///   those verbs loses it at once, before the server does it or after
+///   (its answer lost), as a lost connection (`reset`).
 ///
 /// ```swift
 /// let transport = FaultInjectingTransport(
@@ -82,7 +85,17 @@ package struct FaultInjectingTransport: ChatTransport {
         case .offline: throw lose(envelope, TransportError(.offline, "The device is offline (net fail)"))
         default: break
         }
-        try await travel(latency.there(device))
+        // On the wire from here: a cut with `--in-flight` loses it (not one
+        // `net fail` loses on the way anyway).
+        let trip = failure == nil || failure == .timeout ? conditions.depart(envelope.request.name, device: device) : nil
+        defer { if let trip { conditions.land(trip.id) } }
+        // Cut on the way there: lost, or (after-commit) it reaches the
+        // server at once and its answer is lost.
+        var cutThere: WireTrip.Cut?
+        do { try await travel(latency.there(device), trip?.trip) } catch let cut as WireTrip.Cut {
+            guard cut.fate == .afterCommit else { throw lose(envelope, cut.error, by: cut.cause) }
+            cutThere = cut
+        }
         switch failure {
         case .reset: throw lose(envelope, TransportError(.reset, "The connection was reset (net fail)"))
         case .unavailable:
@@ -90,18 +103,25 @@ package struct FaultInjectingTransport: ChatTransport {
             throw lose(envelope, TransportError(.unavailable, "The server answered HTTP 503 (net fail)"))
         default: break
         }
-        try conditions.checkOnline(device: device)
+        if cutThere == nil { try conditions.checkOnline(device: device) }
         conditions.countRequest()
+        trip?.trip.arrive()
         let result: Result<WireResponse, any Error>
         do { result = .success(try await inner.perform(envelope)) } catch { result = .failure(error) }
         runtime.trace("net", "\(envelope.request.name) → \(Self.describe(result))")
-        if failure == .timeout {
-            // It arrived and was done; its answer is lost.
-            try await travel(Self.timeout)
-            runtime.trace("net", "\(envelope.request.name) → timeout (net fail)")
-            throw TransportError(.timeout, "The request timed out (net fail)")
+        do {
+            if let cutThere { throw cutThere }
+            if failure == .timeout {
+                // It arrived and was done; its answer is lost.
+                try await travel(Self.timeout, trip?.trip)
+                runtime.trace("net", "\(envelope.request.name) → timeout (net fail)")
+                throw TransportError(.timeout, "The request timed out (net fail)")
+            }
+            try await travel(latency.back(device), trip?.trip)
+        } catch let cut as WireTrip.Cut {
+            runtime.trace("net", "\(envelope.request.name) → answer lost (\(cut.cause))")
+            throw cut.error
         }
-        try await travel(latency.back(device))
         try conditions.checkOnline(device: device)
         return try result.get()
     }
@@ -110,11 +130,11 @@ package struct FaultInjectingTransport: ChatTransport {
     /// waits before it fails, as a request's deadline would.
     package static let timeout: Duration = .seconds(5)
 
-    /// A request `net fail` lost before the server did it: traced and
-    /// reported as such.
-    private func lose(_ envelope: WireEnvelope, _ error: TransportError) -> TransportError {
+    /// A request `net fail` (or a cut, `by` its verb) lost before the
+    /// server did it: traced and reported as such.
+    private func lose(_ envelope: WireEnvelope, _ error: TransportError, by cause: String = "net fail") -> TransportError {
         onLost?(envelope)
-        runtime.trace("net", "\(envelope.request.name) → \(error.kind) (net fail)")
+        runtime.trace("net", "\(envelope.request.name) → \(error.kind) (\(cause))")
         return error
     }
 
@@ -133,8 +153,17 @@ package struct FaultInjectingTransport: ChatTransport {
 
     package var isReachable: Bool? { conditions.isOnline(device: deviceId) }
 
-    private func travel(_ duration: Duration?) async throws {
-        if let duration { try await runtime.sleep(for: duration, kind: .inFlight) }
+    /// One leg of a trip; a cut of `trip` ends it, throwing the cut.
+    private func travel(_ duration: Duration?, _ trip: WireTrip? = nil) async throws {
+        guard let duration else {
+            if let cut = trip?.cutSoFar { throw cut }
+            return
+        }
+        if let trip {
+            try await runtime.sleep(until: runtime.now + duration, kind: .inFlight, trip: trip)
+        } else {
+            try await runtime.sleep(for: duration, kind: .inFlight)
+        }
     }
 
     /// What the `net` trace says of an answer.

@@ -46,6 +46,9 @@ package final class NetworkConditions: Sendable {
         var nextListener = 0
         var connections: [Int: (device: String?, cut: @Sendable (_ reason: String?) -> Void)] = [:]
         var nextConnection = 0
+        /// Requests on the wire, by the order they left.
+        var trips: [Int: WireTrip] = [:]
+        var nextTrip = 0
 
         func isOnline(_ device: String?) -> Bool { online && !(device.map(offlineDevices.contains) ?? false) }
     }
@@ -206,6 +209,44 @@ package final class NetworkConditions: Sendable {
             return ids.compactMap { s.connections.removeValue(forKey: $0)?.cut }
         }
         for cut in cuts { cut(reason) }
+    }
+
+    // MARK: Requests on the wire
+
+    /// A request of `device` leaves: on the wire until ``land(_:)``, and
+    /// cut by ``cutInFlight(at:cause:device:)`` meanwhile.
+    package func depart(_ name: String, device: String?) -> (id: Int, trip: WireTrip) {
+        let trip = WireTrip(name: name, device: device)
+        let id = state.withLock { s in
+            let id = s.nextTrip
+            s.nextTrip += 1
+            s.trips[id] = trip
+            return id
+        }
+        return (id, trip)
+    }
+
+    /// The request's trip is over (answered, failed or cut).
+    package func land(_ id: Int) { _ = state.withLock { $0.trips.removeValue(forKey: id) } }
+
+    /// Requests on the wire (of `device`, when named).
+    package func requestsInFlight(device: String? = nil) -> Int {
+        state.withLock { $0.trips.values.filter { device == nil || $0.device == device }.count }
+    }
+
+    /// Cuts every request on the wire (of `device`, when named), the oldest
+    /// first, at `point` (`cause` names the verb): each fails in its client
+    /// as a lost connection, before its server did it or after. Returns
+    /// what was lost, in order: each request's name and where it was lost
+    /// (after the commit for one the server had already done).
+    package func cutInFlight(at point: CutPoint, cause: String, device: String? = nil) -> [(name: String, fate: CutPoint)] {
+        let trips = state.withLock { s -> [WireTrip] in
+            let ids = s.trips.keys.sorted().filter { device == nil || s.trips[$0]?.device == device }
+            return ids.compactMap { s.trips.removeValue(forKey: $0) }
+        }
+        let lost = trips.compactMap { trip in trip.cut(at: point, cause: cause).map { (name: trip.name, fate: $0) } }
+        if !lost.isEmpty { report("cut \(lost.count) in flight \(point.rawValue)" + (device.map { " \($0)" } ?? "")) }
+        return lost
     }
 
     // MARK: Reachability

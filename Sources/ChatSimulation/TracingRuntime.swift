@@ -9,4 +9,17 @@ package protocol TracingRuntime: ChatRuntime {
     /// Reports something worth showing (a request's fate, a provider asked
     /// for tokens) to whoever observes the world.
     func trace(_ source: String, _ message: String)
+
+    /// Waits as `sleep(until:kind:)` does, one leg of `trip`: a cut of the
+    /// trip ends the wait, throwing its ``WireTrip/Cut``. The embedded
+    /// world ends it at once; by default the wait goes to its end and the
+    /// cut is thrown then.
+    func sleep(until deadline: Instant, kind: WaitKind, trip: WireTrip) async throws
+}
+
+extension TracingRuntime {
+    package func sleep(until deadline: Instant, kind: WaitKind, trip: WireTrip) async throws {
+        try await sleep(until: deadline, kind: kind)
+        if let cut = trip.cutSoFar { throw cut }
+    }
 }

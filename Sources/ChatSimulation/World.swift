@@ -94,6 +94,17 @@ public final class World: ChatRuntime, TracingRuntime, Sendable {
     package var executor: any SerialExecutor & TaskExecutor { simulationExecutor }
 
     package func sleep(until deadline: Instant, kind: WaitKind) async throws {
+        try await sleep(until: deadline, kind: kind, cutting: nil)
+    }
+
+    /// A leg of `trip` ends at once when the trip is cut (`net offline
+    /// --in-flight`): its wake-up goes, and the cut is thrown.
+    package func sleep(until deadline: Instant, kind: WaitKind, trip: WireTrip) async throws {
+        defer { trip.stopWaiting() }
+        try await sleep(until: deadline, kind: kind, cutting: trip)
+    }
+
+    private func sleep(until deadline: Instant, kind: WaitKind, cutting trip: WireTrip?) async throws {
         let timer = Mutex<Scheduler.TimerID?>(nil)
         let continuationBox = Mutex<CheckedContinuation<Void, any Error>?>(nil)
         try await withTaskCancellationHandler {
@@ -107,6 +118,12 @@ public final class World: ChatRuntime, TracingRuntime, Sendable {
                     continuationBox.withLock { $0.take() }?.resume()
                 }
                 timer.withLock { $0 = id }
+                let scheduler = scheduler
+                let wake: @Sendable (WireTrip.Cut) -> Void = { cut in
+                    scheduler.cancel(id)
+                    continuationBox.withLock { $0.take() }?.resume(throwing: cut)
+                }
+                if let cut = trip?.waiting(wake) { wake(cut) }
             }
         } onCancel: {
             if let id = timer.withLock({ $0 }) { scheduler.cancel(id) }

@@ -44,7 +44,7 @@ struct ExploreCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "The kinds of fault, comma-separated (default all): \(FaultSchedule.Kind.allCases.map(\.rawValue).joined(separator: ",")).",
+            "The kinds of fault, comma-separated (default all but cut): \(FaultSchedule.Kind.allCases.map(\.rawValue).joined(separator: ",")).",
             valueName: "list"))
     var faults: String?
 
@@ -93,9 +93,9 @@ struct ExploreCommand: ParsableCommand {
         _ = try Self.kinds(faults)
     }
 
-    /// The kinds a `--faults` list names (nil: all of them).
+    /// The kinds a `--faults` list names (nil: the defaults, all but `cut`).
     static func kinds(_ faults: String?) throws -> Set<FaultSchedule.Kind> {
-        guard let faults else { return Set(FaultSchedule.Kind.allCases) }
+        guard let faults else { return FaultSchedule.Kind.defaults }
         var kinds = Set<FaultSchedule.Kind>()
         for name in faults.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
             guard let kind = FaultSchedule.Kind(rawValue: name) else {

@@ -31,6 +31,20 @@ import Testing
         }
     }
 
+    /// `cut` (issue 29): the network down inside a step's work, its requests
+    /// on the wire lost before or after the commit; drawn only when named.
+    @Test func aCutLosesTheRequestsOnTheWireAndEndsWithTheNetworkBack() {
+        var points = Set<String>()
+        for run in 0..<30 {
+            let lines = FaultSchedule.draw(seed: 2, run: run, steps: 5, kinds: [.cut]).apply(to: Array(repeating: "clock", count: 5))
+            let cuts = lines.filter { $0.hasPrefix("net offline --after ") }
+            #expect(cuts.count == lines.filter { $0 == "net online" }.count, "\(lines)")
+            for cut in cuts { points.insert(String(cut.split(separator: " ").last!)) }
+        }
+        #expect(points == ["before-commit", "after-commit"])
+        #expect(!FaultSchedule.Kind.defaults.contains(.cut) && FaultSchedule.Kind.defaults.count == FaultSchedule.Kind.allCases.count - 1)
+    }
+
     @Test func aCleanRunHoldsEveryInvariant() throws {
         #expect(try Explorer.check(Self.fragile + FaultSchedule.heal, seed: 1).isEmpty)
     }

@@ -22,9 +22,19 @@ import Testing
 
     @Test(arguments: 0..<12)
     func faultsNeverLoseDuplicateOrReorder(run: Int) throws {
-        let schedule = FaultSchedule.draw(
-            seed: 1, run: run, steps: Self.script.count,
-            kinds: [.offline, .fail, .drop, .restart, .clock], count: 20...30)
+        try check(kinds: [.offline, .fail, .drop, .restart, .clock], run: run)
+    }
+
+    /// Cuts inside a step's work, before or after the server's commit
+    /// (issue 29): an answer lost after the commit is the one that makes
+    /// duplicates, unless the resend is de-duplicated.
+    @Test(arguments: 0..<6)
+    func cutsInFlightNeverLoseDuplicateOrReorder(run: Int) throws {
+        try check(kinds: [.cut, .fail, .drop], run: run)
+    }
+
+    func check(kinds: Set<FaultSchedule.Kind>, run: Int) throws {
+        let schedule = FaultSchedule.draw(seed: 1, run: run, steps: Self.script.count, kinds: kinds, count: 20...30)
         let messages = (1...Self.sends).map { "m\($0)" }
         let lines =
             schedule.apply(to: Self.script) + FaultSchedule.heal

@@ -1,3 +1,4 @@
+import ChatSimulation
 import Testing
 
 @testable import Workbench
@@ -42,5 +43,41 @@ import Testing
         #expect(
             session.execute("wait m3 done now").output == "script error: wait m3 done takes no value, got \"now\": write wait m3 done\n")
         #expect(session.execute("wait m3 state").output == "script error: wait m3 state needs a value, as in wait m3 state sent\n")
+    }
+
+    /// `--in-flight` loses the requests on the wire at a point (issue 29)
+    /// and says in one line what it lost and where.
+    @Test func aCutInFlightSaysWhatItLost() throws {
+        let session = try WorkbenchSession(options: WorkbenchOptions())
+        for line in ["user set alice", "start conversation", "send c1 text A", "send c1 text B &", "clock advance 10ms"] {
+            _ = session.execute(line)
+        }
+        let cut = session.execute("net offline --in-flight after-commit").output
+        #expect(cut.hasPrefix("network offline\nlost 1 request in flight after the server committed it: sendMessage\n"), "\(cut)")
+        #expect(session.execute("expect server.messages(c1).count == 2").status == .ok)
+        #expect(session.execute("m2.state").output == "\"toBeSent\"\n")
+        _ = session.execute("net online")
+        #expect(session.execute("m2.state").output == "\"sent\"\n")
+        #expect(session.execute("expect server.messages(c1).count == 2").status == .ok, "the resend is de-duplicated")
+        #expect(
+            session.execute("net drop --in-flight later").output
+                == "script error: --in-flight must be one of before-commit, after-commit, got \"later\"\n")
+    }
+
+    @Test func whatACutLostIsOneLine() {
+        #expect(InFlightCut.describe([]) == "no request was in flight")
+        #expect(InFlightCut.describe([], of: " of tablet") == "no request of tablet was in flight")
+        #expect(
+            InFlightCut.describe([("sendMessage", .afterCommit)], of: " of tablet")
+                == "lost 1 request of tablet in flight after the server committed it: sendMessage")
+        #expect(
+            InFlightCut.describe([("sendMessage", .beforeCommit)])
+                == "lost 1 request in flight before it reached the server: sendMessage")
+        #expect(
+            InFlightCut.describe([("sendMessage", .afterCommit), ("listMessages", .afterCommit)])
+                == "lost 2 requests in flight after the server committed them: sendMessage, listMessages")
+        #expect(
+            InFlightCut.describe([("sendMessage", .beforeCommit), ("listMessages", .afterCommit)])
+                == "lost 2 requests in flight: sendMessage before it reached the server, listMessages after the server committed it")
     }
 }

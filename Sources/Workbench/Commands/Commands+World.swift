@@ -25,14 +25,18 @@ extension CommandTable {
                 OptionSpec(
                     name: "--after", value: .duration, valueName: "DURATION",
                     summary: "cut it this far into the next command's work, while its requests are on the wire (embedded world)"),
+                InFlightCut.option,
                 clientOption,
             ],
             summary: "cut the network: requests fail, realtime connections drop", example: "net offline --client tablet",
             run: { interpreter, invocation in
                 let link = try NetLink(invocation, in: interpreter)
+                let inFlight = try InFlightCut(invocation, in: interpreter)
                 guard let after = invocation.option("--after") else {
-                    interpreter.world.network.setOnline(false, device: link.device)
+                    let network = interpreter.world.network
+                    network.setOnline(false, device: link.device)
                     interpreter.print("network offline\(link.suffix)")
+                    if let inFlight { interpreter.print(inFlight.cut(network.conditions, link: link)) }
                     interpreter.world.runUntilIdle()
                     return
                 }
@@ -48,6 +52,7 @@ extension CommandTable {
                     // A `net online` since closed this window before it opened.
                     guard online.current == epoch else { return }
                     network.conditions.setOnline(false, device: device)
+                    if let inFlight { world.trace("network", inFlight.cut(network.conditions, link: link)) }
                 }
                 interpreter.print("the network goes offline\(link.suffix) in \(Format.duration(delay)) of virtual time")
             }),
@@ -84,15 +89,17 @@ extension CommandTable {
                 interpreter.print(invocation.option("--kind") == nil ? requests : "\(requests): \(kind.rawValue)")
             }),
         CommandSpec(
-            name: "net drop", group: .world, options: [clientOption],
-            summary: "cut the realtime connections (the SDK reconnects with back-off)",
-            example: "net drop",
+            name: "net drop", group: .world, options: [InFlightCut.option, clientOption],
+            summary: "cut the realtime connections (the SDK reconnects with back-off); --in-flight: the requests on the wire too",
+            example: "net drop --in-flight after-commit",
             run: { interpreter, invocation in
                 let link = try NetLink(invocation, in: interpreter)
+                let inFlight = try InFlightCut(invocation, in: interpreter)
                 let network = interpreter.world.network
                 let count = link.device.map { network.openConnections(device: $0) } ?? network.openConnections
                 network.dropConnections(device: link.device)
                 interpreter.print("dropped \(count) realtime connection\(count == 1 ? "" : "s")\(link.of)")
+                if let inFlight { interpreter.print(inFlight.cut(network.conditions, link: link)) }
                 interpreter.world.runUntilIdle()
             }),
         CommandSpec(

@@ -56,6 +56,10 @@ enum HelpTopics {
             [
                 "net offline|online, net latency D, net fail N (the next N requests fail), net drop",
                 "(cut the realtime connection), net log on (show every request).",
+                "net offline|drop --in-flight before-commit|after-commit also loses each request on the",
+                "wire at once, as a lost connection (reset): before the server got it, or after it did it",
+                "and its answer was lost. The outbox sends it again; the server de-duplicates the resend",
+                "by the message's id, so nothing doubles (examples/68-faults-at-a-point.chat).",
                 "net fail N --kind reset|refused|timeout|503|offline fails them as a real transport does",
                 "(reset is the default). Every kind is retryable: the message stays toBeSent and the outbox",
                 "sends it again, in order, after a back-off (settle runs it) or when the realtime connection",
@@ -64,7 +68,8 @@ enum HelpTopics {
                 "provider ok|fail|malformed|expired|delay D: how the token provider answers.",
                 "token expire|revoke: the server forgets or refuses the access token.",
                 "app restart [--corrupt-cache]|background|foreground: the app's life.",
-                "Against a server (--server URL) the same faults are applied in front of the transport.",
+                "Against a server (--server URL) the same faults are applied in front of the transport,",
+                "but for --in-flight, an error there: a real server's requests cannot be cut at a point.",
             ]
         ),
     ]

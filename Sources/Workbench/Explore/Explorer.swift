@@ -5,7 +5,7 @@ import Foundation
 package struct Explorer: Sendable {
     package var seed: UInt64 = 1
     package var runs = 200
-    package var kinds = Set(FaultSchedule.Kind.allCases)
+    package var kinds = FaultSchedule.Kind.defaults
     /// Whether the script's own `expect` lines count.
     package var checkExpects = true
     /// The longest a run may take in virtual time (see `budget(for:)`).

@@ -7,13 +7,23 @@ import ChatSimulation
 ///
 /// Faults inside a step's in-flight work are verbs too: `net offline
 /// --after 30ms` takes the network down 30 ms of virtual time into the next
-/// command's work, while its requests are on the wire.
+/// command's work, while its requests are on the wire (and with
+/// `--in-flight after-commit`, loses each of them after the server did it).
 package struct FaultSchedule: Sendable, Hashable {
     /// The kinds of fault `--faults` can pick.
     package enum Kind: String, Sendable, Hashable, CaseIterable {
         case offline, fail, drop, latency, restart, background, provider, expire, revoke, clock
         /// One client's own link down for a while (`net offline --client`).
         case link
+        /// The network cut in the middle of the next step's work, each
+        /// request on the wire lost before or after the server committed
+        /// it (`net offline --after D --in-flight before-commit|after-commit`),
+        /// and back a little later.
+        case cut
+
+        /// The kinds drawn when none are named: all but ``cut``, so that a
+        /// seed draws the schedules it drew before that kind existed.
+        package static let defaults = Set(allCases).subtracting([.cut])
     }
 
     /// Verbs to run before step `index` (0-based), in order.
@@ -63,6 +73,11 @@ package struct FaultSchedule: Sendable, Hashable {
             case .expire: verbs = ["token expire"]
             case .revoke: verbs = ["token revoke"]
             case .clock: verbs = ["clock advance \(1 + random.next() % 90)m"]
+            case .cut:
+                let point = CutPoint.allCases[Int(random.next() % UInt64(CutPoint.allCases.count))]
+                verbs = ["net offline --after \(millis)ms --in-flight \(point.rawValue)"]
+                let back = min(steps, at + 1 + Int(random.next() % 3))
+                schedule.before[back, default: []].append("net online")
             case .link:
                 // One device offline while the others stay online, and its
                 // link back a little later (at the end at the latest).
