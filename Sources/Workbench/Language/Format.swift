@@ -32,10 +32,7 @@ package enum Format {
     /// `text` with its control characters (below U+0020 but newline and tab, DEL, U+0080–U+009F)
     /// written as `\u001b`; text without any, the common case, as it is.
     package static func escapingControls(_ text: String) -> String {
-        let mayHold = { (byte: UInt8) in (byte < 0x20 && byte != 0x0A && byte != 0x09) || byte == 0x7F || byte == 0xC2 }
-        guard text.utf8.withContiguousStorageIfAvailable({ $0.contains(where: mayHold) }) ?? text.utf8.contains(where: mayHold) else {
-            return text
-        }
+        guard text.utf8.withContiguousStorageIfAvailable(holdsControls) ?? holdsControls(Array(text.utf8)) else { return text }
         var out = ""
         for scalar in text.unicodeScalars {
             let value = scalar.value
@@ -48,6 +45,20 @@ package enum Format {
         }
         return out
     }
+
+    /// Whether UTF-8 `bytes` hold a character `escapingControls` escapes:
+    /// a C0 control but newline and tab, DEL, or a C1 control (U+0080–U+009F,
+    /// written C2 80–C2 9F). A line with `·` (C2 B7) holds none: every
+    /// watcher's line has one, and each used to be copied scalar by scalar.
+    private static func holdsControls(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        for (index, byte) in bytes.enumerated() {
+            if (byte < 0x20 && byte != 0x0A && byte != 0x09) || byte == 0x7F { return true }
+            if byte == 0xC2, index + 1 < bytes.count, (0x80...0x9F).contains(bytes[index + 1]) { return true }
+        }
+        return false
+    }
+
+    private static func holdsControls(_ bytes: [UInt8]) -> Bool { bytes.withUnsafeBufferPointer(holdsControls) }
 
     /// `1 step`, `2 steps`; `plural` for nouns that do not just take an s.
     package static func count(_ n: Int, _ noun: String, plural: String? = nil) -> String {
