@@ -11,9 +11,11 @@ final class EventLog: Sendable {
         /// Order among everything logged in the session.
         var seq: UInt64
         var event: WorldEvent
-        /// The event's line (`event.text`), rendered once when it is
-        /// logged: the step's output and a watcher's history share it.
-        var text: String
+        /// The event's line, rendered when asked for (by a watcher's
+        /// history when the event is logged, by the step's output when it
+        /// ends) rather than kept beside the event: a step of 100,000
+        /// emissions held each line twice until it ended (issue 31).
+        var text: String { event.text }
     }
 
     private let state = Mutex<(next: UInt64, entries: [Entry])>((0, []))
@@ -22,7 +24,7 @@ final class EventLog: Sendable {
     @discardableResult
     func append(_ time: Instant, _ event: WorldEvent) -> Entry {
         state.withLock { s in
-            let entry = Entry(time: time, seq: s.next, event: event, text: event.text)
+            let entry = Entry(time: time, seq: s.next, event: event)
             s.next += 1
             s.entries.append(entry)
             return entry

@@ -52,14 +52,26 @@ extension Interpreter {
         }
         // The output is written into one string as it is made: a step of
         // 100,000 events used to hold each line three times (the lines,
-        // each with its "\n", and the joined text).
+        // each with its "\n", and the joined text). Its room is reserved
+        // first (a bound: a stamp takes at most 32 bytes, a repeat's words
+        // 48): grown by doubling, it held up to twice its text and, while it
+        // grew, the old buffer too (issue 31).
+        let folded = EventRuns.fold(shownTexts)
+        var bound = (lines + trailer).reduce(0) { $0 + $1.utf8.count + 1 }
+        for line in folded {
+            switch line {
+            case .event(let index): bound += 32 + shownTexts[index].utf8.count + 1
+            case .repeated(_, let block, _): bound += 32 + 48 + block.reduce(0) { $0 + shownTexts[$1].utf8.count + 3 } + 1
+            }
+        }
         var output = ""
+        output.reserveCapacity(bound)
         func emit(_ line: String) {
             output += line
             output += "\n"
         }
         lines.forEach(emit)
-        for line in EventRuns.fold(shownTexts) {
+        for line in folded {
             switch line {
             case .event(let index):
                 emit("  \(EventLog.stamp(shownTimes[index], since: start)) \(shownTexts[index])")

@@ -4,9 +4,15 @@ import ChatSDK
 /// One fact of the world during a step, as the one place that saw it
 /// happen recorded it: an SDK event of a client, a watcher's emission or
 /// end, a message's new state, a line from the provider, the network or a
-/// delegate. It becomes text once, when the step is printed and recorded
-/// (`source` and `text`); nothing parses that text back.
-enum WorldEvent: Sendable, Hashable {
+/// delegate. It becomes text (`source` and `text`) for the step's output
+/// and recording and for a watcher's history; nothing parses that text
+/// back.
+///
+/// Indirect: each case's values are boxed, so an event takes a pointer's
+/// room in the step's log rather than its largest case's (a `ChatEvent` can
+/// hold a whole `Message`): 100,000 emissions in one step took 50 MB of
+/// log (issue 31).
+indirect enum WorldEvent: Sendable, Hashable {
     /// An SDK event of the client named so (`client`, `phone`…); message
     /// states come as `messageState`, with the message's handle.
     case client(String, ChatEvent)
