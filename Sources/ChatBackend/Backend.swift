@@ -64,7 +64,12 @@ public final class Backend: Sendable {
             dbQueue = try DatabaseQueue(path: path, configuration: configuration)
             self.checkpointer = checkpointer
         } else {
-            dbQueue = try DatabaseQueue()
+            // SQLite's private temporary database (an empty path): its pages
+            // stay in memory up to the page cache's size and go to a file
+            // of its own beyond it, which is deleted when it closes. An
+            // in-memory database held every row in the process: 45 MB of a
+            // world of 100,000 messages (issue 31).
+            dbQueue = try DatabaseQueue(path: "")
             checkpointer = nil
         }
         try BackendSchema.migrator.migrate(dbQueue)
