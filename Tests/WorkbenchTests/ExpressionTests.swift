@@ -54,9 +54,9 @@ import Testing
         #expect(Format.escapingControls("a\u{1b}b\u{7f}c\u{85}d") == "a\\u001bb\\u007fc\\u0085d")
     }
 
-    /// `·` (C2 B7) and `\u{a0}` share their first byte with the C1 controls
+    /// `·` (C2 B7) and `\u{a0}` share their first byte with the controls U+0080–U+009F
     /// (C2 80–C2 9F): only the controls are escaped, at either end of a line.
-    @Test func aLeadByteOfC1IsNotAControl() {
+    @Test func aSharedLeadByteIsNoControl() {
         #expect(Format.escapingControls("m2 sent \"B\" · m1 sent \"A\"\u{a0}") == "m2 sent \"B\" · m1 sent \"A\"\u{a0}")
         #expect(Format.escapingControls("\u{80}x · y\u{9f}") == "\\u0080x · y\\u009f")
         #expect(Format.escapingControls("ends in \u{c2}") == "ends in \u{c2}")
