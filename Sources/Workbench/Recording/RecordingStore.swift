@@ -321,7 +321,8 @@ package final class RecordingStore: Sendable {
     }
 
     /// A step's transaction, as `write` makes one but with `BEGIN IMMEDIATE`
-    /// and `COMMIT` prepared once: `write` parses both again for each
+    /// and `COMMIT` prepared once and run by SQLite's own calls
+    /// (``Statement/run(_:)``): `write` parses both again for each
     /// transaction, which was over a quarter of the instructions a recorded step
     /// adds. IMMEDIATE takes the write lock at once, so a writer waiting
     /// for another process waits at the start (busy timeout) rather than
@@ -329,10 +330,10 @@ package final class RecordingStore: Sendable {
     func writeStep(_ body: (Database) throws -> Void) throws(RecordingError) {
         do {
             try database.writeWithoutTransaction { db in
-                try db.cachedStatement(sql: "BEGIN IMMEDIATE TRANSACTION").execute()
+                try db.cachedStatement(sql: "BEGIN IMMEDIATE TRANSACTION").run()
                 do {
                     try body(db)
-                    try db.cachedStatement(sql: "COMMIT TRANSACTION").execute()
+                    try db.cachedStatement(sql: "COMMIT TRANSACTION").run()
                 } catch {
                     if db.isInsideTransaction { try? db.execute(sql: "ROLLBACK TRANSACTION") }
                     throw error
@@ -349,17 +350,19 @@ package final class RecordingStore: Sendable {
                 INSERT INTO step (session_id, number, input, output, status, virtual_time, wall_time, wall_us, stopped_after_ticks)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
-        try insertStep.execute(arguments: [
-            sessionID, step.number, step.input, step.output, step.status, step.virtualTime, SQLiteTime.string(from: step.wallTime),
-            step.wallMicroseconds, step.stoppedAfterTicks,
-        ])
+        try insertStep.run(
+            .int(sessionID), .int(Int64(step.number)), .text(step.input), .text(step.output), .text(step.status), .int(step.virtualTime),
+            .text(SQLiteTime.string(from: step.wallTime)), .int(step.wallMicroseconds),
+            step.stoppedAfterTicks.map { .int(Int64($0)) } ?? .null)
         guard !step.events.isEmpty else { return }
         let insertEvent = try db.cachedStatement(
             sql: """
                 INSERT INTO event (session_id, step, seq, virtual_time, source, text) VALUES (?, ?, ?, ?, ?, ?)
                 """)
         for (index, event) in step.events.enumerated() {
-            try insertEvent.execute(arguments: [sessionID, step.number, index + 1, event.virtualTime, event.source, event.text])
+            try insertEvent.run(
+                .int(sessionID), .int(Int64(step.number)), .int(Int64(index + 1)), .int(event.virtualTime), .text(event.source),
+                .text(event.text))
         }
     }
 
