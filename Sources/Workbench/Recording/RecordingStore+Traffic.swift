@@ -15,10 +15,11 @@ extension RecordingStore {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
         for (index, entry) in traffic.enumerated() {
-            try insert.execute(arguments: [
-                sessionID, last + index + 1, step, entry.time.milliseconds, SQLiteTime.string(from: wallTime),
-                entry.channel.rawValue, entry.direction.rawValue, entry.summary, entry.body, entry.deviceId, entry.exchange,
-            ])
+            try insert.run(
+                .int(sessionID), .int(Int64(last + index + 1)), .int(step), .int(entry.time.milliseconds),
+                .text(SQLiteTime.string(from: wallTime)),
+                .text(entry.channel.rawValue), .text(entry.direction.rawValue), .text(entry.summary), entry.body.map { .blob($0) } ?? .null,
+                .text(entry.deviceId), .int(entry.exchange))
         }
     }
 

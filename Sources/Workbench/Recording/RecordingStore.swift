@@ -353,7 +353,7 @@ package final class RecordingStore: Sendable {
         try insertStep.run(
             .int(sessionID), .int(Int64(step.number)), .text(step.input), .text(step.output), .text(step.status), .int(step.virtualTime),
             .text(SQLiteTime.string(from: step.wallTime)), .int(step.wallMicroseconds),
-            step.stoppedAfterTicks.map { .int(Int64($0)) } ?? .null)
+            .int(step.stoppedAfterTicks))
         guard !step.events.isEmpty else { return }
         let insertEvent = try db.cachedStatement(
             sql: """

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import GRDBSQLite
 
@@ -5,7 +6,11 @@ import GRDBSQLite
 enum BoundValue {
     case int(Int64)
     case text(String)
+    case blob(Data)
     case null
+
+    /// `.int`, or `.null` for nil.
+    static func int(_ number: Int?) -> BoundValue { number.map { .int(Int64($0)) } ?? .null }
 }
 
 extension Statement {
@@ -26,6 +31,8 @@ extension Statement {
                 switch value {
                 case .int(let number): sqlite3_bind_int64(statement, index, number)
                 case .text(let text): sqlite3_bind_text(statement, index, text, -1, Self.transient)
+                case .blob(let data):
+                    data.withUnsafeBytes { sqlite3_bind_blob(statement, index, $0.baseAddress, Int32($0.count), Self.transient) }
                 case .null: sqlite3_bind_null(statement, index)
                 }
             guard code == SQLITE_OK else { throw failure(code) }
