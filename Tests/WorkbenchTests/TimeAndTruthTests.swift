@@ -93,11 +93,12 @@ import Testing
     ]
 
     /// `sending → toBeSent` is a real transition only when the send was
-    /// cut off: the device went offline or the app was killed meanwhile, or
-    /// its request failed on the way (`net fail`), which is retryable (D7).
+    /// cut off: the device went offline or the app was killed meanwhile, its
+    /// request failed on the way (`net fail`), which is retryable (D7), or
+    /// its answer was lost (`net drop --in-flight`, examples/68).
     static func cutOff(_ between: Substring, before: Substring) -> Bool {
         between.contains("waitingForNetwork(offline)") || between.contains("network offline") || between.contains("restarted")
-            || before.contains("\n> net fail ")
+            || between.contains("→ answer lost (") || before.contains("\n> net fail ")
     }
 
     /// The message states an example prints, with where each line starts.

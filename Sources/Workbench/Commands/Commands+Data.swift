@@ -122,7 +122,6 @@ extension CommandTable {
                 // server's id.
                 let id =
                     client === conversation.client ? conversation.id : conversation.client.client.serverId(ofConversation: conversation.id)
-                if client === conversation.client { interpreter.track(conversation) }
                 let sent = interpreter.world.run {
                     guard let data, case .attachment(let kind, let mimeType, _, let fileName) = content else {
                         return try await sdk.sendMessage(content, replyingTo: replyTo, in: id)
@@ -220,7 +219,7 @@ extension CommandTable {
                 let message = try interpreter.world.server.agentSendAttachment(
                     conversationId: conversation.serverId, kind: WireContent.AttachmentKind(kind), mimeType: file.mimeType,
                     fileName: file.name, data: file.data)
-                let object = interpreter.messageObject(for: message.id, conversationId: conversation.id, client: conversation.client)
+                let object = interpreter.agentMessageObject(for: message, in: conversation)
                 object.digest = Backend.sha256(file.data)
                 interpreter.bind(invocation.binding, to: object)
                 interpreter.print("\(invocation.binding ?? object.handle) = agent \(kind.rawValue) message in \(conversation.handle)")
@@ -240,8 +239,7 @@ extension CommandTable {
                     let line = times == 1 ? text : "\(text) \(i + 1)"
                     let message = try interpreter.world.server.agentSay(conversationId: conversation.serverId, text: line)
                     if times == 1 {
-                        let object = interpreter.messageObject(
-                            for: message.id, conversationId: conversation.id, client: conversation.client)
+                        let object = interpreter.agentMessageObject(for: message, in: conversation)
                         interpreter.bind(invocation.binding, to: object)
                         interpreter.print("\(invocation.binding ?? object.handle) = agent message in \(conversation.handle)")
                     }

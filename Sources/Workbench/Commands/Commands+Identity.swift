@@ -282,9 +282,9 @@ extension CommandTable {
     }
 
     /// A verb that ends the current user's time on the client (`logout`,
-    /// `disconnect`, `deauthorize`, `user clear`): the workbench stops
-    /// tracking the user's objects, the SDK call runs, and the verb says
-    /// what it did once the call has completed (nothing while it waits).
+    /// `disconnect`, `deauthorize`, `user clear`): the SDK call runs, and
+    /// the verb says what it did once the call has completed (nothing while
+    /// it waits).
     static func leaving(
         _ name: String, summary: String, example: String, call: @escaping @Sendable (ChatClient) async throws -> Void,
         said: @escaping @Sendable (_ user: String?, _ object: ClientObject, _ interpreter: Interpreter) -> String
@@ -295,7 +295,6 @@ extension CommandTable {
                 let object = interpreter.current!
                 let client = object.client
                 let user = object.userId
-                object.stopTracking()
                 guard interpreter.perform({ try await call(client) }) != nil else { return }
                 interpreter.print(said(user, object, interpreter))
             })

@@ -115,7 +115,6 @@ extension Interpreter {
             _ = FileManager.default.createFile(atPath: file, contents: Data(repeating: 0x5A, count: 4096))
             print("the disk cache of \(user) on \(object.name) is now garbage")
         }
-        object.stopTracking()
         object.client = makeSDKClient(
             name: object.name, cacheMode: object.cacheMode, apiKey: object.apiKey, autoResend: object.autoResend,
             provider: object.provider, relay: object.relay)
@@ -132,24 +131,7 @@ extension Interpreter {
         let client = object.client
         print("\(object.name) restarted; the app sets user \(user) again at launch")
         perform { try await client.setCurrentUser(userId: user) }
-        for conversation in objects.others(ConversationObject.self) where conversation.client === object {
-            if conversation.latest != nil { track(conversation) }
-        }
         world.runUntilIdle()
-    }
-
-    /// Follows the messages of a conversation so that every message has a
-    /// handle and its latest content (an internal watcher, as an app's chat
-    /// screen would hold).
-    func track(_ conversation: ConversationObject) {
-        let client = conversation.client
-        guard client.trackers[conversation.id] == nil else { return }
-        client.trackers[conversation.id] = client.client.observeItems(
-            ofConversationWithId: conversation.id,
-            onResponse: { [unowned self] response in
-                self.follow(response.data.elements, client: client, conversationId: conversation.id)
-            },
-            onEnd: { _ in })
     }
 
     /// Updates message objects from what a watcher shows. States are not
@@ -181,60 +163,6 @@ extension Interpreter {
         var message = message
         if object.client === client, let state = object.reportedState { message.state = state }
         return SeenMessage(message)
-    }
-
-    /// What a tracking watcher shows, kept as `absorb` keeps it, on the
-    /// table itself: every emission shows a whole page, and making a view
-    /// of each message (and spelling its handle) on every emission cost
-    /// more than the rest of a send's bookkeeping (issue 17). A message
-    /// whose last view is unchanged is not written again; one the watcher
-    /// showed last time, the same, and whose record has not changed since
-    /// (its version) is not even looked at: a page mostly shows again what
-    /// it showed, and comparing each view was a tenth of a send.
-    func follow(_ messages: [Message], client: ClientObject, conversationId: String) {
-        let table = objects.messages
-        // Where the last page's messages sit in this one (-1: not there).
-        let last = client.followed[conversationId] ?? FollowedPage(messages: [], indexes: [], versions: [])
-        let lastAt = FollowedPage.positions(of: messages, in: last.messages)
-        func lastPosition(of position: Int) -> Int? { lastAt[position] < 0 ? nil : lastAt[position] }
-        func add(_ message: Message) -> Int {
-            messageObject(for: message.id, conversationId: message.conversationId, client: client).index
-        }
-        // New messages get handles oldest first, as `absorb` gives them; each
-        // id is looked up once.
-        var indexes = [Int](repeating: -1, count: messages.count)
-        for position in messages.indices.reversed() {
-            if let at = lastPosition(of: position) {
-                indexes[position] = last.indexes[at]
-            } else if let index = table.index(ofID: messages[position].id) {
-                indexes[position] = index
-            } else if !objects.hasHandle(forID: messages[position].id) {
-                indexes[position] = add(messages[position])
-            }
-        }
-        var versions = [UInt32](repeating: 0, count: messages.count)
-        for position in messages.indices {
-            if indexes[position] < 0 { indexes[position] = add(messages[position]) }
-            let index = indexes[position]
-            if let at = lastPosition(of: position), last.versions[at] == table.version(at: index),
-                FollowedPage.same(last.messages, at, messages, position)
-            {
-                versions[position] = last.versions[at]
-                continue
-            }
-            // Only the message's own client writes its record (see `absorb`).
-            let owner = table.client(at: index) === client
-            guard owner || table.seen(at: index) == nil else {
-                versions[position] = table.version(at: index)
-                continue
-            }
-            var view = messages[position]
-            if owner, let state = table.reportedState(at: index) { view.state = state }
-            let seen = SeenMessage(view)
-            if table.seen(at: index) != seen { table.setSeen(seen, at: index) }
-            versions[position] = table.version(at: index)
-        }
-        client.followed[conversationId] = FollowedPage(messages: messages, indexes: indexes, versions: versions)
     }
 
     /// A state the SDK says one of the user's messages entered: its

@@ -82,7 +82,6 @@ final class Interpreter: @unchecked Sendable {
         // session outlives it (a test run holds many sessions in one process).
         let sdkClients = clients.map(\.client)
         world.exclusively {
-            for client in clients { client.stopTracking() }
             _ = world.run { for client in sdkClients { await client.shutdown() } }
             world.runUntilIdle()
         }
@@ -209,6 +208,16 @@ final class Interpreter: @unchecked Sendable {
         // one is taken, and could not have been chosen).
         let number = counters["m"].flatMap { handle == "m\($0)" ? $0 : nil }
         return objects.addMessage(id: id, conversationId: conversationId, client: client, handle: handle, number: number)
+    }
+
+    /// The handle of a message the other side just wrote in `conversation`
+    /// (`agent say`, `agent send`), with what the server stored: the
+    /// workbench knows it from the backend, and the client shows it when a
+    /// watcher of the app's does.
+    func agentMessageObject(for message: WireMessage, in conversation: ConversationObject) -> MessageObject {
+        let object = messageObject(for: message.id, conversationId: conversation.id, client: conversation.client)
+        if object.latest == nil { object.latest = SeenMessage(message) }
+        return object
     }
 
     /// Binds `name` to an object as well as its own handle (when the object

@@ -29,11 +29,6 @@ final class ClientObject: Inspectable, @unchecked Sendable {
     /// Users this client held before its current one (signed out, cleared,
     /// or replaced), oldest first.
     var pastUsers: [String] = []
-    /// Internal watchers that follow messages, by conversation id.
-    var trackers: [String: WatchObservation] = [:]
-    /// The page each of them showed last, by conversation id
-    /// (`Interpreter.follow`).
-    var followed: [String: FollowedPage] = [:]
     /// Where the SDK client's events arrive, the moment they happen.
     let relay: EventRelay
 
@@ -52,13 +47,6 @@ final class ClientObject: Inspectable, @unchecked Sendable {
     }
 
     var handle: String { name }
-
-    /// Stops following message states (the user changed or the app restarts).
-    func stopTracking() {
-        for tracker in trackers.values { tracker.cancel() }
-        trackers = [:]
-        followed = [:]
-    }
 
     let fieldNames = ["user", "auth", "session", "connection", "connectionReason", "cache"]
 

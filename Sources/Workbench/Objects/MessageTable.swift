@@ -24,10 +24,6 @@ final class MessageTable: @unchecked Sendable {
         var state: SendState.Kind?
         var reported: SendState.Kind?
         var flags: Flags = []
-        /// Moves on with every `setSeen` and `setReportedState`: whoever
-        /// noted it knows whether the record changed since (it fits in the
-        /// record's padding).
-        var version: UInt32 = 0
     }
 
     /// A conversation of a client: few, shared by all their messages.
@@ -187,7 +183,6 @@ final class MessageTable: @unchecked Sendable {
             }
             if seen.isReadByProvider { record.flags.insert(.readByProvider) }
         }
-        record.version &+= 1
         self[key] = record
     }
 
@@ -196,9 +191,6 @@ final class MessageTable: @unchecked Sendable {
         let seq = seqChunks[index / Self.chunkSize][index % Self.chunkSize]
         return seq == 0 ? nil : seq
     }
-
-    /// See `Record.version`.
-    func version(at index: Int) -> UInt32 { chunks[index / Self.chunkSize][index % Self.chunkSize].version }
 
     /// The last state `messageStateChanged` reported.
     func reportedState(at index: Int) -> SendState? {
@@ -210,7 +202,6 @@ final class MessageTable: @unchecked Sendable {
         let wasFailed = self[key].reported == .failed
         let (code, error) = Self.code(state)
         self[key].reported = code
-        self[key].version &+= 1
         if let error { reportedErrors[key] = error } else if wasFailed { reportedErrors[key] = nil }
     }
 

@@ -22,11 +22,6 @@ struct ObjectRegistry {
         return messages.index(ofID: id).map(messages.handle(at:))
     }
 
-    /// Whether an SDK or server id has a handle (without spelling it).
-    func hasHandle(forID id: String) -> Bool {
-        handleForID[id] != nil || messages.index(ofID: id) != nil
-    }
-
     /// Registers an object under its handle, and its id if it has one.
     mutating func register(_ object: any Inspectable, id: String?) {
         named[object.handle] = object

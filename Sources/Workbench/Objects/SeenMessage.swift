@@ -1,3 +1,4 @@
+import ChatCore
 import ChatSDK
 
 /// What the session last saw of a message: the parts of an SDK `Message`
@@ -25,5 +26,13 @@ struct SeenMessage: Hashable {
         self.init(
             author: message.author, content: message.content, replyTo: message.replyTo, state: message.state,
             isReadByProvider: message.isReadByProvider, seq: message.seq)
+    }
+
+    /// A message the other side wrote, as the server stored it (`agent say`):
+    /// the workbench made it, so it knows it without asking the client.
+    init(_ wire: WireMessage) {
+        self.init(
+            author: MessageAuthor(wire.author), content: MessageContent(wire.content), replyTo: wire.replyTo, state: .sent,
+            isReadByProvider: false, seq: wire.seq)
     }
 }
