@@ -26,45 +26,42 @@ extension ChatClient {
             appOnEvent?(event)
         }
         recorder.call(
-            "ChatClient(configuration: cacheMode: .\(configuration.cacheMode), autoResend: \(configuration.autoResend), pageSize: \(configuration.pageSize), content: .\(settings.content))"
-        )
+            .client(
+                cacheMode: configuration.cacheMode.rawValue, autoResend: configuration.autoResend, pageSize: configuration.pageSize,
+                content: settings.content.rawValue))
         return (recorder, nil)
     }
 
     /// Records `call`, runs it, and records how it ended.
-    func recorded<T>(_ call: @autoclosure () -> String, _ body: () async throws -> T) async throws -> T {
+    func recorded<T>(_ call: @autoclosure () -> AppCall, _ body: () async throws -> T) async throws -> T {
         guard let recorder else { return try await body() }
-        let text = call()
-        recorder.call(text)
+        let call = call()
+        recorder.call(call)
         do {
             let result = try await body()
-            recorder.event(source: "call", "call: \(Self.name(of: text)) returned\(Self.describe(result, recorder))")
+            recorder.event(source: "call", "call: \(call.name) returned\(Self.describe(result, recorder))")
             return result
         } catch {
-            recorder.event(source: "call", "call: \(Self.name(of: text)) threw \(Self.describe(error))")
+            recorder.event(source: "call", "call: \(call.name) threw \(Self.describe(error))")
             throw error
         }
     }
 
     /// The same for a call that cannot fail.
-    func recorded<T>(_ call: @autoclosure () -> String, _ body: () async -> T) async -> T {
+    func recorded<T>(_ call: @autoclosure () -> AppCall, _ body: () async -> T) async -> T {
         guard let recorder else { return await body() }
         recorder.call(call())
         return await body()
     }
 
-    /// `"hi"` or its summary, as the settings keep message text.
-    func quoted(_ text: String) -> String {
-        "\"\(recorder?.text(text) ?? text)\""
+    /// A message's text as the settings keep it: in clear, or its summary.
+    func kept(_ text: String) -> String {
+        recorder?.text(text) ?? text
     }
 
     /// A placeholder standing for a secret in everything recorded.
     func secret(_ value: String) -> String {
         recorder?.secret(value) ?? "<secret>"
-    }
-
-    private static func name(of call: String) -> Substring {
-        call.prefix { $0 != "(" }
     }
 
     private static func describe(_ value: Any, _ recorder: FlightRecorder) -> String {
@@ -110,25 +107,21 @@ extension FlightRecorder {
 }
 
 extension ChatClient {
-    /// `ChatAuth(token: "<secret#2>", scheme: "access", headers: ["X-Tenant": "<secret#3>"], signature: "<secret#4>")`.
-    func recordedAuth(_ auth: ChatAuth?) -> String {
-        guard let auth else { return "nil" }
-        var parts: [String] = []
-        if let token = auth.token { parts.append("token: \"\(secret(token))\"") }
-        if let scheme = auth.scheme { parts.append("scheme: \"\(scheme)\"") }
-        if !auth.headers.isEmpty {
-            let fields = auth.headers.sorted { $0.key < $1.key }.map { "\"\($0.key)\": \"\(secret($0.value))\"" }
-            parts.append("headers: [\(fields.joined(separator: ", "))]")
-        }
-        if let signature = auth.signature { parts.append("signature: \"\(secret(signature))\"") }
-        return "ChatAuth(\(parts.joined(separator: ", ")))"
+    /// A `ChatAuth` as recorded: its secrets as placeholders.
+    func recordedAuth(_ auth: ChatAuth?) -> AppCall.Auth? {
+        guard let auth else { return nil }
+        // Placeholders are numbered as they are asked for: in the order the text shows them.
+        let token = auth.token.map(secret)
+        var headers: [String: String] = [:]
+        for (name, value) in auth.headers.sorted(by: { $0.key < $1.key }) { headers[name] = secret(value) }
+        return AppCall.Auth(token: token, scheme: auth.scheme, headers: headers, signature: auth.signature.map(secret))
     }
 
-    /// `.text("hi")`, `.attachment(.image, "image/png", 2048 bytes)`.
-    func recordedContent(_ content: MessageContent) -> String {
+    /// A message's content as recorded: its text as the settings keep it.
+    func recordedContent(_ content: MessageContent) -> AppCall.Content {
         switch content {
-        case .text(let text): ".text(\(quoted(text)))"
-        case .attachment(let kind, let mime, let size, _): ".attachment(.\(kind.rawValue), \"\(mime)\", \(size) bytes)"
+        case .text(let text): .text(kept(text))
+        case .attachment(let kind, let mime, let size, _): .attachment(kind: kind.rawValue, mime: mime, bytes: size)
         }
     }
 }
@@ -167,11 +160,11 @@ extension FlightRecorder {
 
 extension WatchTarget {
     /// The public call that opens a watcher of this target.
-    var recordedCall: String {
+    var recordedCall: AppCall {
         switch self {
-        case .conversations: "watchConversations()"
-        case .conversation(let id): "watchConversation(withId: \"\(id)\")"
-        case .items(let id): "watchItems(ofConversationWithId: \"\(id)\")"
+        case .conversations: .watchConversations
+        case .conversation(let id): .watchConversation(id: id)
+        case .items(let id): .watchItems(conversation: id)
         }
     }
 }

@@ -98,10 +98,12 @@ package final class FlightRecorder: @unchecked Sendable {
 
     // MARK: What the app does, what the client says, what crosses the wire
 
-    /// A call of the public API, as the app wrote it (`sendMessage(.text("hi"), in: "c-1")`).
-    /// Secrets in it must already be placeholders (``secret(_:)``) or
-    /// patterns the redactor knows (JWTs, backend tokens).
-    package func call(_ text: String) {
+    /// A call of the public API: its text for people in `step.input`
+    /// (`sendMessage(.text("hi"), in: "c-1")`), the value itself as JSON in
+    /// `step.call`, both redacted. Its secrets must already be placeholders
+    /// (``secret(_:)``) or patterns the redactor knows (JWTs, backend tokens).
+    package func call(_ call: AppCall) {
+        let json = call.json
         write { state, db in
             state.step += 1
             state.eventSeq = 0
@@ -109,11 +111,14 @@ package final class FlightRecorder: @unchecked Sendable {
             // every record cost more than the commit (issue 27's callgrind).
             try db.cachedStatement(
                 sql: """
-                    INSERT INTO step (session_id, number, input, output, status, virtual_time, wall_time, wall_us)
-                    VALUES (?, ?, ?, '', 'ok', ?, ?, 0)
+                    INSERT INTO step (session_id, number, input, output, status, virtual_time, wall_time, wall_us, call)
+                    VALUES (?, ?, ?, '', 'ok', ?, ?, 0, ?)
                     """
             ).execute(
-                arguments: [state.session, state.step, state.redactor.redact(text), runtime.now.milliseconds, Date()])
+                arguments: [
+                    state.session, state.step, state.redactor.redact(call.text), runtime.now.milliseconds, Date(),
+                    json.map(state.redactor.redact),
+                ])
         }
     }
 
