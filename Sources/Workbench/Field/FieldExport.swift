@@ -145,7 +145,7 @@ struct FieldRun {
     private mutating func call(_ call: FieldCall, step: Int) {
         let returned = timeline.returned[step]
         switch call {
-        case .client(let cache, let autoResend, let pageSize):
+        case .client(let cache, let autoResend, let pageSize, _):
             if pageSize != 20 { notes.append("the client's page size was \(pageSize): the workbench's clients use 20") }
             guard cache != "disk" || !autoResend else { return }
             execute("client new app --cache \(cache)\(autoResend ? "" : " --no-auto-resend")")

@@ -92,11 +92,11 @@ package struct FieldTimeline: Sendable {
 
     private mutating func readSteps(_ steps: [RecordedStep]) {
         for step in steps {
-            guard let call = FieldCall(step.input) else {
+            guard let call = FieldCall(step) else {
                 notes.append("step \(step.number) is not a call this version reads: \(step.input)")
                 continue
             }
-            if case .client = call, step.input.contains("content: .redacted") {
+            if case .client(_, _, _, redacted: true) = call {
                 notes.append(
                     "the recording's message texts are redacted (content: .redacted): the transcript's messages carry their summaries")
             }

@@ -55,6 +55,10 @@ package struct RecordedStep: Sendable, Hashable, Codable {
     /// For a step Ctrl-C stopped in the embedded world: how far the world
     /// had run in it (``StepResult/stoppedAfterTicks``); a replay stops there.
     package var stoppedAfterTicks: Int?
+    /// A field recording's call as a value: ChatSDK's ``AppCall`` as JSON
+    /// (`step.call`, v6), read with ``FieldCall/init(_:)``. Nil for the
+    /// workbench's own steps and for calls recorded before v6.
+    package var callJSON: String? = nil
 }
 
 /// One event of a step (table `event`).

@@ -346,12 +346,12 @@ package final class RecordingStore: Sendable {
     static func insert(_ step: RecordedStep, sessionID: Int64, _ db: Database) throws {
         let insertStep = try db.cachedStatement(
             sql: """
-                INSERT INTO step (session_id, number, input, output, status, virtual_time, wall_time, wall_us, stopped_after_ticks)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO step (session_id, number, input, output, status, virtual_time, wall_time, wall_us, stopped_after_ticks, call)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
         try insertStep.execute(arguments: [
             sessionID, step.number, step.input, step.output, step.status, step.virtualTime, SQLiteTime.string(from: step.wallTime),
-            step.wallMicroseconds, step.stoppedAfterTicks,
+            step.wallMicroseconds, step.stoppedAfterTicks, step.callJSON,
         ])
         guard !step.events.isEmpty else { return }
         let insertEvent = try db.cachedStatement(
@@ -447,14 +447,14 @@ package final class RecordingStore: Sendable {
             return try Row.fetchAll(
                 db,
                 sql:
-                    "SELECT number, input, output, status, virtual_time, wall_time, wall_us, stopped_after_ticks FROM step WHERE session_id = ? ORDER BY number",
+                    "SELECT number, input, output, status, virtual_time, wall_time, wall_us, stopped_after_ticks, call FROM step WHERE session_id = ? ORDER BY number",
                 arguments: [sessionID]
             ).map { row in
                 let number: Int = row["number"]
                 return RecordedStep(
                     number: number, input: row["input"], output: row["output"], status: row["status"],
                     virtualTime: row["virtual_time"], wallTime: row["wall_time"], wallMicroseconds: row["wall_us"],
-                    events: events[number] ?? [], stoppedAfterTicks: row["stopped_after_ticks"])
+                    events: events[number] ?? [], stoppedAfterTicks: row["stopped_after_ticks"], callJSON: row["call"])
             }
         }
     }

@@ -1,0 +1,114 @@
+import ChatCore
+import ChatSDK
+import ChatSimulation
+import ChatTestSupport
+import Foundation
+import GRDB
+import Testing
+
+@testable import Workbench
+
+/// A field recording made now keeps each call as a value (`step.call`,
+/// ChatSDK's `AppCall`), and the replay and the export read that value
+/// (issue 30): texts with quotes, parentheses and line breaks, which the
+/// recorded text cannot carry back, replay and export as they were sent.
+@Suite struct FieldTypedCallsTests {
+    static let awkwardText = "say \"hi\"), in: \"c-9\")\nand (then) \"bye\""
+    static let awkwardConversation = "order-(47\"11)"
+
+    /// An app's session in the embedded world, with the flight recorder on:
+    /// its diagnostics file, exported.
+    static func record(into folder: TemporaryFolder) throws -> String {
+        let world = try World(seed: 1)
+        var configuration = ChatClient.Configuration(apiKey: World.apiKey, transport: world.makeTransport(), runtime: world)
+        configuration.cacheMode = .memory
+        configuration.deviceId = "device-typed"
+        var diagnostics = ChatClient.Diagnostics(file: folder.url.appendingPathComponent("diagnostics.sqlite").path, appName: "Typed 1.0")
+        diagnostics.device = "test device"
+        configuration.diagnostics = diagnostics
+        let client = ChatClient(configuration: configuration, tokenProvider: SimulatedTokenProvider(world: world))
+        world.runUntilIdle()
+        func call<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) throws {
+            _ = try #require(world.run(operation)).get()
+            world.runUntilIdle()
+        }
+        try call { try await client.setCurrentUser(userId: "alice") }
+        try call { try await client.startConversation(id: awkwardConversation, title: "A (\"quoted\") title") }
+        let watcher = client.watchItems(ofConversationWithId: awkwardConversation)
+        world.spawn { _ = try? await watcher.first { _ in false } }
+        world.runUntilIdle()
+        try call { try await client.sendMessage(.text(awkwardText), in: awkwardConversation) }
+        world.advance(by: .seconds(2))
+        try call { await client.shutdown() }
+        let export = folder.url.appendingPathComponent("export.sqlite").path
+        try client.exportDiagnostics(to: export)
+        return export
+    }
+
+    @Test func aNewRecordingKeepsEachCallAsAValue() throws {
+        let folder = try TemporaryFolder()
+        let (_, steps, _) = try FieldExportTests.load(try Self.record(into: folder))
+        #expect(steps.allSatisfy { $0.callJSON != nil })
+        let calls = steps.compactMap { $0.callJSON.flatMap(AppCall.init(json:)) }
+        #expect(calls.count == steps.count)
+        // The text for people is the value's one rendering.
+        #expect(calls.map(\.text) == steps.map(\.input))
+        #expect(calls.contains(.sendMessage(content: .text(Self.awkwardText), replyingTo: nil, conversation: Self.awkwardConversation)))
+        #expect(
+            steps.compactMap(FieldCall.init).contains(.sendText(Self.awkwardText, conversation: Self.awkwardConversation)))
+    }
+
+    /// What the text alone gave: a send whose text has a line break, in a
+    /// conversation whose id has a quote, cannot be read back from it.
+    @Test func theTextAloneCouldNotBeReadBack() throws {
+        let folder = try TemporaryFolder()
+        let (_, steps, _) = try FieldExportTests.load(try Self.record(into: folder))
+        let send = try #require(steps.first { $0.input.hasPrefix("sendMessage(") })
+        #expect(FieldCall(legacyText: send.input) == nil)
+        let start = try #require(steps.first { $0.input.hasPrefix("startConversation(") })
+        #expect(FieldCall(start) == .startConversation(id: Self.awkwardConversation, title: "A (\"quoted\") title"))
+    }
+
+    @Test func aNewRecordingReplaysIdentically() throws {
+        let folder = try TemporaryFolder()
+        let outcome = try FieldReplayTests.replay(try Self.record(into: folder))
+        #expect(outcome.divergence == nil, "\(outcome.divergence?.diff.joined(separator: "\n") ?? "")")
+        #expect(outcome.notes == [])
+        #expect(outcome.tapeDivergences == [])
+        #expect(outcome.identical)
+        #expect(outcome.steps.contains { $0.callJSON.flatMap(AppCall.init(json:))?.name == "sendMessage" })
+    }
+
+    @Test func aNewRecordingExportsToATranscriptThatPasses() throws {
+        let folder = try TemporaryFolder()
+        let (session, steps, traffic) = try FieldExportTests.load(try Self.record(into: folder))
+        let export = try FieldExport.export(session, steps: steps, traffic: traffic)
+        #expect(export.notes == [])
+        #expect(export.reproduced)
+        let lines = export.text.split(separator: "\n").map(String.init)
+        #expect(lines.contains("> send c1 text \(Format.quoted(Self.awkwardText))"), "\(export.text)")
+        let path = folder.url.appendingPathComponent("typed.chat").path
+        try Data(export.text.utf8).write(to: URL(fileURLWithPath: path))
+        let result = TranscriptRunner.run(path: path)
+        #expect(result.passed, "\(result.failures.joined(separator: "\n"))")
+    }
+
+    /// The repository's recording was made before `step.call`: it is read
+    /// from its text, in a migrated copy, and the file stays as it was.
+    @Test func aRecordingMadeBeforeTheValuesIsReadFromItsText() throws {
+        let before = try Data(contentsOf: URL(fileURLWithPath: FieldExportTests.fixture))
+        let (_, steps, _) = try FieldExportTests.load()
+        #expect(steps.allSatisfy { $0.callJSON == nil })
+        #expect(steps.compactMap(FieldCall.init).count == steps.count)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: FieldExportTests.fixture)) == before)
+    }
+
+    /// A call a newer SDK records and this version does not know is named, not made.
+    @Test func anUnknownCallIsNamed() {
+        var step = FieldExportTests.step(2, "frobnicate(\"x\")", at: 0)
+        step.callJSON = #"{"frobnicate":{"x":"y"}}"#
+        #expect(FieldCall(step) == .unsupported("frobnicate"))
+        step.callJSON = "not json"
+        #expect(FieldCall(step) == nil)
+    }
+}
