@@ -40,7 +40,10 @@ import Testing
         (.startConversation(id: nil, title: "Knee pain"), #"startConversation(id: nil, title: "Knee pain")"#),
         (.startConversation(id: "c-1", title: nil), #"startConversation(id: "c-1", title: nil)"#),
         (.sendMessage(content: .text("hi"), replyingTo: nil, conversation: "c-1"), #"sendMessage(.text("hi"), in: "c-1")"#),
-        (.sendMessage(content: .text("hi"), replyingTo: "m-1", conversation: "c-1"), #"sendMessage(.text("hi"), replyingTo: "m-1", in: "c-1")"#),
+        (
+            .sendMessage(content: .text("hi"), replyingTo: "m-1", conversation: "c-1"),
+            #"sendMessage(.text("hi"), replyingTo: "m-1", in: "c-1")"#
+        ),
         (
             .sendMessage(content: .attachment(kind: "image", mime: "image/png", bytes: 2048), replyingTo: nil, conversation: "c-1"),
             #"sendMessage(.attachment(.image, "image/png", 2048 bytes), in: "c-1")"#

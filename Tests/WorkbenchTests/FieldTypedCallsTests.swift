@@ -62,9 +62,18 @@ import Testing
     /// conversation whose id has a quote, cannot be read back from it.
     @Test func theTextAloneCouldNotBeReadBack() throws {
         let folder = try TemporaryFolder()
-        let (_, steps, _) = try FieldExportTests.load(try Self.record(into: folder))
+        let (session, steps, traffic) = try FieldExportTests.load(try Self.record(into: folder))
         let send = try #require(steps.first { $0.input.hasPrefix("sendMessage(") })
         #expect(FieldCall(legacyText: send.input) == nil)
+        // Read from its text alone, as before the values, the replay misses the send.
+        let textOnly = steps.map { step in
+            var step = step
+            step.callJSON = nil
+            return step
+        }
+        let outcome = try Replayer.replayField(session, steps: textOnly, traffic: traffic)
+        #expect(outcome.divergence?.step == send.number, "\(outcome.divergence?.hint ?? "none")")
+        #expect(try Replayer.replayField(session, steps: steps, traffic: traffic).divergence == nil)
         let start = try #require(steps.first { $0.input.hasPrefix("startConversation(") })
         #expect(FieldCall(start) == .startConversation(id: Self.awkwardConversation, title: "A (\"quoted\") title"))
     }
@@ -101,6 +110,17 @@ import Testing
         #expect(steps.allSatisfy { $0.callJSON == nil })
         #expect(steps.compactMap(FieldCall.init).count == steps.count)
         #expect(try Data(contentsOf: URL(fileURLWithPath: FieldExportTests.fixture)) == before)
+    }
+
+    /// Two calls whose texts are one (a quote in a text) are told apart by their values.
+    @Test func theReplayComparesCallsByTheirValues() {
+        var device = FieldExportTests.step(1, #"sendMessage(.text("a"), in: "b"), in: "c")"#, at: 0)
+        var replay = device
+        device.callJSON = AppCall.sendMessage(content: .text(#"a"), in: "b"#), replyingTo: nil, conversation: "c").json
+        replay.callJSON = AppCall.sendMessage(content: .text("a"), replyingTo: nil, conversation: #"b"), in: "c"#).json
+        #expect(AppCall(json: device.callJSON!)?.text == AppCall(json: replay.callJSON!)?.text)
+        #expect(Replayer.firstDivergence([device], [replay])?.step == 1)
+        #expect(Replayer.firstDivergence([device], [device]) == nil)
     }
 
     /// A call a newer SDK records and this version does not know is named, not made.

@@ -102,6 +102,14 @@ extension Replayer {
         return ids
     }
 
+    /// Whether two steps hold the same call: their values when both have
+    /// one (two calls can render to one text: a quote in a text), else
+    /// their texts (a recording made before the values).
+    static func sameCall(_ a: RecordedStep, _ b: RecordedStep) -> Bool {
+        if let x = a.callJSON, let y = b.callJSON, let first = AppCall(json: x), let second = AppCall(json: y) { return first == second }
+        return a.input == b.input
+    }
+
     /// The first difference, as a divergence at the step where it shows;
     /// nil when the calls and every subject's events match.
     ///
@@ -114,7 +122,7 @@ extension Replayer {
     static func firstDivergence(_ recorded: [RecordedStep], _ replayed: [RecordedStep]) -> ReplayOutcome.Divergence? {
         var found: [(step: Int, hint: String)] = []
         let (calls, again) = (recorded.map(\.input), replayed.map(\.input))
-        if let index = calls.indices.first(where: { $0 >= again.count || calls[$0] != again[$0] }) {
+        if let index = calls.indices.first(where: { $0 >= again.count || !sameCall(recorded[$0], replayed[$0]) }) {
             found.append(
                 (recorded[index].number, index < again.count ? "the replay called \(again[index])" : "the replay stopped before this call"))
         } else if again.count > calls.count {
