@@ -39,10 +39,11 @@ extension ChatClient {
         recorder.call(call)
         do {
             let result = try await body()
-            recorder.event(source: "call", "call: \(call.name) returned\(Self.describe(result, recorder))")
+            recorder.event(.returned(call: call.name, value: Self.describe(result)))
             return result
         } catch {
-            recorder.event(source: "call", "call: \(call.name) threw \(Self.describe(error))")
+            let chatError = error as? ChatError
+            recorder.event(.threw(call: call.name, code: chatError.map { "\($0.code)" }, message: chatError?.message ?? "\(error)"))
             throw error
         }
     }
@@ -64,19 +65,14 @@ extension ChatClient {
         recorder?.secret(value) ?? "<secret>"
     }
 
-    private static func describe(_ value: Any, _ recorder: FlightRecorder) -> String {
+    private static func describe(_ value: Any) -> AppEvent.Returned {
         switch value {
-        case let message as Message: " \(message.id) \(message.state)"
-        case let conversation as Conversation: " \(conversation.id)"
-        case let user as ChatUser: " \(user.id)"
-        case let warnings as [String]: warnings.isEmpty ? "" : " warnings: \(warnings.joined(separator: "; "))"
-        default: ""
+        case let message as Message: .message(id: message.id, state: "\(message.state)")
+        case let conversation as Conversation: .conversation(id: conversation.id)
+        case let user as ChatUser: .user(id: user.id)
+        case let warnings as [String]: .warnings(warnings)
+        default: .nothing
         }
-    }
-
-    private static func describe(_ error: any Error) -> String {
-        if let error = error as? ChatError { return "\(error.code): \(error.message)" }
-        return "\(error)"
     }
 }
 
@@ -92,18 +88,10 @@ extension FlightRecorder {
         case .sessionWasClosed: self.event(source: "client.auth", "client.auth session closed")
         case .sessionDidHaveError(let error): self.event(source: "client.auth", "client.auth session error \(error.code)")
         case .messageStateChanged(let message):
-            self.event(source: "\(message.id):", "\(message.id): \(message.state) \(summary(of: message.content))")
+            self.event(.message(id: message.id, state: "\(message.state)", content: AppCall.Content(message.content, text: text)))
         }
     }
 
-    /// A message's content as recorded: its text as the settings keep it,
-    /// or an attachment's kind and size.
-    func summary(of content: MessageContent) -> String {
-        switch content {
-        case .text(let text): "\"\(self.text(text))\""
-        case .attachment(let kind, let mime, let size, _): "[\(kind.rawValue) \(mime) \(size) bytes]"
-        }
-    }
 }
 
 extension ChatClient {
@@ -119,10 +107,7 @@ extension ChatClient {
 
     /// A message's content as recorded: its text as the settings keep it.
     func recordedContent(_ content: MessageContent) -> AppCall.Content {
-        switch content {
-        case .text(let text): .text(kept(text))
-        case .attachment(let kind, let mime, let size, _): .attachment(kind: kind.rawValue, mime: mime, bytes: size)
-        }
+        AppCall.Content(content, text: kept)
     }
 }
 

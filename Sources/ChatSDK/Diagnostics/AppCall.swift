@@ -10,7 +10,7 @@ import Foundation
 /// an app-issued token, a header's value, a signature) is its placeholder
 /// (`<secret#2>`), and a message's text is as the settings keep it (its
 /// summary when redacted).
-package enum AppCall: Codable, Sendable, Hashable {
+package enum AppCall: RecordedValue, Sendable, Hashable {
     /// The client's creation, with what it was configured with. `cacheMode`
     /// and `content` are the raw values of `ChatClient.CacheMode` and
     /// `ChatClient.Diagnostics.Content` (public enums without `Codable`).
@@ -157,6 +157,15 @@ extension AppCall.Auth {
 }
 
 extension AppCall.Content {
+    /// A message's content as recorded: its text as `text` keeps it (in
+    /// clear, or its summary), or an attachment's kind, type and size.
+    init(_ content: MessageContent, text: (String) -> String) {
+        switch content {
+        case .text(let body): self = .text(text(body))
+        case .attachment(let kind, let mime, let size, _): self = .attachment(kind: kind.rawValue, mime: mime, bytes: size)
+        }
+    }
+
     /// `.text("hi")`, `.attachment(.image, "image/png", 2048 bytes)`.
     var text: String {
         switch self {
@@ -166,15 +175,19 @@ extension AppCall.Content {
     }
 }
 
-extension AppCall {
-    /// The value as the recording's `step.call` keeps it: JSON, keys sorted.
+/// A value the flight recorder keeps as JSON beside its text (``AppCall``,
+/// ``AppEvent``): keys sorted, so that one value always makes the same bytes.
+package protocol RecordedValue: Codable {}
+
+extension RecordedValue {
+    /// The value as the recording keeps it.
     package var json: String? {
         TapeCoding.encode(self).map { String(decoding: $0, as: UTF8.self) }
     }
 
-    /// A `step.call` read back; nil when it is not a call this version knows.
+    /// A value read back; nil when it is not one this version knows.
     package init?(json: String) {
-        guard let call = TapeCoding.decode(AppCall.self, from: Data(json.utf8)) else { return nil }
-        self = call
+        guard let value = TapeCoding.decode(Self.self, from: Data(json.utf8)) else { return nil }
+        self = value
     }
 }

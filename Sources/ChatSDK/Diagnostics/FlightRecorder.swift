@@ -125,14 +125,27 @@ package final class FlightRecorder: @unchecked Sendable {
     /// Something the client told the app, or a watcher's emission: `source` is
     /// its first word (`client.session`, `w1`, `m-3:`).
     package func event(source: String, _ text: String) {
+        event(source: source, text, json: nil)
+    }
+
+    /// An event a replay or an export reads: its text in `event.text`, the
+    /// value itself as JSON in `event.value`, both redacted.
+    package func event(_ event: AppEvent) {
+        self.event(source: event.source, event.text, json: event.json)
+    }
+
+    private func event(source: String, _ text: String, json: String?) {
         write { state, db in
             // Before the first call (none is: the client's creation is one), nothing to hang it on.
             guard state.step > 0 else { return }
             state.eventSeq += 1
-            try db.cachedStatement(sql: "INSERT INTO event (session_id, step, seq, virtual_time, source, text) VALUES (?, ?, ?, ?, ?, ?)")
-                .execute(arguments: [
-                    state.session, state.step, state.eventSeq, runtime.now.milliseconds, source, state.redactor.redact(text),
-                ])
+            try db.cachedStatement(
+                sql: "INSERT INTO event (session_id, step, seq, virtual_time, source, text, value) VALUES (?, ?, ?, ?, ?, ?, ?)"
+            )
+            .execute(arguments: [
+                state.session, state.step, state.eventSeq, runtime.now.milliseconds, source, state.redactor.redact(text),
+                json.map(state.redactor.redact),
+            ])
         }
     }
 

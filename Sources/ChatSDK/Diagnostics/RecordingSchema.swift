@@ -7,7 +7,7 @@ package import GRDB
 /// diagnostics file) share it: one store, read by the same commands.
 package enum RecordingSchema {
     /// The newest migration this version knows.
-    package static let current = "v6"
+    package static let current = "v7"
     /// `PRAGMA application_id` of a chatbench recording ("chbt"): a
     /// workbench session's file and an app's flight recording alike.
     package static let applicationID: Int32 = 0x6368_6274
@@ -158,6 +158,13 @@ package enum RecordingSchema {
         // workbench's own steps and for calls recorded before v6.
         migrator.registerMigration("v6") { db in
             try db.execute(sql: "ALTER TABLE step ADD COLUMN call TEXT")
+        }
+        // The events a replay or an export reads (what a call returned or
+        // threw, a message's state) as values (``AppEvent``, JSON), beside
+        // their text (issue 30). NULL for other events, the workbench's
+        // own, and those recorded before v7.
+        migrator.registerMigration("v7") { db in
+            try db.execute(sql: "ALTER TABLE event ADD COLUMN value TEXT")
         }
         return migrator
     }
