@@ -58,6 +58,29 @@ import Testing
             steps.compactMap(FieldCall.init).contains(.sendText(Self.awkwardText, conversation: Self.awkwardConversation)))
     }
 
+    /// What a call returned and a message's states are read from their
+    /// values: a text changed by hand does not change them.
+    @Test func theTimelineReadsEventsFromTheirValues() throws {
+        let folder = try TemporaryFolder()
+        let (_, recorded, traffic) = try FieldExportTests.load(try Self.record(into: folder))
+        let send = try #require(recorded.first { $0.input.hasPrefix("sendMessage(") })
+        let events = send.events.compactMap { FieldEvent($0) }
+        #expect(events.contains { if case .returned("sendMessage", _) = $0 { true } else { false } })
+        #expect(events.contains { if case .message(_, "sent") = $0 { true } else { false } }, "\(send.events)")
+        let timeline = FieldTimeline(steps: recorded, traffic: traffic)
+        var steps = recorded
+        for index in steps.indices {
+            for event in steps[index].events.indices where steps[index].events[event].valueJSON != nil {
+                steps[index].events[event].text = "changed by hand"
+            }
+        }
+        let again = FieldTimeline(steps: steps, traffic: traffic)
+        #expect(again.returned == timeline.returned && !timeline.returned.isEmpty)
+        #expect(
+            again.states.mapValues { $0.map { "\($0.id) \($0.state)" } } == timeline.states.mapValues { $0.map { "\($0.id) \($0.state)" } })
+        #expect(timeline.states[send.number]?.isEmpty == false)
+    }
+
     /// What the text alone gave: a send whose text has a line break, in a
     /// conversation whose id has a quote, cannot be read back from it.
     @Test func theTextAloneCouldNotBeReadBack() throws {
@@ -107,7 +130,8 @@ import Testing
     @Test func aRecordingMadeBeforeTheValuesIsReadFromItsText() throws {
         let before = try Data(contentsOf: URL(fileURLWithPath: FieldExportTests.fixture))
         let (_, steps, _) = try FieldExportTests.load()
-        #expect(steps.allSatisfy { $0.callJSON == nil })
+        #expect(steps.allSatisfy { $0.callJSON == nil && $0.events.allSatisfy { $0.valueJSON == nil } })
+        #expect(steps.flatMap(\.events).contains { FieldEvent($0) == .returned(call: "sendMessage", id: "m-89025cc1") })
         #expect(steps.compactMap(FieldCall.init).count == steps.count)
         #expect(try Data(contentsOf: URL(fileURLWithPath: FieldExportTests.fixture)) == before)
     }

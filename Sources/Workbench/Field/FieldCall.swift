@@ -144,3 +144,42 @@ extension FieldCall {
         "shutdown()": .shutdown, "disconnect()": .disconnect, "loginAnonymous()": .loginAnonymous,
     ]
 }
+
+/// What a replay or an export reads of an event a field recording's client
+/// told its app: what a call returned, a message's state. Made from the
+/// recorded value (``AppEvent``, the event's `value` column); only a
+/// recording made before that column has it read from the event's text.
+package enum FieldEvent: Sendable, Hashable {
+    /// `call: sendMessage returned m-1 toBeSent`: the call's name and the
+    /// id of the message or conversation it returned.
+    case returned(call: String, id: String)
+    /// `m-1: sent "hi"`.
+    case message(id: String, state: String)
+
+    /// Nil for an event of another kind.
+    package init?(_ event: RecordedEvent) {
+        guard let json = event.valueJSON else {
+            self.init(legacy: event)
+            return
+        }
+        switch AppEvent(json: json) {
+        case .returned(let call, .message(let id, _))?, .returned(let call, .conversation(let id))?: self = .returned(call: call, id: id)
+        case .message(let id, let state, _)?: self = .message(id: id, state: state)
+        default: return nil
+        }
+    }
+
+    /// LEGACY, for files recorded before schema v7 only: reads the event
+    /// back from the text the recorder wrote (`call: NAME returned ID …`,
+    /// `ID: STATE …` under the source `ID:`). Never used for an event that
+    /// has its value.
+    init?(legacy event: RecordedEvent) {
+        if event.source == "call", let m = event.text.wholeMatch(of: /call: (\w+) returned (\S+).*/) {
+            self = .returned(call: String(m.1), id: String(m.2))
+        } else if event.source.hasSuffix(":"), event.source != "call", let m = event.text.wholeMatch(of: /(\S+): (\w+)(?: .*)?/) {
+            self = .message(id: String(m.1), state: String(m.2))
+        } else {
+            return nil
+        }
+    }
+}

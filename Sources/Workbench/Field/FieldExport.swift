@@ -41,7 +41,7 @@ package enum FieldExport {
         var run = FieldRun(workbench: workbench, timeline: timeline)
         for action in timeline.actions { run.perform(action) }
         run.expectStates()
-        let recorded = Self.stateSequences(steps.flatMap(\.events).map(\.text))
+        let recorded = Self.stateSequences(steps.flatMap(\.events))
         let notes = timeline.notes + run.notes
         var differences: [String] = []
         for (id, handle) in run.messages.sorted(by: { $0.value.localizedStandardCompare($1.value) == .orderedAscending }) {
@@ -72,8 +72,17 @@ package enum FieldExport {
             reproduced: reproduced)
     }
 
-    /// Each message's states in order (`m-1: sending "hi"` lines and their
-    /// workbench spelling `[00:00:00.047] m1: sent`), repeats dropped.
+    /// Each message's states on the device, in order, repeats dropped.
+    static func stateSequences(_ events: [RecordedEvent]) -> [String: [String]] {
+        var out: [String: [String]] = [:]
+        for case .message(let id, let state)? in events.map({ FieldEvent($0) }) where out[id]?.last != state {
+            out[id, default: []].append(state)
+        }
+        return out
+    }
+
+    /// Each message's states in order in the workbench's output
+    /// (`[00:00:00.047] m1: sent`), repeats dropped.
     static func stateSequences(_ lines: [String]) -> [String: [String]] {
         var out: [String: [String]] = [:]
         for line in lines {

@@ -69,6 +69,10 @@ package struct RecordedEvent: Sendable, Hashable, Codable {
     package var source: String
     /// The whole event line, redacted.
     package var text: String
+    /// In a field recording, the events a replay or an export reads (what a
+    /// call returned, a message's state): ChatSDK's ``AppEvent`` as JSON
+    /// (`event.value`, v7). Nil for other events and before v7.
+    package var valueJSON: String? = nil
 }
 
 extension StepStatus {

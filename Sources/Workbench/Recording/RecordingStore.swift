@@ -356,10 +356,12 @@ package final class RecordingStore: Sendable {
         guard !step.events.isEmpty else { return }
         let insertEvent = try db.cachedStatement(
             sql: """
-                INSERT INTO event (session_id, step, seq, virtual_time, source, text) VALUES (?, ?, ?, ?, ?, ?)
+                INSERT INTO event (session_id, step, seq, virtual_time, source, text, value) VALUES (?, ?, ?, ?, ?, ?, ?)
                 """)
         for (index, event) in step.events.enumerated() {
-            try insertEvent.execute(arguments: [sessionID, step.number, index + 1, event.virtualTime, event.source, event.text])
+            try insertEvent.execute(arguments: [
+                sessionID, step.number, index + 1, event.virtualTime, event.source, event.text, event.valueJSON,
+            ])
         }
     }
 
@@ -438,11 +440,11 @@ package final class RecordingStore: Sendable {
         try read { db in
             var events: [Int: [RecordedEvent]] = [:]
             let eventRows = try Row.fetchCursor(
-                db, sql: "SELECT step, virtual_time, source, text FROM event WHERE session_id = ? ORDER BY step, seq",
+                db, sql: "SELECT step, virtual_time, source, text, value FROM event WHERE session_id = ? ORDER BY step, seq",
                 arguments: [sessionID])
             while let row = try eventRows.next() {
                 events[row["step"], default: []].append(
-                    RecordedEvent(virtualTime: row["virtual_time"], source: row["source"], text: row["text"]))
+                    RecordedEvent(virtualTime: row["virtual_time"], source: row["source"], text: row["text"], valueJSON: row["value"]))
             }
             return try Row.fetchAll(
                 db,
