@@ -59,7 +59,7 @@ import Testing
         #expect(traffic.contains("out POST /v1/conversations/c-1/messages"))
         #expect(traffic.contains("in ok sent"))
         // The workbench's schema, applied by its own migrations.
-        #expect(try Self.rows("SELECT identifier FROM grdb_migrations", in: path) == ["v1", "v2", "v3", "v4", "v5"])
+        #expect(try Self.rows("SELECT identifier FROM grdb_migrations", in: path) == ["v1", "v2", "v3", "v4", "v5", "v6", "v7"])
     }
 
     @Test func exportWritesOneSelfContainedFile() throws {

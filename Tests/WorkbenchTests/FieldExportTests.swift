@@ -21,26 +21,29 @@ import Testing
 
     // MARK: Calls
 
-    @Test func eachRecordedCallReadsBack() {
+    @Test func eachLegacyRecordedCallReadsBack() {
         #expect(
-            FieldCall("ChatClient(configuration: cacheMode: .memory, autoResend: false, pageSize: 30, content: .kept)")
-                == .client(cacheMode: "memory", autoResend: false, pageSize: 30))
-        #expect(FieldCall(#"setCurrentUser(userId: "alice")"#) == .setCurrentUser("alice"))
-        #expect(FieldCall(#"startConversation(id: nil, title: "Knee pain")"#) == .startConversation(id: nil, title: "Knee pain"))
-        #expect(FieldCall(#"startConversation(id: "c-1", title: nil)"#) == .startConversation(id: "c-1", title: nil))
+            FieldCall(legacyText: "ChatClient(configuration: cacheMode: .memory, autoResend: false, pageSize: 30, content: .kept)")
+                == .client(cacheMode: "memory", autoResend: false, pageSize: 30, redacted: false))
+        #expect(FieldCall(legacyText: #"setCurrentUser(userId: "alice")"#) == .setCurrentUser("alice"))
+        #expect(
+            FieldCall(legacyText: #"startConversation(id: nil, title: "Knee pain")"#) == .startConversation(id: nil, title: "Knee pain"))
+        #expect(FieldCall(legacyText: #"startConversation(id: "c-1", title: nil)"#) == .startConversation(id: "c-1", title: nil))
         // The recorder does not escape quotes: a text is all between the fixed parts.
-        #expect(FieldCall(#"sendMessage(.text("say "hi", then"), in: "c-1")"#) == .sendText(#"say "hi", then"#, conversation: "c-1"))
         #expect(
-            FieldCall(#"sendMessage(.attachment(.image, "image/png", 2048 bytes), in: "c-1")"#)
+            FieldCall(legacyText: #"sendMessage(.text("say "hi", then"), in: "c-1")"#) == .sendText(#"say "hi", then"#, conversation: "c-1")
+        )
+        #expect(
+            FieldCall(legacyText: #"sendMessage(.attachment(.image, "image/png", 2048 bytes), in: "c-1")"#)
                 == .sendAttachment(kind: "image", mime: "image/png", bytes: 2048, conversation: "c-1"))
-        #expect(FieldCall(#"watchItems(ofConversationWithId: "c-1")"#) == .watchItems("c-1"))
-        #expect(FieldCall("w3.cancel()") == .cancel(watcher: "w3"))
-        #expect(FieldCall("w1.loadMore()") == .loadMore(watcher: "w1"))
-        #expect(FieldCall("networkReachabilityChanged(false)") == .reachability(false))
-        #expect(FieldCall(#"setIsTyping(true, in: "c-1")"#) == .typing(true, conversation: "c-1"))
-        #expect(FieldCall("applicationDidEnterBackground()") == .background)
-        #expect(FieldCall(#"loginUser(jwt: "<jwt#1>")"#) == .unsupported("loginUser"))
-        #expect(FieldCall("no call at all") == nil)
+        #expect(FieldCall(legacyText: #"watchItems(ofConversationWithId: "c-1")"#) == .watchItems("c-1"))
+        #expect(FieldCall(legacyText: "w3.cancel()") == .cancel(watcher: "w3"))
+        #expect(FieldCall(legacyText: "w1.loadMore()") == .loadMore(watcher: "w1"))
+        #expect(FieldCall(legacyText: "networkReachabilityChanged(false)") == .reachability(false))
+        #expect(FieldCall(legacyText: #"setIsTyping(true, in: "c-1")"#) == .typing(true, conversation: "c-1"))
+        #expect(FieldCall(legacyText: "applicationDidEnterBackground()") == .background)
+        #expect(FieldCall(legacyText: #"loginUser(jwt: "<jwt#1>")"#) == .unsupported("loginUser"))
+        #expect(FieldCall(legacyText: "no call at all") == nil)
     }
 
     // MARK: The timeline
@@ -100,7 +103,7 @@ import Testing
         let kinds = timeline.actions.map { "\($0.time) \($0.kind)" }
         #expect(
             kinds == [
-                "0 call(Workbench.FieldCall.client(cacheMode: \"memory\", autoResend: true, pageSize: 20), step: 1)",
+                "0 call(Workbench.FieldCall.client(cacheMode: \"memory\", autoResend: true, pageSize: 20, redacted: false), step: 1)",
                 "0 call(Workbench.FieldCall.setCurrentUser(\"alice\"), step: 2)",
                 "0 call(Workbench.FieldCall.startConversation(id: Optional(\"c-1\"), title: nil), step: 3)",
                 // The lost answer's request fails as the world's next one.

@@ -28,7 +28,7 @@ public final class WatchObservation: Sendable {
             return s.id
         }
         guard let id else { return }
-        recorder?.call("\(FlightRecorder.watcherName(id)).cancel()")
+        recorder?.call(.cancelWatcher(watcher: id))
         let core = self.core
         runtime.spawn { await core.removeWatcher(id) }
     }

@@ -26,36 +26,38 @@ extension ChatClient {
             appOnEvent?(event)
         }
         recorder.call(
-            "ChatClient(configuration: cacheMode: .\(configuration.cacheMode), autoResend: \(configuration.autoResend), pageSize: \(configuration.pageSize), content: .\(settings.content))"
-        )
+            .client(
+                cacheMode: configuration.cacheMode.rawValue, autoResend: configuration.autoResend, pageSize: configuration.pageSize,
+                content: settings.content.rawValue))
         return (recorder, nil)
     }
 
     /// Records `call`, runs it, and records how it ended.
-    func recorded<T>(_ call: @autoclosure () -> String, _ body: () async throws -> T) async throws -> T {
+    func recorded<T>(_ call: @autoclosure () -> AppCall, _ body: () async throws -> T) async throws -> T {
         guard let recorder else { return try await body() }
-        let text = call()
-        recorder.call(text)
+        let call = call()
+        recorder.call(call)
         do {
             let result = try await body()
-            recorder.event(source: "call", "call: \(Self.name(of: text)) returned\(Self.describe(result, recorder))")
+            recorder.event(.returned(call: call.name, value: Self.describe(result)))
             return result
         } catch {
-            recorder.event(source: "call", "call: \(Self.name(of: text)) threw \(Self.describe(error))")
+            let chatError = error as? ChatError
+            recorder.event(.threw(call: call.name, code: chatError.map { "\($0.code)" }, message: chatError?.message ?? "\(error)"))
             throw error
         }
     }
 
     /// The same for a call that cannot fail.
-    func recorded<T>(_ call: @autoclosure () -> String, _ body: () async -> T) async -> T {
+    func recorded<T>(_ call: @autoclosure () -> AppCall, _ body: () async -> T) async -> T {
         guard let recorder else { return await body() }
         recorder.call(call())
         return await body()
     }
 
-    /// `"hi"` or its summary, as the settings keep message text.
-    func quoted(_ text: String) -> String {
-        "\"\(recorder?.text(text) ?? text)\""
+    /// A message's text as the settings keep it: in clear, or its summary.
+    func kept(_ text: String) -> String {
+        recorder?.text(text) ?? text
     }
 
     /// A placeholder standing for a secret in everything recorded.
@@ -63,23 +65,14 @@ extension ChatClient {
         recorder?.secret(value) ?? "<secret>"
     }
 
-    private static func name(of call: String) -> Substring {
-        call.prefix { $0 != "(" }
-    }
-
-    private static func describe(_ value: Any, _ recorder: FlightRecorder) -> String {
+    private static func describe(_ value: Any) -> AppEvent.Returned {
         switch value {
-        case let message as Message: " \(message.id) \(message.state)"
-        case let conversation as Conversation: " \(conversation.id)"
-        case let user as ChatUser: " \(user.id)"
-        case let warnings as [String]: warnings.isEmpty ? "" : " warnings: \(warnings.joined(separator: "; "))"
-        default: ""
+        case let message as Message: .message(id: message.id, state: "\(message.state)")
+        case let conversation as Conversation: .conversation(id: conversation.id)
+        case let user as ChatUser: .user(id: user.id)
+        case let warnings as [String]: .warnings(warnings)
+        default: .nothing
         }
-    }
-
-    private static func describe(_ error: any Error) -> String {
-        if let error = error as? ChatError { return "\(error.code): \(error.message)" }
-        return "\(error)"
     }
 }
 
@@ -95,41 +88,26 @@ extension FlightRecorder {
         case .sessionWasClosed: self.event(source: "client.auth", "client.auth session closed")
         case .sessionDidHaveError(let error): self.event(source: "client.auth", "client.auth session error \(error.code)")
         case .messageStateChanged(let message):
-            self.event(source: "\(message.id):", "\(message.id): \(message.state) \(summary(of: message.content))")
+            self.event(.message(id: message.id, state: "\(message.state)", content: AppCall.Content(message.content, text: text)))
         }
     }
 
-    /// A message's content as recorded: its text as the settings keep it,
-    /// or an attachment's kind and size.
-    func summary(of content: MessageContent) -> String {
-        switch content {
-        case .text(let text): "\"\(self.text(text))\""
-        case .attachment(let kind, let mime, let size, _): "[\(kind.rawValue) \(mime) \(size) bytes]"
-        }
-    }
 }
 
 extension ChatClient {
-    /// `ChatAuth(token: "<secret#2>", scheme: "access", headers: ["X-Tenant": "<secret#3>"], signature: "<secret#4>")`.
-    func recordedAuth(_ auth: ChatAuth?) -> String {
-        guard let auth else { return "nil" }
-        var parts: [String] = []
-        if let token = auth.token { parts.append("token: \"\(secret(token))\"") }
-        if let scheme = auth.scheme { parts.append("scheme: \"\(scheme)\"") }
-        if !auth.headers.isEmpty {
-            let fields = auth.headers.sorted { $0.key < $1.key }.map { "\"\($0.key)\": \"\(secret($0.value))\"" }
-            parts.append("headers: [\(fields.joined(separator: ", "))]")
-        }
-        if let signature = auth.signature { parts.append("signature: \"\(secret(signature))\"") }
-        return "ChatAuth(\(parts.joined(separator: ", ")))"
+    /// A `ChatAuth` as recorded: its secrets as placeholders.
+    func recordedAuth(_ auth: ChatAuth?) -> AppCall.Auth? {
+        guard let auth else { return nil }
+        // Placeholders are numbered as they are asked for: in the order the text shows them.
+        let token = auth.token.map(secret)
+        var headers: [String: String] = [:]
+        for (name, value) in auth.headers.sorted(by: { $0.key < $1.key }) { headers[name] = secret(value) }
+        return AppCall.Auth(token: token, scheme: auth.scheme, headers: headers, signature: auth.signature.map(secret))
     }
 
-    /// `.text("hi")`, `.attachment(.image, "image/png", 2048 bytes)`.
-    func recordedContent(_ content: MessageContent) -> String {
-        switch content {
-        case .text(let text): ".text(\(quoted(text)))"
-        case .attachment(let kind, let mime, let size, _): ".attachment(.\(kind.rawValue), \"\(mime)\", \(size) bytes)"
-        }
+    /// A message's content as recorded: its text as the settings keep it.
+    func recordedContent(_ content: MessageContent) -> AppCall.Content {
+        AppCall.Content(content, text: kept)
     }
 }
 
@@ -167,11 +145,11 @@ extension FlightRecorder {
 
 extension WatchTarget {
     /// The public call that opens a watcher of this target.
-    var recordedCall: String {
+    var recordedCall: AppCall {
         switch self {
-        case .conversations: "watchConversations()"
-        case .conversation(let id): "watchConversation(withId: \"\(id)\")"
-        case .items(let id): "watchItems(ofConversationWithId: \"\(id)\")"
+        case .conversations: .watchConversations
+        case .conversation(let id): .watchConversation(id: id)
+        case .items(let id): .watchItems(conversation: id)
         }
     }
 }

@@ -36,13 +36,13 @@ public final class ChatClient: Sendable {
     /// are first needed (A1). The same user again does nothing; another user
     /// throws `currentUserAlreadySet` (A3).
     public func setCurrentUser(userId: String) async throws {
-        try await recorded("setCurrentUser(userId: \"\(userId)\")") { try await core.setCurrentUser(Identifier.normalized(userId)) }
+        try await recorded(.setCurrentUser(userId: userId)) { try await core.setCurrentUser(Identifier.normalized(userId)) }
     }
 
     /// Removes every local trace of the user (A4): cache, tokens, pending
     /// messages; closes the connection; active watchers end with `userCleared`.
     public func clearCurrentUser() async {
-        await recorded("clearCurrentUser()") { await core.clearCurrentUser() }
+        await recorded(.clearCurrentUser) { await core.clearCurrentUser() }
     }
 
     // MARK: Other ways in (A5–A13)
@@ -51,19 +51,19 @@ public final class ChatClient: Sendable {
     /// anonymous session the server merges the anonymous user in (A8).
     @discardableResult
     public func loginUser(jwt: String) async throws -> ChatUser {
-        try await recorded("loginUser(jwt: \"\(secret(jwt))\")") { try await core.login(jwt: jwt) }
+        try await recorded(.loginUser(jwt: secret(jwt))) { try await core.login(jwt: jwt) }
     }
 
     /// Starts with a user the server creates (A7).
     @discardableResult
     public func loginAnonymous() async throws -> ChatUser {
-        try await recorded("loginAnonymous()") { try await core.loginAnonymous() }
+        try await recorded(.loginAnonymous) { try await core.loginAnonymous() }
     }
 
     /// Connects with the user id alone, when the app allows it (A10).
     @discardableResult
     public func connect(userId: String) async throws -> ChatUser {
-        try await recorded("connect(userId: \"\(userId)\")") {
+        try await recorded(.connect(userId: userId, credential: .userId)) {
             try await core.connect(userId: Identifier.normalized(userId), credential: .userId)
         }
     }
@@ -71,7 +71,7 @@ public final class ChatClient: Sendable {
     /// Connects with an app-issued access token (A10).
     @discardableResult
     public func connect(userId: String, accessToken: String) async throws -> ChatUser {
-        try await recorded("connect(userId: \"\(userId)\", accessToken: \"\(secret(accessToken))\")") {
+        try await recorded(.connect(userId: userId, credential: .accessToken(secret(accessToken)))) {
             try await core.connect(userId: Identifier.normalized(userId), credential: .accessToken(accessToken))
         }
     }
@@ -79,7 +79,7 @@ public final class ChatClient: Sendable {
     /// Connects with a session token; the `SessionDelegate` renews it (A10).
     @discardableResult
     public func connect(userId: String, sessionToken: String) async throws -> ChatUser {
-        try await recorded("connect(userId: \"\(userId)\", sessionToken: \"\(secret(sessionToken))\")") {
+        try await recorded(.connect(userId: userId, credential: .sessionToken(secret(sessionToken)))) {
             try await core.connect(userId: Identifier.normalized(userId), credential: .sessionToken(sessionToken))
         }
     }
@@ -87,26 +87,26 @@ public final class ChatClient: Sendable {
     /// Closes the connection and forgets in-memory state; the disk cache
     /// stays for the next connect of the same user (A11).
     public func disconnect() async {
-        await recorded("disconnect()") { await core.disconnect() }
+        await recorded(.disconnect) { await core.disconnect() }
     }
 
     /// Authorizes a user object (A12). Returns at once with the warnings it
     /// raised; network errors arrive as `authenticationFailed` events.
     @discardableResult
     public func authorize(user: ChatUser, auth: ChatAuth? = nil) async -> [String] {
-        await recorded("authorize(user: \"\(user.id)\", auth: \(recordedAuth(auth)))") { await core.authorize(user: user, auth: auth) }
+        await recorded(.authorize(user: user.id, auth: recordedAuth(auth))) { await core.authorize(user: user, auth: auth) }
     }
 
     /// edna's name for `clearCurrentUser()` (A4).
     public func deauthorizeUser() async {
-        await recorded("deauthorizeUser()") { await core.clearCurrentUser() }
+        await recorded(.deauthorizeUser) { await core.clearCurrentUser() }
     }
 
     /// Closes the server session, unsubscribes this device from the user's
     /// pushes and clears local data (A9). Offline, the server part waits on
     /// disk for the network. Throws `userNotAuthorized` when nobody is in.
     public func logout() async throws {
-        try await recorded("logout()") { try await core.logout() }
+        try await recorded(.logout) { try await core.logout() }
     }
 
     /// The current user, with how they authenticated (A7).
@@ -124,7 +124,7 @@ public final class ChatClient: Sendable {
     /// Text the next opened conversation receives once in its draft; an
     /// empty string clears it (A13).
     public func prefill(message: String) async {
-        await recorded("prefill(message: \(quoted(message)))") { await core.prefill(message) }
+        await recorded(.prefill(message: kept(message))) { await core.prefill(message) }
     }
 
     /// Updates the nickname and profile URL (A14).
@@ -152,13 +152,13 @@ public final class ChatClient: Sendable {
     /// try await client.registerPushToken(deviceTokenHex)
     /// ```
     public func registerPushToken(_ token: String) async throws {
-        try await recorded("registerPushToken(\"\(secret(token))\")") { try await core.registerPushToken(token) }
+        try await recorded(.registerPushToken(token: secret(token))) { try await core.registerPushToken(token) }
     }
 
     /// Removes this device's push token: the signed-in user's pushes no
     /// longer reach this device.
     public func unregisterPushToken() async throws {
-        try await recorded("unregisterPushToken()") { try await core.unregisterPushToken() }
+        try await recorded(.unregisterPushToken) { try await core.unregisterPushToken() }
     }
 
     /// Asked for a new JWT when the current one expires (A6).
@@ -228,7 +228,7 @@ public final class ChatClient: Sendable {
     /// one under an id of its own, and the SDK translates (see
     /// `serverId(ofConversation:)`).
     public func startConversation(id: String? = nil, title: String? = nil) async throws -> Conversation {
-        try await recorded("startConversation(id: \(id.map { "\"\($0)\"" } ?? "nil"), title: \(title.map { "\"\($0)\"" } ?? "nil"))") {
+        try await recorded(.startConversation(id: id, title: title)) {
             try await core.startConversation(id: Identifier.normalized(id), title: title)
         }
     }
@@ -237,9 +237,7 @@ public final class ChatClient: Sendable {
     /// moves to `sending`, then `sent` or `failed` (D6).
     @discardableResult
     public func sendMessage(_ content: MessageContent, replyingTo: String? = nil, in conversationId: String) async throws -> Message {
-        try await recorded(
-            "sendMessage(\(recordedContent(content))\(replyingTo.map { ", replyingTo: \"\($0)\"" } ?? ""), in: \"\(conversationId)\")"
-        ) {
+        try await recorded(.sendMessage(content: recordedContent(content), replyingTo: replyingTo, conversation: conversationId)) {
             try await core.sendMessage(content, replyingTo: Identifier.normalized(replyingTo), in: Identifier.normalized(conversationId))
         }
     }
@@ -277,7 +275,7 @@ public final class ChatClient: Sendable {
 
     /// Sends a failed message again, with the same client id (D6).
     public func retrySending(itemId: String) async throws {
-        try await recorded("retrySending(itemId: \"\(itemId)\")") { try await core.retrySending(itemId: Identifier.normalized(itemId)) }
+        try await recorded(.retrySending(itemId: itemId)) { try await core.retrySending(itemId: Identifier.normalized(itemId)) }
     }
 
     /// The conversation as this device knows it now, or nil.
@@ -301,7 +299,7 @@ public final class ChatClient: Sendable {
     /// Tells the provider side whether the user is typing (D9). While on,
     /// the SDK renews it before it expires; off stops at once.
     public func setIsTyping(_ isTyping: Bool, in conversationId: String) async throws {
-        try await recorded("setIsTyping(\(isTyping), in: \"\(conversationId)\")") {
+        try await recorded(.setIsTyping(isTyping: isTyping, conversation: conversationId)) {
             try await core.setIsTyping(isTyping, in: Identifier.normalized(conversationId))
         }
     }
@@ -324,20 +322,20 @@ public final class ChatClient: Sendable {
     /// client.networkReachabilityChanged(true)    // back
     /// ```
     public func networkReachabilityChanged(_ isReachable: Bool) async {
-        await recorded("networkReachabilityChanged(\(isReachable))") { await core.networkReachabilityChanged(isReachable) }
+        await recorded(.networkReachabilityChanged(isReachable: isReachable)) { await core.networkReachabilityChanged(isReachable) }
     }
 
     // MARK: App lifecycle
 
     /// The app went to the background: the realtime connection closes.
     public func applicationDidEnterBackground() async {
-        await recorded("applicationDidEnterBackground()") { await core.enterBackground() }
+        await recorded(.applicationDidEnterBackground) { await core.enterBackground() }
     }
 
     /// The app came to the foreground: the connection reopens and the
     /// refetch trigger fires.
     public func applicationWillEnterForeground() async {
-        await recorded("applicationWillEnterForeground()") { await core.enterForeground() }
+        await recorded(.applicationWillEnterForeground) { await core.enterForeground() }
     }
 
     /// Refetches what every active watcher shows (Nabla's `RefetchTrigger`).
@@ -349,7 +347,7 @@ public final class ChatClient: Sendable {
     /// Stops everything this client does, keeping its disk cache and outbox
     /// (what an app being killed amounts to). Watchers end with `clientClosed`.
     public func shutdown() async {
-        await recorded("shutdown()") { await core.shutdown() }
+        await recorded(.shutdown) { await core.shutdown() }
         recorder?.finish()
     }
 

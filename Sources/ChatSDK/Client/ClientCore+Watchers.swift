@@ -181,7 +181,7 @@ extension ClientCore {
 
     /// One more page (D3): from the cache when it has one, else the server.
     func loadMore(_ id: Int) async throws {
-        configuration.flightRecorder?.call("\(FlightRecorder.watcherName(id)).loadMore()")
+        configuration.flightRecorder?.call(.loadMore(watcher: id))
         guard let entry = watchers[id] else {
             throw ChatError(.invalidArgument, "The watcher has ended")
         }

@@ -98,10 +98,12 @@ package final class FlightRecorder: @unchecked Sendable {
 
     // MARK: What the app does, what the client says, what crosses the wire
 
-    /// A call of the public API, as the app wrote it (`sendMessage(.text("hi"), in: "c-1")`).
-    /// Secrets in it must already be placeholders (``secret(_:)``) or
-    /// patterns the redactor knows (JWTs, backend tokens).
-    package func call(_ text: String) {
+    /// A call of the public API: its text for people in `step.input`
+    /// (`sendMessage(.text("hi"), in: "c-1")`), the value itself as JSON in
+    /// `step.call`, both redacted. Its secrets must already be placeholders
+    /// (``secret(_:)``) or patterns the redactor knows (JWTs, backend tokens).
+    package func call(_ call: AppCall) {
+        let json = call.json
         write { state, db in
             state.step += 1
             state.eventSeq = 0
@@ -109,25 +111,41 @@ package final class FlightRecorder: @unchecked Sendable {
             // every record cost more than the commit (issue 27's callgrind).
             try db.cachedStatement(
                 sql: """
-                    INSERT INTO step (session_id, number, input, output, status, virtual_time, wall_time, wall_us)
-                    VALUES (?, ?, ?, '', 'ok', ?, ?, 0)
+                    INSERT INTO step (session_id, number, input, output, status, virtual_time, wall_time, wall_us, call)
+                    VALUES (?, ?, ?, '', 'ok', ?, ?, 0, ?)
                     """
             ).execute(
-                arguments: [state.session, state.step, state.redactor.redact(text), runtime.now.milliseconds, Date()])
+                arguments: [
+                    state.session, state.step, state.redactor.redact(call.text), runtime.now.milliseconds, Date(),
+                    json.map(state.redactor.redact),
+                ])
         }
     }
 
     /// Something the client told the app, or a watcher's emission: `source` is
     /// its first word (`client.session`, `w1`, `m-3:`).
     package func event(source: String, _ text: String) {
+        event(source: source, text, json: nil)
+    }
+
+    /// An event a replay or an export reads: its text in `event.text`, the
+    /// value itself as JSON in `event.value`, both redacted.
+    package func event(_ event: AppEvent) {
+        self.event(source: event.source, event.text, json: event.json)
+    }
+
+    private func event(source: String, _ text: String, json: String?) {
         write { state, db in
             // Before the first call (none is: the client's creation is one), nothing to hang it on.
             guard state.step > 0 else { return }
             state.eventSeq += 1
-            try db.cachedStatement(sql: "INSERT INTO event (session_id, step, seq, virtual_time, source, text) VALUES (?, ?, ?, ?, ?, ?)")
-                .execute(arguments: [
-                    state.session, state.step, state.eventSeq, runtime.now.milliseconds, source, state.redactor.redact(text),
-                ])
+            try db.cachedStatement(
+                sql: "INSERT INTO event (session_id, step, seq, virtual_time, source, text, value) VALUES (?, ?, ?, ?, ?, ?, ?)"
+            )
+            .execute(arguments: [
+                state.session, state.step, state.eventSeq, runtime.now.milliseconds, source, state.redactor.redact(text),
+                json.map(state.redactor.redact),
+            ])
         }
     }
 

@@ -7,7 +7,7 @@ package import GRDB
 /// diagnostics file) share it: one store, read by the same commands.
 package enum RecordingSchema {
     /// The newest migration this version knows.
-    package static let current = "v5"
+    package static let current = "v7"
     /// `PRAGMA application_id` of a chatbench recording ("chbt"): a
     /// workbench session's file and an app's flight recording alike.
     package static let applicationID: Int32 = 0x6368_6274
@@ -151,6 +151,20 @@ package enum RecordingSchema {
         // stops the step there instead of running it to its end (issue 30).
         migrator.registerMigration("v5") { db in
             try db.execute(sql: "ALTER TABLE step ADD COLUMN stopped_after_ticks INTEGER")
+        }
+        // A field recording's call as a value (``AppCall``, JSON), beside its
+        // text for people in `input`, so that a replay or an export reads the
+        // value instead of parsing the text back (issue 30). NULL for the
+        // workbench's own steps and for calls recorded before v6.
+        migrator.registerMigration("v6") { db in
+            try db.execute(sql: "ALTER TABLE step ADD COLUMN call TEXT")
+        }
+        // The events a replay or an export reads (what a call returned or
+        // threw, a message's state) as values (``AppEvent``, JSON), beside
+        // their text (issue 30). NULL for other events, the workbench's
+        // own, and those recorded before v7.
+        migrator.registerMigration("v7") { db in
+            try db.execute(sql: "ALTER TABLE event ADD COLUMN value TEXT")
         }
         return migrator
     }

@@ -1,14 +1,15 @@
-/// One call of ChatSDK's public API as an app's flight recorder writes it
-/// (`sendMessage(.text("hi"), in: "c-1")`, `w1.cancel()`), read back: what a
-/// field recording's export turns into a workbench command and its replay
-/// makes again on a fresh client (issue 27 §3, §4).
-///
-/// The recorder writes texts between quotes without escaping them, so each
-/// call is read by a pattern anchored at both ends: a text is everything
-/// between its call's fixed parts, quotes in it included.
+import ChatSDK
+import Foundation
+
+/// One call of ChatSDK's public API as an app's flight recorder recorded
+/// it, in the workbench's terms: what a field recording's export turns
+/// into a workbench command and its replay makes again on a fresh client
+/// (issue 27 §3, §4). Made from the recorded value (``AppCall``, the
+/// step's `call` column); only a recording made before that column has its
+/// calls read from their text (``init(legacyText:)``).
 package enum FieldCall: Sendable, Hashable {
     /// The client's creation, with what it was configured with.
-    case client(cacheMode: String, autoResend: Bool, pageSize: Int)
+    case client(cacheMode: String, autoResend: Bool, pageSize: Int, redacted: Bool)
     case setCurrentUser(String)
     case clearCurrentUser
     case startConversation(id: String?, title: String?)
@@ -32,10 +33,79 @@ package enum FieldCall: Sendable, Hashable {
     /// placeholders, or the workbench has no verb for it): its name.
     case unsupported(String)
 
-    /// Reads one recorded call; nil for a line that is no call at all.
-    package init?(_ text: String) {
+    /// The call of a recorded step: its recorded value, or, for a step
+    /// recorded before there was one (schema v5 and older), its text.
+    /// Nil for a step that holds no call this version knows.
+    package init?(_ step: RecordedStep) {
+        guard let json = step.callJSON else {
+            self.init(legacyText: step.input)
+            return
+        }
+        if let call = AppCall(json: json) {
+            self.init(call)
+        } else if let name = Self.name(ofUnknown: json) {
+            // A call a newer SDK knows: its case's name is the JSON's one key.
+            self = .unsupported(name)
+        } else {
+            return nil
+        }
+    }
+
+    /// The workbench's reading of a recorded call.
+    package init(_ call: AppCall) {
+        switch call {
+        case .client(let cacheMode, let autoResend, let pageSize, let content):
+            self = .client(cacheMode: cacheMode, autoResend: autoResend, pageSize: pageSize, redacted: content == "redacted")
+        case .setCurrentUser(let id): self = .setCurrentUser(id)
+        case .clearCurrentUser, .deauthorizeUser: self = .clearCurrentUser
+        case .startConversation(let id, let title): self = .startConversation(id: id, title: title)
+        case .watchConversations: self = .watchConversations
+        case .watchConversation(let id): self = .watchConversation(id)
+        case .watchItems(let id): self = .watchItems(id)
+        case .sendMessage(.text(let text), nil, let conversation): self = .sendText(text, conversation: conversation)
+        case .sendMessage(.attachment(let kind, let mime, let bytes), nil, let conversation):
+            self = .sendAttachment(kind: kind, mime: mime, bytes: Int(bytes), conversation: conversation)
+        case .retrySending(let id): self = .retry(id)
+        case .setIsTyping(let on, let conversation): self = .typing(on, conversation: conversation)
+        case .networkReachabilityChanged(let reachable): self = .reachability(reachable)
+        case .applicationDidEnterBackground: self = .background
+        case .applicationWillEnterForeground: self = .foreground
+        case .shutdown: self = .shutdown
+        case .disconnect: self = .disconnect
+        case .loginAnonymous: self = .loginAnonymous
+        case .cancelWatcher(let id): self = .cancel(watcher: FlightRecorder.watcherName(id))
+        case .loadMore(let id): self = .loadMore(watcher: FlightRecorder.watcherName(id))
+        // A reply (the workbench's `send` has no `replyingTo`), and calls
+        // whose arguments are placeholders or that have no verb.
+        case .sendMessage, .loginUser, .connect, .authorize, .logout, .prefill, .registerPushToken, .unregisterPushToken:
+            self = .unsupported(call.name)
+        }
+    }
+
+    private static func name(ofUnknown json: String) -> String? {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any], object.count == 1 else {
+            return nil
+        }
+        return object.keys.first
+    }
+}
+
+// MARK: Recordings made before the `call` column (schema v5 and older)
+
+extension FieldCall {
+    /// LEGACY, for files recorded before schema v6 only (such as
+    /// examples/field/support-ticket.sqlite): reads a call back from the
+    /// text the recorder wrote in `step.input`
+    /// (`sendMessage(.text("hi"), in: "c-1")`, `w1.cancel()`). That text
+    /// has its texts between quotes unescaped, so each call is read by a
+    /// pattern anchored at both ends (a text is everything between its
+    /// call's fixed parts, quotes in it included); a text with a line break,
+    /// or a conversation id with a quote, cannot be read this way. Never
+    /// used for a step that has its value.
+    package init?(legacyText text: String) {
         if let m = text.wholeMatch(of: /ChatClient\(configuration: cacheMode: \.(\w+), autoResend: (true|false), pageSize: (\d+).*\)/) {
-            self = .client(cacheMode: String(m.1), autoResend: m.2 == "true", pageSize: Int(m.3) ?? 20)
+            self = .client(
+                cacheMode: String(m.1), autoResend: m.2 == "true", pageSize: Int(m.3) ?? 20, redacted: text.contains("content: .redacted"))
         } else if let m = text.wholeMatch(of: /setCurrentUser\(userId: "(.*)"\)/) {
             self = .setCurrentUser(String(m.1))
         } else if text == "clearCurrentUser()" || text == "deauthorizeUser()" {
@@ -60,7 +130,7 @@ package enum FieldCall: Sendable, Hashable {
             self = .reachability(m.1 == "true")
         } else if let m = text.wholeMatch(of: /(w\d+)\.(cancel|loadMore)\(\)/) {
             self = m.2 == "cancel" ? .cancel(watcher: String(m.1)) : .loadMore(watcher: String(m.1))
-        } else if let simple = Self.simple[text] {
+        } else if let simple = Self.legacySimple[text] {
             self = simple
         } else if let m = text.wholeMatch(of: /([A-Za-z]+)\(.*\)/) {
             self = .unsupported(String(m.1))
@@ -69,8 +139,47 @@ package enum FieldCall: Sendable, Hashable {
         }
     }
 
-    private static let simple: [String: FieldCall] = [
+    private static let legacySimple: [String: FieldCall] = [
         "applicationDidEnterBackground()": .background, "applicationWillEnterForeground()": .foreground,
         "shutdown()": .shutdown, "disconnect()": .disconnect, "loginAnonymous()": .loginAnonymous,
     ]
+}
+
+/// What a replay or an export reads of an event a field recording's client
+/// told its app: what a call returned, a message's state. Made from the
+/// recorded value (``AppEvent``, the event's `value` column); only a
+/// recording made before that column has it read from the event's text.
+package enum FieldEvent: Sendable, Hashable {
+    /// `call: sendMessage returned m-1 toBeSent`: the call's name and the
+    /// id of the message or conversation it returned.
+    case returned(call: String, id: String)
+    /// `m-1: sent "hi"`.
+    case message(id: String, state: String)
+
+    /// Nil for an event of another kind.
+    package init?(_ event: RecordedEvent) {
+        guard let json = event.valueJSON else {
+            self.init(legacy: event)
+            return
+        }
+        switch AppEvent(json: json) {
+        case .returned(let call, .message(let id, _))?, .returned(let call, .conversation(let id))?: self = .returned(call: call, id: id)
+        case .message(let id, let state, _)?: self = .message(id: id, state: state)
+        default: return nil
+        }
+    }
+
+    /// LEGACY, for files recorded before schema v7 only: reads the event
+    /// back from the text the recorder wrote (`call: NAME returned ID …`,
+    /// `ID: STATE …` under the source `ID:`). Never used for an event that
+    /// has its value.
+    init?(legacy event: RecordedEvent) {
+        if event.source == "call", let m = event.text.wholeMatch(of: /call: (\w+) returned (\S+).*/) {
+            self = .returned(call: String(m.1), id: String(m.2))
+        } else if event.source.hasSuffix(":"), event.source != "call", let m = event.text.wholeMatch(of: /(\S+): (\w+)(?: .*)?/) {
+            self = .message(id: String(m.1), state: String(m.2))
+        } else {
+            return nil
+        }
+    }
 }

@@ -41,7 +41,7 @@ package enum FieldExport {
         var run = FieldRun(workbench: workbench, timeline: timeline)
         for action in timeline.actions { run.perform(action) }
         run.expectStates()
-        let recorded = Self.stateSequences(steps.flatMap(\.events).map(\.text))
+        let recorded = Self.stateSequences(steps.flatMap(\.events))
         let notes = timeline.notes + run.notes
         var differences: [String] = []
         for (id, handle) in run.messages.sorted(by: { $0.value.localizedStandardCompare($1.value) == .orderedAscending }) {
@@ -72,8 +72,17 @@ package enum FieldExport {
             reproduced: reproduced)
     }
 
-    /// Each message's states in order (`m-1: sending "hi"` lines and their
-    /// workbench spelling `[00:00:00.047] m1: sent`), repeats dropped.
+    /// Each message's states on the device, in order, repeats dropped.
+    static func stateSequences(_ events: [RecordedEvent]) -> [String: [String]] {
+        var out: [String: [String]] = [:]
+        for case .message(let id, let state)? in events.map({ FieldEvent($0) }) where out[id]?.last != state {
+            out[id, default: []].append(state)
+        }
+        return out
+    }
+
+    /// Each message's states in order in the workbench's output
+    /// (`[00:00:00.047] m1: sent`), repeats dropped.
     static func stateSequences(_ lines: [String]) -> [String: [String]] {
         var out: [String: [String]] = [:]
         for line in lines {
@@ -145,7 +154,7 @@ struct FieldRun {
     private mutating func call(_ call: FieldCall, step: Int) {
         let returned = timeline.returned[step]
         switch call {
-        case .client(let cache, let autoResend, let pageSize):
+        case .client(let cache, let autoResend, let pageSize, _):
             if pageSize != 20 { notes.append("the client's page size was \(pageSize): the workbench's clients use 20") }
             guard cache != "disk" || !autoResend else { return }
             execute("client new app --cache \(cache)\(autoResend ? "" : " --no-auto-resend")")

@@ -21,14 +21,13 @@ extension Replayer {
         guard session.isFieldRecording else {
             throw RecordingError(.unsupported, "session \(session.label) is not a field recording")
         }
-        guard let first = recorded.first, case .client(let cacheMode, let autoResend, let pageSize)? = FieldCall(first.input) else {
+        guard let first = recorded.first, case .client(let cacheMode, let autoResend, let pageSize, let redacted)? = FieldCall(first) else {
             throw RecordingError(.unsupported, "session \(session.label) does not begin with the client's creation: it cannot be replayed")
         }
         let started = ContinuousClock.now
         let timeline = FieldTimeline(steps: recorded, traffic: traffic)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chatbench-field-replay-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let redacted = first.input.contains("content: .redacted")
         let replay: FieldReplayClient
         do {
             replay = try FieldReplayClient(
@@ -54,7 +53,7 @@ extension Replayer {
         for step in recorded.dropFirst() {
             replay.tape.beginStep(step.number)
             replay.advance(to: step.virtualTime)
-            guard let call = FieldCall(step.input) else { continue }
+            guard let call = FieldCall(step) else { continue }
             if case .unsupported(let name) = call {
                 notes.append(
                     "step \(step.number) calls \(name), which a replay cannot make again (its arguments are not all on the recording)")
@@ -93,7 +92,7 @@ extension Replayer {
     static func mintedIDs(_ steps: [RecordedStep], _ timeline: FieldTimeline) -> [String: [String]] {
         var ids: [String: [String]] = [:]
         for step in steps {
-            guard let id = timeline.returned[step.number], let call = FieldCall(step.input) else { continue }
+            guard let id = timeline.returned[step.number], let call = FieldCall(step) else { continue }
             switch call {
             case .sendText, .sendAttachment: ids["m-", default: []].append(id)
             case .startConversation(nil, _): ids["c-", default: []].append(id)
@@ -101,6 +100,14 @@ extension Replayer {
             }
         }
         return ids
+    }
+
+    /// Whether two steps hold the same call: their values when both have
+    /// one (two calls can render to one text: a quote in a text), else
+    /// their texts (a recording made before the values).
+    static func sameCall(_ a: RecordedStep, _ b: RecordedStep) -> Bool {
+        if let x = a.callJSON, let y = b.callJSON, let first = AppCall(json: x), let second = AppCall(json: y) { return first == second }
+        return a.input == b.input
     }
 
     /// The first difference, as a divergence at the step where it shows;
@@ -115,7 +122,7 @@ extension Replayer {
     static func firstDivergence(_ recorded: [RecordedStep], _ replayed: [RecordedStep]) -> ReplayOutcome.Divergence? {
         var found: [(step: Int, hint: String)] = []
         let (calls, again) = (recorded.map(\.input), replayed.map(\.input))
-        if let index = calls.indices.first(where: { $0 >= again.count || calls[$0] != again[$0] }) {
+        if let index = calls.indices.first(where: { $0 >= again.count || !sameCall(recorded[$0], replayed[$0]) }) {
             found.append(
                 (recorded[index].number, index < again.count ? "the replay called \(again[index])" : "the replay stopped before this call"))
         } else if again.count > calls.count {

@@ -92,11 +92,11 @@ package struct FieldTimeline: Sendable {
 
     private mutating func readSteps(_ steps: [RecordedStep]) {
         for step in steps {
-            guard let call = FieldCall(step.input) else {
+            guard let call = FieldCall(step) else {
                 notes.append("step \(step.number) is not a call this version reads: \(step.input)")
                 continue
             }
-            if case .client = call, step.input.contains("content: .redacted") {
+            if case .client(_, _, _, redacted: true) = call {
                 notes.append(
                     "the recording's message texts are redacted (content: .redacted): the transcript's messages carry their summaries")
             }
@@ -107,15 +107,13 @@ package struct FieldTimeline: Sendable {
             callTimes[step.number] = step.virtualTime
             var last: [(id: String, state: String)] = []
             for event in step.events {
-                if let m = event.text.wholeMatch(of: /call: (?:sendMessage|startConversation) returned (\S+).*/) {
-                    returned[step.number] = String(m.1)
+                switch FieldEvent(event) {
+                case .returned(let call, let id) where call == "sendMessage" || call == "startConversation": returned[step.number] = id
+                case .message(let id, let state):
+                    last.removeAll { $0.id == id }
+                    last.append((id, state))
+                default: break
                 }
-                guard event.source.hasSuffix(":"), event.source != "call",
-                    let m = event.text.wholeMatch(of: /(\S+): (\w+)(?: .*)?/)
-                else { continue }
-                let id = String(m.1)
-                last.removeAll { $0.id == id }
-                last.append((id, String(m.2)))
             }
             if !last.isEmpty { states[step.number] = last }
         }

@@ -55,6 +55,10 @@ package struct RecordedStep: Sendable, Hashable, Codable {
     /// For a step Ctrl-C stopped in the embedded world: how far the world
     /// had run in it (``StepResult/stoppedAfterTicks``); a replay stops there.
     package var stoppedAfterTicks: Int?
+    /// A field recording's call as a value: ChatSDK's ``AppCall`` as JSON
+    /// (`step.call`, v6), read with ``FieldCall/init(_:)``. Nil for the
+    /// workbench's own steps and for calls recorded before v6.
+    package var callJSON: String? = nil
 }
 
 /// One event of a step (table `event`).
@@ -65,6 +69,10 @@ package struct RecordedEvent: Sendable, Hashable, Codable {
     package var source: String
     /// The whole event line, redacted.
     package var text: String
+    /// In a field recording, the events a replay or an export reads (what a
+    /// call returned, a message's state): ChatSDK's ``AppEvent`` as JSON
+    /// (`event.value`, v7). Nil for other events and before v7.
+    package var valueJSON: String? = nil
 }
 
 extension StepStatus {

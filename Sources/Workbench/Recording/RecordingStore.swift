@@ -347,22 +347,22 @@ package final class RecordingStore: Sendable {
     static func insert(_ step: RecordedStep, sessionID: Int64, _ db: Database) throws {
         let insertStep = try db.cachedStatement(
             sql: """
-                INSERT INTO step (session_id, number, input, output, status, virtual_time, wall_time, wall_us, stopped_after_ticks)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO step (session_id, number, input, output, status, virtual_time, wall_time, wall_us, stopped_after_ticks, call)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
         try insertStep.run(
             .int(sessionID), .int(Int64(step.number)), .text(step.input), .text(step.output), .text(step.status), .int(step.virtualTime),
             .text(SQLiteTime.string(from: step.wallTime)), .int(step.wallMicroseconds),
-            .int(step.stoppedAfterTicks))
+            .int(step.stoppedAfterTicks), .text(step.callJSON))
         guard !step.events.isEmpty else { return }
         let insertEvent = try db.cachedStatement(
             sql: """
-                INSERT INTO event (session_id, step, seq, virtual_time, source, text) VALUES (?, ?, ?, ?, ?, ?)
+                INSERT INTO event (session_id, step, seq, virtual_time, source, text, value) VALUES (?, ?, ?, ?, ?, ?, ?)
                 """)
         for (index, event) in step.events.enumerated() {
             try insertEvent.run(
                 .int(sessionID), .int(Int64(step.number)), .int(Int64(index + 1)), .int(event.virtualTime), .text(event.source),
-                .text(event.text))
+                .text(event.text), .text(event.valueJSON))
         }
     }
 
@@ -441,23 +441,23 @@ package final class RecordingStore: Sendable {
         try read { db in
             var events: [Int: [RecordedEvent]] = [:]
             let eventRows = try Row.fetchCursor(
-                db, sql: "SELECT step, virtual_time, source, text FROM event WHERE session_id = ? ORDER BY step, seq",
+                db, sql: "SELECT step, virtual_time, source, text, value FROM event WHERE session_id = ? ORDER BY step, seq",
                 arguments: [sessionID])
             while let row = try eventRows.next() {
                 events[row["step"], default: []].append(
-                    RecordedEvent(virtualTime: row["virtual_time"], source: row["source"], text: row["text"]))
+                    RecordedEvent(virtualTime: row["virtual_time"], source: row["source"], text: row["text"], valueJSON: row["value"]))
             }
             return try Row.fetchAll(
                 db,
                 sql:
-                    "SELECT number, input, output, status, virtual_time, wall_time, wall_us, stopped_after_ticks FROM step WHERE session_id = ? ORDER BY number",
+                    "SELECT number, input, output, status, virtual_time, wall_time, wall_us, stopped_after_ticks, call FROM step WHERE session_id = ? ORDER BY number",
                 arguments: [sessionID]
             ).map { row in
                 let number: Int = row["number"]
                 return RecordedStep(
                     number: number, input: row["input"], output: row["output"], status: row["status"],
                     virtualTime: row["virtual_time"], wallTime: row["wall_time"], wallMicroseconds: row["wall_us"],
-                    events: events[number] ?? [], stoppedAfterTicks: row["stopped_after_ticks"])
+                    events: events[number] ?? [], stoppedAfterTicks: row["stopped_after_ticks"], callJSON: row["call"])
             }
         }
     }

@@ -11,6 +11,9 @@ enum BoundValue {
 
     /// `.int`, or `.null` for nil.
     static func int(_ number: Int?) -> BoundValue { number.map { .int(Int64($0)) } ?? .null }
+
+    /// `.text`, or `.null` for nil.
+    static func text(_ text: String?) -> BoundValue { text.map { .text($0) } ?? .null }
 }
 
 extension Statement {
