@@ -37,7 +37,8 @@ struct ServeCommand: ParsableCommand {
     var port: Int = 8080
 
     @Option(
-        help: ArgumentHelp("The server's SQLite database (:memory: for a private one, deleted when the server stops).", valueName: "path"), completion: .file())
+        help: ArgumentHelp("The server's SQLite database (:memory: for a private one, deleted when the server stops).", valueName: "path"),
+        completion: .file())
     var db: String = "chatbench-server.sqlite"
 
     @Option(
