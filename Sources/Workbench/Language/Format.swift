@@ -47,7 +47,7 @@ package enum Format {
     }
 
     /// Whether UTF-8 `bytes` hold a character `escapingControls` escapes:
-    /// a C0 control but newline and tab, DEL, or a C1 control (U+0080–U+009F,
+    /// an ASCII control but newline and tab, DEL, or a C1 control (U+0080–U+009F,
     /// written C2 80–C2 9F). A line with `·` (C2 B7) holds none: every
     /// watcher's line has one, and each used to be copied scalar by scalar.
     private static func holdsControls(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
