@@ -115,7 +115,7 @@ struct ShrinkCommand: ParsableCommand {
         var shrunk = result.transcript
         shrunk.header.insert("# shrunk from \(source): \(result.signature)", at: min(1, shrunk.header.count))
         try write(shrunk.rendered(), to: target)
-        return "from \(transcript.blocks.count) steps to \(shrunk.blocks.count) in \(result.trials) trial runs, "
+        return "from \(TranscriptShrinker.commands(of: transcript).count) steps to \(shrunk.blocks.count) in \(result.trials) trial runs, "
             + Self.seconds(since: started)
     }
 

@@ -44,7 +44,7 @@ import Testing
         let output = folder.url.appendingPathComponent("small.chat").path
         let shrink = try ChatbenchBinary.run(["shrink", planted, "-o", output])
         #expect(shrink.status == 0, "\(shrink.stderr)")
-        #expect(shrink.stderr.hasPrefix("from 34 steps to 6 in "), "\(shrink.stderr)")
+        #expect(shrink.stderr.hasPrefix("from 26 steps to 6 in "), "\(shrink.stderr)")
         let small = try String(contentsOfFile: output, encoding: .utf8)
         #expect(
             small.hasPrefix(

@@ -38,7 +38,8 @@ package struct TranscriptShrinker: Sendable {
     /// nil when `transcript` passes as a test.
     package func shrink(_ transcript: Transcript) throws -> Result? {
         let seed = self.seed
-        let steps = transcript.blocks.map { Step(input: $0.input, expected: $0.expected, compared: true) }
+        // A comment (`> # …`) prints nothing and fails nothing.
+        let steps = Self.commands(of: transcript).map { Step(input: $0.input, expected: $0.expected, compared: true) }
         let (found, _) = try Self.trial(steps, seed: seed)
         guard let found else { return nil }
         // Nothing after the failing step counts; before it, only whether a
@@ -64,6 +65,11 @@ package struct TranscriptShrinker: Sendable {
         if let reason = transcript.serverOnly { result.header.append("# server-only: \(reason)") }
         result.blocks = blocks
         return Result(transcript: result, signature: reduced.signature, trials: reduced.trials + 2)
+    }
+
+    /// The steps of `transcript` that are commands, not comments.
+    package static func commands(of transcript: Transcript) -> [Transcript.Block] {
+        transcript.blocks.filter { !$0.input.trimmingCharacters(in: .whitespaces).hasPrefix("#") }
     }
 
     /// Runs `steps` in a fresh world: the first failing step (its index
