@@ -51,6 +51,9 @@ struct ShrinkCommand: ParsableCommand {
         let started = Date()
         guard Self.isScriptFile(file) else { return try shrinkSession(started: started) }
         let transcript = ExploreCommand.load(file)
+        if let reason = transcript.serverOnly {
+            SessionSource.fail("\(file) runs only against a server (# server-only: \(reason)): shrink runs the embedded world")
+        }
         if transcript.kind == .transcript, !noExpects {
             if let done = try shrinkTranscript(transcript, from: file, started: started) {
                 Terminal.error(done)

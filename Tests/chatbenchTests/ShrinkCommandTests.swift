@@ -115,6 +115,11 @@ import Testing
         let example = try ChatbenchBinary.run(["shrink", transcript])
         #expect(example.status == 1)
         #expect(example.stderr == "chatbench: \(transcript) does not fail: nothing to shrink\n", "\(example.stderr)")
+        // What runs only against a server is not shrunk in the embedded world.
+        let server = Self.examples.appendingPathComponent("60-server-mode.chat").path
+        let serverOnly = try ChatbenchBinary.run(["shrink", server])
+        #expect(serverOnly.status == 2)
+        #expect(serverOnly.stderr.contains("runs only against a server"), "\(serverOnly.stderr)")
         let missing = try ChatbenchBinary.run(["shrink", "nosuch", "--db", db])
         #expect(missing.status == 2)
         #expect(missing.stderr.contains("no session \"nosuch\""), "\(missing.stderr)")
