@@ -48,6 +48,28 @@ import Testing
         #expect(session.violations().isEmpty, "\(session.violations())")
     }
 
+    /// The agent cannot speak in a conversation that has not reached the
+    /// server while another user's holds its id there: it spoke in that
+    /// user's, which the workbench showed as the first's (explore,
+    /// examples/45, run 83: alice's watcher "showed" bob's message).
+    @Test func theAgentDoesNotSpeakInAnotherUsersConversationUnderTheSameId() throws {
+        let (session, results) = try run([
+            "user set bob", "net fail 2 --kind refused", "start conversation --id café", "send c1 text bob",
+            "client new phone2", "user set alice", "start conversation --id café", "send c2 text alice", "alice_w = watch items c2",
+            "agent say c1 \"for bob only\"", "net online", "settle",
+        ])
+        let say = try #require(results.dropLast(2).last)
+        #expect(say.status == .scriptError)
+        #expect(
+            say.output
+                == "script error: c1 is not on the server yet, and the server's café is another user's conversation: "
+                + "the agent cannot speak in it\n", "\(say.output)")
+        #expect(session.violations().isEmpty, "\(session.violations())")
+        // Once bob's conversation is on the server, under an id of its own, the agent speaks in it.
+        #expect(session.execute("agent say c1 \"for bob only\"").status == .ok)
+        #expect(session.violations().isEmpty, "\(session.violations())")
+    }
+
     @Test func aWatcherShowingAnotherUsersConversationIsCaught() throws {
         let (session, _) = try run(Self.twoUsers)
         let w1 = try #require(session.interpreter.objects["w1"] as? WatcherObject)

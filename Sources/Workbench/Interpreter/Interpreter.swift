@@ -154,6 +154,22 @@ final class Interpreter: @unchecked Sendable {
         return try resolve(word, as: .conversation) as! ConversationObject
     }
 
+    /// The id the other side (`agent …`) names `conversation` by on the
+    /// server. When this client's conversation has not reached the server
+    /// and another user's holds its id there, the agent cannot speak in
+    /// it: before, it spoke in the other user's, which the workbench then
+    /// showed as this one's (`chatbench explore`, examples/45, run 83).
+    func agentConversationId(_ conversation: ConversationObject) throws -> String {
+        let serverId = conversation.serverId
+        guard let user = conversation.client.userId, let own = try? world.server.conversations(userId: user),
+            !own.contains(where: { $0.id == serverId }), (try? world.server.messages(conversationId: serverId)) != nil
+        else { return serverId }
+        throw ScriptError(
+            .server,
+            "\(conversation.handle) is not on the server yet, and the server's \(serverId) is another user's conversation: "
+                + "the agent cannot speak in it")
+    }
+
     /// `c-` and hex digits, as the SDK mints conversation ids.
     static func looksLikeConversationID(_ word: String) -> Bool {
         word.hasPrefix("c-") && word.count > 2 && word.dropFirst(2).allSatisfy(\.isHexDigit)
