@@ -70,6 +70,18 @@ import Testing
         #expect(session.violations().isEmpty, "\(session.violations())")
     }
 
+    /// A client of another app is checked in its app: ids are per app, so
+    /// its c-visit is not the demo app's (explore, examples/66, run 0: "m2
+    /// is sent but on the server 0 times").
+    @Test func aClientOfAnotherAppIsCheckedInItsApp() throws {
+        let (session, results) = try run([
+            "user set alice", "start conversation --id c-visit", "server app new second-app", "client new other --api-key second-app",
+            "user set alice", "start conversation --id c-visit", "send c2 text \"from the second app\"", "watch items c2", "settle",
+        ])
+        #expect(results.allSatisfy { $0.status == .ok }, "\(results.map(\.output))")
+        #expect(session.violations().isEmpty, "\(session.violations())")
+    }
+
     @Test func aWatcherShowingAnotherUsersConversationIsCaught() throws {
         let (session, _) = try run(Self.twoUsers)
         let w1 = try #require(session.interpreter.objects["w1"] as? WatcherObject)
