@@ -82,6 +82,32 @@ import Testing
         #expect(session.violations().isEmpty, "\(session.violations())")
     }
 
+    /// A message the app had not sent when its process went (a restart
+    /// with the outbox in memory or in a cache made garbage), or when it
+    /// shut its client down (it waits for the next launch), is neither sent
+    /// nor failed after the heal, and that is no loss of the SDK's
+    /// (explore, examples/44 run 24 and examples/65 runs 18 and 110: "m1 is
+    /// still toBeSent after the world healed").
+    @Test(arguments: [
+        ["client new app --cache memory", "user set alice", "start conversation", "net offline", "send c1 text hi", "app restart"],
+        ["user set alice", "net fail 2 --kind offline", "start conversation", "send c1 text hi", "app restart --corrupt-cache"],
+        ["user set alice", "start conversation", "net offline", "send c1 text hi", "app shutdown"],
+    ])
+    func aMessageThatWentWithItsProcessIsNoLoss(_ lines: [String]) throws {
+        let (session, _) = try run(lines + FaultSchedule.heal)
+        #expect(session.violations().isEmpty, "\(session.violations())")
+    }
+
+    /// Kept on disk, it is sent after a plain restart: the check still holds there.
+    @Test func aMessageInADiskOutboxIsSentAfterARestart() throws {
+        let (session, _) = try run(
+            ["user set alice", "start conversation", "net offline", "send c1 text hi", "app restart"] + FaultSchedule.heal)
+        #expect(session.violations().isEmpty, "\(session.violations())")
+        let m1 = try #require(session.interpreter.objects["m1"] as? MessageObject)
+        #expect(m1.latest?.state == .sent)
+        #expect(m1.client.lostWithARestart.isEmpty)
+    }
+
     @Test func aWatcherShowingAnotherUsersConversationIsCaught() throws {
         let (session, _) = try run(Self.twoUsers)
         let w1 = try #require(session.interpreter.objects["w1"] as? WatcherObject)

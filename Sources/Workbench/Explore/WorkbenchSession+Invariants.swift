@@ -36,6 +36,17 @@ extension Interpreter {
             // them (A4, A9): only messages of a user still signed in count.
             guard case .user(let author)? = message.latest?.author, message.client.userId == author else { continue }
             let copies = server(message.serverConversationId, of: message.client).filter { $0.id == message.id }.count
+            // Lost with its client's process (an outbox in memory, or in a
+            // cache made garbage), or waiting for the next launch of an app
+            // that shut its client down: at most once on the server, if its
+            // request was on the wire.
+            let gone = message.client.lostWithARestart.contains(message.id) || message.client.isShutDown
+            if gone, message.latest?.state != .sent {
+                if copies > 1 {
+                    found.append(Violation(invariant: .delivered, detail: "\(message.handle) is on the server \(copies) times"))
+                }
+                continue
+            }
             switch message.latest?.state {
             case .sent?:
                 if copies != 1 {
