@@ -339,7 +339,7 @@ _chatbench_shrink() {
     repeating_flags=()
     non_repeating_flags=(--no-expects --version -h --help)
     repeating_options=()
-    non_repeating_options=(--output -o --seed)
+    non_repeating_options=(--output -o --seed --db)
     __chatbench_offer_flags_options 1
 
     # Offer option value completions
@@ -349,6 +349,10 @@ _chatbench_shrink() {
         return
         ;;
     '--seed')
+        return
+        ;;
+    '--db')
+        __chatbench_add_completions -f
         return
         ;;
     esac

@@ -31,7 +31,7 @@ function __chatbench_parse_tokens -S
         case 'explore'
             __chatbench_parse_subcommand -r 1 'runs=' 'seed=' 'faults=' 'no-expects' 'no-shrink' 'out=' 'jobs=' 'junit=' 'shard=' 'report=' 'merge' 'version' 'h/help'
         case 'shrink'
-            __chatbench_parse_subcommand 1 'o/output=' 'seed=' 'no-expects' 'version' 'h/help'
+            __chatbench_parse_subcommand 1 'o/output=' 'seed=' 'no-expects' 'db=' 'version' 'h/help'
         case 'replay'
             __chatbench_parse_subcommand 1 'update' 'tape' 'json' 'html-on-failure=' 'seed=' 'db=' 'no-record' 'name=' 'bail' 'server=' 'version' 'h/help'
         case 'sessions'
@@ -107,7 +107,7 @@ complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_positional 
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_positional "chatbench" -eq 1' -fa 'run' -d 'Run a script or a transcript file.'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_positional "chatbench" -eq 1' -fa 'test' -d 'Run .chat files as tests.'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_positional "chatbench" -eq 1' -fa 'explore' -d 'Run scripts under many seeded fault schedules and check invariants.'
-complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_positional "chatbench" -eq 1' -fa 'shrink' -d 'Reduce a failing script or transcript to a smallest one that fails the same way.'
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_positional "chatbench" -eq 1' -fa 'shrink' -d 'Reduce a failing script, transcript or recorded session to a smallest one that fails the same way.'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_positional "chatbench" -eq 1' -fa 'replay' -d 'Replay a recorded session and compare its output.'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_positional "chatbench" -eq 1' -fa 'sessions' -d 'List or show recorded sessions.'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_positional "chatbench" -eq 1' -fa 'export' -d 'Export a recorded session as a transcript, or as a self-contained bundle.'
@@ -160,9 +160,10 @@ complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_op
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench explore" version' -l 'version' -d 'Show the version.'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench explore" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_positional "chatbench shrink" -eq 1' -fa '(for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.\'chat\';printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')'
-complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench shrink" o output' -l 'output' -s 'o' -d 'Write the smallest script here.' -rF
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench shrink" o output' -l 'output' -s 'o' -d 'Write the smallest script or transcript here.' -rF
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench shrink" seed' -l 'seed' -d 'The world\'s seed (default: the file\'s `# seed: N`, else 1).' -rfka ''
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench shrink" no-expects' -l 'no-expects' -d 'Check only the invariants, not the script\'s own expect lines.'
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench shrink" db' -l 'db' -d 'The recording database (for a SESSION named by id or name).' -rF
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench shrink" version' -l 'version' -d 'Show the version.'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench shrink" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench replay" update' -l 'update' -d 'Re-record the session\'s output instead of comparing it.'

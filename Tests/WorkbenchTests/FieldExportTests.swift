@@ -151,15 +151,20 @@ import Testing
         #expect(result.passed, "\(result.failures.joined(separator: "\n"))")
     }
 
-    @Test func aStateTheWorldDoesNotReproduceIsSaidAtTheTop() throws {
-        let (session, recorded, traffic) = try Self.load()
-        var steps = recorded
-        // The device saw the second message fail.
+    /// The repository's recording, as if the device had seen its second
+    /// message fail (the world sends it).
+    static func loadWithTheSecondMessageFailed() throws -> (RecordedSession, [RecordedStep], [RecordedTraffic]) {
+        var (session, steps, traffic) = try load()
         for index in steps.indices where steps[index].number == 6 {
             for event in steps[index].events.indices where steps[index].events[event].text.hasPrefix("m-74616796: sent") {
                 steps[index].events[event].text = #"m-74616796: failed "Hello?""#
             }
         }
+        return (session, steps, traffic)
+    }
+
+    @Test func aStateTheWorldDoesNotReproduceIsSaidAtTheTop() throws {
+        let (session, steps, traffic) = try Self.loadWithTheSecondMessageFailed()
         let export = try FieldExport.export(session, steps: steps, traffic: traffic)
         #expect(!export.reproduced)
         #expect(export.notes.contains { $0.contains("toBeSent → sending → failed on the device") })

@@ -48,6 +48,66 @@ import Testing
         #expect(session.violations().isEmpty, "\(session.violations())")
     }
 
+    /// The agent cannot speak in a conversation that has not reached the
+    /// server while another user's holds its id there: it spoke in that
+    /// user's, which the workbench showed as the first's (explore,
+    /// examples/45, run 83: alice's watcher "showed" bob's message).
+    @Test func theAgentDoesNotSpeakInAnotherUsersConversationUnderTheSameId() throws {
+        let (session, results) = try run([
+            "user set bob", "net fail 2 --kind refused", "start conversation --id café", "send c1 text bob",
+            "client new phone2", "user set alice", "start conversation --id café", "send c2 text alice", "alice_w = watch items c2",
+            "agent say c1 \"for bob only\"", "net online", "settle",
+        ])
+        let say = try #require(results.dropLast(2).last)
+        #expect(say.status == .scriptError)
+        #expect(
+            say.output
+                == "script error: c1 is not on the server yet, and the server's café is another user's conversation: "
+                + "the agent cannot speak in it\n", "\(say.output)")
+        #expect(session.violations().isEmpty, "\(session.violations())")
+        // Once bob's conversation is on the server, under an id of its own, the agent speaks in it.
+        #expect(session.execute("agent say c1 \"for bob only\"").status == .ok)
+        #expect(session.violations().isEmpty, "\(session.violations())")
+    }
+
+    /// A client of another app is checked in its app: ids are per app, so
+    /// its c-visit is not the demo app's (explore, examples/66, run 0: "m2
+    /// is sent but on the server 0 times").
+    @Test func aClientOfAnotherAppIsCheckedInItsApp() throws {
+        let (session, results) = try run([
+            "user set alice", "start conversation --id c-visit", "server app new second-app", "client new other --api-key second-app",
+            "user set alice", "start conversation --id c-visit", "send c2 text \"from the second app\"", "watch items c2", "settle",
+        ])
+        #expect(results.allSatisfy { $0.status == .ok }, "\(results.map(\.output))")
+        #expect(session.violations().isEmpty, "\(session.violations())")
+    }
+
+    /// A message the app had not sent when its process went (a restart
+    /// with the outbox in memory or in a cache made garbage), or when it
+    /// shut its client down (it waits for the next launch), is neither sent
+    /// nor failed after the heal, and that is no loss of the SDK's
+    /// (explore, examples/44 run 24 and examples/65 runs 18 and 110: "m1 is
+    /// still toBeSent after the world healed").
+    @Test(arguments: [
+        ["client new app --cache memory", "user set alice", "start conversation", "net offline", "send c1 text hi", "app restart"],
+        ["user set alice", "net fail 2 --kind offline", "start conversation", "send c1 text hi", "app restart --corrupt-cache"],
+        ["user set alice", "start conversation", "net offline", "send c1 text hi", "app shutdown"],
+    ])
+    func aMessageThatWentWithItsProcessIsNoLoss(_ lines: [String]) throws {
+        let (session, _) = try run(lines + FaultSchedule.heal)
+        #expect(session.violations().isEmpty, "\(session.violations())")
+    }
+
+    /// Kept on disk, it is sent after a plain restart: the check still holds there.
+    @Test func aMessageInADiskOutboxIsSentAfterARestart() throws {
+        let (session, _) = try run(
+            ["user set alice", "start conversation", "net offline", "send c1 text hi", "app restart"] + FaultSchedule.heal)
+        #expect(session.violations().isEmpty, "\(session.violations())")
+        let m1 = try #require(session.interpreter.objects["m1"] as? MessageObject)
+        #expect(m1.latest?.state == .sent)
+        #expect(m1.client.lostWithARestart.isEmpty)
+    }
+
     @Test func aWatcherShowingAnotherUsersConversationIsCaught() throws {
         let (session, _) = try run(Self.twoUsers)
         let w1 = try #require(session.interpreter.objects["w1"] as? WatcherObject)

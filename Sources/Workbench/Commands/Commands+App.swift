@@ -18,6 +18,7 @@ extension CommandTable {
                 let object = interpreter.current!
                 let client = object.client
                 interpreter.perform { await client.shutdown() }
+                object.isShutDown = true
                 interpreter.print("\(object.name) shut down: its calls fail with clientShutDown until app restart")
             }),
         CommandSpec(

@@ -217,7 +217,8 @@ extension CommandTable {
                 let kind = MessageContent.AttachmentKind(rawValue: invocation.argument(1)!)!
                 let file = try AttachmentFile(path: invocation.argument(2)!, kind: kind, mimeType: invocation.option("--type"))
                 let message = try interpreter.world.server.agentSendAttachment(
-                    conversationId: conversation.serverId, kind: WireContent.AttachmentKind(kind), mimeType: file.mimeType,
+                    conversationId: try interpreter.agentConversationId(conversation), kind: WireContent.AttachmentKind(kind),
+                    mimeType: file.mimeType,
                     fileName: file.name, data: file.data)
                 let object = interpreter.agentMessageObject(for: message, in: conversation)
                 object.digest = Backend.sha256(file.data)
@@ -237,7 +238,8 @@ extension CommandTable {
                 let times = Int(invocation.option("--times") ?? "1") ?? 1
                 for i in 0..<times {
                     let line = times == 1 ? text : "\(text) \(i + 1)"
-                    let message = try interpreter.world.server.agentSay(conversationId: conversation.serverId, text: line)
+                    let message = try interpreter.world.server.agentSay(
+                        conversationId: try interpreter.agentConversationId(conversation), text: line)
                     if times == 1 {
                         let object = interpreter.agentMessageObject(for: message, in: conversation)
                         interpreter.bind(invocation.binding, to: object)
@@ -255,7 +257,7 @@ extension CommandTable {
             run: { interpreter, invocation in
                 let conversation = try interpreter.conversation(invocation.argument(0)!)
                 let on = invocation.argument(1) == "on"
-                try interpreter.world.server.agentTyping(conversationId: conversation.serverId, isTyping: on)
+                try interpreter.world.server.agentTyping(conversationId: try interpreter.agentConversationId(conversation), isTyping: on)
                 interpreter.print("agent \(on ? "is typing" : "stopped typing") in \(conversation.handle)")
                 interpreter.world.runUntilIdle()
             }),
@@ -266,7 +268,7 @@ extension CommandTable {
             example: "agent read c1",
             run: { interpreter, invocation in
                 let conversation = try interpreter.conversation(invocation.argument(0)!)
-                try interpreter.world.server.agentRead(conversationId: conversation.serverId)
+                try interpreter.world.server.agentRead(conversationId: try interpreter.agentConversationId(conversation))
                 interpreter.print("agent read \(conversation.handle)")
                 interpreter.world.runUntilIdle()
             }),

@@ -20,19 +20,35 @@ package struct Shrinker: Sendable {
     /// default here, with `Explorer.check`; `chatbench` runs each in a
     /// child process, so that a trial that crashes is a failure to keep).
     package func shrink(_ lines: [String], check: (([String]) throws -> [Violation])? = nil) throws -> Result? {
-        var trials = 0
         let seed = self.seed
         let expects = checkExpects
         let check = check ?? { try Explorer.check($0, seed: seed, expects: expects) }
-        func signature(_ candidate: [String]) throws -> String? {
-            trials += 1
-            return Explorer.signature(of: try check(candidate))
-        }
         let lines = lines.filter {
             !$0.trimmingCharacters(in: .whitespaces).isEmpty && !$0.trimmingCharacters(in: .whitespaces).hasPrefix("#")
         }
-        guard let target = try signature(lines) else { return nil }
-        var current = lines
+        guard let reduced = try Self.reduce(lines, input: { $0 }, replacing: { $1 }, signature: { Explorer.signature(of: try check($0)) })
+        else { return nil }
+        return Result(lines: reduced.elements, signature: reduced.signature, trials: reduced.trials)
+    }
+
+    /// The delta debugging both shrinks share (a script's lines, a
+    /// transcript's steps): `elements` reduced to a smallest list whose
+    /// `signature` is the one `elements` has, first by removing elements,
+    /// then by making the amounts in each one's `input` smaller
+    /// (`replacing` gives an element with another input); a `pinned`
+    /// element, like a line marked `# keep`, is neither removed nor edited.
+    /// nil when `elements` has no signature (it does not fail).
+    package static func reduce<Element>(
+        _ elements: [Element], input: (Element) -> String, replacing: (Element, String) -> Element,
+        pinned: (Element) -> Bool = { _ in false }, signature check: ([Element]) throws -> String?
+    ) throws -> (elements: [Element], signature: String, trials: Int)? {
+        var trials = 0
+        func signature(_ candidate: [Element]) throws -> String? {
+            trials += 1
+            return try check(candidate)
+        }
+        guard let target = try signature(elements) else { return nil }
+        var current = elements
         // ddmin: remove chunks, halving their size when nothing goes; a
         // line marked to keep stays whatever its chunk.
         var chunk = max(1, current.count / 2)
@@ -41,7 +57,7 @@ package struct Shrinker: Sendable {
             var start = 0
             while start < current.count {
                 let end = min(current.count, start + chunk)
-                let kept = current[start..<end].filter(Self.isKept)
+                let kept = current[start..<end].filter { pinned($0) || isKept(input($0)) }
                 let candidate = Array(current[..<start] + kept + current[end...])
                 if candidate.count < current.count, !candidate.isEmpty, try signature(candidate) == target {
                     current = candidate
@@ -57,17 +73,17 @@ package struct Shrinker: Sendable {
             }
         }
         // Then the numbers: each one as small as still fails the same way.
-        for index in current.indices {
-            for smaller in Self.smaller(current[index]) {
+        for index in current.indices where !pinned(current[index]) {
+            for smaller in smaller(input(current[index])) {
                 var candidate = current
-                candidate[index] = smaller
+                candidate[index] = replacing(current[index], smaller)
                 if try signature(candidate) == target {
                     current = candidate
                     break
                 }
             }
         }
-        return Result(lines: current, signature: target, trials: trials)
+        return (current, target, trials)
     }
 
     /// Whether a line is marked to keep: a trailing `# keep` comment.

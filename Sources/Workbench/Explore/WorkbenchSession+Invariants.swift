@@ -17,18 +17,36 @@ extension Interpreter {
         let messages = objects.values.compactMap { $0 as? MessageObject }
         let ownMessages = Dictionary(grouping: messages.filter { !$0.history.isEmpty }, by: \.handle).compactMap(\.value.first)
             .sorted { $0.handle.localizedStandardCompare($1.handle) == .orderedAscending }
-        var serverMessages: [String: [WireMessage]] = [:]
-        func server(_ conversationId: String) -> [WireMessage] {
-            if let known = serverMessages[conversationId] { return known }
-            let fetched = (try? world.server.messages(conversationId: conversationId)) ?? []
-            serverMessages[conversationId] = fetched
+        // Read in the app of the client that asks: ids are per app (a
+        // client of `server app new`'s app sent into its own c-visit).
+        struct Key: Hashable {
+            var apiKey: String
+            var conversationId: String
+        }
+        var serverMessages: [Key: [WireMessage]] = [:]
+        func server(_ conversationId: String, of client: ClientObject) -> [WireMessage] {
+            let key = Key(apiKey: client.apiKey, conversationId: conversationId)
+            if let known = serverMessages[key] { return known }
+            let fetched = (try? self.server(of: client).messages(conversationId: conversationId)) ?? []
+            serverMessages[key] = fetched
             return fetched
         }
         for message in ownMessages {
             // A user signed out or cleared takes their pending messages with
             // them (A4, A9): only messages of a user still signed in count.
             guard case .user(let author)? = message.latest?.author, message.client.userId == author else { continue }
-            let copies = server(message.serverConversationId).filter { $0.id == message.id }.count
+            let copies = server(message.serverConversationId, of: message.client).filter { $0.id == message.id }.count
+            // Lost with its client's process (an outbox in memory, or in a
+            // cache made garbage), or waiting for the next launch of an app
+            // that shut its client down: at most once on the server, if its
+            // request was on the wire.
+            let gone = message.client.lostWithARestart.contains(message.id) || message.client.isShutDown
+            if gone, message.latest?.state != .sent {
+                if copies > 1 {
+                    found.append(Violation(invariant: .delivered, detail: "\(message.handle) is on the server \(copies) times"))
+                }
+                continue
+            }
             switch message.latest?.state {
             case .sent?:
                 if copies != 1 {
@@ -57,7 +75,7 @@ extension Interpreter {
         for queue in queues.keys.sorted(by: { ($0.client, $0.conversationId) < ($1.client, $1.conversationId) }) {
             let conversationId = queue.conversationId
             let sent = queues[queue] ?? []
-            let order = server(conversationId).map(\.id)
+            let order = sent.first.map { server(conversationId, of: $0.client).map(\.id) } ?? []
             let positions = sent.compactMap { order.firstIndex(of: $0.id) }
             if positions != positions.sorted() {
                 found.append(
@@ -72,7 +90,9 @@ extension Interpreter {
             let shown = watcher.elementObjects(in: self).compactMap { ($0 as? MessageObject)?.id }
             let unsent = Set(messages.filter { $0.latest?.state != .sent }.map(\.id))
             let shownSent = shown.filter { !unsent.contains($0) }
-            let newest = server(watcher.client.client.serverId(ofConversation: conversation.id)).sorted { $0.seq > $1.seq }.prefix(
+            let newest = server(watcher.client.client.serverId(ofConversation: conversation.id), of: watcher.client).sorted {
+                $0.seq > $1.seq
+            }.prefix(
                 shownSent.count
             ).map(\.id)
             if shownSent != newest {
@@ -83,7 +103,9 @@ extension Interpreter {
             }
         }
         let owners = ownership()
-        let onServer = { (message: MessageObject) in server(message.serverConversationId).contains { $0.id == message.id } }
+        let onServer = { (message: MessageObject) in
+            server(message.serverConversationId, of: message.client).contains { $0.id == message.id }
+        }
         found += ownDataViolations(owners, onServer: onServer)
         found += transitionViolations()
         found += signedOutViolations(owners)

@@ -115,6 +115,15 @@ extension Interpreter {
             _ = FileManager.default.createFile(atPath: file, contents: Data(repeating: 0x5A, count: 4096))
             print("the disk cache of \(user) on \(object.name) is now garbage")
         }
+        if object.cacheMode != .disk || corruptingCache {
+            for case let message as MessageObject in objects.values where message.client === object {
+                switch message.latest?.state {
+                case .sent?, .failed?: break
+                default: object.lostWithARestart.insert(message.id)
+                }
+            }
+        }
+        object.isShutDown = false
         object.client = makeSDKClient(
             name: object.name, cacheMode: object.cacheMode, apiKey: object.apiKey, autoResend: object.autoResend,
             provider: object.provider, relay: object.relay)

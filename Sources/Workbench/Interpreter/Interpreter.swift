@@ -153,6 +153,31 @@ final class Interpreter: @unchecked Sendable {
         return try resolve(word, as: .conversation) as! ConversationObject
     }
 
+    /// The server as `client`'s app sees it: ids are per app, so a client
+    /// of another app (`server app new`) is answered in that app (in the
+    /// embedded world; a running server answers in the workbench's app).
+    func server(of client: ClientObject) -> any ServerSide {
+        guard client.apiKey != World.apiKey, let embedded = (world as? EmbeddedStage)?.world else { return world.server }
+        return EmbeddedServerSide(backend: embedded.backend, apiKey: client.apiKey)
+    }
+
+    /// The id the other side (`agent …`) names `conversation` by on the
+    /// server. When this client's conversation has not reached the server
+    /// and another user's holds its id there, the agent cannot speak in
+    /// it: before, it spoke in the other user's, which the workbench then
+    /// showed as this one's (`chatbench explore`, examples/45, run 83).
+    func agentConversationId(_ conversation: ConversationObject) throws -> String {
+        let serverId = conversation.serverId
+        let server = server(of: conversation.client)
+        guard let user = conversation.client.userId, let own = try? server.conversations(userId: user),
+            !own.contains(where: { $0.id == serverId }), (try? server.messages(conversationId: serverId)) != nil
+        else { return serverId }
+        throw ScriptError(
+            .server,
+            "\(conversation.handle) is not on the server yet, and the server's \(serverId) is another user's conversation: "
+                + "the agent cannot speak in it")
+    }
+
     /// `c-` and hex digits, as the SDK mints conversation ids.
     static func looksLikeConversationID(_ word: String) -> Bool {
         word.hasPrefix("c-") && word.count > 2 && word.dropFirst(2).allSatisfy(\.isHexDigit)

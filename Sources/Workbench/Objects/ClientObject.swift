@@ -29,6 +29,13 @@ final class ClientObject: Inspectable, @unchecked Sendable {
     /// Users this client held before its current one (signed out, cleared,
     /// or replaced), oldest first.
     var pastUsers: [String] = []
+    /// Messages it had not sent when it restarted with nothing to keep its
+    /// outbox in (a memory cache, or a disk cache made garbage): they went
+    /// with the process, and no later client can send them or fail them.
+    var lostWithARestart: Set<String> = []
+    /// The app shut it down (`app shutdown`) and has not restarted it: what
+    /// it has not sent waits for the next launch.
+    var isShutDown = false
     /// Where the SDK client's events arrive, the moment they happen.
     let relay: EventRelay
 

@@ -68,9 +68,7 @@ final class ServerObject: Inspectable {
             // A conversation of a client of another app (server app new) is
             // read in that app: ids are per app.
             var holder = server
-            if let conversation, conversation.client.apiKey != World.apiKey, let world = (interpreter.world as? EmbeddedStage)?.world {
-                holder = EmbeddedServerSide(backend: world.backend, apiKey: conversation.client.apiKey)
-            }
+            if let conversation, conversation.client.apiKey != World.apiKey { holder = interpreter.server(of: conversation.client) }
             do {
                 let messages = try holder.messages(conversationId: id)
                 return .list(messages.map { .object(ServerMessageObject(message: $0, interpreter: interpreter)) })

@@ -1,0 +1,127 @@
+import ChatTestSupport
+import Foundation
+import Testing
+
+/// `chatbench shrink` on each kind of input (issue 29 §4): a transcript
+/// that fails as a test, a recorded session (by id, name or `last`), a
+/// bundle and an app's diagnostics file; what does not fail says so.
+@Suite struct ShrinkCommandTests {
+    static let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("examples")
+
+    /// A session that ends with a failed expect, after steps it does not need.
+    static let failing = """
+        user set alice
+        clock advance 10m
+        start conversation
+        watch items c1
+        send c1 text hi
+        net offline
+        send c1 text two
+        clock advance 5m
+        expect m2.state == sent
+        send c1 text three
+
+        """
+
+    /// The smallest transcript of `failing`: its inputs.
+    static let minimal = [
+        "user set alice", "start conversation", "send c1 text hi", "net offline", "send c1 text two", "expect m2.state == sent",
+    ]
+
+    static func inputs(_ path: String) throws -> [String] {
+        try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").filter { $0.hasPrefix("> ") }.map {
+            String($0.dropFirst(2))
+        }
+    }
+
+    @Test func aTranscriptWhoseOutputDiffersShrinksToATranscriptThatFailsTheSameWay() throws {
+        let folder = try TemporaryFolder()
+        let planted = folder.url.appendingPathComponent("planted.chat").path
+        let text = try String(contentsOf: Self.examples.appendingPathComponent("06-sending.chat"), encoding: .utf8)
+        try text.replacingOccurrences(of: "  [00:00:00.071] m2: toBeSent\n", with: "  [00:00:00.071] m2: failed\n")
+            .write(toFile: planted, atomically: true, encoding: .utf8)
+        let output = folder.url.appendingPathComponent("small.chat").path
+        let shrink = try ChatbenchBinary.run(["shrink", planted, "-o", output])
+        #expect(shrink.status == 0, "\(shrink.stderr)")
+        #expect(shrink.stderr.hasPrefix("from 26 steps to 6 in "), "\(shrink.stderr)")
+        let small = try String(contentsOfFile: output, encoding: .utf8)
+        #expect(
+            small.hasPrefix(
+                """
+                # seed: 1
+                # shrunk from \(planted): output differs at > send c1 text "two": \
+                expected "  [00:00:00.071] m2: failed", found "  [00:00:00.071] m2: toBeSent"
+
+                """), "\(small)")
+        #expect(
+            try Self.inputs(output) == [
+                "user set alice", "start conversation", "watch items c1", "send c1 text \"one\"", "net fail 1", "send c1 text \"two\"",
+            ])
+        let test = try ChatbenchBinary.run(["test", output])
+        #expect(test.stdout.contains("line 28: > send c1 text \"two\""), "\(test.stdout)")
+        #expect(test.stdout.contains("-   [00:00:00.071] m2: failed\n    +   [00:00:00.071] m2: toBeSent"), "\(test.stdout)")
+    }
+
+    @Test func aRecordedSessionAndItsBundleShrinkToTheSameTranscript() throws {
+        let folder = try TemporaryFolder()
+        let db = folder.url.appendingPathComponent("sessions.sqlite").path
+        let script = folder.url.appendingPathComponent("failing.chat").path
+        try Self.failing.write(toFile: script, atomically: true, encoding: .utf8)
+        let run = try ChatbenchBinary.run(["run", script, "--db", db])
+        #expect(run.status == 1, "\(run.stderr)")
+        let output = folder.url.appendingPathComponent("small.chat").path
+        let shrink = try ChatbenchBinary.run(["shrink", "last", "--db", db, "-o", output])
+        #expect(shrink.status == 0, "\(shrink.stderr)")
+        #expect(shrink.stdout.hasPrefix("shrunk session 1: from 10 steps to 6 in "), "\(shrink.stdout)")
+        #expect(shrink.stdout.hasSuffix("; wrote \(output) (run it with: chatbench test \(output))\n"), "\(shrink.stdout)")
+        #expect(try Self.inputs(output) == Self.minimal)
+        let test = try ChatbenchBinary.run(["test", output])
+        #expect(test.status == 1)
+        #expect(test.stdout.contains("expect failed: m2.state == sent — expected == \"sent\", found \"toBeSent\""), "\(test.stdout)")
+
+        let bundle = folder.url.appendingPathComponent("bug.chatbundle").path
+        #expect(try ChatbenchBinary.run(["export", "1", "--db", db, "--bundle", bundle]).status == 0)
+        let fromBundle = folder.url.appendingPathComponent("from-bundle.chat").path
+        let shrinkBundle = try ChatbenchBinary.run(["shrink", bundle, "-o", fromBundle])
+        #expect(shrinkBundle.status == 0, "\(shrinkBundle.stderr)")
+        #expect(shrinkBundle.stdout.hasPrefix("shrunk session 1 of \(bundle): from 10 steps to 6 in "), "\(shrinkBundle.stdout)")
+        #expect(try Self.inputs(fromBundle) == Self.minimal)
+    }
+
+    @Test func whatDoesNotFailSaysSoNamingIt() throws {
+        let folder = try TemporaryFolder()
+        let db = folder.url.appendingPathComponent("sessions.sqlite").path
+        let script = folder.url.appendingPathComponent("passing.chat").path
+        try "user set alice\nstart conversation\nsend c1 text hi\nexpect m1.state == sent\n".write(
+            toFile: script, atomically: true, encoding: .utf8)
+        #expect(try ChatbenchBinary.run(["run", script, "--db", db, "--name", "fine"]).status == 0)
+        let session = try ChatbenchBinary.run(["shrink", "fine", "--db", db])
+        #expect(session.status == 1)
+        #expect(
+            session.stderr
+                == "chatbench: session 1 \"fine\" does not fail: nothing to shrink (its transcript passes: it replays as recorded)\n",
+            "\(session.stderr)")
+        // The repository's field recording: the world takes its messages
+        // through the states the device saw.
+        let field = Self.examples.appendingPathComponent("field/support-ticket.sqlite").path
+        let ticket = try ChatbenchBinary.run(["shrink", field])
+        #expect(ticket.status == 1)
+        #expect(
+            ticket.stderr.hasSuffix("does not fail: nothing to shrink (its transcript passes: it replays as recorded)\n"),
+            "\(ticket.stderr)")
+        // A transcript that passes, and shows a line the world refuses.
+        let transcript = Self.examples.appendingPathComponent("09-bad-input.chat").path
+        let example = try ChatbenchBinary.run(["shrink", transcript])
+        #expect(example.status == 1)
+        #expect(example.stderr == "chatbench: \(transcript) does not fail: nothing to shrink\n", "\(example.stderr)")
+        // What runs only against a server is not shrunk in the embedded world.
+        let server = Self.examples.appendingPathComponent("60-server-mode.chat").path
+        let serverOnly = try ChatbenchBinary.run(["shrink", server])
+        #expect(serverOnly.status == 2)
+        #expect(serverOnly.stderr.contains("runs only against a server"), "\(serverOnly.stderr)")
+        let missing = try ChatbenchBinary.run(["shrink", "nosuch", "--db", db])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("no session \"nosuch\""), "\(missing.stderr)")
+    }
+}
