@@ -89,7 +89,7 @@ import Testing
 
             """
         let result = try #require(try TranscriptShrinker().shrink(try Transcript.parse(text, path: "expect.chat")))
-        #expect(result.signature == #"an expect failed: expect m1.state == sent — expected == "sent", found "toBeSent""#)
+        #expect(result.signature == #"an expect failed: expect m1.state == sent — expected == "sent", found "toBeSent" (m1 by alice "hi")"#)
         #expect(
             Self.inputs(result.transcript) == [
                 "user set alice", "start conversation", "net offline", "send c1 text \"hi\"", "expect m1.state == sent",
@@ -119,12 +119,14 @@ import Testing
     }
 
     @Test func aFieldRecordingShrinksThroughItsExport() throws {
-        // The device saw the second message fail; the world sends it.
+        // The device saw the second message fail; the world sends it. The
+        // signature names what m2 is: without it, a script in which m2 is the
+        // agent's answer (numbered sooner) failed with the same words.
         let (session, steps, traffic) = try FieldExportTests.loadWithTheSecondMessageFailed()
         let export = try FieldExport.export(session, steps: steps, traffic: traffic)
         let transcript = try Transcript.parse(export.text, path: "ticket.chat")
         let result = try #require(try TranscriptShrinker().shrink(transcript))
-        #expect(result.signature == #"an expect failed: expect m2.state == failed — expected == "failed", found "sent""#)
+        #expect(result.signature == #"an expect failed: expect m2.state == failed — expected == "failed", found "sent" (m2 by alice "Hello?")"#)
         #expect(
             Self.inputs(result.transcript) == [
                 "user set alice", #"start conversation --id order-4711 --title "Order 4711""#, #"send c1 text "Where is my order?""#,
