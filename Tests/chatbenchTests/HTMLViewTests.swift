@@ -110,7 +110,7 @@ struct HTMLViewTests {
         #expect(lines.contains("[00:00:00.116]  ⚡ network: fail next 1"))
         #expect(lines.contains("[00:00:00.139]  ⚡ network: offline"))
         // (After the reconnection's refetch that a freshness-honest watcher makes.)
-        #expect(lines.contains("[00:00:00.273]  ⚡ network: restart device-client"), "\(timeline.stdout)")
+        #expect(lines.contains("[00:00:00.278]  ⚡ network: restart device-client"), "\(timeline.stdout)")
         #expect(lines.contains("[00:00:00.024]  │────────── sendMessage ──────────▶│ ok"))
     }
 
