@@ -126,7 +126,8 @@ import Testing
         let export = try FieldExport.export(session, steps: steps, traffic: traffic)
         let transcript = try Transcript.parse(export.text, path: "ticket.chat")
         let result = try #require(try TranscriptShrinker().shrink(transcript))
-        #expect(result.signature == #"an expect failed: expect m2.state == failed — expected == "failed", found "sent" (m2 by alice "Hello?")"#)
+        #expect(
+            result.signature == #"an expect failed: expect m2.state == failed — expected == "failed", found "sent" (m2 by alice "Hello?")"#)
         #expect(
             Self.inputs(result.transcript) == [
                 "user set alice", #"start conversation --id order-4711 --title "Order 4711""#, #"send c1 text "Where is my order?""#,
