@@ -76,7 +76,9 @@ import Testing
         let result = try #require(try Shrinker().shrink(padded))
         #expect(result.lines.count <= 5, "\(result.lines)")
         #expect(result.lines.contains { $0.hasPrefix("net offline") })
-        #expect(result.signature == "the script's expects: expect m1.state == sent — expected == \"sent\", found \"toBeSent\"")
+        #expect(
+            result.signature
+                == "the script's expects: expect m1.state == sent — expected == \"sent\", found \"toBeSent\" (m1 by alice \"hi\")")
     }
 
     @Test func shrinkingAnInvariantBrokenAfterTheHealKeepsTheHeal() {
@@ -209,5 +211,24 @@ import Testing
             }
         }
         #expect(picked == ["client", "tablet"])
+    }
+
+    /// A failed expect's signature names what its messages are: a script in
+    /// which `m2` is another message fails with the same words, and shrink
+    /// must not take it for the same failure.
+    @Test func anExpectsSignatureSaysWhatItsMessagesAre() throws {
+        let first = ["user set alice", "start conversation", "send c1 text \"a\"", "net offline", "send c1 text \"b\""]
+        let other = ["user set alice", "start conversation", "net offline", "send c1 text \"b\"", "send c1 text \"c\""]
+        let expect = "expect m2.state == sent"
+        let a = try Explorer.check(first + [expect], seed: 1)
+        let b = try Explorer.check(other + [expect], seed: 1)
+        #expect(a.first?.detail == b.first?.detail)
+        #expect(a.first?.description == "the script's expects: expect m2.state == sent — expected == \"sent\", found \"toBeSent\"")
+        #expect(
+            Explorer.signature(of: a)
+                == "the script's expects: expect m2.state == sent — expected == \"sent\", found \"toBeSent\" (m2 by alice \"b\")")
+        #expect(
+            Explorer.signature(of: b)
+                == "the script's expects: expect m2.state == sent — expected == \"sent\", found \"toBeSent\" (m2 by alice \"c\")")
     }
 }

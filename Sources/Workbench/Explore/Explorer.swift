@@ -68,7 +68,7 @@ package struct Explorer: Sendable {
             let step = session.execute(line)
             switch step.status {
             case .expectFailed where expects && found.isEmpty:
-                found.append(Violation(invariant: .expects, detail: Self.failure(of: line, step)))
+                found.append(Violation(invariant: .expects, detail: Self.failure(of: line, step), referents: session.referents(of: line)))
             case .scriptError where expects && found.isEmpty:
                 // Under faults a script's assumptions (a handle, an index)
                 // can fail to hold: that is the script's, not the SDK's.
@@ -96,7 +96,7 @@ package struct Explorer: Sendable {
     package static func signature(of violations: [Violation]) -> String? {
         guard let first = violations.first else { return nil }
         switch first.invariant {
-        case .expects, .scriptError: return "\(first.invariant.rawValue): \(first.detail)"
+        case .expects, .scriptError: return "\(first.invariant.rawValue): \(first.detail)\(first.referents ?? "")"
         default: return first.invariant.rawValue
         }
     }

@@ -30,10 +30,15 @@ package enum Invariant: String, Sendable, Hashable, CaseIterable, Codable {
 package struct Violation: Sendable, Hashable, Codable, CustomStringConvertible {
     package var invariant: Invariant
     package var detail: String
+    /// For a failed expect: what the messages its line names are
+    /// (``WorkbenchSession/referents(of:)``), part of the signature a shrunk
+    /// script must keep, not of what a report prints.
+    package var referents: String?
 
-    package init(invariant: Invariant, detail: String) {
+    package init(invariant: Invariant, detail: String, referents: String? = nil) {
         self.invariant = invariant
         self.detail = detail
+        self.referents = referents
     }
 
     package var description: String { "\(invariant.rawValue): \(detail)" }

@@ -88,7 +88,7 @@ package struct TranscriptShrinker: Sendable {
             let matches = matcher.matches(expected: step.expected, actual: found)
             if result.status == .expectFailed {
                 return (
-                    (index, "an expect failed: " + Explorer.failure(of: step.input, result) + referents(of: step.input, in: session)),
+                    (index, "an expect failed: " + Explorer.failure(of: step.input, result) + session.referents(of: step.input)),
                     outputs
                 )
             }
@@ -101,20 +101,6 @@ package struct TranscriptShrinker: Sendable {
             if result.status == .quit { break }
         }
         return (nil, outputs)
-    }
-
-    /// What the messages a failing line names are, by author and content
-    /// (` (m2 by alice "Hello?")`), not by state: a smaller script in which
-    /// `m2` is another message (the agent's, numbered sooner) fails with the
-    /// same words but means something else.
-    static func referents(of input: String, in session: WorkbenchSession) -> String {
-        let names = input.split { !($0.isLetter || $0.isNumber || $0 == "_") }.map(String.init)
-        var described: [String] = []
-        for name in names where !described.contains(where: { $0.hasPrefix(name + " ") }) {
-            guard let message = session.interpreter.objects[name] as? MessageObject, let latest = message.latest else { continue }
-            described.append("\(name) by \(message.author) \(Format.content(latest.content))")
-        }
-        return described.isEmpty ? "" : " (" + described.joined(separator: ", ") + ")"
     }
 
     /// `output differs at > INPUT: expected "A", found "B"`: the step's

@@ -2,6 +2,20 @@ import ChatCore
 import ChatSDK
 
 extension WorkbenchSession {
+    /// What the messages a failing line names are, by author and content
+    /// (` (m2 by alice "Hello?")`), not by state: a smaller script or transcript in which
+    /// `m2` is another message (the agent's, numbered sooner) fails with the
+    /// same words but means something else.
+    func referents(of input: String) -> String {
+        let names = input.split { !($0.isLetter || $0.isNumber || $0 == "_") }.map(String.init)
+        var described: [String] = []
+        for name in names where !described.contains(where: { $0.hasPrefix(name + " ") }) {
+            guard let message = interpreter.objects[name] as? MessageObject, let latest = message.latest else { continue }
+            described.append("\(name) by \(message.author) \(Format.content(latest.content))")
+        }
+        return described.isEmpty ? "" : " (" + described.joined(separator: ", ") + ")"
+    }
+
     /// The invariants that do not hold now, in the world this session ran.
     package func violations(budget: Duration = .seconds(7 * 86_400)) -> [Violation] {
         interpreter.violations(budget: budget)
