@@ -185,4 +185,33 @@ import Testing
         client.userId = "zed"
         #expect(invariants(session, .signedOutKeepsNothing).map(\.detail) == ["client (user zed) still holds c1, m1 of alice"])
     }
+    /// Ids are per app (issue 26): the demo app's alice owns `c-x` and the
+    /// second app's bob has a `c-x` of his own. Each client's watchers are
+    /// checked against its own app's users and conversations, not the demo
+    /// app's (which would call bob's `c-x` alice's).
+    @Test func ownershipIsReadInEachClientsOwnApp() throws {
+        let (session, results) = try run([
+            "user set alice", "start conversation --id c-x", "send c1 text from-alice", "settle",
+            "server app new second-app", "client new other --api-key second-app", "user set bob", "start conversation --id c-x",
+            "send c2 text from-bob", "watch conversations", "watch items c2", "settle",
+        ])
+        #expect(results.allSatisfy { $0.status == .ok }, "\(results.map(\.output))")
+        #expect(session.violations().isEmpty, "\(session.violations())")
+    }
+
+    /// A past user of the second app is looked up there: bob of the second
+    /// app signed out and his `c-x` is caught if the client still reads it,
+    /// though the demo app's `c-x` is alice's.
+    @Test func dataOfAPastUserOfAnotherAppIsCaught() throws {
+        let (session, _) = try run([
+            "user set alice", "start conversation --id c-x", "send c1 text from-alice", "settle",
+            "server app new second-app", "client new other --api-key second-app", "user set bob", "start conversation --id c-x",
+            "send c2 text from-bob", "settle",
+        ])
+        // As if the SDK had kept bob's cache when the user became zed.
+        let other = try #require(session.interpreter.clients.first { $0.name == "other" })
+        other.pastUsers = ["bob"]
+        other.userId = "zed"
+        #expect(invariants(session, .signedOutKeepsNothing).map(\.detail) == ["other (user zed) still holds c2, m2 of bob"])
+    }
 }

@@ -4,7 +4,8 @@ import ChatSDK
 /// Invariants 3 (second half) and 4: what each client shows and holds
 /// belongs to its own user, and its states changed only as allowed.
 extension Interpreter {
-    /// The server's conversations by user, and which user each belongs to.
+    /// The server's conversations by user, and which user each belongs to,
+    /// in one app: ids are per app (issue 26).
     struct Ownership {
         var byUser: [String: Set<String>] = [:]
         var owner: [String: Set<String>] = [:]
@@ -27,23 +28,36 @@ extension Interpreter {
         return sdk.serverId(ofConversation: id)
     }
 
-    func ownership() -> Ownership {
-        var ownership = Ownership()
-        for user in (try? world.server.users()) ?? [] {
-            let ids = Set(((try? world.server.conversations(userId: user.id)) ?? []).map(\.id))
-            ownership.byUser[user.id] = ids
-            for id in ids { ownership.owner[id, default: []].insert(user.id) }
+    /// Each app's ``Ownership``, read in the app of a client that uses it.
+    struct Ownerships {
+        var byApp: [String: Ownership] = [:]
+
+        subscript(client: ClientObject) -> Ownership { byApp[client.apiKey] ?? Ownership() }
+    }
+
+    func ownership() -> Ownerships {
+        var ownerships = Ownerships()
+        for client in clients where ownerships.byApp[client.apiKey] == nil {
+            let server = server(of: client)
+            var ownership = Ownership()
+            for user in (try? server.users()) ?? [] {
+                let ids = Set(((try? server.conversations(userId: user.id)) ?? []).map(\.id))
+                ownership.byUser[user.id] = ids
+                for id in ids { ownership.owner[id, default: []].insert(user.id) }
+            }
+            ownerships.byApp[client.apiKey] = ownership
         }
-        return ownership
+        return ownerships
     }
 
     /// No live watcher shows data of another user or of another client: a
     /// conversation on the server must be its user's; a message not on the
     /// server must be one its own client sent.
-    func ownDataViolations(_ ownership: Ownership, onServer: (MessageObject) -> Bool) -> [Violation] {
+    func ownDataViolations(_ ownerships: Ownerships, onServer: (MessageObject) -> Bool) -> [Violation] {
         var found: [Violation] = []
         for watcher in watchers where watcher.state != "ended" {
             let client = watcher.client
+            let ownership = ownerships[client]
             let user = client.userId
             var strangers: [String] = []
             for element in watcher.elementObjects(in: self) {
@@ -81,7 +95,7 @@ extension Interpreter {
     /// A client whose user signed out or changed holds nothing of that
     /// user: its watchers of them ended, and neither a conversation nor a
     /// message (cached or in the outbox) of theirs is readable through it.
-    func signedOutViolations(_ ownership: Ownership) -> [Violation] {
+    func signedOutViolations(_ ownerships: Ownerships) -> [Violation] {
         var found: [Violation] = []
         let watchers = self.watchers
         let conversations = self.conversations
@@ -100,6 +114,7 @@ extension Interpreter {
             }
             let past = Set(client.pastUsers).subtracting([current].compactMap { $0 })
             guard !past.isEmpty else { continue }
+            let ownership = ownerships[client]
             let sdk = client.client
             var kept: [String] = []
             for conversation in conversations where conversation.client === client {
