@@ -24,6 +24,14 @@ final class ExploreWorker {
         case crashed(String)
     }
 
+    /// How a transcript's shrink trial ended (``TranscriptShrinker``).
+    enum TrialOutcome {
+        case finished(TranscriptShrinker.Trial)
+        /// The worker died in step `step` (nil: before the first), after
+        /// the steps before it printed `outputs`.
+        case crashed(String, step: Int?, outputs: [[String]])
+    }
+
     private let pid: pid_t
     private let input: Int32
     private let output: Int32
@@ -103,26 +111,67 @@ final class ExploreWorker {
     }
 
     private func request(_ line: String) -> Outcome {
-        guard !ended else { return .crashed("the worker had ended") }
+        switch exchange(line, progress: { _ in }) {
+        case .answered(let text):
+            guard let violations = try? JSONDecoder().decode([Violation].self, from: Data(text.utf8)) else {
+                return .crashed("the worker's answer could not be read")
+            }
+            return .finished(violations)
+        case .died(let how): return .crashed(how)
+        }
+    }
+
+    /// Runs a transcript's shrink trial: `steps` in a fresh world. The
+    /// worker says which step it is on and what each printed, so a crash
+    /// says where it happened.
+    func trial(_ steps: [TranscriptShrinker.Step]) -> TrialOutcome {
+        let json = (try? JSONEncoder().encode(steps)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
+        var (step, outputs): (Int?, [[String]]) = (nil, [])
+        let answer = exchange("trial " + json) { line in
+            if line.hasPrefix("step "), let number = Int(line.dropFirst(5)) {
+                step = number
+            } else if line.hasPrefix("output "),
+                let printed = try? JSONDecoder().decode([String].self, from: Data(line.dropFirst(7).utf8))
+            {
+                outputs.append(printed)
+            }
+        }
+        switch answer {
+        case .answered(let text):
+            guard let trial = try? JSONDecoder().decode(TranscriptShrinker.Trial.self, from: Data(text.utf8)) else {
+                return .crashed("the worker's answer could not be read", step: step, outputs: outputs)
+            }
+            return .finished(trial)
+        case .died(let how): return .crashed(how, step: step, outputs: outputs)
+        }
+    }
+
+    private enum Answer {
+        /// What followed `done `.
+        case answered(String)
+        case died(String)
+    }
+
+    /// Sends `line` and reads the worker's lines up to its `done`, each
+    /// before it given to `progress`.
+    private func exchange(_ line: String, progress: (Substring) -> Void) -> Answer {
+        guard !ended else { return .died("the worker had ended") }
         var bytes = Array((line + "\n").utf8)
         var sent = 0
         while sent < bytes.count {
             let n = bytes.withUnsafeMutableBytes { write(input, $0.baseAddress! + sent, $0.count - sent) }
             if n < 0 && errno == EINTR { continue }
-            if n <= 0 { return died() }
+            if n <= 0 { return .died(died()) }
             sent += n
         }
         bytes = []
         while let answer = readLine() {
             guard answer.hasPrefix(Self.prefix) else { continue }
             let text = answer.dropFirst(Self.prefix.count)
-            if text.hasPrefix("done "),
-                let violations = try? JSONDecoder().decode([Violation].self, from: Data(text.dropFirst(5).utf8))
-            {
-                return .finished(violations)
-            }
+            if text.hasPrefix("done ") { return .answered(String(text.dropFirst(5))) }
+            progress(text)
         }
-        return died()
+        return .died(died())
     }
 
     /// A line of the worker's standard output; nil at its end.
@@ -142,7 +191,7 @@ final class ExploreWorker {
     }
 
     /// The worker ended in the middle of a request: how.
-    private func died() -> Outcome {
+    private func died() -> String {
         let status = reap()
         let message = (try? String(contentsOfFile: errorFile, encoding: .utf8)).flatMap { text in
             text.split(separator: "\n").last { $0.contains("Fatal error") } ?? text.split(separator: "\n").last
@@ -150,7 +199,7 @@ final class ExploreWorker {
         try? FileManager.default.removeItem(atPath: errorFile)
         var how = Self.describe(status)
         if let message { how += ": " + String(message.prefix(300)) }
-        return .crashed(how)
+        return how
     }
 
     /// Closes the worker's input and waits for it; its wait status.
@@ -208,6 +257,20 @@ final class RestartingWorker {
 
     /// `lines` as they are (a shrink trial).
     func check(_ lines: [String]) throws -> [Violation] { Self.violations(try perform { $0.check(lines) }) }
+
+    /// A transcript's shrink trial. A trial that crashes fails at the step
+    /// it crashed in, with the crash as its signature.
+    func trial(_ steps: [TranscriptShrinker.Step]) throws -> TranscriptShrinker.Trial {
+        let worker = try self.worker ?? ExploreWorker(arguments: arguments)
+        self.worker = worker
+        switch worker.trial(steps) {
+        case .finished(let trial): return trial
+        case .crashed(let how, let step, let outputs):
+            self.worker = nil
+            let failure = TranscriptShrinker.Trial.Failure(index: step ?? 0, signature: "the step crashed (\(how))")
+            return TranscriptShrinker.Trial(failure: failure, outputs: outputs)
+        }
+    }
 
     func finish() {
         worker?.finish()

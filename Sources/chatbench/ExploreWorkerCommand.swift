@@ -7,7 +7,10 @@ import Workbench
 /// exploration. It reads requests on standard input, one a line:
 ///
 /// - `run N`: run N of FILE under its fault schedule;
-/// - `check ["line", …]`: the given lines as they are (a shrink trial).
+/// - `check ["line", …]`: the given lines as they are (a shrink trial);
+/// - `trial [step, …]`: a transcript's shrink trial (``TranscriptShrinker``):
+///   it says `step N` before each step and `output N [lines]` after it,
+///   and answers `done {the trial as JSON}`.
 ///
 /// It announces each (`started N`, `started check`) before running it and
 /// answers `done [violations as JSON]` after, so a process that ends between
@@ -44,6 +47,21 @@ struct ExploreWorkerCommand: ParsableCommand {
         }
         while let request = readLine() {
             let violations: [Violation]
+            if request.hasPrefix("trial "),
+                let steps = try? JSONDecoder().decode([TranscriptShrinker.Step].self, from: Data(request.dropFirst(6).utf8))
+            {
+                let trial = try TranscriptShrinker.trial(
+                    steps, seed: seed,
+                    willRun: { index, step in
+                        answer("step \(index)")
+                        crashIfAsked([step.input])
+                    },
+                    ran: { index, output in
+                        answer("output \(index) " + String(decoding: (try? encoder.encode(output)) ?? Data("[]".utf8), as: UTF8.self))
+                    })
+                answer("done " + String(decoding: try encoder.encode(trial), as: UTF8.self))
+                continue
+            }
             if request.hasPrefix("run "), let number = Int(request.dropFirst(4)) {
                 answer("started \(number)")
                 crashIfAsked(explorer.lines(of: lines, run: number))

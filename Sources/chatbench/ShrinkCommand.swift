@@ -13,8 +13,9 @@ struct ShrinkCommand: ParsableCommand {
             value, or the same line is not understood, or the same invariant is broken (see \
             chatbench explore; a crash too: each of its trials runs in a child process). A \
             transcript that fails as a test (chatbench test) fails the same way when the same \
-            step fails first finding the same: an expect, or output that differs from the \
-            expected (its first line missing and first line found instead); the steps before it \
+            step fails first finding the same: an expect, output that differs from the \
+            expected (its first line missing and first line found instead), or a crash (its \
+            trials run in a child process too); the steps before it \
             expect what they print then. A transcript that passes as a test is shrunk as a \
             script, by its invariants. A recorded session (its id or name, `last`, a bundle or \
             an app's diagnostics file) is exported as a transcript (as chatbench export writes \
@@ -114,7 +115,11 @@ struct ShrinkCommand: ParsableCommand {
     {
         var shrinker = TranscriptShrinker()
         shrinker.seed = seed ?? transcript.seed ?? 1
-        guard let result = try shrinker.shrink(transcript) else { return nil }
+        // Each trial in a worker, as a script's: a trial that crashes fails
+        // with the crash as its signature, and the shrink goes on.
+        let worker = RestartingWorker(arguments: ExploreWorker.arguments(file: nil, seed: shrinker.seed, faults: nil, noExpects: false))
+        defer { worker.finish() }
+        guard let result = try shrinker.shrink(transcript, trial: { steps, _ in try worker.trial(steps) }) else { return nil }
         var shrunk = result.transcript
         shrunk.header.insert("# shrunk from \(source): \(result.signature)", at: min(1, shrunk.header.count))
         try write(shrunk.rendered(), to: target)

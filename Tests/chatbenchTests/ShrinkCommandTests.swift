@@ -29,10 +29,10 @@ import Testing
         "user set alice", "start conversation", "send c1 text hi", "net offline", "send c1 text two", "expect m2.state == sent",
     ]
 
-    static func inputs(_ path: String) throws -> [String] {
-        try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").filter { $0.hasPrefix("> ") }.map {
-            String($0.dropFirst(2))
-        }
+    static func inputs(_ path: String) throws -> [String] { inputs(text: try String(contentsOfFile: path, encoding: .utf8)) }
+
+    static func inputs(text: String) -> [String] {
+        text.split(separator: "\n").filter { $0.hasPrefix("> ") }.map { String($0.dropFirst(2)) }
     }
 
     @Test func aTranscriptWhoseOutputDiffersShrinksToATranscriptThatFailsTheSameWay() throws {
@@ -123,5 +123,49 @@ import Testing
         let missing = try ChatbenchBinary.run(["shrink", "nosuch", "--db", db])
         #expect(missing.status == 2)
         #expect(missing.stderr.contains("no session \"nosuch\""), "\(missing.stderr)")
+    }
+    /// Writes `inputs` as a transcript that passes (`test --update` fills
+    /// in what each step prints), then plants `planted` in place of its
+    /// last line.
+    static func transcript(_ inputs: [String], planted: String, in folder: TemporaryFolder) throws -> String {
+        let path = folder.url.appendingPathComponent("t.chat").path
+        try inputs.map { "> \($0)\n" }.joined().write(toFile: path, atomically: true, encoding: .utf8)
+        _ = try ChatbenchBinary.run(["test", "--update", path])
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        try text.replacingOccurrences(of: "> \(inputs.last!)\n", with: "> \(planted)\n").write(
+            toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    /// A transcript's trials run in a child process, as a script's: a
+    /// step that crashes is the failure (here on purpose, through the
+    /// worker's test-only variable), and the shrink keeps it. Before, the
+    /// trials ran in shrink's own process and a crash ended the shrink.
+    @Test func aTranscriptThatCrashesShrinksToTheStepThatCrashes() throws {
+        let folder = try TemporaryFolder()
+        let path = try Self.transcript(
+            ["user set alice", "start conversation", "send c1 text hi", "app restart", "expect m1.state == sent"],
+            planted: "expect m1.state == sent", in: folder)
+        let shrink = try ChatbenchBinary.run(["shrink", path], environment: ["CHATBENCH_TEST_CRASH_ON_LINE": "app restart"])
+        #expect(shrink.status == 0, "\(shrink.stderr)")
+        #expect(shrink.stdout.contains("# shrunk from \(path): the step crashed (signal "), "\(shrink.stdout)")
+        #expect(
+            shrink.stdout.contains("CHATBENCH_TEST_CRASH_ON_LINE asked for a crash at \"app restart\")\n> app restart\n"),
+            "\(shrink.stdout)")
+        #expect(Self.inputs(text: shrink.stdout) == ["app restart"])
+    }
+
+    /// A trial that crashes fails another way than the transcript: it is
+    /// not taken, and the shrink goes on (here `clock advance 1s`, tried
+    /// for `clock advance 2s`, crashes; the 2s is kept).
+    @Test func aTrialThatCrashesIsNotTakenAndTheShrinkGoesOn() throws {
+        let folder = try TemporaryFolder()
+        let path = try Self.transcript(
+            ["user set alice", "clock advance 10m", "clock advance 2s", "expect clock.elapsed == \"10m2s\""],
+            planted: "expect clock.elapsed == \"1s\"", in: folder)
+        let shrink = try ChatbenchBinary.run(["shrink", path], environment: ["CHATBENCH_TEST_CRASH_ON_LINE": "clock advance 1s"])
+        #expect(shrink.status == 0, "\(shrink.stderr)")
+        #expect(shrink.stdout.contains("# shrunk from \(path): an expect failed: expect clock.elapsed == \"1s\""), "\(shrink.stdout)")
+        #expect(Self.inputs(text: shrink.stdout) == ["clock advance 10m", "clock advance 2s", "expect clock.elapsed == \"1s\""])
     }
 }

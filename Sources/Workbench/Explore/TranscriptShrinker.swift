@@ -27,21 +27,46 @@ package struct TranscriptShrinker: Sendable {
     }
 
     /// One step of a trial.
-    struct Step: Sendable, Hashable {
-        var input: String
-        var expected: [String]
+    package struct Step: Sendable, Hashable, Codable {
+        package var input: String
+        package var expected: [String]
         /// Whether its output is compared with `expected` (the failing
         /// step's; every step's when looking for the failure).
-        var compared: Bool
+        package var compared: Bool
     }
 
-    /// nil when `transcript` passes as a test.
-    package func shrink(_ transcript: Transcript) throws -> Result? {
+    /// How a trial ended: its first failing step, if any, and what each
+    /// step that ran printed.
+    package struct Trial: Sendable, Hashable, Codable {
+        package struct Failure: Sendable, Hashable, Codable {
+            package var index: Int
+            package var signature: String
+
+            package init(index: Int, signature: String) {
+                self.index = index
+                self.signature = signature
+            }
+        }
+        package var failure: Failure?
+        package var outputs: [[String]]
+
+        package init(failure: Failure?, outputs: [[String]]) {
+            self.failure = failure
+            self.outputs = outputs
+        }
+    }
+
+    /// nil when `transcript` passes as a test. Each trial runs through
+    /// `trial`: in this process by default; `chatbench shrink` runs them
+    /// in a child process, so that a trial that crashes is a failure of
+    /// its own (its signature says so) and the shrink goes on.
+    package func shrink(_ transcript: Transcript, trial: ([Step], UInt64) throws -> Trial = { try Self.trial($0, seed: $1) })
+        throws -> Result?
+    {
         let seed = self.seed
         // A comment (`> # …`) prints nothing and fails nothing.
         let steps = Self.commands(of: transcript).map { Step(input: $0.input, expected: $0.expected, compared: true) }
-        let (found, _) = try Self.trial(steps, seed: seed)
-        guard let found else { return nil }
+        guard let found = try trial(steps, seed).failure else { return nil }
         // Nothing after the failing step counts; before it, only whether a
         // step fails first.
         var candidate = steps[...found.index].map { Step(input: $0.input, expected: $0.expected, compared: false) }
@@ -49,14 +74,16 @@ package struct TranscriptShrinker: Sendable {
         guard
             let reduced = try Shrinker.reduce(
                 candidate, input: \.input, replacing: { Step(input: $1, expected: $0.expected, compared: $0.compared) },
-                pinned: \.compared, signature: { try Self.trial($0, seed: seed).failure?.signature })
+                pinned: \.compared, signature: { try trial($0, seed).failure?.signature })
         else { return nil }
-        // Once more, for what the steps kept print.
-        let (_, outputs) = try Self.trial(reduced.elements, seed: seed)
+        // Once more, for what the steps kept print (a step a crash stopped
+        // printed nothing).
+        let outputs = try trial(reduced.elements, seed).outputs
         let blocks = reduced.elements.enumerated().map { index, step in
             Transcript.Block(
                 input: step.input, line: 0,
-                expected: step.compared ? step.expected : outputs[index].map(Transcript.expectedLine), trailingBlankLines: 0)
+                expected: step.compared ? step.expected : (index < outputs.count ? outputs[index] : []).map(Transcript.expectedLine),
+                trailingBlankLines: 0)
         }
         var result = transcript
         result.kind = .transcript
@@ -74,33 +101,39 @@ package struct TranscriptShrinker: Sendable {
 
     /// Runs `steps` in a fresh world: the first failing step (its index
     /// and signature; nil when none fails) and what each step printed.
-    static func trial(_ steps: [Step], seed: UInt64) throws -> (failure: (index: Int, signature: String)?, outputs: [[String]]) {
+    /// `willRun` and `ran` are told of each step before and after it runs
+    /// (a worker reports them, so that a crash says where it happened).
+    package static func trial(
+        _ steps: [Step], seed: UInt64, willRun: (Int, Step) -> Void = { _, _ in }, ran: (Int, [String]) -> Void = { _, _ in }
+    ) throws -> Trial {
         var options = WorkbenchOptions()
         options.seed = seed
         let session = try WorkbenchSession(options: options)
         let matcher = TranscriptMatcher()
         var outputs: [[String]] = []
+        func failed(_ index: Int, _ signature: String) -> Trial {
+            Trial(failure: Trial.Failure(index: index, signature: signature), outputs: outputs)
+        }
         for (index, step) in steps.enumerated() {
+            willRun(index, step)
             let input = session.reveal(step.input)
             let result = session.execute(input)
             let found = TranscriptRunner.lines(of: session.recordedStep(number: index + 1, input: input, result: result).output)
             outputs.append(found)
+            ran(index, found)
             let matches = matcher.matches(expected: step.expected, actual: found)
             if result.status == .expectFailed {
-                return (
-                    (index, "an expect failed: " + Explorer.failure(of: step.input, result) + session.referents(of: step.input)),
-                    outputs
-                )
+                return failed(index, "an expect failed: " + Explorer.failure(of: step.input, result) + session.referents(of: step.input))
             }
             if step.compared, !session.isRecordingCommand(input), !matches {
-                return ((index, differs(step, found: found, matcher: matcher)), outputs)
+                return failed(index, differs(step, found: found, matcher: matcher))
             }
             if result.status == .scriptError, !matches {
-                return ((index, "a line failed: " + Explorer.failure(of: step.input, result)), outputs)
+                return failed(index, "a line failed: " + Explorer.failure(of: step.input, result))
             }
             if result.status == .quit { break }
         }
-        return (nil, outputs)
+        return Trial(failure: nil, outputs: outputs)
     }
 
     /// `output differs at > INPUT: expected "A", found "B"`: the step's
