@@ -186,7 +186,16 @@ public final class WorkbenchSession {
     package func historyLine(for line: String) -> String? {
         let trimmed = line.trimmingWhitespace
         guard !trimmed.isEmpty else { return nil }
+        learnSecrets(of: trimmed)
         return redactor.redact(trimmed)
+    }
+
+    /// Tells the redactor the secrets `line` gives as arguments (an API key
+    /// typed to `server app new`), so that they are replaced in this line,
+    /// its output and everything after, not from their first use on the wire.
+    func learnSecrets(of line: String) {
+        let secrets = interpreter.world.exclusively { interpreter.secrets(in: line) }
+        for secret in secrets { _ = redactor.placeholder(for: secret, kind: "secret") }
     }
 
     /// 0 when every step was ok, 1 if an `expect` failed, 2 if a line could

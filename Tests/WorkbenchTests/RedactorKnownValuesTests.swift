@@ -33,6 +33,19 @@ import Testing
         #expect(Redactor.valueNames == Set(options.map(\.valueName)))
     }
 
+    /// An argument the command table marks secret (`server app new KEY`)
+    /// has no option name for a pattern to find: the session asks the
+    /// interpreter for it, so the key is a placeholder from the line that
+    /// types it on, in the history too, and wherever it is typed after.
+    @Test func aSecretArgumentIsRedactedFromTheLineThatTypesIt() throws {
+        let session = try WorkbenchSession(options: WorkbenchOptions())
+        #expect(session.historyLine(for: "server app new my-app-key-777") == "server app new <secret#1>")
+        #expect(session.historyLine(for: "client new other --api-key my-app-key-777") == "client new other --api-key <secret#1>")
+        #expect(session.redact(#"{"apiKey":"my-app-key-777"}"#) == #"{"apiKey":"<secret#1>"}"#)
+        #expect(session.historyLine(for: "server app new \"\"") == "server app new \"\"")
+        #expect(session.historyLine(for: "server app nw x-key-1234") == "server app nw x-key-1234")
+    }
+
     @Test func shortValuesAreNotReplacedInOrdinaryText() {
         let redactor = Redactor()
         _ = redactor.redact("x --token abc")

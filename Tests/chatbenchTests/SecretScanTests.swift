@@ -10,7 +10,7 @@ import Testing
     /// secret, which every request and JWT uses.
     static let typed = [
         "demo-key", "demo-secret-0123456789abcdef", "hunter2-hunter2-hunter2", "tok-9f8e7d6c5b4a3f2e", "gw-secret-31337",
-        "sig-0a1b2c3d4e5f60718293",
+        "sig-0a1b2c3d4e5f60718293", "second-app-key-4711",
     ]
 
     static let script = """
@@ -33,6 +33,11 @@ import Testing
         send c2 text "as frank"
         token expire
         send c2 text "after a refresh"
+        server app new second-app-key-4711
+        client new other --api-key second-app-key-4711
+        user set gus
+        start conversation
+        send c3 text "in the second app"
         """
 
     /// What minted or computed secrets look like: JWTs, the backend's
@@ -50,6 +55,7 @@ import Testing
         // The session did use the secrets: every sign-in worked (bob's JWT,
         // signed with another secret, went out and was refused).
         #expect(run.stdout.contains("invalidJWT"))
+        #expect(run.stdout.contains("m4: sent"), "\(run.stdout)")
         for done in ["gina logged in", "carol connected", "dave connected", "erin authorized", "frank authorized"] {
             #expect(run.stdout.contains(done), "\(done): \(run.stdout)")
         }

@@ -42,10 +42,10 @@ package final class Redactor {
     /// without their `--`, sorted. The table says which they are; the
     /// redactor lives here, below the workbench, so that the SDK's flight
     /// recorder redacts with it too, and a test checks the two agree.
-    package static let secretOptions: [String] = ["header", "secret", "signature", "token"]
+    package static let secretOptions: [String] = ["api-key", "header", "secret", "signature", "token"]
     /// What help and usage write after a secret option (`[--secret S]`): a
     /// placeholder, not a value, so never redacted (checked like `secretOptions`).
-    package static let valueNames: Set<String> = ["K=V", "S", "T"]
+    package static let valueNames: Set<String> = ["K=V", "KEY", "S", "T"]
 
     // Compiled once per session, when first needed: the scanner reads ASCII text.
     private lazy var expressions = Expressions()

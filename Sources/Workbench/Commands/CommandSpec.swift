@@ -44,6 +44,8 @@ struct ArgumentSpec: Hashable, Sendable {
     var optional = false
     /// Takes every remaining word.
     var variadic = false
+    /// Its value is a secret (an API key): never written in clear (W6).
+    var secret = false
 }
 
 struct OptionSpec: Hashable, Sendable {

@@ -3,10 +3,14 @@ struct CommandTable: Sendable {
     let specs: [CommandSpec]
     /// Each spec's words, split once: `match` runs for every line.
     private let specWords: [[String]]
+    /// The first words of the verbs that take a secret argument (W6): a
+    /// line that starts with none of them gives the redactor nothing to learn.
+    let secretArgumentVerbs: Set<String>
 
     init(specs: [CommandSpec]) {
         self.specs = specs
         specWords = specs.map(\.words)
+        secretArgumentVerbs = Set(specs.filter { $0.arguments.contains(where: \.secret) }.map { $0.words[0] })
     }
 
     static let standard = CommandTable(

@@ -10,7 +10,9 @@ extension CommandTable {
                 OptionSpec(
                     name: "--cache", value: .choice(["disk", "memory", "off"]), valueName: "disk|memory|off",
                     summary: "where the client caches (default disk)"),
-                OptionSpec(name: "--api-key", value: .text, valueName: "KEY", summary: "the app's API key (default the embedded app's)"),
+                OptionSpec(
+                    name: "--api-key", value: .text, valueName: "KEY", summary: "the app's API key (default the embedded app's)",
+                    secret: true),
                 OptionSpec(
                     name: "--no-auto-resend", value: nil,
                     summary: "autoResend off: a send that fails on the way, or offline, fails at once with the reason"),

@@ -171,7 +171,7 @@ extension CommandTable {
             }),
         CommandSpec(
             name: "server app new", group: .world,
-            arguments: [ArgumentSpec(name: "KEY", kind: .text)],
+            arguments: [ArgumentSpec(name: "KEY", kind: .text, secret: true)],
             summary:
                 "another app on the embedded backend, with this API key and the demo app's settings and JWT secret: its users and conversations are its own (client new NAME --api-key KEY signs in to it)",
             example: "server app new second-app",
@@ -181,9 +181,11 @@ extension CommandTable {
                 }
                 let key = invocation.argument(0)!
                 do { try world.backend.createApp(apiKey: key, jwtSecret: World.jwtSecret) } catch {
-                    throw ScriptError(.server, "cannot make app \(Format.quoted(key)): \((error as? WireError)?.message ?? "\(error)")")
+                    throw ScriptError(.server, "cannot make the app: \((error as? WireError)?.message ?? "\(error)")")
                 }
-                interpreter.print("app \(Format.quoted(key)) made; client new NAME --api-key \(key) signs in to it")
+                // The key is a secret (W6): not echoed, so that a transcript
+                // shows no placeholder whose number depends on the recording.
+                interpreter.print("app made with that API key; client new NAME --api-key KEY signs in to it")
             }),
         CommandSpec(
             name: "server messages", group: .world,

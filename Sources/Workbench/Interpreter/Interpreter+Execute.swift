@@ -211,6 +211,20 @@ extension Interpreter {
         return ScriptError(.unknownVerb, "unknown verb \"\(spec.name) \(given.text)\" (did you mean \(spec.name) \(word)?)")
     }
 
+    /// The values `line` gives to arguments the command table marks secret
+    /// (W6), for the redactor to replace wherever they show up, from this
+    /// line on: an argument (`server app new KEY`) has no option name for
+    /// the redactor's pattern to find (a secret option's value it finds
+    /// itself). Empty for a line that does not parse.
+    func secrets(in line: String) -> [String] {
+        let verb = line.drop { $0 == " " || $0 == "\t" }.prefix { $0 != " " && $0 != "\t" }
+        guard table.secretArgumentVerbs.contains(String(verb)), let tokens = try? Tokenizer.tokenize(line),
+            let (spec, used) = table.match(tokens),
+            let invocation = try? parse(spec, Array(tokens.dropFirst(used)), binding: nil, line: line)
+        else { return [] }
+        return zip(invocation.arguments, spec.arguments).filter { $1.secret && !$0.text.isEmpty }.map { $0.0.text }
+    }
+
     /// Checks arguments and options against the spec.
     private func parse(_ spec: CommandSpec, _ tokens: [Token], binding: String?, line: String) throws(ScriptError) -> Invocation {
         var arguments: [Token] = []
