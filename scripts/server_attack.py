@@ -484,6 +484,7 @@ def other_app(binary, work):
     server = Server(binary, path, "--log-level", "error")
     try:
         with httpx.Client(base_url=server.url, timeout=10) as http:
+            timing = time_other_app(http)
             held = probe_other_app(http, "alice", "c-held")
             unknown = probe_other_app(http, "nobody", "c-free")
             demo = http.get("/v1/conversations/c-held/messages", headers=user_headers(pair["accessToken"]))
@@ -500,6 +501,38 @@ def other_app(binary, work):
           and [user["id"] for user in demo_users] == ["alice"] and [user["id"] for user in other_users] == ["alice", "nobody"],
           f"{held[-2]} / {demo.text[:200]} / {demo_users} / {other_users}")
     print(f"     another app: {len(held)} answers for a held id and an unknown one, {len(differing)} differ")
+    print(f"     another app, time to answer (median of {timing['rounds']} interleaved rounds; a figure, not a check: "
+          f"PerAppIdTests checks that both run the same SQL statements): "
+          + "; ".join(f"{route} held {held_ms:.3f} ms, unknown {unknown_ms:.3f} ms, paired difference {difference:+.3f} ms"
+                      for route, held_ms, unknown_ms, difference in timing["routes"]))
+
+
+def time_other_app(http, rounds=200):
+    """Times of the second app's read-only requests for an id the demo app
+    holds and for one nobody holds, in pairs (one of each per round, the
+    order alternating): the median of each, and the median of the paired
+    differences, which the machine's load drifting during the run moves
+    least."""
+    app = {"X-Api-Key": OTHER_KEY, "X-App-Secret": OTHER_SECRET}
+    routes = [("GET /v1/app/users/{u}/sessions", lambda u, c: http.get(f"/v1/app/users/{u}/sessions", headers=app)),
+              ("GET /v1/app/conversations/{c}/messages", lambda u, c: http.get(f"/v1/app/conversations/{c}/messages", headers=app))]
+    median = lambda values: sorted(values)[len(values) // 2] * 1000
+    result = []
+    for name, request in routes:
+        held, unknown = [], []
+        for index in range(rounds):
+            def timed(user, conversation):
+                started = time.perf_counter()
+                request(user, conversation)
+                return time.perf_counter() - started
+            if index % 2 == 0:
+                held.append(timed("alice", "c-held"))
+                unknown.append(timed("nobody-t", "c-nobody"))
+            else:
+                unknown.append(timed("nobody-t", "c-nobody"))
+                held.append(timed("alice", "c-held"))
+        result.append((name, median(held), median(unknown), median([a - b for a, b in zip(held, unknown)])))
+    return {"rounds": rounds, "routes": result}
 
 
 def main():

@@ -1,6 +1,8 @@
 import ChatCore
 import ChatTestSupport
 import Foundation
+import GRDB
+import Synchronization
 import Testing
 
 @testable import ChatBackend
@@ -96,22 +98,42 @@ import Testing
     @Test func anotherAppsIdsAnswerAsUnknownOnes() throws {
         let held = try probe(firstAppUser: "alice", firstAppConversation: "c1")
         let unknown = try probe(firstAppUser: "zed", firstAppConversation: "c9")
-        #expect(held.count > 30)
-        for (index, (a, b)) in zip(held, unknown).enumerated() {
+        #expect(held.answers.count > 30)
+        for (index, (a, b)) in zip(held.answers, unknown.answers).enumerated() {
             #expect(a == b, "answer \(index)")
         }
-        #expect(held.count == unknown.count)
+        #expect(held.answers.count == unknown.answers.count)
+    }
+
+    /// Nor does it take another path (issue 26, 3c: "no measurement shows
+    /// that the two cases take the same time"): the second app's requests
+    /// run the same SQL statements, in the same order, whether the first
+    /// app holds the ids or nobody does. Each lookup asks for both keys an
+    /// id can have in one statement, so what differs is only which row an
+    /// index finds. scripts/server_attack.py times the two over HTTP.
+    @Test func anotherAppsIdsRunTheSameStatementsAsUnknownOnes() throws {
+        let held = try probe(firstAppUser: "alice", firstAppConversation: "c1")
+        let unknown = try probe(firstAppUser: "zed", firstAppConversation: "c9")
+        #expect(held.statements.count > 100)
+        let first = zip(held.statements, unknown.statements).enumerated().first { $0.element.0 != $0.element.1 }
+        #expect(first == nil, "statement \(first?.offset ?? 0): \(first?.element.0 ?? "") vs \(first?.element.1 ?? "")")
+        #expect(held.statements.count == unknown.statements.count)
     }
 
     /// What the second app is answered, one line per request, for user
     /// "alice" and conversation "c1" after the first app made its own user
     /// and conversation.
-    private func probe(firstAppUser: String, firstAppConversation: String) throws -> [String] {
+    private func probe(firstAppUser: String, firstAppConversation: String) throws -> (answers: [String], statements: [String]) {
         let world = try Self.twoApps()
         let first = try world.tokens(firstAppUser)
         try world.send("first app's secret", id: "m1", in: firstAppConversation, token: first.accessToken)
         _ = try world.backend.issueAccessToken(apiKey: TestWorld.apiKey, userId: firstAppUser)
         _ = try world.backend.issueSessionToken(apiKey: TestWorld.apiKey, userId: firstAppUser)
+        // Every statement from here on, its SQL without its values.
+        let statements = Mutex<[String]>([])
+        world.backend.dbQueue.inDatabase { db in
+            db.trace(options: .statement) { event in statements.withLock { $0.append(event.description) } }
+        }
 
         let app = world.backend.scope(apiKey: Self.other)
         var answers: [String] = []
@@ -184,7 +206,8 @@ import Testing
         #expect(
             try world.messagePage(.listMessages(conversationId: firstAppConversation, cursor: nil, limit: 10), token: first.accessToken)
                 .elements.map(\.text) == ["first app's secret"])
-        return answers
+        world.backend.dbQueue.inDatabase { $0.trace(options: .statement, nil) }
+        return (answers, statements.withLock { $0 })
     }
 
     @Test func conversationPagesOfScopedIdsNeitherRepeatNorSkip() throws {
