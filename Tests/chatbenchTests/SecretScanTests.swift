@@ -80,4 +80,32 @@ import Testing
             }
         }
     }
+    /// A session that typed an API key (`server app new KEY`, then `client
+    /// new --api-key KEY`) exports to a transcript that runs as a test, and
+    /// that holds the key nowhere (issue 29's left item: the key used to be
+    /// in clear where it was first typed and a placeholder after, so the
+    /// export failed at the second `server app new`).
+    @Test func aSessionThatTypedAnAPIKeyExportsToATestThatPasses() throws {
+        let folder = try TemporaryFolder()
+        let db = folder.url.appendingPathComponent("sessions.sqlite").path
+        let out = folder.url.appendingPathComponent("apps.chat").path
+        let script = """
+            user set alice
+            start conversation --id c-x
+            send c1 text "demo"
+            server app new key-of-the-second-app
+            client new other --api-key key-of-the-second-app
+            user set alice
+            start conversation --id c-x
+            send c2 text "second"
+            server app new key-of-the-second-app
+            """
+        let run = try ChatbenchBinary.run(["--db", db], input: script + "\n")
+        #expect(run.stdout.contains("An app with this API key already exists"), "\(run.stdout)")
+        #expect(try ChatbenchBinary.run(["export", "last", out, "--db", db]).status == 0)
+        let exported = try String(contentsOfFile: out, encoding: .utf8)
+        #expect(!exported.contains("key-of-the-second-app"), "\(exported)")
+        let test = try ChatbenchBinary.run(["test", out])
+        #expect(test.status == 0, "\(test.stdout)")
+    }
 }

@@ -222,7 +222,10 @@ extension Interpreter {
             let (spec, used) = table.match(tokens),
             let invocation = try? parse(spec, Array(tokens.dropFirst(used)), binding: nil, line: line)
         else { return [] }
-        return zip(invocation.arguments, spec.arguments).filter { $1.secret && !$0.text.isEmpty }.map { $0.0.text }
+        // A placeholder (`<secret#2>`, from an exported transcript) is kept
+        // as it is, as a secret option's is.
+        return zip(invocation.arguments, spec.arguments).filter { $1.secret && !$0.text.isEmpty && !$0.text.hasPrefix("<") }
+            .map { $0.0.text }
     }
 
     /// Checks arguments and options against the spec.
