@@ -47,27 +47,18 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         let (store, recorded) = try SessionSource.open(session, db: db)
+        let target: SessionExport.Target
         if let bundle {
-            if force { try? FileManager.default.removeItem(atPath: bundle) }
-            do {
-                try store.exportBundle(recorded.id, to: bundle)
-            } catch {
-                SessionSource.fail(error.message)
-            }
-            Terminal.write("wrote session \(recorded.label) to \(bundle) (replay it with: chatbench replay \(bundle))\n")
+            target = .bundle(bundle)
+        } else if let html {
+            target = .html(html)
+        } else if let file {
+            target = .transcript(file)
+        } else {
             return
         }
-        if let html {
-            if !force, FileManager.default.fileExists(atPath: html) {
-                SessionSource.fail("\(html) already exists: choose another name, or pass --force")
-            }
-            do { try HTMLFile.write(recorded, from: store, to: html) } catch { SessionSource.fail(error.message) }
-            Terminal.write("wrote session \(recorded.label) to \(html) (open it in a browser)\n")
-            return
-        }
-        guard let file else { return }
         do {
-            let (notes, done) = try Transcript.write(recorded, of: store, source: session, to: file, force: force)
+            let (notes, done) = try SessionExport.write(recorded, of: store, source: session, to: target, force: force)
             for note in notes { Terminal.error("chatbench: note: \(note)") }
             Terminal.write(done + "\n")
         } catch {

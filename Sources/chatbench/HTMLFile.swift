@@ -4,16 +4,6 @@ import Workbench
 /// Writes HTML sequence views: a recorded session's (`sessions show
 /// --html`, `export --html`) or a failing run's (`--html-on-failure DIR`).
 enum HTMLFile {
-    /// Writes session `session`'s view to `path`; a one-line error when it cannot.
-    static func write(_ session: RecordedSession, from store: RecordingStore, to path: String) throws(RecordingError) {
-        let html = try store.sequenceHTML(of: session)
-        do {
-            try Data(html.utf8).write(to: URL(fileURLWithPath: path))
-        } catch {
-            throw RecordingError(.unwritable, "cannot write \(path): \((error as NSError).localizedDescription)")
-        }
-    }
-
     /// Writes `html` as `name` into folder `folder` (made if missing) and
     /// returns its path; exits with a one-line error when it cannot.
     static func write(_ html: String, into folder: String, name: String) -> String {

@@ -110,7 +110,7 @@ struct SessionsCommand: ParsableCommand {
         func run() throws {
             let (store, session) = try SessionSource.open(id, db: options.db)
             if let html {
-                do { try HTMLFile.write(session, from: store, to: html) } catch { SessionSource.fail(error.message) }
+                do { try SessionExport.writeHTML(of: session, from: store, to: html) } catch { SessionSource.fail(error.message) }
                 Terminal.write("wrote session \(session.label) to \(html)\n")
                 return
             }

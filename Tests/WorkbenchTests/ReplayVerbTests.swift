@@ -72,7 +72,10 @@ import Testing
             ("replay 2", inProgress),
             ("replay nine", unknown),
             ("replay", "script error: replay needs SESSION|FILE: usage: replay SESSION|FILE [--update] [--tape]"),
-            ("export a", "script error: export needs OUT: usage: export SESSION|FILE OUT [--force]"),
+            (
+                "export a",
+                "script error: export needs one of OUT, --bundle FILE or --html FILE: usage: export SESSION|FILE [OUT] [--bundle FILE] [--html FILE] [--force]"
+            ),
             ("export nine \(out)", unknown),
         ]
         for (line, message) in cases {
@@ -114,6 +117,29 @@ import Testing
         #expect(again.status == .scriptError)
         #expect(again.output == "script error: \(out) already exists: choose another name, or pass --force\n")
         #expect(recorder.execute("export a \(out) --force").status == .ok)
+    }
+
+    /// `--bundle` and `--html` write what `chatbench export --bundle/--html`
+    /// write (one code, SessionExport): a bundle that replays as the
+    /// session did, and the session's sequence view.
+    @Test func exportAtThePromptWritesABundleOrAnHTMLPage() throws {
+        let (store, recorder, folder) = try twoSessions()
+        let bundle = folder.url.appendingPathComponent("a.sqlite").path
+        let html = folder.url.appendingPathComponent("a.html").path
+        let written = recorder.execute("export a --bundle \(bundle)")
+        #expect(written.output == "wrote session 1 \"a\" to \(bundle) (replay it with: chatbench replay \(bundle))\n")
+        #expect(recorder.execute("replay \(bundle)").output == "session 1 \"a\": 4 steps replayed, identical (1m0.046s of virtual time)\n")
+        #expect(recorder.execute("export a --bundle \(bundle)").status == .scriptError)
+        #expect(recorder.execute("export a --bundle \(bundle) --force").status == .ok)
+        #expect(recorder.execute("export a --html \(html)").output == "wrote session 1 \"a\" to \(html) (open it in a browser)\n")
+        #expect(try String(contentsOfFile: html, encoding: .utf8) == store.sequenceHTML(of: try store.session("a")))
+        #expect(
+            recorder.execute("export a --html \(html)").output
+                == "script error: \(html) already exists: choose another name, or pass --force\n")
+        let both = recorder.execute("export a out.chat --html \(html) --force")
+        #expect(both.status == .scriptError)
+        #expect(both.output.hasPrefix("script error: export writes one file: give only one of OUT, --bundle FILE or --html FILE"))
+        #expect(!FileManager.default.fileExists(atPath: "out.chat"))
     }
 
     /// Without a recording database (--no-record, `chatbench test`), a file

@@ -71,18 +71,29 @@ extension CommandTable {
             }),
         CommandSpec(
             name: "export", group: .recording,
-            arguments: [ArgumentSpec(name: "SESSION|FILE", kind: .file), ArgumentSpec(name: "OUT", kind: .file)],
-            options: [OptionSpec(name: "--force", value: nil, summary: "overwrite OUT if it exists")],
+            arguments: [ArgumentSpec(name: "SESSION|FILE", kind: .file), ArgumentSpec(name: "OUT", kind: .file, optional: true)],
+            options: [
+                OptionSpec(name: "--bundle", value: .file, valueName: "FILE", summary: "write a self-contained SQLite bundle instead"),
+                OptionSpec(name: "--html", value: .file, valueName: "FILE", summary: "write the session's HTML sequence view instead"),
+                OptionSpec(name: "--force", value: nil, summary: "overwrite the file if it exists"),
+            ],
             summary:
-                "write another recorded session (an id, a name, last, or a file) to OUT as a transcript that chatbench test runs, as chatbench export does",
+                "write another recorded session (an id, a name, last, or a file) to OUT as a transcript that chatbench test runs, or as a bundle or an HTML page, as chatbench export does",
             example: "export examples/field/support-ticket.sqlite ticket.chat",
             keepsError: true,
             run: { interpreter, invocation in
                 let reference = invocation.argument(0)!
+                let targets: [SessionExport.Target] = [
+                    invocation.argument(1).map { .transcript($0) }, invocation.option("--bundle").map { .bundle($0) },
+                    invocation.option("--html").map { .html($0) },
+                ].compactMap { $0 }
+                guard targets.count == 1, let target = targets.first else {
+                    let problem = targets.isEmpty ? "needs one of" : "writes one file: give only one of"
+                    throw ScriptError(.syntax, "export \(problem) OUT, --bundle FILE or --html FILE: usage: \(invocation.spec.usage)")
+                }
                 let (store, recorded) = try interpreter.recordedSession(reference, for: "export")
                 let (notes, done) = try ScriptError.recording { () throws(RecordingError) in
-                    try Transcript.write(
-                        recorded, of: store, source: reference, to: invocation.argument(1)!, force: invocation.flag("--force"))
+                    try SessionExport.write(recorded, of: store, source: reference, to: target, force: invocation.flag("--force"))
                 }
                 for note in notes { interpreter.print("note: \(note)") }
                 interpreter.print(done)
