@@ -1,8 +1,8 @@
-/// What the client told the app that a replay or an export reads, as the
-/// flight recorder keeps it (issue 30): a value in the event's `value`
-/// column (JSON), with ``text`` its one rendering in `text`. Other events
-/// (the session's and the connection's states, warnings, watchers'
-/// emissions) are text only.
+/// What the client told the app, as the flight recorder keeps it (issue
+/// 30): a value in the event's `value` column (JSON), with ``text`` its one
+/// rendering in `text` and ``source`` its `source`. Every event the
+/// recorder writes is one of these, from where the client made it to
+/// whoever reads the file (the workbench's replay and export).
 package enum AppEvent: RecordedValue, Sendable, Hashable {
     /// `call: sendMessage returned m-1 toBeSent`.
     case returned(call: String, value: Returned)
@@ -11,6 +11,21 @@ package enum AppEvent: RecordedValue, Sendable, Hashable {
     case threw(call: String, code: String?, message: String)
     /// `m-1: sent "hi"`: a message's state, and its content as recorded.
     case message(id: String, state: String, content: AppCall.Content)
+    /// `client.session authenticated(alice, via: tokens)`.
+    case session(state: Session)
+    /// `client.connection waitingForNetwork(offline)`.
+    case connection(state: Connection)
+    /// `warning: …`.
+    case warning(text: String)
+    /// `client.auth failed invalidToken`, `client.auth session refreshed`…
+    case authentication(event: Authentication)
+    /// `w1: 3 items (m-1 sent, …), fresh, refreshed`: a watcher's emission
+    /// in summary. `watcher` is the client's id of it (from 0), named as
+    /// ``FlightRecorder/watcherName(_:)`` names it.
+    case emission(watcher: Int, shown: Shown, fresh: Bool, refreshing: Refreshing)
+    /// `w1 ended: clientClosed`: a watcher that ended with an error (`watcher`
+    /// nil when the client had not numbered it yet).
+    case watcherEnded(watcher: Int?, reason: String)
 
     /// What a call returned, as recorded.
     package enum Returned: Codable, Sendable, Hashable {
@@ -19,13 +34,21 @@ package enum AppEvent: RecordedValue, Sendable, Hashable {
         case conversation(id: String)
         case user(id: String)
         case warnings([String])
+
+        enum WarningsCodingKeys: String, CodingKey { case _0 = "warnings" }
     }
 
-    /// The event's first word (`call`, `m-1:`).
+    /// The event's first word (`call`, `m-1:`, `client.session`, `w1`).
     package var source: String {
         switch self {
         case .returned, .threw: "call"
         case .message(let id, _, _): "\(id):"
+        case .session: "client.session"
+        case .connection: "client.connection"
+        case .warning: "warning"
+        case .authentication: "client.auth"
+        case .emission(let watcher, _, _, _): FlightRecorder.watcherName(watcher)
+        case .watcherEnded(let watcher, _): watcher.map(FlightRecorder.watcherName) ?? "watcher"
         }
     }
 
@@ -35,6 +58,13 @@ package enum AppEvent: RecordedValue, Sendable, Hashable {
         case .returned(let call, let value): "call: \(call) returned\(value.text)"
         case .threw(let call, let code, let message): "call: \(call) threw \(code.map { "\($0): \(message)" } ?? message)"
         case .message(let id, let state, let content): "\(id): \(state) \(content.eventText)"
+        case .session(let state): "client.session \(state.text)"
+        case .connection(let state): "client.connection \(state.text)"
+        case .warning(let text): "warning: \(text)"
+        case .authentication(let event): "client.auth \(event.text)"
+        case .emission(_, let shown, let fresh, let refreshing):
+            "\(source): \(shown.text), \(fresh ? "fresh" : "cached"), \(refreshing.rawValue)"
+        case .watcherEnded(_, let reason): "\(source) ended: \(reason)"
         }
     }
 }
