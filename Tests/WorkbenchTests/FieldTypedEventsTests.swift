@@ -58,4 +58,72 @@ import Testing
         let export = try FieldExport.export(session, steps: steps, traffic: traffic)
         #expect(export.reproduced, "\(export.notes)")
     }
+
+    // MARK: The replay (§2)
+
+    static func step(_ number: Int, _ events: [RecordedEvent]) -> RecordedStep {
+        RecordedStep(
+            number: number, input: "call\(number)()", output: "", status: "ok", virtualTime: Int64(number), wallTime: Date(),
+            wallMicroseconds: 0, events: events)
+    }
+
+    /// `w1: 1 item (ID STATE), FRESH, REFRESHING` as a value, under `source`.
+    static func emission(_ items: [(String, String)], fresh: Bool, _ refreshing: AppEvent.Refreshing, source: String) -> RecordedEvent {
+        let shown = AppEvent.Shown.items(count: items.count, hasMore: false, first: items.map { .init(id: $0.0, state: $0.1) })
+        return recorded(.emission(watcher: 0, shown: shown, fresh: fresh, refreshing: refreshing), source: source)
+    }
+
+    /// A watcher is known by its events' values, whatever its name: its
+    /// emissions are compared without their freshness, the device's among
+    /// the replay's.
+    @Test func theReplayKnowsAWatcherByItsValues() {
+        for source in ["w1", "inbox"] {
+            let replay = [
+                Self.step(1, [Self.emission([], fresh: false, .refreshing, source: source)]),
+                Self.step(
+                    2,
+                    [
+                        Self.emission([("m-1", "sending")], fresh: true, .refreshed, source: source),
+                        Self.emission([("m-1", "sent")], fresh: true, .refreshed, source: source),
+                    ]),
+            ]
+            let device = [
+                Self.step(1, []),
+                Self.step(
+                    2,
+                    [
+                        Self.emission([("m-1", "sending")], fresh: false, .refreshing, source: source),
+                        Self.emission([("m-1", "sent")], fresh: true, .refreshed, source: source),
+                    ]),
+            ]
+            #expect(Replayer.firstDivergence(device, replay) == nil, "\(source)")
+            let other = [Self.step(1, []), Self.step(2, [Self.emission([("m-1", "failed")], fresh: false, .refreshing, source: source)])]
+            let divergence = Replayer.firstDivergence(other, replay)
+            #expect(divergence?.hint == #"\#(source)'s event 1: "w1: 1 item (m-1 failed)" on the device, "w1: 0 items" in the replay"#)
+        }
+    }
+
+    /// Events with values are compared by their values: a text changed by
+    /// hand is no divergence, a value changed under the same text is.
+    @Test func theReplayComparesEventsByTheirValues() {
+        let sent = AppEvent.message(id: "m-1", state: "sent", content: .text("hi"))
+        let device = [Self.step(1, [Self.recorded(sent, text: "changed by hand")])]
+        #expect(Replayer.firstDivergence(device, [Self.step(1, [Self.recorded(sent)])]) == nil)
+        let failed = AppEvent.message(id: "m-1", state: "failed", content: .text("hi"))
+        #expect(Replayer.firstDivergence([Self.step(1, [Self.recorded(failed, text: sent.text)])], device)?.step == 1)
+    }
+
+    // MARK: The timeline (§3)
+
+    /// The network goes offline where the connection's state says so, not
+    /// where a text happens to end with its words.
+    @Test func theTimelineGoesOfflineByTheConnectionsState() {
+        let steps = [
+            FieldExportTests.step(1, "setCurrentUser(userId: \"alice\")", at: 1_000),
+            Self.step(2, [Self.recorded(.warning(text: "the link was waitingForNetwork(offline)"), at: 2_000)]),
+            Self.step(3, [Self.recorded(.connection(state: .waitingForNetwork(reason: .offline)), at: 3_000, text: "changed by hand")]),
+        ]
+        let timeline = FieldTimeline(steps: steps, traffic: [])
+        #expect(timeline.actions.filter { $0.kind == .offline }.map(\.time) == [2_000])
+    }
 }
