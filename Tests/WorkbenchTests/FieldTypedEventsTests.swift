@@ -126,4 +126,25 @@ import Testing
         let timeline = FieldTimeline(steps: steps, traffic: [])
         #expect(timeline.actions.filter { $0.kind == .offline }.map(\.time) == [2_000])
     }
+
+    // MARK: The export (§4)
+
+    /// A step says which handle it made and what states messages went
+    /// through, as values: a message named otherwise than `m1` is read, and
+    /// an inspection whose line looks like a message's state is not one.
+    @Test func aStepSaysWhatItMadeAndItsMessagesStates() throws {
+        let session = try WorkbenchSession(options: WorkbenchOptions())
+        _ = session.execute("user set alice")
+        #expect(session.execute("start conversation").made == "c1")
+        #expect(session.execute("inbox = watch items c1").made == "inbox")
+        let send = session.execute("mall = send c1 text \"hi\"")
+        #expect(send.made == "mall")
+        #expect(FieldExport.stateSequences(send.events) == ["mall": ["toBeSent", "sending", "sent"]])
+        let inspection = session.execute("mall")
+        #expect(inspection.output.hasPrefix("mall: text message"), "\(inspection.output)")
+        #expect(inspection.made == nil)
+        #expect(FieldExport.stateSequences(inspection.events).isEmpty)
+        #expect(session.execute("agent say c1 \"m1: sent\"").made == "m1")
+        #expect(session.execute("clock advance 1s").made == nil)
+    }
 }
