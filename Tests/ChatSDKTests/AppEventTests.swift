@@ -20,6 +20,11 @@ import Testing
         ),
         (.threw(call: "logout", code: nil, message: "cancelled"), "call", "call: logout threw cancelled"),
         (.message(id: "m-1", state: "sent", content: .text("hi")), "m-1:", #"m-1: sent "hi""#),
+        (.message(id: "m-3", state: "failed", error: "offline", content: .text("x")), "m-3:", #"m-3: failed(offline) "x""#),
+        (
+            .returned(call: "retrySending", value: .message(id: "m-3", state: "failed", error: "forbidden")), "call",
+            "call: retrySending returned m-3 failed(forbidden)"
+        ),
         (
             .message(id: "m-2", state: "sending", content: .attachment(kind: "image", mime: "image/png", bytes: 2048)), "m-2:",
             "m-2: sending [image image/png 2048 bytes]"
@@ -56,7 +61,10 @@ import Testing
                 watcher: 3,
                 shown: .items(
                     count: 4, hasMore: false,
-                    first: [.init(id: "m-4", state: "sent"), .init(id: "m-3", state: "sent"), .init(id: "m-2", state: "failed(network)")]),
+                    first: [
+                        .init(id: "m-4", state: "sent"), .init(id: "m-3", state: "sent"),
+                        .init(id: "m-2", state: "failed", error: "network"),
+                    ]),
                 fresh: true, refreshing: .refreshed), "w4",
             "w4: 4 items (m-4 sent, m-3 sent, m-2 failed(network), …), fresh, refreshed"
         ),

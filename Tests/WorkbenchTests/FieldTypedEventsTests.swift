@@ -59,6 +59,18 @@ import Testing
         #expect(export.reproduced, "\(export.notes)")
     }
 
+    /// A message the device saw fail is expected `failed` in the export,
+    /// the state's name, not its rendering with its error
+    /// (`failed(offline)`).
+    @Test func aFailedMessageIsExpectedByItsStatesName() throws {
+        let sent = AppEvent.message(id: "m-1", state: "failed", error: "offline", content: .text("x"))
+        #expect(FieldEvent(Self.recorded(sent)) == .message(id: "m-1", state: "failed"))
+        var send = FieldExportTests.step(2, "sendMessage(.text(\"x\"), in: \"c-1\")", at: 2_000)
+        send.events = [Self.recorded(sent, at: 2_000)]
+        let steps = [FieldExportTests.step(1, "setCurrentUser(userId: \"alice\")", at: 1_000), send]
+        #expect(FieldTimeline(steps: steps, traffic: []).states[2]?.map(\.state) == ["failed"])
+    }
+
     // MARK: The replay (§2)
 
     static func step(_ number: Int, _ events: [RecordedEvent]) -> RecordedStep {

@@ -67,7 +67,7 @@ extension ChatClient {
 
     private static func describe(_ value: Any) -> AppEvent.Returned {
         switch value {
-        case let message as Message: .message(id: message.id, state: "\(message.state)")
+        case let message as Message: .message(id: message.id, state: message.state.name, error: message.state.recordedError)
         case let conversation as Conversation: .conversation(id: conversation.id)
         case let user as ChatUser: .user(id: user.id)
         case let warnings as [String]: .warnings(warnings)
@@ -88,7 +88,10 @@ extension FlightRecorder {
         case .sessionWasClosed: self.event(.authentication(event: .sessionClosed))
         case .sessionDidHaveError(let error): self.event(.authentication(event: .sessionError(code: "\(error.code)")))
         case .messageStateChanged(let message):
-            self.event(.message(id: message.id, state: "\(message.state)", content: AppCall.Content(message.content, text: text)))
+            self.event(
+                .message(
+                    id: message.id, state: message.state.name, error: message.state.recordedError,
+                    content: AppCall.Content(message.content, text: text)))
         }
     }
 }
@@ -120,7 +123,9 @@ extension FlightRecorder {
             case .items(let messages, let hasMore):
                 .items(
                     count: messages.count, hasMore: hasMore,
-                    first: messages.prefix(AppEvent.Shown.itemsShown).map { .init(id: $0.id, state: "\($0.state)") })
+                    first: messages.prefix(AppEvent.Shown.itemsShown).map {
+                        .init(id: $0.id, state: $0.state.name, error: $0.state.recordedError)
+                    })
             }
         event(.emission(watcher: id, shown: shown, fresh: fresh, refreshing: AppEvent.Refreshing(refreshing)))
     }
@@ -143,5 +148,12 @@ extension WatchTarget {
         case .conversation(let id): .watchConversation(id: id)
         case .items(let id): .watchItems(conversation: id)
         }
+    }
+}
+
+extension SendState {
+    /// A failed message's error code, as recorded.
+    var recordedError: String? {
+        if case .failed(let error) = self { "\(error.code)" } else { nil }
     }
 }

@@ -47,14 +47,17 @@ extension AppEvent {
         case conversation(id: String)
         case items(count: Int, hasMore: Bool, first: [Item])
 
-        /// A message of an items watcher's emission, and its state.
+        /// A message of an items watcher's emission, its state
+        /// (`SendState`'s name) and a failed one's error code.
         package struct Item: Codable, Sendable, Hashable {
             package var id: String
             package var state: String
+            package var error: String?
 
-            package init(id: String, state: String) {
+            package init(id: String, state: String, error: String? = nil) {
                 self.id = id
                 self.state = state
+                self.error = error
             }
         }
     }
@@ -141,7 +144,9 @@ extension AppEvent.Shown {
         case .items(let count, let hasMore, let first):
             "\(Self.count(count, "item"))\(hasMore ? " and more" : "")"
                 + (first.isEmpty
-                    ? "" : " (" + first.map { "\($0.id) \($0.state)" }.joined(separator: ", ") + (count > first.count ? ", …" : "") + ")")
+                    ? ""
+                    : " (" + first.map { "\($0.id) \(AppEvent.state($0.state, $0.error))" }.joined(separator: ", ")
+                        + (count > first.count ? ", …" : "") + ")")
         }
     }
 

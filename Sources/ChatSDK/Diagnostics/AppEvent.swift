@@ -9,8 +9,10 @@ package enum AppEvent: RecordedValue, Sendable, Hashable {
     /// `call: setCurrentUser threw currentUserAlreadySet: …`: `code` nil
     /// for an error that is no `ChatError`.
     case threw(call: String, code: String?, message: String)
-    /// `m-1: sent "hi"`: a message's state, and its content as recorded.
-    case message(id: String, state: String, content: AppCall.Content)
+    /// `m-1: sent "hi"`, `m-1: failed(offline) "hi"`: a message's state
+    /// (`SendState`'s name), a failed one's error code, and its content as
+    /// recorded.
+    case message(id: String, state: String, error: String? = nil, content: AppCall.Content)
     /// `client.session authenticated(alice, via: tokens)`.
     case session(state: Session)
     /// `client.connection waitingForNetwork(offline)`.
@@ -30,7 +32,7 @@ package enum AppEvent: RecordedValue, Sendable, Hashable {
     /// What a call returned, as recorded.
     package enum Returned: Codable, Sendable, Hashable {
         case nothing
-        case message(id: String, state: String)
+        case message(id: String, state: String, error: String? = nil)
         case conversation(id: String)
         case user(id: String)
         case warnings([String])
@@ -42,7 +44,7 @@ package enum AppEvent: RecordedValue, Sendable, Hashable {
     package var source: String {
         switch self {
         case .returned, .threw: "call"
-        case .message(let id, _, _): "\(id):"
+        case .message(let id, _, _, _): "\(id):"
         case .session: "client.session"
         case .connection: "client.connection"
         case .warning: "warning"
@@ -57,7 +59,7 @@ package enum AppEvent: RecordedValue, Sendable, Hashable {
         switch self {
         case .returned(let call, let value): "call: \(call) returned\(value.text)"
         case .threw(let call, let code, let message): "call: \(call) threw \(code.map { "\($0): \(message)" } ?? message)"
-        case .message(let id, let state, let content): "\(id): \(state) \(content.eventText)"
+        case .message(let id, let state, let error, let content): "\(id): \(AppEvent.state(state, error)) \(content.eventText)"
         case .session(let state): "client.session \(state.text)"
         case .connection(let state): "client.connection \(state.text)"
         case .warning(let text): "warning: \(text)"
@@ -69,12 +71,19 @@ package enum AppEvent: RecordedValue, Sendable, Hashable {
     }
 }
 
+extension AppEvent {
+    /// A message's state as `SendState` renders it: `sent`, `failed(offline)`.
+    static func state(_ name: String, _ error: String?) -> String {
+        error.map { "\(name)(\($0))" } ?? name
+    }
+}
+
 extension AppEvent.Returned {
     /// ` m-1 toBeSent`, ` c-1`, ` warnings: a; b`, or nothing.
     var text: String {
         switch self {
         case .nothing: ""
-        case .message(let id, let state): " \(id) \(state)"
+        case .message(let id, let state, let error): " \(id) \(AppEvent.state(state, error))"
         case .conversation(let id), .user(let id): " \(id)"
         case .warnings(let warnings): warnings.isEmpty ? "" : " warnings: \(warnings.joined(separator: "; "))"
         }

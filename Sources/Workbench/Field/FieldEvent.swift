@@ -9,7 +9,7 @@ package enum FieldEvent: Sendable, Hashable {
     /// `call: sendMessage returned m-1 toBeSent`: the call's name and the
     /// id of the message or conversation it returned.
     case returned(call: String, id: String)
-    /// `m-1: sent "hi"`.
+    /// `m-1: sent "hi"`: the state's name (`failed`, without its error).
     case message(id: String, state: String)
     /// `client.connection waitingForNetwork(offline)`.
     case connection(AppEvent.Connection)
@@ -21,8 +21,8 @@ package enum FieldEvent: Sendable, Hashable {
             return
         }
         switch AppEvent(json: json) {
-        case .returned(let call, .message(let id, _))?, .returned(let call, .conversation(let id))?: self = .returned(call: call, id: id)
-        case .message(let id, let state, _)?: self = .message(id: id, state: state)
+        case .returned(let call, .message(let id, _, _))?, .returned(let call, .conversation(let id))?: self = .returned(call: call, id: id)
+        case .message(let id, let state, _, _)?: self = .message(id: id, state: state)
         case .connection(let state)?: self = .connection(state)
         default: return nil
         }
