@@ -60,6 +60,9 @@ public struct StepResult: Sendable, Hashable {
     /// or wait found (`expected == "sent", found "toBeSent"`), or the
     /// script error's message.
     package var failure: String?
+    /// The handle of the object the line made (`c1` for `c1 = conversation
+    /// …`, or the name the line gave it), nil when it made none.
+    package var made: String?
     /// When Ctrl-C stopped the step (`interrupted`) in the embedded world:
     /// how far the world had run in it (``Interruption/ticks``), so that a
     /// replay stops it at the same point.
@@ -78,17 +81,22 @@ public struct StepResult: Sendable, Hashable {
     }
 }
 
-/// One thing that happened during a step.
+/// One thing that happened during a step: the fact itself, as the world
+/// logged it, and its line.
 package struct StepEvent: Sendable, Hashable {
     package var time: Instant
+    /// What happened (a message's new state, a watcher's emission…): what
+    /// a reader of the step reads, rather than its line.
+    package var event: WorldEvent
     /// Where it came from: the first word of the line (`client.session`,
     /// `w1`, `m1:`, `provider:`, `net:`).
     package var source: String
     package var text: String
 
-    package init(time: Instant, source: String, text: String) {
+    init(time: Instant, event: WorldEvent, text: String) {
         self.time = time
-        self.source = source
+        self.event = event
+        source = event.source
         self.text = text
     }
 }

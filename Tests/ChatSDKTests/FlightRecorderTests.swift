@@ -22,6 +22,33 @@ import Testing
         return try queue.read { db in try String.fetchAll(db, sql: sql) }
     }
 
+    /// A failed message's state is recorded as its name and its error's
+    /// code, and its text as the SDK renders the state (issue 30).
+    @Test func aFailedMessagesStateIsItsNameAndItsErrorsCode() throws {
+        let folder = try TemporaryFolder()
+        let settings = Self.settings(in: folder)
+        let f = try Fixture(autoResend: false, diagnostics: settings)
+        try f.call { try await f.client.setCurrentUser(userId: "alice") }
+        let conversation = try f.call { try await f.client.startConversation(id: "c-1") }
+        let watcher = Collected(f.client.watchItems(ofConversationWithId: conversation.id), in: f.world)
+        f.world.network.setOnline(false)
+        let message = try f.call { try await f.client.sendMessage(.text("nope"), in: conversation.id) }
+        f.world.runUntilIdle()
+        #expect(watcher.last?.data.elements.first?.state == .failed(ChatError(.offline, "The device is offline")))
+        let values = try Self.rows("SELECT value FROM event ORDER BY step, seq", in: settings.file).compactMap(AppEvent.init(json:))
+        #expect(values.contains(.message(id: message.id, state: "failed", error: "offline", content: .text("nope"))), "\(values)")
+        #expect(
+            values.contains {
+                if case .emission(_, .items(1, false, [.init(id: message.id, state: "failed", error: "offline")]), _, _) = $0 {
+                    true
+                } else {
+                    false
+                }
+            })
+        let texts = try Self.rows("SELECT text FROM event ORDER BY step, seq", in: settings.file)
+        #expect(texts.contains("\(message.id): failed(offline) \"nope\""))
+    }
+
     @Test func isOffByDefault() throws {
         let f = try Fixture()
         #expect(f.client.recorder == nil)

@@ -67,7 +67,7 @@ extension ChatClient {
 
     private static func describe(_ value: Any) -> AppEvent.Returned {
         switch value {
-        case let message as Message: .message(id: message.id, state: "\(message.state)")
+        case let message as Message: .message(id: message.id, state: message.state.name, error: message.state.recordedError)
         case let conversation as Conversation: .conversation(id: conversation.id)
         case let user as ChatUser: .user(id: user.id)
         case let warnings as [String]: .warnings(warnings)
@@ -77,21 +77,23 @@ extension ChatClient {
 }
 
 extension FlightRecorder {
-    /// An event the client publishes, as one line with its source first.
+    /// An event the client publishes, as its value.
     func record(_ event: ChatEvent) {
         switch event {
-        case .sessionChanged(let state): self.event(source: "client.session", "client.session \(state)")
-        case .connectionChanged(let state): self.event(source: "client.connection", "client.connection \(state)")
-        case .warning(let text): self.event(source: "warning", "warning: \(text)")
-        case .authenticationFailed(let error): self.event(source: "client.auth", "client.auth failed \(error.code)")
-        case .sessionWasRefreshed: self.event(source: "client.auth", "client.auth session refreshed")
-        case .sessionWasClosed: self.event(source: "client.auth", "client.auth session closed")
-        case .sessionDidHaveError(let error): self.event(source: "client.auth", "client.auth session error \(error.code)")
+        case .sessionChanged(let state): self.event(.session(state: AppEvent.Session(state)))
+        case .connectionChanged(let state): self.event(.connection(state: AppEvent.Connection(state)))
+        case .warning(let text): self.event(.warning(text: text))
+        case .authenticationFailed(let error): self.event(.authentication(event: .failed(code: "\(error.code)")))
+        case .sessionWasRefreshed: self.event(.authentication(event: .sessionRefreshed))
+        case .sessionWasClosed: self.event(.authentication(event: .sessionClosed))
+        case .sessionDidHaveError(let error): self.event(.authentication(event: .sessionError(code: "\(error.code)")))
         case .messageStateChanged(let message):
-            self.event(.message(id: message.id, state: "\(message.state)", content: AppCall.Content(message.content, text: text)))
+            self.event(
+                .message(
+                    id: message.id, state: message.state.name, error: message.state.recordedError,
+                    content: AppCall.Content(message.content, text: text)))
         }
     }
-
 }
 
 extension ChatClient {
@@ -112,34 +114,29 @@ extension ChatClient {
 }
 
 extension FlightRecorder {
-    /// A watcher's emission in summary: `w1: 3 items (m-1 sent, …), fresh, idle`.
+    /// A watcher's emission in summary: `w1: 3 items (m-1 sent, …), fresh, refreshed`.
     func emission(_ id: Int, _ snapshot: WatcherSnapshot, fresh: Bool, refreshing: RefreshingState) {
-        let what =
+        let shown: AppEvent.Shown =
             switch snapshot {
-            case .conversations(let list, let hasMore): "\(Self.count(list.count, "conversation"))\(hasMore ? " and more" : "")"
-            case .conversation(let conversation): "conversation \(conversation.id)"
+            case .conversations(let list, let hasMore): .conversations(count: list.count, hasMore: hasMore)
+            case .conversation(let conversation): .conversation(id: conversation.id)
             case .items(let messages, let hasMore):
-                "\(Self.count(messages.count, "item"))\(hasMore ? " and more" : "")"
-                    + (messages.isEmpty
-                        ? ""
-                        : " (" + messages.prefix(3).map { "\($0.id) \($0.state)" }.joined(separator: ", ")
-                            + (messages.count > 3 ? ", …" : "") + ")")
+                .items(
+                    count: messages.count, hasMore: hasMore,
+                    first: messages.prefix(AppEvent.Shown.itemsShown).map {
+                        .init(id: $0.id, state: $0.state.name, error: $0.state.recordedError)
+                    })
             }
-        let name = Self.watcherName(id)
-        event(source: name, "\(name): \(what), \(fresh ? "fresh" : "cached"), \(refreshing.name)")
+        event(.emission(watcher: id, shown: shown, fresh: fresh, refreshing: AppEvent.Refreshing(refreshing)))
     }
 
     /// `w1` for the client's first watcher (its ids count from 0), as the workbench names them.
     package static func watcherName(_ id: Int) -> String { "w\(id + 1)" }
 
-    static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
-
     /// A watcher ended by itself (an error) or because it was stopped.
     func watcherEnded(_ id: Int?, _ error: (any Error)?) {
         guard let error else { return }
-        let name = id.map(Self.watcherName) ?? "watcher"
-        let reason = (error as? ChatError).map { "\($0.code)" } ?? "\(error)"
-        event(source: name, "\(name) ended: \(reason)")
+        event(.watcherEnded(watcher: id, reason: (error as? ChatError).map { "\($0.code)" } ?? "\(error)"))
     }
 }
 
@@ -151,5 +148,12 @@ extension WatchTarget {
         case .conversation(let id): .watchConversation(id: id)
         case .items(let id): .watchItems(conversation: id)
         }
+    }
+}
+
+extension SendState {
+    /// A failed message's error code, as recorded.
+    var recordedError: String? {
+        if case .failed(let error) = self { "\(error.code)" } else { nil }
     }
 }

@@ -48,6 +48,10 @@ package enum AppCall: RecordedValue, Sendable, Hashable {
         case userId
         case accessToken(String)
         case sessionToken(String)
+
+        // A case's one value is keyed by the case's name (``RecordedValue``).
+        enum AccessTokenCodingKeys: String, CodingKey { case _0 = "accessToken" }
+        enum SessionTokenCodingKeys: String, CodingKey { case _0 = "sessionToken" }
     }
 
     /// A `ChatAuth`, its secrets as placeholders.
@@ -72,6 +76,8 @@ package enum AppCall: RecordedValue, Sendable, Hashable {
     package enum Content: Codable, Sendable, Hashable {
         case text(String)
         case attachment(kind: String, mime: String, bytes: Int64)
+
+        enum TextCodingKeys: String, CodingKey { case _0 = "text" }
     }
 
     /// The method's name, as the `call: NAME returned …` event names it.
@@ -177,6 +183,11 @@ extension AppCall.Content {
 
 /// A value the flight recorder keeps as JSON beside its text (``AppCall``,
 /// ``AppEvent``): keys sorted, so that one value always makes the same bytes.
+///
+/// Every value in it is under a key that names it: a case's fields by
+/// their labels, and a case's one unlabelled value by the case's name
+/// (`{"text":{"text":"hi"}}`, its `…CodingKeys`), where Swift's own
+/// coding keys it `_0`.
 package protocol RecordedValue: Codable {}
 
 extension RecordedValue {
@@ -187,7 +198,40 @@ extension RecordedValue {
 
     /// A value read back; nil when it is not one this version knows.
     package init?(json: String) {
-        guard let value = TapeCoding.decode(Self.self, from: Data(json.utf8)) else { return nil }
-        self = value
+        let data = Data(json.utf8)
+        if let value = TapeCoding.decode(Self.self, from: data) {
+            self = value
+        } else if let legacy = Self.labelled(positional: data), let value = TapeCoding.decode(Self.self, from: legacy) {
+            self = value
+        } else {
+            return nil
+        }
+    }
+
+    /// LEGACY, for values recorded before their keys were labelled (schema
+    /// v6 and v7 as the first builds wrote them): `{"text":{"_0":"hi"}}`,
+    /// the one value of the case `text` keyed `_0`, becomes
+    /// `{"text":{"text":"hi"}}`. Nil when there is no `_0` in it.
+    static func labelled(positional data: Data) -> Data? {
+        guard let tree = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else { return nil }
+        var found = false
+        func relabel(_ node: Any) -> Any {
+            if let array = node as? [Any] { return array.map(relabel) }
+            guard let object = node as? [String: Any] else { return node }
+            var out: [String: Any] = [:]
+            for (key, value) in object {
+                if var fields = value as? [String: Any], let sole = fields["_0"], fields.count == 1 {
+                    found = true
+                    fields = [key: sole]
+                    out[key] = relabel(fields)
+                } else {
+                    out[key] = relabel(value)
+                }
+            }
+            return out
+        }
+        let relabelled = relabel(tree)
+        guard found else { return nil }
+        return try? JSONSerialization.data(withJSONObject: relabelled, options: [.fragmentsAllowed])
     }
 }

@@ -1,31 +1,56 @@
-/// What the client told the app that a replay or an export reads, as the
-/// flight recorder keeps it (issue 30): a value in the event's `value`
-/// column (JSON), with ``text`` its one rendering in `text`. Other events
-/// (the session's and the connection's states, warnings, watchers'
-/// emissions) are text only.
+/// What the client told the app, as the flight recorder keeps it (issue
+/// 30): a value in the event's `value` column (JSON), with ``text`` its one
+/// rendering in `text` and ``source`` its `source`. Every event the
+/// recorder writes is one of these, from where the client made it to
+/// whoever reads the file (the workbench's replay and export).
 package enum AppEvent: RecordedValue, Sendable, Hashable {
     /// `call: sendMessage returned m-1 toBeSent`.
     case returned(call: String, value: Returned)
     /// `call: setCurrentUser threw currentUserAlreadySet: …`: `code` nil
     /// for an error that is no `ChatError`.
     case threw(call: String, code: String?, message: String)
-    /// `m-1: sent "hi"`: a message's state, and its content as recorded.
-    case message(id: String, state: String, content: AppCall.Content)
+    /// `m-1: sent "hi"`, `m-1: failed(offline) "hi"`: a message's state
+    /// (`SendState`'s name), a failed one's error code, and its content as
+    /// recorded.
+    case message(id: String, state: String, error: String? = nil, content: AppCall.Content)
+    /// `client.session authenticated(alice, via: tokens)`.
+    case session(state: Session)
+    /// `client.connection waitingForNetwork(offline)`.
+    case connection(state: Connection)
+    /// `warning: …`.
+    case warning(text: String)
+    /// `client.auth failed invalidToken`, `client.auth session refreshed`…
+    case authentication(event: Authentication)
+    /// `w1: 3 items (m-1 sent, …), fresh, refreshed`: a watcher's emission
+    /// in summary. `watcher` is the client's id of it (from 0), named as
+    /// ``FlightRecorder/watcherName(_:)`` names it.
+    case emission(watcher: Int, shown: Shown, fresh: Bool, refreshing: Refreshing)
+    /// `w1 ended: clientClosed`: a watcher that ended with an error (`watcher`
+    /// nil when the client had not numbered it yet).
+    case watcherEnded(watcher: Int?, reason: String)
 
     /// What a call returned, as recorded.
     package enum Returned: Codable, Sendable, Hashable {
         case nothing
-        case message(id: String, state: String)
+        case message(id: String, state: String, error: String? = nil)
         case conversation(id: String)
         case user(id: String)
         case warnings([String])
+
+        enum WarningsCodingKeys: String, CodingKey { case _0 = "warnings" }
     }
 
-    /// The event's first word (`call`, `m-1:`).
+    /// The event's first word (`call`, `m-1:`, `client.session`, `w1`).
     package var source: String {
         switch self {
         case .returned, .threw: "call"
-        case .message(let id, _, _): "\(id):"
+        case .message(let id, _, _, _): "\(id):"
+        case .session: "client.session"
+        case .connection: "client.connection"
+        case .warning: "warning"
+        case .authentication: "client.auth"
+        case .emission(let watcher, _, _, _): FlightRecorder.watcherName(watcher)
+        case .watcherEnded(let watcher, _): watcher.map(FlightRecorder.watcherName) ?? "watcher"
         }
     }
 
@@ -34,8 +59,22 @@ package enum AppEvent: RecordedValue, Sendable, Hashable {
         switch self {
         case .returned(let call, let value): "call: \(call) returned\(value.text)"
         case .threw(let call, let code, let message): "call: \(call) threw \(code.map { "\($0): \(message)" } ?? message)"
-        case .message(let id, let state, let content): "\(id): \(state) \(content.eventText)"
+        case .message(let id, let state, let error, let content): "\(id): \(AppEvent.state(state, error)) \(content.eventText)"
+        case .session(let state): "client.session \(state.text)"
+        case .connection(let state): "client.connection \(state.text)"
+        case .warning(let text): "warning: \(text)"
+        case .authentication(let event): "client.auth \(event.text)"
+        case .emission(_, let shown, let fresh, let refreshing):
+            "\(source): \(shown.text), \(fresh ? "fresh" : "cached"), \(refreshing.rawValue)"
+        case .watcherEnded(_, let reason): "\(source) ended: \(reason)"
         }
+    }
+}
+
+extension AppEvent {
+    /// A message's state as `SendState` renders it: `sent`, `failed(offline)`.
+    static func state(_ name: String, _ error: String?) -> String {
+        error.map { "\(name)(\($0))" } ?? name
     }
 }
 
@@ -44,7 +83,7 @@ extension AppEvent.Returned {
     var text: String {
         switch self {
         case .nothing: ""
-        case .message(let id, let state): " \(id) \(state)"
+        case .message(let id, let state, let error): " \(id) \(AppEvent.state(state, error))"
         case .conversation(let id), .user(let id): " \(id)"
         case .warnings(let warnings): warnings.isEmpty ? "" : " warnings: \(warnings.joined(separator: "; "))"
         }

@@ -13,8 +13,9 @@ internal import GRDB
 ///   platform);
 /// - a `step` per call of the public API (`sendMessage(.text("hi"), in: "c-1")`);
 /// - an `event` per thing the client told the app (session and connection
-///   states, message states, warnings, watcher emissions in summary), with
-///   the step of the last call before it;
+///   states, message states, warnings, watcher emissions in summary), as a
+///   value (``AppEvent``) and its text, with the step of the last call
+///   before it;
 /// - `traffic` rows for the wire, as the workbench's tape records it.
 ///
 /// Every record is one commit (WAL, `synchronous=NORMAL`): an app that is
@@ -122,19 +123,12 @@ package final class FlightRecorder: @unchecked Sendable {
         }
     }
 
-    /// Something the client told the app, or a watcher's emission: `source` is
-    /// its first word (`client.session`, `w1`, `m-3:`).
-    package func event(source: String, _ text: String) {
-        event(source: source, text, json: nil)
-    }
-
-    /// An event a replay or an export reads: its text in `event.text`, the
-    /// value itself as JSON in `event.value`, both redacted.
+    /// Something the client told the app, or a watcher's emission: its
+    /// first word in `event.source` (`client.session`, `w1`, `m-3:`), its
+    /// text in `event.text`, the value itself as JSON in `event.value`,
+    /// text and value redacted.
     package func event(_ event: AppEvent) {
-        self.event(source: event.source, event.text, json: event.json)
-    }
-
-    private func event(source: String, _ text: String, json: String?) {
+        let (source, text, json) = (event.source, event.text, event.json)
         write { state, db in
             // Before the first call (none is: the client's creation is one), nothing to hang it on.
             guard state.step > 0 else { return }

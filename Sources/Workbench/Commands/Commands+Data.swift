@@ -29,7 +29,7 @@ extension CommandTable {
                     target = what == "items" ? .items(conversation) : .conversation(conversation)
                 }
                 let watcher = interpreter.startWatcher(target, binding: invocation.binding)
-                interpreter.print("\(invocation.binding ?? watcher.handle) = watch \(watcher.what)")
+                interpreter.printMade(invocation.binding ?? watcher.handle, "watch \(watcher.what)")
                 interpreter.world.runUntilIdle()
                 // A watcher that ends at once with an error is the command's error.
                 if watcher.state == "ended", let error = watcher.error { interpreter.lastError = error }
@@ -89,8 +89,8 @@ extension CommandTable {
                 let object = interpreter.conversationObject(for: conversation.id, client: client, sameClient: true)
                 object.latest = conversation
                 interpreter.bind(invocation.binding, to: object)
-                interpreter.print(
-                    "\(invocation.binding ?? object.handle) = conversation \(conversation.id) (\(conversation.isLocal ? "local" : "on server"))"
+                interpreter.printMade(
+                    invocation.binding ?? object.handle, "conversation \(conversation.id) (\(conversation.isLocal ? "local" : "on server"))"
                 )
             }),
         CommandSpec(
@@ -136,8 +136,8 @@ extension CommandTable {
                     interpreter.bind(invocation.binding, to: object)
                     // With several clients, which one sent it is said.
                     let from = interpreter.clients.count > 1 ? " from \(client.name)" : ""
-                    interpreter.lines.insert(
-                        "\(invocation.binding ?? object.handle) = \(object.kind) message in \(conversation.handle)\(from)", at: 0)
+                    interpreter.printMade(
+                        invocation.binding ?? object.handle, "\(object.kind) message in \(conversation.handle)\(from)", first: true)
                 case .failure(let error)?: interpreter.report(error)
                 case nil: break
                 }
@@ -223,7 +223,7 @@ extension CommandTable {
                 let object = interpreter.agentMessageObject(for: message, in: conversation)
                 object.digest = Backend.sha256(file.data)
                 interpreter.bind(invocation.binding, to: object)
-                interpreter.print("\(invocation.binding ?? object.handle) = agent \(kind.rawValue) message in \(conversation.handle)")
+                interpreter.printMade(invocation.binding ?? object.handle, "agent \(kind.rawValue) message in \(conversation.handle)")
             }),
         CommandSpec(
             name: "agent say", group: .otherSide,
@@ -243,7 +243,7 @@ extension CommandTable {
                     if times == 1 {
                         let object = interpreter.agentMessageObject(for: message, in: conversation)
                         interpreter.bind(invocation.binding, to: object)
-                        interpreter.print("\(invocation.binding ?? object.handle) = agent message in \(conversation.handle)")
+                        interpreter.printMade(invocation.binding ?? object.handle, "agent message in \(conversation.handle)")
                     }
                 }
                 if times != 1 { interpreter.print("agent said \(times) messages in \(conversation.handle)") }

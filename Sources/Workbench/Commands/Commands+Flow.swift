@@ -62,6 +62,8 @@ extension CommandTable {
                     collected += step.output.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
                 }
                 interpreter.lines = outer + collected
+                // What the script's lines made is theirs, not this line's.
+                interpreter.made = nil
             }),
     ]
 

@@ -1,4 +1,5 @@
 import ChatCore
+import ChatSDK
 import Foundation
 
 /// A field recording as a transcript that runs in the embedded world
@@ -8,8 +9,9 @@ import Foundation
 /// output, and after each of the app's calls an `expect` for the state each
 /// of its messages was in on the device when the app made its next call.
 ///
-/// Handles (`c1`, `m1`, `w1`) are read from what each line prints, so the
-/// device's ids map to the world's. The header says what could not be
+/// Handles (`c1`, `m1`, `w1`) are what each line made (``StepResult/made``),
+/// so the device's ids map to the world's; the world's message states are
+/// its steps' events. The header says what could not be
 /// inferred, and whether the world took the app's messages through the
 /// states the device saw.
 package enum FieldExport {
@@ -81,14 +83,12 @@ package enum FieldExport {
         return out
     }
 
-    /// Each message's states in order in the workbench's output
-    /// (`[00:00:00.047] m1: sent`), repeats dropped.
-    static func stateSequences(_ lines: [String]) -> [String: [String]] {
+    /// Each message's states in order in a workbench step, by handle
+    /// (the world's `messageState` events), repeats dropped.
+    static func stateSequences(_ events: [StepEvent]) -> [String: [String]] {
         var out: [String: [String]] = [:]
-        for line in lines {
-            guard let m = line.firstMatch(of: /^\s*(?:\[[0-9:.]+\] )?(m[-\w]+): (\w+)(?:$| )/) else { continue }
-            let (id, state) = (String(m.1), String(m.2))
-            if out[id]?.last != state { out[id, default: []].append(state) }
+        for case .messageState(let handle, let state) in events.map(\.event) where out[handle]?.last != state.name {
+            out[handle, default: []].append(state.name)
         }
         return out
     }
@@ -107,7 +107,7 @@ struct FieldRun {
     var conversations: [String: String] = [:]
     var messages: [String: String] = [:]
     var watchers: [String: String] = [:]
-    /// Each handle's states as the world printed them.
+    /// Each handle's states as the world's events gave them.
     var states: [String: [String]] = [:]
     var watchersOpened = 0
     /// The step whose states are checked before the next call.
@@ -165,7 +165,7 @@ struct FieldRun {
             if let id { line += " --id \(word(id))" }
             if let title { line += " --title \(Format.quoted(title))" }
             let result = execute(line)
-            if let known = id ?? returned, let c = Self.handle(in: result, /^(c\d+) = conversation/) { conversations[known] = c }
+            if let known = id ?? returned, let c = result.made { conversations[known] = c }
         case .watchConversations: watch("watch conversations")
         case .watchConversation(let id): if let c = handle(id, "a watcher") { watch("watch conversation \(c)") }
         case .watchItems(let id): if let c = handle(id, "a watcher") { watch("watch items \(c)") }
@@ -191,12 +191,12 @@ struct FieldRun {
 
     private mutating func watch(_ line: String) {
         watchersOpened += 1
-        if let w = Self.handle(in: execute(line), /^(w\d+) = watch/) { watchers["w\(watchersOpened)"] = w }
+        if let w = execute(line).made { watchers[FlightRecorder.watcherName(watchersOpened - 1)] = w }
     }
 
     private mutating func send(_ line: String, _ returned: String?) {
         let result = execute(line)
-        if let returned, let m = Self.handle(in: result, #/^(m\d+) = /#) { messages[returned] = m }
+        if let returned, let m = result.made { messages[returned] = m }
     }
 
     /// The handle of the device's conversation `id`; nil, noted, when the
@@ -214,14 +214,10 @@ struct FieldRun {
         let step = workbench.recordedStep(number: lines.count + 1, input: input, result: result)
         lines.append("> \(step.input)")
         lines += TranscriptRunner.lines(of: step.output).map(Transcript.expectedLine)
-        for (handle, sequence) in FieldExport.stateSequences(TranscriptRunner.lines(of: step.output)) {
+        for (handle, sequence) in FieldExport.stateSequences(result.events) {
             for state in sequence where states[handle]?.last != state { states[handle, default: []].append(state) }
         }
         return result
-    }
-
-    private static func handle(in result: StepResult, _ pattern: Regex<(Substring, Substring)>) -> String? {
-        TranscriptRunner.lines(of: result.output).lazy.compactMap { $0.firstMatch(of: pattern).map { String($0.1) } }.first
     }
 
     /// An argument as one word: quoted when it has to be.

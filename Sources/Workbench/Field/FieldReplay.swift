@@ -131,11 +131,11 @@ extension Replayer {
         let (device, replay) = (subjects(recorded), subjects(replayed))
         for subject in Set(device.keys).union(replay.keys) {
             var (a, b) = (device[subject] ?? [], replay[subject] ?? [])
-            if subject.wholeMatch(of: /w\d+/) != nil { (a, b) = coalesced(a, as: b) }
-            guard let k = (0..<max(a.count, b.count)).first(where: { $0 >= a.count || $0 >= b.count || a[$0].text != b[$0].text }) else {
+            if (a + b).contains(where: \.isEmission) { (a, b) = coalesced(a, as: b) }
+            guard let k = (0..<max(a.count, b.count)).first(where: { $0 >= a.count || $0 >= b.count || !a[$0].matches(b[$0]) }) else {
                 continue
             }
-            let shown = { (events: [(text: String, step: Int)]) in k < events.count ? "\"\(events[k].text)\"" : "nothing" }
+            let shown = { (events: [FieldSubjectEvent]) in k < events.count ? "\"\(events[k].text)\"" : "nothing" }
             found.append(
                 (
                     k < a.count ? a[k].step : b[k].step,
@@ -160,25 +160,23 @@ extension Replayer {
     /// in order, among the replay's, and both end alike, the replay's are
     /// kept to the device's.
     static func coalesced(
-        _ device: [(text: String, step: Int)], as replay: [(text: String, step: Int)]
-    ) -> ([(text: String, step: Int)], [(text: String, step: Int)]) {
-        func shown(_ events: [(text: String, step: Int)]) -> [(text: String, step: Int)] {
-            var out: [(text: String, step: Int)] = []
-            for event in events {
-                let text = event.text.replacing(/, (cached|fresh), \w+$/, with: "")
-                if out.last?.text != text { out.append((text, event.step)) }
-            }
+        _ device: [FieldSubjectEvent], as replay: [FieldSubjectEvent]
+    ) -> ([FieldSubjectEvent], [FieldSubjectEvent]) {
+        func shown(_ events: [FieldSubjectEvent]) -> [FieldSubjectEvent] {
+            var out: [FieldSubjectEvent] = []
+            for event in events.map(\.withoutFreshness) where out.last?.matches(event) != true { out.append(event) }
             return out
         }
         let (a, b) = (shown(device), shown(replay))
-        var kept: [(text: String, step: Int)] = []
+        var kept: [FieldSubjectEvent] = []
         var rest = b[...]
         for event in a {
-            guard let index = rest.firstIndex(where: { $0.text == event.text }) else { return (a, b) }
+            guard let index = rest.firstIndex(where: { $0.matches(event) }) else { return (a, b) }
             kept.append(rest[index])
             rest = rest[(index + 1)...]
         }
-        return a.last?.text == b.last?.text ? (a, kept) : (a, b)
+        let sameEnd = a.last.map { last in b.last.map(last.matches) ?? false } ?? b.isEmpty
+        return sameEnd ? (a, kept) : (a, b)
     }
 
     /// `steps` as shown in a divergence: each event that happened at (or
@@ -201,10 +199,10 @@ extension Replayer {
 
     /// Each subject's events (by source: `m-1:`, `w1`, `client.session`,
     /// `call`…), in order, with their steps.
-    static func subjects(_ steps: [RecordedStep]) -> [String: [(text: String, step: Int)]] {
-        var out: [String: [(text: String, step: Int)]] = [:]
+    static func subjects(_ steps: [RecordedStep]) -> [String: [FieldSubjectEvent]] {
+        var out: [String: [FieldSubjectEvent]] = [:]
         for step in steps {
-            for event in step.events { out[event.source, default: []].append((event.text, step.number)) }
+            for event in step.events { out[event.source, default: []].append(FieldSubjectEvent(event, step: step.number)) }
         }
         return out
     }
@@ -270,9 +268,9 @@ final class FieldReplayClient {
         case .setCurrentUser(let id): _ = world.run { try await client.setCurrentUser(userId: id) }
         case .clearCurrentUser: _ = world.run { await client.clearCurrentUser() }
         case .startConversation(let id, let title): _ = world.run { try await client.startConversation(id: id, title: title) }
-        case .watchConversations: consume("w\(watchers.count + 1)", client.watchConversations())
-        case .watchConversation(let id): consume("w\(watchers.count + 1)", client.watchConversation(withId: id))
-        case .watchItems(let id): consume("w\(watchers.count + 1)", client.watchItems(ofConversationWithId: id))
+        case .watchConversations: consume(FlightRecorder.watcherName(watchers.count), client.watchConversations())
+        case .watchConversation(let id): consume(FlightRecorder.watcherName(watchers.count), client.watchConversation(withId: id))
+        case .watchItems(let id): consume(FlightRecorder.watcherName(watchers.count), client.watchItems(ofConversationWithId: id))
         case .sendText(let text, let conversation): _ = world.run { try await client.sendMessage(.text(text), in: conversation) }
         case .sendAttachment(let kind, let mime, let bytes, let conversation):
             let content = MessageContent.attachment(

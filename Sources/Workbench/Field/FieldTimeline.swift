@@ -15,7 +15,7 @@ import Foundation
 ///   agent), on a frame or in an answer, at its `createdAt` (the device's
 ///   clock, clamped to the recording), once per message; a `typing` frame;
 /// - `net drop`: a frame `closed: …` from the server;
-/// - `net offline`: the event `waitingForNetwork(offline)`, or an answer
+/// - `net offline`: the connection's `waitingForNetwork(offline)`, or an answer
 ///   lost because the device had no network; `net online`: the next
 ///   request or opening after it;
 /// - `net fail 1 --kind K`: an answer lost on the way (reset, refused,
@@ -202,11 +202,11 @@ package struct FieldTimeline: Sendable {
             })
     }
 
-    /// `waitingForNetwork(offline)` sends the network offline; the next
-    /// request or opening after it brings it back.
+    /// The connection's `waitingForNetwork(offline)` sends the network
+    /// offline; the next request or opening after it brings it back.
     private mutating func readNetworkEvents(_ steps: [RecordedStep], _ traffic: [RecordedTraffic]) {
-        let offline = (steps.flatMap(\.events).filter { $0.text.hasSuffix("waitingForNetwork(offline)") }.map(\.virtualTime) + lostOffline)
-            .sorted()
+        let waiting = steps.flatMap(\.events).filter { FieldEvent($0) == .connection(.waitingForNetwork(reason: .offline)) }
+        let offline = (waiting.map(\.virtualTime) + lostOffline).sorted()
         let outs = traffic.filter { $0.entry.direction == .out && $0.entry.summary != "close" }.map(\.entry.time.milliseconds)
         var back = Int64.min
         for time in offline where time > back {

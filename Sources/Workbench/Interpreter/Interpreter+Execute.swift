@@ -7,6 +7,7 @@ extension Interpreter {
         lines = []
         trailer = []
         stepFailure = nil
+        made = nil
         world.interruption.clear()
         // Against a server, what happened since the last command shows with this one.
         if world.isEmbedded { _ = log.take() }
@@ -43,7 +44,7 @@ extension Interpreter {
                 // Each event became text once, when logged: for the transcript and the
                 // recording; with the input's control characters escaped (see `print`).
                 let text = Format.escapingControls(entry.text)
-                events.append(StepEvent(time: entry.time, source: entry.event.source, text: text))
+                events.append(StepEvent(time: entry.time, event: entry.event, text: text))
                 if showNetwork || !entry.event.isNetwork {
                     shownTimes.append(entry.time)
                     shownTexts.append(text)
@@ -88,6 +89,7 @@ extension Interpreter {
             traffic: world.takeTraffic())
         result.scriptError = scriptError
         result.stoppedAfterTicks = stoppedAfterTicks
+        result.made = made
         result.failure = status == .expectFailed || status == .scriptError ? stepFailure : nil
         return result
     }

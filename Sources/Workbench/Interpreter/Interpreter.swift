@@ -60,6 +60,8 @@ final class Interpreter: @unchecked Sendable {
     /// found, or the script error's message (`StepResult.failure`).
     var stepFailure: String?
     var sawScriptError = false
+    /// The handle of the object the current step made (``printMade(_:_:first:)``).
+    var made: String?
 
     init(options: WorkbenchOptions) throws {
         self.options = options
@@ -96,6 +98,15 @@ final class Interpreter: @unchecked Sendable {
     /// message's echo) are written escaped, as `\u001b`: output never drives
     /// the terminal (issue 30). Colour is added later, at the terminal's edge.
     func print(_ line: String) { lines.append(Format.escapingControls(line)) }
+
+    /// Prints `NAME = WHAT` for the object the step made, `name` being its
+    /// handle or the name the line gave it, and keeps the name as the
+    /// step's ``StepResult/made``. `first`: before what the step printed so far.
+    func printMade(_ name: String, _ what: String, first: Bool = false) {
+        made = name
+        let line = Format.escapingControls("\(name) = \(what)")
+        if first { lines.insert(line, at: 0) } else { lines.append(line) }
+    }
 
     /// Prints `line` after the events of the step.
     func printAfterEvents(_ line: String) { trailer.append(Format.escapingControls(line)) }

@@ -12,7 +12,7 @@ import ChatSDK
 /// room in the step's log rather than its largest case's (a `ChatEvent` can
 /// hold a whole `Message`): 100,000 emissions in one step took 50 MB of
 /// log (issue 31).
-indirect enum WorldEvent: Sendable, Hashable {
+package indirect enum WorldEvent: Sendable, Hashable {
     /// An SDK event of the client named so (`client`, `phone`…); message
     /// states come as `messageState`, with the message's handle.
     case client(String, ChatEvent)

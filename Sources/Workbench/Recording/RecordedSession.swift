@@ -69,9 +69,11 @@ package struct RecordedEvent: Sendable, Hashable, Codable {
     package var source: String
     /// The whole event line, redacted.
     package var text: String
-    /// In a field recording, the events a replay or an export reads (what a
-    /// call returned, a message's state): ChatSDK's ``AppEvent`` as JSON
-    /// (`event.value`, v7). Nil for other events and before v7.
+    /// In a field recording, the event as a value: ChatSDK's ``AppEvent``
+    /// as JSON (`event.value`, v7), what a replay or an export reads. Nil
+    /// for the workbench's own events and for events recorded before the
+    /// recorder wrote their values (what a call returned and a message's
+    /// states from v7, every event since issue 30's typed states).
     package var valueJSON: String? = nil
 }
 

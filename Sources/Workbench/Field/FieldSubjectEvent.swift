@@ -1,0 +1,71 @@
+import ChatSDK
+
+/// One event of a subject (a message, a watcher, the session…) as a field
+/// replay compares the device's with its own (``Replayer/firstDivergence(_:_:)``):
+/// by their values (``AppEvent``) when both have one, else by their texts
+/// (a recording made before `event.value`).
+struct FieldSubjectEvent {
+    /// What a divergence shows of it.
+    var text: String
+    /// What is compared; nil for an event recorded without its value.
+    var key: Key?
+    var step: Int
+    /// Whether it is a watcher's emission.
+    var isEmission: Bool
+
+    enum Key: Hashable {
+        case value(AppEvent)
+        /// A watcher's emission without its freshness (``withoutFreshness``).
+        case shown(watcher: Int, AppEvent.Shown)
+    }
+
+    init(_ event: RecordedEvent, step: Int) {
+        text = event.text
+        self.step = step
+        if let json = event.valueJSON {
+            let value = AppEvent(json: json)
+            key = value.map(Key.value)
+            if case .emission? = value { isEmission = true } else { isEmission = false }
+        } else {
+            key = nil
+            isEmission = Self.legacyIsWatcher(event.source)
+        }
+    }
+
+    /// The same event on both sides.
+    func matches(_ other: FieldSubjectEvent) -> Bool {
+        if let key, let other = other.key { return key == other }
+        return text == other.text
+    }
+
+    /// A watcher's emission as the device's and the replay's are compared:
+    /// what it showed, without whether it was fresh and how its refresh
+    /// stood (`w1: 1 item (m-1 sent)`). Other events as they are.
+    var withoutFreshness: FieldSubjectEvent {
+        var event = self
+        switch key {
+        case .value(.emission(let watcher, let shown, _, _))?:
+            event.key = .shown(watcher: watcher, shown)
+            event.text = "\(FlightRecorder.watcherName(watcher)): \(shown.text)"
+        case nil where isEmission:
+            event.text = Self.legacyWithoutFreshness(text)
+        default: break
+        }
+        return event
+    }
+
+    // MARK: Recordings made before `event.value` (schema v6 and older)
+
+    /// LEGACY, for events recorded without their value only: a watcher's
+    /// events are those under its name (`w1`).
+    private static func legacyIsWatcher(_ source: String) -> Bool {
+        source.wholeMatch(of: /w\d+/) != nil
+    }
+
+    /// LEGACY, for events recorded without their value only: the text the
+    /// recorder wrote (`w1: 1 item (m-1 sent), fresh, refreshed`) without
+    /// its last two words.
+    private static func legacyWithoutFreshness(_ text: String) -> String {
+        text.replacing(/, (cached|fresh), \w+$/, with: "")
+    }
+}
