@@ -12,11 +12,13 @@ extension TrafficEntry.Kind {
         switch self {
         case .request(let method, let path, let query):
             json.open("request")
-            json.fields(["method": .text(method), "path": .text(path)])
+            json.field("method", .text(method))
+            json.raw(",")
+            json.field("path", .text(path))
             json.raw(",")
             json.key("query")
             json.raw("{")
-            json.fields(query.mapValues(JSONText.Value.text))
+            json.fields(query)
             json.raw("}")
             json.close()
         case .answer(let outcome): json.wrapping("answer") { outcome.write(&$0) }
@@ -105,11 +107,17 @@ private struct JSONText {
 
     mutating func close() { raw("}}") }
 
-    /// `{"name":{…}}`: a case and its fields, in the order of their keys,
-    /// those that are nil left out (as `encodeIfPresent` does).
-    mutating func object(_ name: String, _ values: [String: Value?]) {
+    /// `{"name":{…}}`: a case and its fields, given in the order of their
+    /// keys, those that are nil left out (as `encodeIfPresent` does).
+    mutating func object(_ name: String, _ values: KeyValuePairs<String, Value?>) {
         open(name)
-        fields(values.compactMapValues { $0 })
+        var first = true
+        for (key, value) in values {
+            guard let value else { continue }
+            if !first { raw(",") }
+            first = false
+            field(key, value)
+        }
         close()
     }
 
@@ -121,16 +129,19 @@ private struct JSONText {
         close()
     }
 
-    /// `"a":…,"b":…`, in the order of their keys.
-    mutating func fields(_ fields: [String: Value]) {
+    /// `"a":"x","b":"y"`, in the order of their keys.
+    mutating func fields(_ fields: [String: String]) {
         for (index, name) in fields.keys.sorted().enumerated() {
             if index > 0 { raw(",") }
-            key(name)
-            switch fields[name] {
-            case .text(let value)?: string(value)
-            case .number(let value)?: raw(String(value))
-            case nil: break
-            }
+            field(name, .text(fields[name] ?? ""))
+        }
+    }
+
+    mutating func field(_ name: String, _ value: Value) {
+        key(name)
+        switch value {
+        case .text(let value): string(value)
+        case .number(let value): raw(String(value))
         }
     }
 
@@ -143,6 +154,12 @@ private struct JSONText {
 
     mutating func string(_ value: String) {
         text += "\""
+        // Nearly every text needs no escape: its bytes are checked, not looked up.
+        guard value.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+            text += value
+            text += "\""
+            return
+        }
         for scalar in value.unicodeScalars {
             if let escape = Self.escapes[scalar] {
                 text += escape
