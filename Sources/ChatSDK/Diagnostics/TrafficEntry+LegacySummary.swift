@@ -20,8 +20,7 @@ extension TrafficEntry.Kind {
         if deviceId == TrafficReporter.networkDevice { return legacyFault(summary).map(Self.fault) }
         switch (channel, direction) {
         case (.http, .out):
-            // The other side's calls (the workbench's `AppBackendTape.deviceId`).
-            if deviceId == "app-backend" { return .call(summary) }
+            if deviceId == TrafficReporter.appBackendDevice { return .call(summary) }
             return legacyRequest(summary)
         case (.http, .in): return legacyOutcome(summary, failing: "error").map(Self.answer)
         case (.ws, .out):

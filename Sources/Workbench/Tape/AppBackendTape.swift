@@ -11,7 +11,7 @@ import Synchronization
 /// `app-backend`: a request (`agentSay(c-1, "Hello")`) and its answer
 /// (`ok` with the JSON result, or `error CODE` with the error).
 enum AppBackendTape {
-    static let deviceId = "app-backend"
+    static let deviceId = TrafficReporter.appBackendDevice
 
     /// The tape's name of an agent's file: its bytes by their size and digest.
     static func agentSendAttachment(

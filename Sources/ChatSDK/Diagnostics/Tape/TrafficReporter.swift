@@ -11,6 +11,10 @@ package final class TrafficReporter: WireObserver {
     /// `online`, `latency 200ms`, `fail next 3`, `drop`, `restart device-alice`),
     /// `out` rows on the `http` channel without a body; a tape replay skips them.
     package static let networkDevice = "network"
+    /// The pseudo-device of the other side's calls (the workbench's
+    /// `AppBackendTape`): not reported here, named here so that the legacy
+    /// reader of old rows knows them too.
+    package static let appBackendDevice = "app-backend"
 
     package let runtime: any ChatRuntime
     package let sink: @Sendable (TrafficEntry) -> Void
