@@ -54,7 +54,7 @@ package final class NetworkConditions: Sendable {
     }
 
     private let state: Mutex<State>
-    private let faultSink = Mutex<(@Sendable (String) -> Void)?>(nil)
+    private let faultSink = Mutex<(@Sendable (TrafficEntry.Fault) -> Void)?>(nil)
 
     package init(latency: Duration) {
         state = Mutex(State(latency: latency))
@@ -105,7 +105,7 @@ package final class NetworkConditions: Sendable {
                 }
             )
         }
-        if changed { report((online ? "online" : "offline") + (device.map { " \($0)" } ?? "")) }
+        if changed { report(online ? .online(device: device) : .offline(device: device)) }
         // The device learns it is offline before its connections notice:
         // a connection that dies with the network is down for that reason.
         for (listener, value) in listeners { listener.yield(value) }
@@ -117,7 +117,7 @@ package final class NetworkConditions: Sendable {
         state.withLock { s in
             if let device { s.deviceLatency[device] = latency } else { s.latency = latency }
         }
-        report("latency \(latency.wholeMilliseconds)ms" + (device.map { " \($0)" } ?? ""))
+        report(.latency(milliseconds: latency.wholeMilliseconds, device: device))
     }
 
     /// The next `count` requests (of `device`, when named) fail on the way,
@@ -127,13 +127,13 @@ package final class NetworkConditions: Sendable {
             let failures = Array(repeating: kind, count: count)
             if let device { s.deviceFailing[device, default: []] += failures } else { s.failing += failures }
         }
-        report((kind == .reset ? "fail next \(count)" : "fail next \(count) (\(kind.rawValue))") + (device.map { " \($0)" } ?? ""))
+        report(.failNext(count: count, kind: kind == .reset ? nil : kind.rawValue, device: device))
     }
 
     /// `net drop`: cuts the realtime connections (of `device`, when named)
     /// as the server hanging up.
     package func dropConnections(device: String? = nil) {
-        report("drop" + (device.map { " \($0)" } ?? ""))
+        report(.drop(device: device))
         cutAll(reason: "connection dropped", device: device)
     }
 
@@ -142,10 +142,10 @@ package final class NetworkConditions: Sendable {
     /// `sink` is told each change (`offline`, `online`, `latency 200ms`,
     /// `fail next 3`) and each fault reported (`drop`, `restart …`), when it
     /// happens: what the workbench records of the network.
-    package func onFault(_ sink: (@Sendable (String) -> Void)?) { faultSink.withLock { $0 = sink } }
+    package func onFault(_ sink: (@Sendable (TrafficEntry.Fault) -> Void)?) { faultSink.withLock { $0 = sink } }
 
     /// Tells the fault sink about `fault`.
-    package func report(_ fault: String) {
+    package func report(_ fault: TrafficEntry.Fault) {
         let sink = faultSink.withLock { $0 }
         sink?(fault)
     }
@@ -245,7 +245,7 @@ package final class NetworkConditions: Sendable {
             return ids.compactMap { s.trips.removeValue(forKey: $0) }
         }
         let lost = trips.compactMap { trip in trip.cut(at: point, cause: cause).map { (name: trip.name, fate: $0) } }
-        if !lost.isEmpty { report("cut \(lost.count) in flight \(point.rawValue)" + (device.map { " \($0)" } ?? "")) }
+        if !lost.isEmpty { report(.cut(count: lost.count, point: point.rawValue, device: device)) }
         return lost
     }
 

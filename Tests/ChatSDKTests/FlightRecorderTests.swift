@@ -85,8 +85,11 @@ import Testing
         let traffic = try Self.rows("SELECT direction || ' ' || summary FROM traffic ORDER BY seq", in: path)
         #expect(traffic.contains("out POST /v1/conversations/c-1/messages"))
         #expect(traffic.contains("in ok sent"))
+        // Each row's kind beside its summary (v8).
+        let kinds = try Self.rows("SELECT kind FROM traffic ORDER BY seq", in: path)
+        #expect(kinds.contains(#"{"answer":{"_0":{"ok":{"response":"sent"}}}}"#))
         // The workbench's schema, applied by its own migrations.
-        #expect(try Self.rows("SELECT identifier FROM grdb_migrations", in: path) == ["v1", "v2", "v3", "v4", "v5", "v6", "v7"])
+        #expect(try Self.rows("SELECT identifier FROM grdb_migrations", in: path) == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8"])
     }
 
     @Test func exportWritesOneSelfContainedFile() throws {

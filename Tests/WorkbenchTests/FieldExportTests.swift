@@ -61,7 +61,8 @@ import Testing
         RecordedTraffic(
             seq: seq, step: nil, wallTime: Date(),
             entry: TrafficEntry(
-                time: Instant(milliseconds: time), deviceId: "d", channel: channel, direction: direction, summary: summary, body: body,
+                time: Instant(milliseconds: time), deviceId: "d", channel: channel, direction: direction,
+                kind: .described(summary, channel, direction, "d"), body: body,
                 exchange: exchange))
     }
 

@@ -31,7 +31,8 @@ import Testing
         RecordedTraffic(
             seq: seq, step: step, wallTime: Date(),
             entry: TrafficEntry(
-                time: Instant(milliseconds: t0 + ms), deviceId: device, channel: channel, direction: direction, summary: summary,
+                time: Instant(milliseconds: t0 + ms), deviceId: device, channel: channel, direction: direction,
+                kind: .described(summary, channel, direction, device),
                 body: body.map { Data($0.utf8) }, exchange: exchange))
     }
 

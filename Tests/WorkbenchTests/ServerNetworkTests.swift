@@ -32,8 +32,8 @@ import Testing
 
     /// What the network reports, as the stage's traffic rows get it.
     final class Reports: Sendable {
-        let lines = Mutex<[String]>([])
-        var all: [String] { lines.withLock { $0 } }
+        let lines = Mutex<[TrafficEntry.Fault]>([])
+        var all: [TrafficEntry.Fault] { lines.withLock { $0 } }
     }
 
     static let envelope = WireEnvelope(
@@ -45,7 +45,7 @@ import Testing
         let network = ServerNetwork()
         let server = Server()
         let reports = Reports()
-        network.conditions.onFault { line in reports.lines.withLock { $0.append(line) } }
+        network.conditions.onFault { fault in reports.lines.withLock { $0.append(fault) } }
         return (world, network, server, network.transport(over: server, runtime: world), reports)
     }
 
@@ -72,7 +72,7 @@ import Testing
         #expect(kind(world.run { try await transport.perform(Self.envelope) }) == .reset)
         #expect(kind(world.run { try await transport.perform(Self.envelope) }) == nil)
         #expect(server.requests.withLock { $0 } == 1 && network.conditions.requestCount == 1)
-        #expect(reports.all == ["fail next 1", "lost listConversations from device-1"])
+        #expect(reports.all == [.failNext(count: 1, kind: nil, device: nil), .lost(request: "listConversations", device: "device-1")])
     }
 
     @Test func latencyIsAddedBeforeEachRequest() throws {
@@ -90,6 +90,6 @@ import Testing
         network.conditions.dropConnections()
         let signals = world.run { await connection.signals.reduce(into: [RealtimeSignal]()) { $0.append($1) } }
         #expect(try signals?.get() == [.closed(reason: "connection dropped")])
-        #expect(server.closes.withLock { $0 } == 1 && reports.all == ["drop"])
+        #expect(server.closes.withLock { $0 } == 1 && reports.all == [.drop(device: nil)])
     }
 }

@@ -16,7 +16,8 @@ import Testing
         _ summary: String, _ body: String?, _ exchange: Int
     ) -> TrafficEntry {
         TrafficEntry(
-            time: t0 + .milliseconds(ms), deviceId: device, channel: channel, direction: direction, summary: summary,
+            time: t0 + .milliseconds(ms), deviceId: device, channel: channel, direction: direction,
+            kind: .described(summary, channel, direction, device),
             body: body.map { Data($0.utf8) }, exchange: exchange)
     }
 
@@ -127,7 +128,7 @@ import Testing
         try queue.close()
         let store = try RecordingStore(path: path)
         let columns = try store.read { db in try db.columns(in: "traffic").map(\.name) }
-        #expect(columns.suffix(2) == ["device_id", "exchange"])
+        #expect(columns.suffix(3) == ["device_id", "exchange", "kind"])
     }
 
     /// v4 rebuilds the per-step tables WITHOUT ROWID (a commit writes fewer

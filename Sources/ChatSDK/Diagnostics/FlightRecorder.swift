@@ -147,17 +147,17 @@ package final class FlightRecorder: @unchecked Sendable {
     package func traffic(_ entry: TrafficEntry) {
         write { state, db in
             state.trafficSeq += 1
-            let summary = state.redactor.redact(entry.summary)
+            let kind = entry.kind.redacted(state.redactor.redact)
             let body = entry.body.map { content($0, state.redactor) }
             try db.cachedStatement(
                 sql: """
-                    INSERT INTO traffic (session_id, seq, step, virtual_time, wall_time, channel, direction, summary, body, device_id, exchange)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO traffic (session_id, seq, step, virtual_time, wall_time, channel, direction, summary, body, device_id, exchange, kind)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """
             ).execute(
                 arguments: [
                     state.session, state.trafficSeq, state.step > 0 ? state.step : nil, entry.time.milliseconds, Date(),
-                    entry.channel.rawValue, entry.direction.rawValue, summary, body, entry.deviceId, entry.exchange,
+                    entry.channel.rawValue, entry.direction.rawValue, kind.summary, body, entry.deviceId, entry.exchange, kind.json,
                 ])
         }
     }

@@ -7,7 +7,7 @@ package import GRDB
 /// diagnostics file) share it: one store, read by the same commands.
 package enum RecordingSchema {
     /// The newest migration this version knows.
-    package static let current = "v7"
+    package static let current = "v8"
     /// `PRAGMA application_id` of a chatbench recording ("chbt"): a
     /// workbench session's file and an app's flight recording alike.
     package static let applicationID: Int32 = 0x6368_6274
@@ -165,6 +165,15 @@ package enum RecordingSchema {
         // own, and those recorded before v7.
         migrator.registerMigration("v7") { db in
             try db.execute(sql: "ALTER TABLE event ADD COLUMN value TEXT")
+        }
+        // What each traffic row is, as its producer knew it
+        // (``TrafficEntry/Kind``, JSON), beside its summary for people, so
+        // that readers decide by the value instead of parsing the summary
+        // back (issue 30). NULL on rows written before v8: those are typed
+        // from their summaries by the one legacy reader
+        // (TrafficEntry+LegacySummary.swift).
+        migrator.registerMigration("v8") { db in
+            try db.execute(sql: "ALTER TABLE traffic ADD COLUMN kind TEXT")
         }
         return migrator
     }

@@ -5,7 +5,7 @@ import Foundation
 /// request or its answer, the opening of an event stream, a WebSocket frame
 /// or its close. A session's entries, in order, are its traffic tape; a
 /// replay with `--tape` feeds the SDK from them with the server stopped.
-package struct TrafficEntry: Sendable, Hashable, Codable {
+package struct TrafficEntry: Sendable, Hashable {
     package enum Channel: String, Sendable, Hashable, Codable {
         /// A request and its answer.
         case http
@@ -26,9 +26,12 @@ package struct TrafficEntry: Sendable, Hashable, Codable {
     package var deviceId: String
     package var channel: Channel
     package var direction: Direction
-    /// One line for people: `POST /v1/conversations/c-1/messages`, `200 sent`,
-    /// `open after=4`, `event #5 messageCreated`, `closed: …`.
-    package var summary: String
+    /// What it is, as its producer knew it: what readers decide by.
+    package var kind: Kind
+    /// One line for people, the rendering of ``kind``:
+    /// `POST /v1/conversations/c-1/messages`, `ok sent`, `open after=4`,
+    /// `event #5 messageCreated`, `closed: …`.
+    package var summary: String { kind.summary }
     /// The JSON of the request, answer or event (redacted when stored).
     package var body: Data?
     /// Ties the entries of one exchange together: a request and its answer,
@@ -39,15 +42,44 @@ package struct TrafficEntry: Sendable, Hashable, Codable {
     package var exchange: Int?
 
     package init(
-        time: Instant, deviceId: String, channel: Channel, direction: Direction, summary: String, body: Data? = nil,
+        time: Instant, deviceId: String, channel: Channel, direction: Direction, kind: Kind, body: Data? = nil,
         exchange: Int? = nil
     ) {
         self.time = time
         self.deviceId = deviceId
         self.channel = channel
         self.direction = direction
-        self.summary = summary
+        self.kind = kind
         self.body = body
         self.exchange = exchange
+    }
+}
+
+/// As JSON (`sessions show --json`): its fields, and its summary for people.
+extension TrafficEntry: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case time, deviceId, channel, direction, kind, summary, body, exchange
+    }
+
+    package init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            time: try container.decode(Instant.self, forKey: .time), deviceId: try container.decode(String.self, forKey: .deviceId),
+            channel: try container.decode(Channel.self, forKey: .channel),
+            direction: try container.decode(Direction.self, forKey: .direction), kind: try container.decode(Kind.self, forKey: .kind),
+            body: try container.decodeIfPresent(Data.self, forKey: .body),
+            exchange: try container.decodeIfPresent(Int.self, forKey: .exchange))
+    }
+
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(time, forKey: .time)
+        try container.encode(deviceId, forKey: .deviceId)
+        try container.encode(channel, forKey: .channel)
+        try container.encode(direction, forKey: .direction)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(summary, forKey: .summary)
+        try container.encodeIfPresent(body, forKey: .body)
+        try container.encodeIfPresent(exchange, forKey: .exchange)
     }
 }

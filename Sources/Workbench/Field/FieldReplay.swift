@@ -80,7 +80,7 @@ extension Replayer {
         outcome.tapeDivergences = replay.tape.divergences.map(\.description)
         outcome.unusedTape =
             divergence == nil
-            ? replay.tape.unusedEntries.filter { $0.entry.direction == .out && $0.entry.summary != "close" }.map {
+            ? replay.tape.unusedEntries.filter { $0.entry.direction == .out && $0.entry.kind != .close }.map {
                 "step \($0.step.map(String.init) ?? "-") \($0.entry.deviceId): \($0.entry.summary)"
             } : []
         outcome.traffic = traffic

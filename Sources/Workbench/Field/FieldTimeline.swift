@@ -124,14 +124,14 @@ package struct FieldTimeline: Sendable {
     private mutating func readTraffic(_ traffic: [RecordedTraffic]) {
         var seen: Set<String> = []
         var others: Set<String> = []
-        /// Requests lost on the way, by device and summary, not yet sent again.
-        var lostRequests: Set<String> = []
+        /// Requests lost on the way, by device, not yet sent again.
+        var lostRequests: Set<LostRequest> = []
         for (index, row) in traffic.enumerated() {
             let entry = row.entry
             let time = entry.time.milliseconds - start
             switch (entry.channel, entry.direction) {
             case (.ws, .in):
-                if entry.summary.hasPrefix("closed") {
+                if case .closed = entry.kind {
                     actions.append(Action(time: time, kind: .drop))
                 } else if let event = TapeCoding.decode(WireEvent.self, from: entry.body) {
                     switch event.kind {
@@ -154,11 +154,11 @@ package struct FieldTimeline: Sendable {
                         lostOffline.append(request.entry.time.milliseconds)
                     } else {
                         actions.append(Action(time: at, kind: .fail(Self.failKind(lost.kind))))
-                        lostRequests.insert("\(request.entry.deviceId) \(request.entry.summary)")
+                        lostRequests.insert(LostRequest(deviceId: request.entry.deviceId, kind: request.entry.kind))
                     }
                 }
             case (.http, .out):
-                if lostRequests.remove("\(entry.deviceId) \(entry.summary)") != nil {
+                if lostRequests.remove(LostRequest(deviceId: entry.deviceId, kind: entry.kind)) != nil {
                     actions.append(Action(time: time, kind: .settle))
                 }
                 if !traffic[(index + 1)...].contains(where: {
@@ -207,7 +207,7 @@ package struct FieldTimeline: Sendable {
     private mutating func readNetworkEvents(_ steps: [RecordedStep], _ traffic: [RecordedTraffic]) {
         let waiting = steps.flatMap(\.events).filter { FieldEvent($0) == .connection(.waitingForNetwork(reason: .offline)) }
         let offline = (waiting.map(\.virtualTime) + lostOffline).sorted()
-        let outs = traffic.filter { $0.entry.direction == .out && $0.entry.summary != "close" }.map(\.entry.time.milliseconds)
+        let outs = traffic.filter { $0.entry.direction == .out && $0.entry.kind != .close }.map(\.entry.time.milliseconds)
         var back = Int64.min
         for time in offline where time > back {
             actions.append(Action(time: time - start, kind: .offline))
@@ -231,6 +231,12 @@ package struct FieldTimeline: Sendable {
         traffic[..<index].last {
             $0.entry.direction == .out && $0.entry.channel == .http && Self.sameExchange($0.entry, traffic[index].entry)
         }
+    }
+
+    /// A request lost on the way: the same request of the same device, sent again, settles it.
+    private struct LostRequest: Hashable {
+        var deviceId: String
+        var kind: TrafficEntry.Kind
     }
 
     private static func sameExchange(_ a: TrafficEntry, _ b: TrafficEntry) -> Bool {

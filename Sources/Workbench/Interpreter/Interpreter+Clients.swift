@@ -108,7 +108,7 @@ extension Interpreter {
     /// disk cache and outbox; the app sets its user again at launch.
     func restart(_ object: ClientObject, corruptingCache: Bool = false) {
         let old = object.client
-        world.network.conditions.report("restart device-\(object.name)")
+        world.network.conditions.report(.restart(device: object.deviceId))
         perform { await old.shutdown() }
         if corruptingCache, let user = object.userId, let file = old.configuration.cacheFile(forUserId: user) {
             for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: file + suffix) }

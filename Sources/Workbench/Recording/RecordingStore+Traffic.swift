@@ -11,15 +11,15 @@ extension RecordingStore {
             try Int.fetchOne(db.cachedStatement(sql: "SELECT MAX(seq) FROM traffic WHERE session_id = ?"), arguments: [sessionID]) ?? 0
         let insert = try db.cachedStatement(
             sql: """
-                INSERT INTO traffic (session_id, seq, step, virtual_time, wall_time, channel, direction, summary, body, device_id, exchange)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO traffic (session_id, seq, step, virtual_time, wall_time, channel, direction, summary, body, device_id, exchange, kind)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
         for (index, entry) in traffic.enumerated() {
             try insert.run(
                 .int(sessionID), .int(Int64(last + index + 1)), .int(step), .int(entry.time.milliseconds),
                 .text(SQLiteTime.string(from: wallTime)),
                 .text(entry.channel.rawValue), .text(entry.direction.rawValue), .text(entry.summary), entry.body.map { .blob($0) } ?? .null,
-                .text(entry.deviceId), .int(entry.exchange))
+                .text(entry.deviceId), .int(entry.exchange), .text(entry.kind.json))
         }
     }
 
@@ -30,7 +30,7 @@ extension RecordingStore {
             try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT seq, step, virtual_time, wall_time, channel, direction, summary, body, device_id, exchange
+                    SELECT seq, step, virtual_time, wall_time, channel, direction, summary, body, device_id, exchange, kind
                     FROM traffic WHERE session_id = ? ORDER BY seq
                     """,
                 arguments: [sessionID]
@@ -45,9 +45,21 @@ extension RecordingStore {
                         "traffic \(row["seq"] as Int) of session \(sessionID) has channel \(channel) and direction \(direction): expected http or ws, and out or in"
                     )
                 }
+                let deviceId: String = row["device_id"]
+                let kind: TrafficEntry.Kind
+                if let json: String = row["kind"] {
+                    guard let typed = TrafficEntry.Kind(json: json) else {
+                        throw RecordingError(
+                            .corrupt, "traffic \(row["seq"] as Int) of session \(sessionID) has a kind this version cannot read: \(json)")
+                    }
+                    kind = typed
+                } else {
+                    // Written before v8: the legacy reader types it from its summary.
+                    kind = TrafficEntry.Kind(legacySummary: row["summary"], channel: channel, direction: direction, deviceId: deviceId)
+                }
                 let entry = TrafficEntry(
-                    time: Instant(milliseconds: row["virtual_time"]), deviceId: row["device_id"], channel: channel,
-                    direction: direction, summary: row["summary"], body: row["body"], exchange: row["exchange"])
+                    time: Instant(milliseconds: row["virtual_time"]), deviceId: deviceId, channel: channel,
+                    direction: direction, kind: kind, body: row["body"], exchange: row["exchange"])
                 return RecordedTraffic(seq: row["seq"], step: row["step"], wallTime: row["wall_time"], entry: entry)
             }
         }

@@ -49,7 +49,7 @@ package enum Timeline {
         if entry.deviceId == TrafficReporter.networkDevice { return true }
         if entry.deviceId == AppBackendTape.deviceId { return false }
         if entry.channel == .ws { return true }
-        return entry.direction == .in && Builder.isLost(entry.summary)
+        return entry.direction == .in && entry.kind.isLost
     }
 
     /// A frame: an arrow back to the client (`◀┄ event #5 messageCreated ┄│`);
@@ -58,7 +58,7 @@ package enum Timeline {
     static func row(for entry: TrafficEntry, request: String?) -> String {
         let device = Builder.client(ofDevice: entry.deviceId)
         if entry.deviceId == TrafficReporter.networkDevice { return "⚡ network: \(entry.summary)" }
-        if entry.channel == .http, entry.direction == .in, !Builder.isLost(entry.summary) {
+        if entry.channel == .http, entry.direction == .in, !entry.kind.isLost {
             let label = " \(request ?? "request") "
             let dashes = max(2, lane - label.count - 1)
             return "│◀" + String(repeating: "─", count: dashes / 2) + label + String(repeating: "─", count: dashes - dashes / 2)

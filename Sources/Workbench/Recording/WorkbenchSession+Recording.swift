@@ -33,14 +33,14 @@ extension WorkbenchSession {
             events: events, stoppedAfterTicks: result.stoppedAfterTicks)
     }
 
-    /// A step's traffic as it is written: each summary and body (its JSON
+    /// A step's traffic as it is written: each kind's texts and body (its JSON
     /// as UTF-8 text) redacted like the step's text, and after it, so that
     /// a secret the step printed and sent keeps one placeholder. A body
     /// that is not UTF-8 text is dropped rather than kept in clear.
     package func redacted(_ traffic: [TrafficEntry]) -> [TrafficEntry] {
         traffic.map { entry in
             var entry = entry
-            entry.summary = redact(entry.summary)
+            entry.kind = entry.kind.redacted(redact)
             entry.body = entry.body.map(redactor.redact(body:))
             return entry
         }

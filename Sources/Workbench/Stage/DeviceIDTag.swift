@@ -18,13 +18,14 @@ enum DeviceIDTag {
     }
 
     /// The component of the ids a recorded session minted: read from the
-    /// requests' paths (`/v1/conversations/c-TAGSEEDED…`); "" for a tape
-    /// recorded before ids had one, or with no conversation.
-    static func recorded(in summaries: some Sequence<String>) -> String {
+    /// requests' paths (`/v1/conversations/c-TAGSEEDED…`, the wire's
+    /// own URLs); "" for a tape recorded before ids had one, or with no
+    /// conversation.
+    static func recorded(inPaths paths: some Sequence<String>) -> String {
         let pattern = #"/v1/conversations/c-([0-9a-f]{8})[0-9a-f]{8}(?![0-9a-f])"#
-        for summary in summaries {
-            if let match = summary.range(of: pattern, options: .regularExpression) {
-                let id = summary[match].dropFirst("/v1/conversations/c-".count)
+        for path in paths {
+            if let match = path.range(of: pattern, options: .regularExpression) {
+                let id = path[match].dropFirst("/v1/conversations/c-".count)
                 return String(id.prefix(8))
             }
         }

@@ -31,7 +31,7 @@ final class ServerNetwork: Sendable {
             runtime: runtime, latency: .added(by: conditions), deviceId: deviceId,
             onLost: { envelope in
                 // Lost above the tape: the network's rows keep it.
-                conditions.report("lost \(envelope.request.name) from \(envelope.deviceId)")
+                conditions.report(.lost(request: envelope.request.name, device: envelope.deviceId))
             })
         return CountedTransport(faults: faults, network: self)
     }

@@ -27,7 +27,7 @@ final class TapeStage: Stage, Sendable {
         self.seed = seed
         recordedURL = serverURL
         random = RandomSource(
-            seed: seed, idTag: DeviceIDTag.recorded(in: source.traffic.lazy.filter { $0.entry.direction == .out }.map(\.entry.summary)))
+            seed: seed, idTag: DeviceIDTag.recorded(inPaths: source.traffic.lazy.compactMap(\.entry.kind.path)))
         world = try World(seed: seed, start: source.start, interruption: interruption)
         let clientTraffic = source.traffic.filter {
             $0.entry.deviceId != AppBackendTape.deviceId && $0.entry.deviceId != TrafficReporter.networkDevice

@@ -11,7 +11,7 @@ import Synchronization
 /// `app-backend`: a request (`agentSay(c-1, "Hello")`) and its answer
 /// (`ok` with the JSON result, or `error CODE` with the error).
 enum AppBackendTape {
-    static let deviceId = "app-backend"
+    static let deviceId = TrafficReporter.appBackendDevice
 
     /// The tape's name of an agent's file: its bytes by their size and digest.
     static func agentSendAttachment(
@@ -25,6 +25,13 @@ enum AppBackendTape {
         var code: String
         var message: String
         var isTransport: Bool
+
+        /// How the call ended, as the tape types it (`error offline`,
+        /// `error failed`: lost on the way; `error CODE`: the server said no).
+        var outcome: TrafficEntry.Outcome {
+            guard isTransport else { return .rejected(code: code) }
+            return code == "offline" ? .offline : .failed
+        }
     }
 
     /// The answer of a call with nothing to return.
@@ -66,12 +73,12 @@ final class RecordingServerSide: ServerSide {
     }
 
     func record<T: Codable>(_ call: String, _ body: () throws -> T) throws -> T {
-        sink(entry(.out, call))
+        sink(entry(.out, .call(call)))
         return try answered(Result { try body() })
     }
 
     func recordAsync<T: Codable>(_ call: String, _ body: () async throws -> T) async throws -> T {
-        sink(entry(.out, call))
+        sink(entry(.out, .call(call)))
         let result: Result<T, any Error>
         do { result = .success(try await body()) } catch { result = .failure(error) }
         return try answered(result)
@@ -81,17 +88,17 @@ final class RecordingServerSide: ServerSide {
     private func answered<T: Codable>(_ result: Result<T, any Error>) throws -> T {
         switch result {
         case .success(let value):
-            sink(entry(.in, "ok", try? AppBackendTape.encoder.encode(value)))
+            sink(entry(.in, .answer(.ok(response: nil)), try? AppBackendTape.encoder.encode(value)))
             return value
         case .failure(let error):
             let failure = AppBackendTape.failure(error)
-            sink(entry(.in, "error \(failure.code)", try? AppBackendTape.encoder.encode(failure)))
+            sink(entry(.in, .answer(failure.outcome), try? AppBackendTape.encoder.encode(failure)))
             throw error
         }
     }
 
-    private func entry(_ direction: TrafficEntry.Direction, _ summary: String, _ body: Data? = nil) -> TrafficEntry {
-        TrafficEntry(time: clock.now, deviceId: AppBackendTape.deviceId, channel: .http, direction: direction, summary: summary, body: body)
+    private func entry(_ direction: TrafficEntry.Direction, _ kind: TrafficEntry.Kind, _ body: Data? = nil) -> TrafficEntry {
+        TrafficEntry(time: clock.now, deviceId: AppBackendTape.deviceId, channel: .http, direction: direction, kind: kind, body: body)
     }
 
     private func done(_ call: String, _ body: () throws -> Void) throws {
@@ -182,7 +189,7 @@ final class TapeServerSide: ServerSide {
             }
             guard let end = s.entries[(start + 1)...].firstIndex(where: { $0.direction == .in }) else { return nil }
             s.next = end + 1
-            if s.entries[start].summary != call {
+            if s.entries[start].kind != .call(call) {
                 s.divergences.append(
                     TapeDivergence(step: step, deviceId: AppBackendTape.deviceId, sent: call, tape: s.entries[start].summary))
             }
@@ -190,7 +197,7 @@ final class TapeServerSide: ServerSide {
         }
         guard let found else { throw TransportError(.failed, "\(call) is not on the tape") }
         let body = found.answer.body ?? Data()
-        if found.answer.summary.hasPrefix("error") {
+        if found.answer.kind != .answer(.ok(response: nil)) {
             let failure = try JSONDecoder().decode(AppBackendTape.Failure.self, from: body)
             throw AppBackendTape.error(failure)
         }

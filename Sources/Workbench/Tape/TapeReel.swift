@@ -42,7 +42,8 @@ struct TapeReel {
     mutating func takeRequest(_ envelope: WireEnvelope, step: Int?) throws(TransportError) -> RecordedTraffic? {
         let device = envelope.deviceId
         let sent = TapeCoding.masked(envelope)
-        let summary = TapeCoding.summary(of: envelope.request)
+        let kind = TrafficEntry.Kind(envelope.request)
+        let summary = kind.summary
         func recorded(_ index: Int) -> WireEnvelope? {
             TapeCoding.decode(WireEnvelope.self, from: tape[index].entry.body).map(TapeCoding.masked)
         }
@@ -63,7 +64,7 @@ struct TapeReel {
                     TapeDivergence(
                         step: step ?? tape[next].step, deviceId: device, sent: shown,
                         tape: had ?? "\(tape[next].entry.summary) \(TapeCoding.text(tape[next].entry.body))"))
-                guard Self.route(of: tape[next].entry.summary) == Self.route(of: summary) else {
+                guard Self.route(of: tape[next].entry.kind) == Self.route(of: kind) else {
                     throw TransportError(
                         .failed,
                         "\(summary) from \(device) is not on the tape: its next request from \(device) is \(tape[next].entry.summary)")
@@ -74,9 +75,16 @@ struct TapeReel {
         return takeAnswer(to: chosen)
     }
 
-    /// `POST /v1/conversations` of `POST /v1/conversations?limit=20`.
-    static func route(of summary: String) -> Substring {
-        summary.prefix { $0 != "?" }
+    /// The method and path of a request (`POST /v1/conversations` of
+    /// `POST /v1/conversations?limit=20`); nil for another kind.
+    static func route(of kind: TrafficEntry.Kind) -> Route? {
+        guard case .request(let method, let path, _) = kind else { return nil }
+        return Route(method: method, path: path)
+    }
+
+    struct Route: Equatable {
+        var method: String
+        var path: String
     }
 
     // MARK: Event streams
@@ -87,8 +95,8 @@ struct TapeReel {
     mutating func takeOpening(_ request: RealtimeRequest, step: Int?) throws(TransportError) -> Opening {
         let device = request.deviceId
         let sent = TapeOpening(request).masked
-        let shown = "\(sent.summary) \(TapeCoding.text(TapeCoding.encode(sent)))"
-        let candidates = tape.indices.filter { !used[$0] && isEntry($0, device, .ws, .out) && tape[$0].entry.summary.hasPrefix("open") }
+        let shown = "\(TrafficEntry.Kind.open(afterUserSeq: sent.afterUserSeq).summary) \(TapeCoding.text(TapeCoding.encode(sent)))"
+        let candidates = tape.indices.filter { !used[$0] && isEntry($0, device, .ws, .out) && tape[$0].entry.kind.isOpening }
         guard let next = candidates.first else {
             divergences.append(TapeDivergence(step: step, deviceId: device, sent: shown, tape: nil))
             throw TransportError(.failed, "the event stream of \(device) is not on the tape: it has no more openings from \(device)")
@@ -106,9 +114,9 @@ struct TapeReel {
         }
         // Its frames: what came in after the answer, up to the device's next opening.
         let later = tape.indices.filter { $0 > next && !used[$0] && sameExchange($0, as: next) }
-        let end = later.first { tape[$0].entry.direction == .out && tape[$0].entry.summary.hasPrefix("open") } ?? tape.count
+        let end = later.first { tape[$0].entry.direction == .out && tape[$0].entry.kind.isOpening } ?? tape.count
         let frames = later.filter { $0 < end && tape[$0].entry.direction == .in }
-        let close = later.first { $0 < end && tape[$0].entry.direction == .out && tape[$0].entry.summary == "close" }
+        let close = later.first { $0 < end && tape[$0].entry.direction == .out && tape[$0].entry.kind == .close }
         return Opening(answer: answer, frames: frames, close: close)
     }
 

@@ -82,7 +82,7 @@ package final class TapeTransport: ChatTransport {
         let step = gate.current
         let opening = try reel.withLock { reel throws(TransportError) in try reel.takeOpening(request, step: step) }
         try await runtime.sleep(until: opening.answer.entry.time, kind: .inFlight)
-        if opening.answer.entry.summary != "ready" {
+        if opening.answer.entry.kind != .ready {
             let refusal = TapeCoding.decode(TapeAnswer.self, from: opening.answer.entry.body)
             _ = try refusal?.result()
             throw TransportError(
@@ -125,13 +125,10 @@ package final class TapeTransport: ChatTransport {
 
     /// The signal a recorded frame stands for; nil for one it cannot read.
     static func signal(_ entry: TrafficEntry) -> RealtimeSignal? {
-        if entry.summary.hasPrefix("event"), let event = TapeCoding.decode(WireEvent.self, from: entry.body) {
-            return .event(event)
+        switch entry.kind {
+        case .event: TapeCoding.decode(WireEvent.self, from: entry.body).map(RealtimeSignal.event)
+        case .closed(let reason): .closed(reason: TapeCoding.decode(TapeClose.self, from: entry.body)?.reason ?? reason)
+        default: nil
         }
-        if entry.summary.hasPrefix("closed") {
-            let reason = TapeCoding.decode(TapeClose.self, from: entry.body)?.reason
-            return .closed(reason: reason ?? String(entry.summary.dropFirst("closed: ".count)))
-        }
-        return nil
     }
 }

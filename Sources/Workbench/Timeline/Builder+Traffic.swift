@@ -12,9 +12,9 @@ extension Builder {
             let entry = row.entry
             // The other side's calls have no number: one at a time, each answered before the next.
             let key = "\(entry.deviceId) \(entry.exchange.map(String.init) ?? "-")"
-            if entry.direction == .out, !(entry.channel == .ws && entry.summary == "close") {
+            if entry.direction == .out, entry.kind != .close {
                 open[key] = row.seq
-            } else if entry.direction == .in, !isFrame(entry.summary), let request = open.removeValue(forKey: key) {
+            } else if entry.direction == .in, !entry.kind.isFrame, let request = open.removeValue(forKey: key) {
                 answers[request] = row
             }
         }
@@ -35,7 +35,7 @@ extension Builder {
             let lane = lane(ofDevice: entry.deviceId)
             if lane != otherSide { current = lane }
             let time = entry.time.milliseconds
-            if entry.direction == .out, entry.channel == .ws, entry.summary == "close" {
+            if entry.direction == .out, entry.kind == .close {
                 items.append(
                     .init(
                         time: time, kind: .stream, from: lane, to: server, label: "close",
@@ -49,7 +49,7 @@ extension Builder {
             } else if answered.contains(row.seq) {
                 continue
             } else {
-                let cut = entry.summary == "closed: network offline" || entry.summary == "closed: connection dropped"
+                let cut = entry.kind == .closed(reason: "network offline") || entry.kind == .closed(reason: "connection dropped")
                 items.append(
                     .init(
                         time: time, kind: .frame, from: cut ? network : server, to: lane,
@@ -64,11 +64,12 @@ extension Builder {
         item.answer = entry.summary
         item.detail +=
             "\nanswer after \(entry.time.milliseconds - item.time) ms: \(entry.summary)" + Self.section("answer", Self.text(of: entry.body))
-        if Self.isLost(entry.summary) {
+        switch entry.kind.outcome {
+        case let outcome? where outcome.isLost:
             item.kind = .lost
             item.to = network
-        } else if entry.summary.hasPrefix("error ") || entry.summary.hasPrefix("refused ") {
-            item.kind = .refused
+        case .rejected?: item.kind = .refused
+        default: break
         }
     }
 
@@ -77,34 +78,26 @@ extension Builder {
         let time = entry.time.milliseconds
         let summary = entry.summary
         var item = SequenceView.Item(time: time, kind: .fault, from: network, to: network, label: summary, detail: "network: \(summary)")
-        switch summary {
-        case "offline":
+        switch entry.kind {
+        case .fault(.offline(device: nil)):
             offlineWindows.append(.init(from: time, to: nil))
-        case "online":
+        case .fault(.online(device: nil)):
             if let last = offlineWindows.indices.last, offlineWindows[last].to == nil { offlineWindows[last].to = time }
-        default:
-            if summary.hasPrefix("restart ") {
-                let device = String(summary.dropFirst("restart ".count))
-                item.kind = .restart
-                item.from = lane(ofDevice: device)
-                item.to = item.from
-                item.label = "app restart"
-                item.detail = "the app on \(device) restarted (a new SDK client on the same device)"
-            } else if summary.hasPrefix("lost "), let range = summary.range(of: " from ") {
-                item.kind = .lost
-                item.from = lane(ofDevice: String(summary[range.upperBound...]))
-                item.label = String(summary[summary.index(summary.startIndex, offsetBy: 5)..<range.lowerBound])
-                item.answer = "error failed"
-                item.detail = "\(summary): reset on the way (net fail)"
-            }
+        case .fault(.restart(let device)):
+            item.kind = .restart
+            item.from = lane(ofDevice: device)
+            item.to = item.from
+            item.label = "app restart"
+            item.detail = "the app on \(device) restarted (a new SDK client on the same device)"
+        case .fault(.lost(let request, let device)):
+            item.kind = .lost
+            item.from = lane(ofDevice: device)
+            item.label = request
+            item.answer = TrafficEntry.Kind.answer(.failed).summary
+            item.detail = "\(summary): reset on the way (net fail)"
+        default: break
         }
         return item
-    }
-
-    static func isFrame(_ summary: String) -> Bool { summary.hasPrefix("event ") || summary.hasPrefix("closed: ") }
-
-    static func isLost(_ summary: String) -> Bool {
-        ["error offline", "error failed", "error cancelled", "refused offline", "refused failed", "refused cancelled"].contains(summary)
     }
 
     static func text(of body: Data?) -> String? {

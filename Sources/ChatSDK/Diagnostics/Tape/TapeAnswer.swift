@@ -42,17 +42,6 @@ package struct TapeAnswer: Codable, Sendable, Hashable {
         }
     }
 
-    /// `ok sent`, `error expiredToken`, `error offline`, `error failed`,
-    /// `error cancelled`; an event stream that would not open says
-    /// `refused …` instead of `error …`.
-    package func summary(failing word: String = "error") -> String {
-        if let response { return "ok \(response.tapeName)" }
-        if let code = error?.code { return "\(word) \(code.rawValue)" }
-        if let lost { return "\(word) \(lost.offline ? "offline" : "failed")" }
-        if cancelled == true { return "\(word) cancelled" }
-        return "\(word) failed"
-    }
-
     /// The recorded response, or the recorded error thrown again.
     package func result() throws -> WireResponse {
         if let response { return response }

@@ -20,14 +20,6 @@ package enum TapeCoding {
         body.map { String(decoding: $0, as: UTF8.self) } ?? "(no body)"
     }
 
-    /// `POST /v1/conversations/c-1/messages`, with the query sorted:
-    /// `GET /v1/conversations?limit=20`.
-    package static func summary(of request: WireRequest) -> String {
-        let route = HTTPWire.route(for: request, withBody: false)
-        let query = route.query.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "&")
-        return "\(route.method) \(route.path)\(query.isEmpty ? "" : "?" + query)"
-    }
-
     /// What replaces a secret when requests are compared: the tape holds
     /// placeholders (`<token#1>`) where the SDK sends tokens now.
     package static let mask = "<masked>"
@@ -76,9 +68,6 @@ package struct TapeOpening: Codable, Sendable, Hashable {
         opening.accessToken = TapeCoding.mask
         return opening
     }
-
-    /// `open after=4`, `open after=-` (from the start).
-    package var summary: String { "open after=\(afterUserSeq.map(String.init) ?? "-")" }
 }
 
 /// The body of a close frame.
@@ -107,14 +96,12 @@ extension WireResponse {
 }
 
 extension WireEvent {
-    /// `event #5 messageCreated`.
-    package var tapeSummary: String {
-        let kind =
-            switch kind {
-            case .messageCreated: "messageCreated"
-            case .conversationUpdated: "conversationUpdated"
-            case .typing: "typing"
-            }
-        return "event #\(userSeq) \(kind)"
+    /// The kind's name: `messageCreated`, `conversationUpdated`, `typing`.
+    package var tapeName: String {
+        switch kind {
+        case .messageCreated: "messageCreated"
+        case .conversationUpdated: "conversationUpdated"
+        case .typing: "typing"
+        }
     }
 }

@@ -11,11 +11,15 @@ package final class TrafficReporter: WireObserver {
     /// `online`, `latency 200ms`, `fail next 3`, `drop`, `restart device-alice`),
     /// `out` rows on the `http` channel without a body; a tape replay skips them.
     package static let networkDevice = "network"
+    /// The pseudo-device of the other side's calls (the workbench's
+    /// `AppBackendTape`): not reported here, named here so that the legacy
+    /// reader of old rows knows them too.
+    package static let appBackendDevice = "app-backend"
 
     package let runtime: any ChatRuntime
     package let sink: @Sendable (TrafficEntry) -> Void
     /// Whether anyone reads the traffic (a recording, an HTML capture):
-    /// when not, nothing is summarised or encoded. Exchanges are numbered
+    /// when not, nothing is typed or encoded. Exchanges are numbered
     /// all the same.
     package let isCapturing: @Sendable () -> Bool
     private let exchanges = LockedValue<[String: Int]>([:])
@@ -31,7 +35,7 @@ package final class TrafficReporter: WireObserver {
 
     package func request(_ envelope: WireEnvelope) -> Int {
         let exchange = next(envelope.deviceId)
-        report(envelope.deviceId, .http, .out, TapeCoding.summary(of: envelope.request), TapeCoding.encode(envelope), exchange)
+        report(envelope.deviceId, .http, .out, TrafficEntry.Kind(envelope.request), TapeCoding.encode(envelope), exchange)
         return exchange
     }
 
@@ -42,42 +46,42 @@ package final class TrafficReporter: WireObserver {
             case .success(let response): TapeAnswer(response)
             case .failure(let error): TapeAnswer(error: error)
             }
-        report(deviceId, .http, .in, answer.summary(), TapeCoding.encode(answer), exchange)
+        report(deviceId, .http, .in, .answer(answer.outcome), TapeCoding.encode(answer), exchange)
     }
 
     package func opening(_ request: RealtimeRequest) -> Int {
         let exchange = next(request.deviceId)
         let opening = TapeOpening(request)
-        report(request.deviceId, .ws, .out, opening.summary, TapeCoding.encode(opening), exchange)
+        report(request.deviceId, .ws, .out, .open(afterUserSeq: request.afterUserSeq), TapeCoding.encode(opening), exchange)
         return exchange
     }
 
     package func opened(_ result: Result<Void, any Error>, deviceId: String, exchange: Int) {
         switch result {
         case .success:
-            report(deviceId, .ws, .in, "ready", nil, exchange)
+            report(deviceId, .ws, .in, .ready, nil, exchange)
         case .failure(let error):
             let answer = TapeAnswer(error: error)
-            report(deviceId, .ws, .in, answer.summary(failing: "refused"), TapeCoding.encode(answer), exchange)
+            report(deviceId, .ws, .in, .refused(answer.outcome), TapeCoding.encode(answer), exchange)
         }
     }
 
     package func signal(_ signal: RealtimeSignal, deviceId: String, exchange: Int) {
         switch signal {
         case .event(let event):
-            report(deviceId, .ws, .in, event.tapeSummary, TapeCoding.encode(event), exchange)
+            report(deviceId, .ws, .in, .event(seq: event.userSeq, name: event.tapeName), TapeCoding.encode(event), exchange)
         case .closed(let reason):
-            report(deviceId, .ws, .in, "closed: \(reason)", TapeCoding.encode(TapeClose(reason: reason)), exchange)
+            report(deviceId, .ws, .in, .closed(reason: reason), TapeCoding.encode(TapeClose(reason: reason)), exchange)
         }
     }
 
     package func closedByClient(deviceId: String, exchange: Int) {
-        report(deviceId, .ws, .out, "close", nil, exchange)
+        report(deviceId, .ws, .out, .close, nil, exchange)
     }
 
     /// A fault or a change of the network's conditions, on the ``networkDevice``.
-    package func fault(_ summary: String) {
-        report(Self.networkDevice, .http, .out, summary, nil, nil)
+    package func fault(_ fault: TrafficEntry.Fault) {
+        report(Self.networkDevice, .http, .out, .fault(fault), nil, nil)
     }
 
     private func next(_ device: String) -> Int {
@@ -88,13 +92,14 @@ package final class TrafficReporter: WireObserver {
     }
 
     private func report(
-        _ device: String, _ channel: TrafficEntry.Channel, _ direction: TrafficEntry.Direction, _ summary: @autoclosure () -> String,
+        _ device: String, _ channel: TrafficEntry.Channel, _ direction: TrafficEntry.Direction,
+        _ kind: @autoclosure () -> TrafficEntry.Kind,
         _ body: @autoclosure () -> Data?, _ exchange: Int?
     ) {
         guard isCapturing() else { return }
         sink(
             TrafficEntry(
-                time: runtime.now, deviceId: device, channel: channel, direction: direction, summary: summary(), body: body(),
+                time: runtime.now, deviceId: device, channel: channel, direction: direction, kind: kind(), body: body(),
                 exchange: exchange))
     }
 }

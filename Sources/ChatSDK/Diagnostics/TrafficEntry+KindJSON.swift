@@ -1,0 +1,175 @@
+import Foundation
+
+extension TrafficEntry.Kind {
+    /// The kind as the `traffic.kind` column keeps it: the bytes of its
+    /// `Codable` encoding with sorted keys (what ``init(json:)`` reads),
+    /// written by hand: recording traffic is on the hot path of a recorded
+    /// session, and a second `JSONEncoder` per entry beside its body's
+    /// would cost more than the kind is worth (checked against the encoder
+    /// in TrafficKindTests).
+    package var json: String {
+        var json = JSONText()
+        switch self {
+        case .request(let method, let path, let query):
+            json.open("request")
+            json.field("method", .text(method))
+            json.raw(",")
+            json.field("path", .text(path))
+            json.raw(",")
+            json.key("query")
+            json.raw("{")
+            json.fields(query)
+            json.raw("}")
+            json.close()
+        case .answer(let outcome): json.wrapping("answer") { outcome.write(&$0) }
+        case .open(let after): json.object("open", ["afterUserSeq": after.map(JSONText.Value.number)])
+        case .close: json.object("close", [:])
+        case .ready: json.object("ready", [:])
+        case .refused(let outcome): json.wrapping("refused") { outcome.write(&$0) }
+        case .event(let seq, let name): json.object("event", ["name": .text(name), "seq": .number(seq)])
+        case .closed(let reason): json.object("closed", ["reason": .text(reason)])
+        case .call(let call): json.wrapping("call") { $0.string(call) }
+        case .fault(let fault): json.wrapping("fault") { fault.write(&$0) }
+        case .untyped(let summary): json.wrapping("untyped") { $0.string(summary) }
+        }
+        return json.text
+    }
+
+    /// A kind read back from the `traffic.kind` column; nil when it is not
+    /// one this version knows.
+    package init?(json: String) {
+        guard let kind = TapeCoding.decode(Self.self, from: Data(json.utf8)) else { return nil }
+        self = kind
+    }
+}
+
+extension TrafficEntry.Outcome {
+    fileprivate func write(_ json: inout JSONText) {
+        switch self {
+        case .ok(let response): json.object("ok", ["response": response.map(JSONText.Value.text)])
+        case .rejected(let code): json.object("rejected", ["code": .text(code)])
+        case .offline: json.object("offline", [:])
+        case .failed: json.object("failed", [:])
+        case .cancelled: json.object("cancelled", [:])
+        }
+    }
+}
+
+extension TrafficEntry.Fault {
+    fileprivate func write(_ json: inout JSONText) {
+        let device = self.device.map(JSONText.Value.text)
+        switch self {
+        case .offline: json.object("offline", ["device": device])
+        case .online: json.object("online", ["device": device])
+        case .latency(let milliseconds, _): json.object("latency", ["device": device, "milliseconds": .number(milliseconds)])
+        case .failNext(let count, let kind, _):
+            json.object("failNext", ["count": .number(Int64(count)), "device": device, "kind": kind.map(JSONText.Value.text)])
+        case .drop: json.object("drop", ["device": device])
+        case .cut(let count, let point, _):
+            json.object("cut", ["count": .number(Int64(count)), "device": device, "point": .text(point)])
+        case .restart: json.object("restart", ["device": device])
+        case .lost(let request, _): json.object("lost", ["device": device, "request": .text(request)])
+        }
+    }
+
+    /// The device it names, if any.
+    var device: String? {
+        switch self {
+        case .offline(let device), .online(let device), .latency(_, let device), .failNext(_, _, let device), .drop(let device),
+            .cut(_, _, let device):
+            device
+        case .restart(let device), .lost(_, let device): device
+        }
+    }
+}
+
+/// JSON written by hand, as `JSONEncoder` writes it with sorted keys and
+/// without escaping slashes.
+private struct JSONText {
+    enum Value {
+        case text(String)
+        case number(Int64)
+    }
+
+    /// What stands for a character a JSON string cannot hold as it is.
+    private static let escapes: [Unicode.Scalar: String] = [
+        "\"": "\\\"", "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\u{08}": "\\b", "\u{0C}": "\\f",
+    ]
+
+    var text = ""
+
+    /// `{"name":{`, the start of a case with fields.
+    mutating func open(_ name: String) {
+        raw("{")
+        key(name)
+        raw("{")
+    }
+
+    mutating func close() { raw("}}") }
+
+    /// `{"name":{…}}`: a case and its fields, given in the order of their
+    /// keys, those that are nil left out (as `encodeIfPresent` does).
+    mutating func object(_ name: String, _ values: KeyValuePairs<String, Value?>) {
+        open(name)
+        var first = true
+        for (key, value) in values {
+            guard let value else { continue }
+            if !first { raw(",") }
+            first = false
+            field(key, value)
+        }
+        close()
+    }
+
+    /// `{"name":{"_0":…}}`: a case with one unlabelled value.
+    mutating func wrapping(_ name: String, _ value: (inout JSONText) -> Void) {
+        open(name)
+        key("_0")
+        value(&self)
+        close()
+    }
+
+    /// `"a":"x","b":"y"`, in the order of their keys.
+    mutating func fields(_ fields: [String: String]) {
+        for (index, name) in fields.keys.sorted().enumerated() {
+            if index > 0 { raw(",") }
+            field(name, .text(fields[name] ?? ""))
+        }
+    }
+
+    mutating func field(_ name: String, _ value: Value) {
+        key(name)
+        switch value {
+        case .text(let value): string(value)
+        case .number(let value): raw(String(value))
+        }
+    }
+
+    mutating func key(_ key: String) {
+        string(key)
+        raw(":")
+    }
+
+    mutating func raw(_ text: String) { self.text += text }
+
+    mutating func string(_ value: String) {
+        text += "\""
+        // Nearly every text needs no escape: its bytes are checked, not looked up.
+        guard value.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+            text += value
+            text += "\""
+            return
+        }
+        for scalar in value.unicodeScalars {
+            if let escape = Self.escapes[scalar] {
+                text += escape
+            } else if scalar.value < 0x20 {
+                let hex = String(scalar.value, radix: 16)
+                text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            } else {
+                text.unicodeScalars.append(scalar)
+            }
+        }
+        text += "\""
+    }
+}

@@ -1,0 +1,113 @@
+// LEGACY: the one place that reads a traffic summary back. Files written
+// before schema v8 have no `traffic.kind`: their rows are typed from their
+// summaries here, and only here (RecordingStore reads a row's kind with it
+// when the column is NULL). Nothing else parses a summary; nothing written
+// from v8 on is read by it.
+
+extension TrafficEntry.Kind {
+    /// LEGACY: the kind of a row written before v8, read from its summary,
+    /// its channel, direction and device (which say what the summary can
+    /// be). One that does not render back to the same summary is
+    /// ``untyped(_:)``, so that it shows as it was and fools no reader.
+    package init(legacySummary summary: String, channel: TrafficEntry.Channel, direction: TrafficEntry.Direction, deviceId: String) {
+        let kind = Self.legacy(summary, channel, direction, deviceId) ?? .untyped(summary)
+        self = kind.summary == summary ? kind : .untyped(summary)
+    }
+
+    private static func legacy(
+        _ summary: String, _ channel: TrafficEntry.Channel, _ direction: TrafficEntry.Direction, _ deviceId: String
+    ) -> Self? {
+        if deviceId == TrafficReporter.networkDevice { return legacyFault(summary).map(Self.fault) }
+        switch (channel, direction) {
+        case (.http, .out):
+            if deviceId == TrafficReporter.appBackendDevice { return .call(summary) }
+            return legacyRequest(summary)
+        case (.http, .in): return legacyOutcome(summary, failing: "error").map(Self.answer)
+        case (.ws, .out):
+            if summary == "close" { return .close }
+            guard let after = summary.dropping("open after=") else { return nil }
+            if after == "-" { return .open(afterUserSeq: nil) }
+            return Int64(after).map { .open(afterUserSeq: $0) }
+        case (.ws, .in):
+            if summary == "ready" { return .ready }
+            if let reason = summary.dropping("closed: ") { return .closed(reason: reason) }
+            if let event = summary.dropping("event #"), let space = event.firstIndex(of: " "), let seq = Int64(event[..<space]) {
+                return .event(seq: seq, name: String(event[event.index(after: space)...]))
+            }
+            return legacyOutcome(summary, failing: "refused").map(Self.refused)
+        }
+    }
+
+    /// `GET /v1/conversations?limit=20`.
+    private static func legacyRequest(_ summary: String) -> Self? {
+        guard let space = summary.firstIndex(of: " ") else { return nil }
+        let target = summary[summary.index(after: space)...]
+        let path = target.prefix { $0 != "?" }
+        var query: [String: String] = [:]
+        if path.endIndex < target.endIndex {
+            for pair in target[target.index(after: path.endIndex)...].split(separator: "&") {
+                let key = pair.prefix { $0 != "=" }
+                query[String(key)] = String(pair.dropFirst(key.count + 1))
+            }
+        }
+        return .request(method: String(summary[..<space]), path: String(path), query: query)
+    }
+
+    /// `ok`, `ok sent`, `error expiredToken`, `error offline`, `refused failed`.
+    private static func legacyOutcome(_ summary: String, failing word: String) -> TrafficEntry.Outcome? {
+        if summary == "ok" { return .ok(response: nil) }
+        if let response = summary.dropping("ok ") { return .ok(response: response) }
+        guard let code = summary.dropping(word + " ") else { return nil }
+        switch code {
+        case "offline": return .offline
+        case "failed": return .failed
+        case "cancelled": return .cancelled
+        default: return .rejected(code: code)
+        }
+    }
+
+    /// `offline`, `online device-1`, `latency 200ms`, `fail next 3 (timeout) device-1`,
+    /// `drop`, `cut 2 in flight after-commit`, `restart device-alice`,
+    /// `lost sendMessage from device-alice`.
+    private static func legacyFault(_ summary: String) -> TrafficEntry.Fault? {
+        let words = summary.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+        func device(after count: Int) -> String? {
+            words.count > count ? words[count...].joined(separator: " ") : nil
+        }
+        switch words.first {
+        case "offline": return .offline(device: device(after: 1))
+        case "online": return .online(device: device(after: 1))
+        case "drop": return .drop(device: device(after: 1))
+        case "restart": return device(after: 1).map { .restart(device: $0) }
+        case "latency":
+            guard words.count > 1, let milliseconds = words[1].dropping(suffix: "ms").flatMap({ Int64($0) }) else { return nil }
+            return .latency(milliseconds: milliseconds, device: device(after: 2))
+        case "fail":
+            guard words.count > 2, words[1] == "next", let count = Int(words[2]) else { return nil }
+            if words.count > 3, let kind = words[3].dropping("(")?.dropping(suffix: ")") {
+                return .failNext(count: count, kind: kind, device: device(after: 4))
+            }
+            return .failNext(count: count, kind: nil, device: device(after: 3))
+        case "cut":
+            guard words.count > 4, let count = Int(words[1]), words[2] == "in", words[3] == "flight" else { return nil }
+            return .cut(count: count, point: words[4], device: device(after: 5))
+        case "lost":
+            // A request's name has no space: the device is all after ` from `.
+            guard words.count > 3, words[2] == "from" else { return nil }
+            return .lost(request: words[1], device: words[3...].joined(separator: " "))
+        default: return nil
+        }
+    }
+}
+
+extension String {
+    /// The rest after `prefix`, or nil when it does not start with it.
+    fileprivate func dropping(_ prefix: String) -> String? {
+        hasPrefix(prefix) ? String(dropFirst(prefix.count)) : nil
+    }
+
+    /// What comes before `suffix`, or nil when it does not end with it.
+    fileprivate func dropping(suffix: String) -> String? {
+        hasSuffix(suffix) ? String(dropLast(suffix.count)) : nil
+    }
+}

@@ -1,0 +1,120 @@
+import ChatCore
+import Foundation
+import Testing
+
+@testable import ChatSDK
+
+/// What a traffic entry is, typed from its producer (issue 30): its one
+/// rendering, its JSON in the recording, its redaction, and the legacy
+/// reader of the rows of files from before v8.
+@Suite struct TrafficKindTests {
+    typealias Kind = TrafficEntry.Kind
+
+    /// Every kind, with the texts a naive writer gets wrong (quotes, line
+    /// breaks, control characters, slashes, non-ASCII).
+    static let kinds: [(kind: Kind, summary: String)] = [
+        (
+            .request(method: "GET", path: "/v1/conversations", query: ["limit": "20", "cursor": "a/b"]),
+            "GET /v1/conversations?cursor=a/b&limit=20"
+        ),
+        (.request(method: "POST", path: "/v1/conversations/c-1/messages", query: [:]), "POST /v1/conversations/c-1/messages"),
+        (.answer(.ok(response: "sent")), "ok sent"),
+        (.answer(.ok(response: nil)), "ok"),
+        (.answer(.rejected(code: "expiredToken")), "error expiredToken"),
+        (.answer(.offline), "error offline"),
+        (.answer(.failed), "error failed"),
+        (.answer(.cancelled), "error cancelled"),
+        (.open(afterUserSeq: 4), "open after=4"),
+        (.open(afterUserSeq: nil), "open after=-"),
+        (.close, "close"),
+        (.ready, "ready"),
+        (.refused(.rejected(code: "invalidToken")), "refused invalidToken"),
+        (.refused(.offline), "refused offline"),
+        (.event(seq: 5, name: "messageCreated"), "event #5 messageCreated"),
+        (.closed(reason: "bye \"now\"\n\t\u{01}\\ é"), "closed: bye \"now\"\n\t\u{01}\\ é"),
+        (.call(#"agentSay(c-1, "Hello")"#), #"agentSay(c-1, "Hello")"#),
+        (.fault(.offline(device: nil)), "offline"),
+        (.fault(.offline(device: "device-1")), "offline device-1"),
+        (.fault(.online(device: nil)), "online"),
+        (.fault(.latency(milliseconds: 200, device: nil)), "latency 200ms"),
+        (.fault(.latency(milliseconds: 200, device: "device-1")), "latency 200ms device-1"),
+        (.fault(.failNext(count: 3, kind: nil, device: nil)), "fail next 3"),
+        (.fault(.failNext(count: 1, kind: "timeout", device: "device-1")), "fail next 1 (timeout) device-1"),
+        (.fault(.drop(device: nil)), "drop"),
+        (.fault(.cut(count: 2, point: "after-commit", device: nil)), "cut 2 in flight after-commit"),
+        (.fault(.cut(count: 1, point: "before-commit", device: "device-1")), "cut 1 in flight before-commit device-1"),
+        (.fault(.restart(device: "device-alice")), "restart device-alice"),
+        (.fault(.lost(request: "sendMessage", device: "x from y")), "lost sendMessage from x from y"),
+        (.untyped("something old"), "something old"),
+    ]
+
+    @Test func eachKindRendersAsItsSummary() {
+        for (kind, summary) in Self.kinds { #expect(kind.summary == summary) }
+    }
+
+    /// The recording's JSON is written by hand (no encoder on the hot
+    /// path): byte for byte what the encoder writes, and read back.
+    @Test func theHandWrittenJSONIsTheEncodersAndReadsBack() throws {
+        for (kind, _) in Self.kinds {
+            let encoded = try #require(TapeCoding.encode(kind))
+            #expect(kind.json == String(decoding: encoded, as: UTF8.self))
+            #expect(Kind(json: kind.json) == kind)
+        }
+        #expect(Kind(json: #"{"teleport":{}}"#) == nil)
+    }
+
+    /// The rows of a file from before v8 are typed from their summaries,
+    /// by their channel, direction and device.
+    @Test func theLegacyReaderTypesOldRows() {
+        func legacy(_ summary: String, _ channel: TrafficEntry.Channel, _ direction: TrafficEntry.Direction, _ device: String) -> Kind {
+            Kind(legacySummary: summary, channel: channel, direction: direction, deviceId: device)
+        }
+        #expect(
+            legacy("GET /v1/conversations?cursor=x=y&limit=20", .http, .out, "d")
+                == .request(method: "GET", path: "/v1/conversations", query: ["cursor": "x=y", "limit": "20"]))
+        #expect(legacy("ok sent", .http, .in, "d") == .answer(.ok(response: "sent")))
+        #expect(legacy("error offline", .http, .in, "d") == .answer(.offline))
+        #expect(legacy("error expiredToken", .http, .in, "d") == .answer(.rejected(code: "expiredToken")))
+        #expect(legacy("open after=-", .ws, .out, "d") == .open(afterUserSeq: nil))
+        #expect(legacy("open after=4", .ws, .out, "d") == .open(afterUserSeq: 4))
+        #expect(legacy("close", .ws, .out, "d") == .close)
+        #expect(legacy("ready", .ws, .in, "d") == .ready)
+        #expect(legacy("refused failed", .ws, .in, "d") == .refused(.failed))
+        #expect(legacy("event #5 messageCreated", .ws, .in, "d") == .event(seq: 5, name: "messageCreated"))
+        #expect(legacy("closed: event #5 x", .ws, .in, "d") == .closed(reason: "event #5 x"))
+        // The other side's calls are calls, whatever they look like.
+        #expect(legacy("GET /v1/x", .http, .out, "app-backend") == .call("GET /v1/x"))
+        #expect(legacy("ok", .http, .in, "app-backend") == .answer(.ok(response: nil)))
+        #expect(legacy("error notFound", .http, .in, "app-backend") == .answer(.rejected(code: "notFound")))
+        // The network's rows are faults.
+        for (kind, summary) in Self.kinds {
+            guard case .fault = kind else { continue }
+            #expect(legacy(summary, .http, .out, TrafficReporter.networkDevice) == kind, "\(summary)")
+        }
+        // What it cannot type shows as it was.
+        #expect(legacy("teleport", .http, .out, TrafficReporter.networkDevice) == .untyped("teleport"))
+        #expect(legacy("hello", .ws, .in, "d") == .untyped("hello"))
+        #expect(legacy("event #x y", .ws, .in, "d") == .untyped("event #x y"))
+        // A query that would not render back the same stays as it was.
+        #expect(legacy("GET /v1/x?b=1&a=2", .http, .out, "d") == .untyped("GET /v1/x?b=1&a=2"))
+    }
+
+    /// Each text of a kind is redacted as the summary was as one line: the
+    /// same text and the same placeholders.
+    @Test func aKindIsRedactedAsItsSummaryWas() {
+        let jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhIn0.c2lnbmF0dXJl"
+        let kinds: [Kind] = [
+            .closed(reason: "token at_0123456789 then rt_9876543210 and \(jwt)"),
+            .call("agentSay(c-1, \"at_0123456789 st_5555555555\")"),
+            .request(method: "GET", path: "/v1/x/at_0123456789", query: ["a": "rt_1111111111", "b": "rt_2222222222"]),
+            .answer(.rejected(code: "at_7777777777")),
+            .fault(.lost(request: "sendMessage", device: "at_8888888888")),
+            .event(seq: 3, name: "typing"),
+        ]
+        for kind in kinds {
+            let byText = Redactor()
+            let byKind = Redactor()
+            #expect(kind.redacted(byKind.redact).summary == byText.redact(kind.summary))
+        }
+    }
+}
