@@ -1,4 +1,5 @@
 internal import ChatCore
+internal import ChatSQLite
 internal import GRDB
 
 /// The client's SQLite store: conversations, messages (with their send
@@ -371,10 +372,9 @@ final class LocalStore: Sendable {
                         updatedAt = excluded.updatedAt, lastSeq = excluded.lastSeq, preview = excluded.preview,
                         providerTypingUntil = excluded.providerTypingUntil, providerReadSeq = excluded.providerReadSeq
                     """
-            ).execute(arguments: [
-                row.id, row.title, row.isLocal, row.createdAt, row.updatedAt, row.lastSeq, row.preview, row.providerTypingUntil,
-                row.providerReadSeq,
-            ])
+            ).run(
+                .text(row.id), .text(row.title), .bool(row.isLocal), .int(row.createdAt), .int(row.updatedAt), .int(row.lastSeq),
+                .text(row.preview), .int(row.providerTypingUntil), .int(row.providerReadSeq))
         }
         mirror.withLock { mirror in
             if written != nil {
@@ -456,10 +456,6 @@ final class LocalStore: Sendable {
         case .attachment(let kind, let mime, let bytes, let name):
             (contentKind, mimeType, size, fileName) = (kind.rawValue, mime, bytes, name)
         }
-        let arguments: StatementArguments = [
-            row.id, row.conversationId, row.seq, row.localOrder, authorKind, authorName, contentKind, text, mimeType, size, fileName,
-            row.replyTo, row.createdAt, row.state.rawValue, row.errorCode, row.errorMessage,
-        ]
         willWrite()
         let written: Void? = access { db in
             try db.cachedStatement(
@@ -473,7 +469,10 @@ final class LocalStore: Sendable {
                         fileName = excluded.fileName, replyTo = excluded.replyTo, createdAt = excluded.createdAt,
                         state = excluded.state, errorCode = excluded.errorCode, errorMessage = excluded.errorMessage
                     """
-            ).execute(arguments: arguments)
+            ).run(
+                .text(row.id), .text(row.conversationId), .int(row.seq), .int(row.localOrder), .text(authorKind), .text(authorName),
+                .text(contentKind), .text(text), .text(mimeType), .int(size), .text(fileName), .text(row.replyTo), .int(row.createdAt),
+                .text(row.state.rawValue), .text(row.errorCode), .text(row.errorMessage))
         }
         mirror.withLock { mirror in
             if written != nil { mirror.apply(row) } else { mirror.pages[row.conversationId] = nil }
