@@ -475,7 +475,7 @@ final class LocalStore: Sendable {
                 .text(row.state.rawValue), .text(row.errorCode), .text(row.errorMessage))
         }
         mirror.withLock { mirror in
-            if written != nil { mirror.apply(row) } else { mirror.pages[row.conversationId] = nil }
+            if written != nil { mirror.apply(row) } else { mirror.forget(row) }
         }
         wrote()
         lastLocalOrder.withLock { last in
@@ -666,6 +666,14 @@ extension LocalStore {
         static let pageLimit = 4_096
 
         var pages: [String: Page] = [:]
+        /// The rows written lately, by id, whether or not a page holds
+        /// them: a send looks its message up again and again (to save each
+        /// of its states, to send it, to store the answer and its echo),
+        /// and without a watcher no page held it, so each lookup read
+        /// SQLite (issue 31: about 31 k instructions each).
+        var recent: [ExactKey: MessageRow] = [:]
+        /// Most rows in `recent`: beyond, it starts again.
+        static let recentLimit = 256
         var conversations: [String: ConversationRow] = [:]
         /// Whether `conversations` holds every conversation row (set once
         /// the table was read whole; upserts keep it so).
@@ -689,6 +697,9 @@ extension LocalStore {
         /// incomplete page moves past its end, which row follows is not
         /// known here: the page is dropped and read again when needed.
         mutating func apply(_ row: MessageRow) {
+            let key = ExactKey(row.id)
+            if recent.count >= Self.recentLimit, recent[key] == nil { recent.removeAll(keepingCapacity: true) }
+            recent[key] = row
             guard var page = pages[row.conversationId] else { return }
             let previous = page.rows.firstIndex { $0.id == row.id }
             if let previous { page.rows.remove(at: previous) }
@@ -706,7 +717,14 @@ extension LocalStore {
             pages[row.conversationId] = page
         }
 
+        /// A row unwritten (its write failed) is no longer known here.
+        mutating func forget(_ row: MessageRow) {
+            pages[row.conversationId] = nil
+            recent[ExactKey(row.id)] = nil
+        }
+
         func message(id: String) -> MessageRow? {
+            if let row = recent[ExactKey(id)] { return row }
             for page in pages.values {
                 if let row = page.rows.first(where: { $0.id == id }) { return row }
             }
