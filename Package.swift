@@ -67,10 +67,16 @@ let package = Package(
         // Wire format and runtime abstractions shared by the SDK and the backend,
         // so that ChatSDK never imports ChatBackend (and vice versa).
         .target(name: "ChatCore", swiftSettings: strict),
+        // SQLite's own bind/step calls on GRDB's cached statements (issue 31):
+        // what the backend, the SDK's cache and the recorder write per send.
+        .target(
+            name: "ChatSQLite",
+            dependencies: [.product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift")],
+            swiftSettings: strict),
         .target(
             name: "ChatBackend",
             dependencies: [
-                "ChatCore",
+                "ChatCore", "ChatSQLite",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // The C API, for the write-ahead log's hook (WALCheckpointer).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -81,7 +87,7 @@ let package = Package(
         .target(
             name: "ChatSDK",
             dependencies: [
-                "ChatCore", .product(name: "GRDB", package: "GRDB.swift"),
+                "ChatCore", "ChatSQLite", .product(name: "GRDB", package: "GRDB.swift"),
             ], swiftSettings: strict),
         // The HTTP API's types, generated once from docs/openapi.json and
         // committed (Generated/; scripts/openapi-generate.sh): the client in
@@ -127,7 +133,7 @@ let package = Package(
         .target(
             name: "Workbench",
             dependencies: [
-                "ChatSimulation", "ChatSDK", "ChatSDKNetwork", "ChatBackend", "ChatCore",
+                "ChatSimulation", "ChatSDK", "ChatSDKNetwork", "ChatBackend", "ChatCore", "ChatSQLite",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "JWTKit", package: "jwt-kit", condition: workbench),
             ], swiftSettings: strict),
@@ -144,7 +150,7 @@ let package = Package(
         .testTarget(
             name: "ChatBackendTests",
             dependencies: [
-                "ChatBackend", "ChatTestSupport", .product(name: "JWTKit", package: "jwt-kit", condition: workbench),
+                "ChatBackend", "ChatSQLite", "ChatTestSupport", .product(name: "JWTKit", package: "jwt-kit", condition: workbench),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strict),

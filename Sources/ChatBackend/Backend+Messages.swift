@@ -1,4 +1,5 @@
 import ChatCore
+import ChatSQLite
 import Foundation
 import GRDB
 import Synchronization
@@ -155,14 +156,16 @@ extension Backend {
             sql: """
                 INSERT INTO message (conversationId, id, seq, author, content, replyTo, createdAt) VALUES (?, ?, ?, ?, ?, ?, ?)
                 """
-        ).execute(arguments: [conversationId, id, seq, try Self.encodedAuthor(author), try Self.encode(content), replyTo, now.milliseconds])
+        ).run(
+            .text(conversationId), .text(id), .int(seq), .text(try Self.encodedAuthor(author)), .text(try Self.encode(content)),
+            .text(replyTo), .int(now.milliseconds))
         try db.cachedStatement(
             sql: """
                 UPDATE conversation SET lastSeq = ?, updatedAt = ?, lastMessagePreview = ?,
                     providerTypingUntil = CASE WHEN ? THEN NULL ELSE providerTypingUntil END
                 WHERE id = ?
                 """
-        ).execute(arguments: [seq, now.milliseconds, Self.preview(of: content), clearProviderTyping, conversationId])
+        ).run(.int(seq), .int(now.milliseconds), .text(Self.preview(of: content)), .bool(clearProviderTyping), .text(conversationId))
         // The conversation as updated, from the row read in this transaction
         // and what the UPDATE set: reading it again (or UPDATE … RETURNING)
         // cost more than the rest of the statement (issue 17).

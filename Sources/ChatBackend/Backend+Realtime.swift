@@ -1,4 +1,5 @@
 import ChatCore
+import ChatSQLite
 import GRDB
 import Synchronization
 
@@ -138,7 +139,9 @@ extension Backend {
                     INSERT INTO event (userId, userSeq, kind, createdAt, messageConversationId, messageSeq) VALUES (?, ?, ?, ?, ?, ?)
                     """
             )
-            .execute(arguments: [userId, event.userSeq, Self.messageReferenceKind, now.milliseconds, conversationKey, message.seq])
+            .run(
+                .text(userId), .int(event.userSeq), .text(Self.messageReferenceKind), .int(now.milliseconds), .text(conversationKey),
+                .int(message.seq))
         } else {
             if case .conversationUpdated(let conversation) = kind {
                 key = try Self.encode(StoredConversationUpdate(conversation: conversation))
@@ -146,7 +149,7 @@ extension Backend {
                 key = try Self.encode(kind)
             }
             try db.cachedStatement(sql: "INSERT INTO event (userId, userSeq, kind, createdAt) VALUES (?, ?, ?, ?)")
-                .execute(arguments: [userId, event.userSeq, key, now.milliseconds])
+                .run(.text(userId), .int(event.userSeq), .text(key), .int(now.milliseconds))
         }
         recentEventKinds.withLock { recent in
             if recent.count >= 256 { recent.removeAll() }

@@ -21,6 +21,24 @@ import Testing
         #expect(Set([ExactKey(Self.composed), ExactKey(Self.decomposed), ExactKey(Self.composed)]).count == 2)
     }
 
+    /// Issue 31: bytes are compared at once where the strings hold them
+    /// contiguously, one at a time otherwise; both say the same.
+    @Test func bytesAreComparedWhateverTheStringsStorage() {
+        let long = String(repeating: "conversationUpdated ", count: 40)
+        var copy = long
+        copy.makeContiguousUTF8()
+        #expect(long.isSameIdentifier(as: copy))
+        #expect(!long.isSameIdentifier(as: String(long.dropLast()) + "!")) // same length, last byte differs
+        #expect(!long.isSameIdentifier(as: "!" + String(long.dropFirst()))) // same length, first byte differs
+        #expect(!long.isSameIdentifier(as: String(long.dropLast()))) // a prefix
+        #expect("".isSameIdentifier(as: ""))
+        #expect(!"".isSameIdentifier(as: "a"))
+        // A substring's copy and a small (inline) string hold their bytes contiguously too.
+        #expect(String(long.prefix(5)).isSameIdentifier(as: "conve"))
+        #expect(ExactKey(long) == ExactKey(copy))
+        #expect(ExactKey("m-1") != ExactKey("m-2"))
+    }
+
     /// The reported leak: Bob creates `cafe\u{301}`, Alice `caf\u{E9}`. They
     /// are one id, held by Bob; Alice gets a conversation of her own under a
     /// server-chosen id, and neither catch-up holds the other's message.

@@ -1,4 +1,5 @@
 internal import ChatCore
+internal import ChatSQLite
 internal import GRDB
 
 /// The client's SQLite store: conversations, messages (with their send
@@ -371,10 +372,9 @@ final class LocalStore: Sendable {
                         updatedAt = excluded.updatedAt, lastSeq = excluded.lastSeq, preview = excluded.preview,
                         providerTypingUntil = excluded.providerTypingUntil, providerReadSeq = excluded.providerReadSeq
                     """
-            ).execute(arguments: [
-                row.id, row.title, row.isLocal, row.createdAt, row.updatedAt, row.lastSeq, row.preview, row.providerTypingUntil,
-                row.providerReadSeq,
-            ])
+            ).run(
+                .text(row.id), .text(row.title), .bool(row.isLocal), .int(row.createdAt), .int(row.updatedAt), .int(row.lastSeq),
+                .text(row.preview), .int(row.providerTypingUntil), .int(row.providerReadSeq))
         }
         mirror.withLock { mirror in
             if written != nil {
@@ -456,10 +456,6 @@ final class LocalStore: Sendable {
         case .attachment(let kind, let mime, let bytes, let name):
             (contentKind, mimeType, size, fileName) = (kind.rawValue, mime, bytes, name)
         }
-        let arguments: StatementArguments = [
-            row.id, row.conversationId, row.seq, row.localOrder, authorKind, authorName, contentKind, text, mimeType, size, fileName,
-            row.replyTo, row.createdAt, row.state.rawValue, row.errorCode, row.errorMessage,
-        ]
         willWrite()
         let written: Void? = access { db in
             try db.cachedStatement(
@@ -473,10 +469,13 @@ final class LocalStore: Sendable {
                         fileName = excluded.fileName, replyTo = excluded.replyTo, createdAt = excluded.createdAt,
                         state = excluded.state, errorCode = excluded.errorCode, errorMessage = excluded.errorMessage
                     """
-            ).execute(arguments: arguments)
+            ).run(
+                .text(row.id), .text(row.conversationId), .int(row.seq), .int(row.localOrder), .text(authorKind), .text(authorName),
+                .text(contentKind), .text(text), .text(mimeType), .int(size), .text(fileName), .text(row.replyTo), .int(row.createdAt),
+                .text(row.state.rawValue), .text(row.errorCode), .text(row.errorMessage))
         }
         mirror.withLock { mirror in
-            if written != nil { mirror.apply(row) } else { mirror.pages[row.conversationId] = nil }
+            if written != nil { mirror.apply(row) } else { mirror.forget(row) }
         }
         wrote()
         lastLocalOrder.withLock { last in
@@ -667,6 +666,14 @@ extension LocalStore {
         static let pageLimit = 4_096
 
         var pages: [String: Page] = [:]
+        /// The rows written lately, by id, whether or not a page holds
+        /// them: a send looks its message up again and again (to save each
+        /// of its states, to send it, to store the answer and its echo),
+        /// and without a watcher no page held it, so each lookup read
+        /// SQLite (issue 31: about 31 k instructions each).
+        var recent: [ExactKey: MessageRow] = [:]
+        /// Most rows in `recent`: beyond, it starts again.
+        static let recentLimit = 256
         var conversations: [String: ConversationRow] = [:]
         /// Whether `conversations` holds every conversation row (set once
         /// the table was read whole; upserts keep it so).
@@ -690,6 +697,9 @@ extension LocalStore {
         /// incomplete page moves past its end, which row follows is not
         /// known here: the page is dropped and read again when needed.
         mutating func apply(_ row: MessageRow) {
+            let key = ExactKey(row.id)
+            if recent.count >= Self.recentLimit, recent[key] == nil { recent.removeAll(keepingCapacity: true) }
+            recent[key] = row
             guard var page = pages[row.conversationId] else { return }
             let previous = page.rows.firstIndex { $0.id == row.id }
             if let previous { page.rows.remove(at: previous) }
@@ -707,7 +717,14 @@ extension LocalStore {
             pages[row.conversationId] = page
         }
 
+        /// A row unwritten (its write failed) is no longer known here.
+        mutating func forget(_ row: MessageRow) {
+            pages[row.conversationId] = nil
+            recent[ExactKey(row.id)] = nil
+        }
+
         func message(id: String) -> MessageRow? {
+            if let row = recent[ExactKey(id)] { return row }
             for page in pages.values {
                 if let row = page.rows.first(where: { $0.id == id }) { return row }
             }

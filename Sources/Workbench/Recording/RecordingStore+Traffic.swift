@@ -1,5 +1,6 @@
 import ChatCore
 import ChatSDK
+import ChatSQLite
 import Foundation
 import GRDB
 

@@ -1,4 +1,5 @@
 import ChatSDK
+import ChatSQLite
 import Foundation
 import GRDB
 
