@@ -157,8 +157,9 @@ async def main(base):
         sent = await http.post(f"/v1/conversations/{conversation_id}/messages", headers=user, json=named)
         check(sent.status_code == 200, "a message names the uploaded bytes")
         read = await http.get(f"/v1/attachments/{attachment.get('id', 'x')}", headers=user)
-        check(read.status_code == 200 and read.content == png and read.headers.get("X-Attachment-Type") == "image/png",
-              "attachmentData gives the owner the bytes and their type")
+        check(read.status_code == 200 and read.content == png and read.headers.get("Content-Type") == "image/png"
+              and read.headers.get("X-Attachment-Type") == "image/png",
+              "attachmentData gives the owner the bytes with their own Content-Type")
         theirs = await http.get(f"/v1/attachments/{attachment.get('id', 'x')}", headers=bob_headers)
         unknown = await http.get("/v1/attachments/att-none", headers=bob_headers)
         check(theirs.status_code == 404 and theirs.json() == unknown.json(),

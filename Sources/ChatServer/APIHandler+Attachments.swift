@@ -82,6 +82,6 @@ extension APIHandler {
             throw WireError(.internalError)
         }
         let digest = Backend.sha256(data)
-        return .ok(.init(headers: .init(xAttachmentType: mimeType, xAttachmentSha256: digest), body: .binary(HTTPBody(data))))
+        return .ok(.init(headers: .init(xAttachmentType: mimeType, xAttachmentSha256: digest), body: .any(HTTPBody(data))))
     }
 }

@@ -20,7 +20,7 @@ import Testing
         #expect(message.state == .toBeSent)
         #expect(message.content == .attachment(kind: .image, mimeType: "image/png", size: 11, fileName: "dot.png"))
         // Until it is sent, the bytes are the cache's.
-        #expect(try app.call { try await $0.data(for: message) } == Self.png)
+        #expect(try app.call { try await $0.data(for: message) } == AttachmentData(data: Self.png, mimeType: "image/png", source: .cache))
         try app.restart()
         app.world.network.setOnline(true)
         app.world.runUntilIdle()
@@ -31,9 +31,9 @@ import Testing
             return
         }
         #expect(id.hasPrefix("att-"))
-        // Sent, they are read from the server.
         let requests = app.world.network.requestCount
-        #expect(try app.call { try await $0.data(for: message) } == Self.png)
+        // Sent, they are read from the server, with the type it answers.
+        #expect(try app.call { try await $0.data(for: message) } == AttachmentData(data: Self.png, mimeType: "image/png", source: .network))
         #expect(app.world.network.requestCount == requests + 1)
     }
 

@@ -3958,7 +3958,7 @@ package enum Operations {
     }
     /// An attachment's bytes: for the owner of the conversation a message sent them in, or their uploader while no message names them.
     ///
-    /// Anyone else gets the answer an unknown id gets (404 unknownAttachment): whether the id exists is not told. The bytes come as application/octet-stream; their type, as uploaded, is X-Attachment-Type, their SHA-256 X-Attachment-Sha256.
+    /// Anyone else gets the answer an unknown id gets (404 unknownAttachment): whether the id exists is not told. The bytes come with their own type as Content-Type (as uploaded, lower case; e.g. image/png), their SHA-256 as X-Attachment-Sha256. X-Attachment-Type repeats the type, for clients that read it there.
     ///
     /// - Remark: HTTP `GET /v1/attachments/{id}`.
     /// - Remark: Generated from `#/paths//v1/attachments/{id}/get(attachmentData)`.
@@ -4018,7 +4018,7 @@ package enum Operations {
             package struct Ok: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/v1/attachments/{id}/GET/responses/200/headers`.
                 package struct Headers: Sendable, Hashable {
-                    /// The attachment's MIME type, as uploaded (lower case).
+                    /// The attachment's MIME type, as uploaded (lower case): the same as Content-Type, kept for clients that read it here.
                     ///
                     /// - Remark: Generated from `#/paths/v1/attachments/{id}/GET/responses/200/headers/X-Attachment-Type`.
                     package var xAttachmentType: Swift.String
@@ -4029,7 +4029,7 @@ package enum Operations {
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
-                    ///   - xAttachmentType: The attachment's MIME type, as uploaded (lower case).
+                    ///   - xAttachmentType: The attachment's MIME type, as uploaded (lower case): the same as Content-Type, kept for clients that read it here.
                     ///   - xAttachmentSha256: The SHA-256 of the bytes, lowercase hex.
                     package init(
                         xAttachmentType: Swift.String,
@@ -4043,16 +4043,16 @@ package enum Operations {
                 package var headers: Operations.AttachmentData.Output.Ok.Headers
                 /// - Remark: Generated from `#/paths/v1/attachments/{id}/GET/responses/200/content`.
                 @frozen package enum Body: Sendable, Hashable {
-                    /// - Remark: Generated from `#/paths/v1/attachments/{id}/GET/responses/200/content/application\/octet-stream`.
-                    case binary(OpenAPIRuntime.HTTPBody)
-                    /// The associated value of the enum case if `self` is `.binary`.
+                    /// - Remark: Generated from `#/paths/v1/attachments/{id}/GET/responses/200/content/*\/*`.
+                    case any(OpenAPIRuntime.HTTPBody)
+                    /// The associated value of the enum case if `self` is `.any`.
                     ///
-                    /// - Throws: An error if `self` is not `.binary`.
-                    /// - SeeAlso: `.binary`.
-                    package var binary: OpenAPIRuntime.HTTPBody {
+                    /// - Throws: An error if `self` is not `.any`.
+                    /// - SeeAlso: `.any`.
+                    package var any: OpenAPIRuntime.HTTPBody {
                         get throws {
                             switch self {
-                            case let .binary(body):
+                            case let .any(body):
                                 return body
                             }
                         }
@@ -4073,7 +4073,7 @@ package enum Operations {
                     self.body = body
                 }
             }
-            /// The bytes
+            /// The bytes, with the attachment's own type as Content-Type
             ///
             /// - Remark: Generated from `#/paths//v1/attachments/{id}/get(attachmentData)/responses/200`.
             ///
@@ -4357,13 +4357,13 @@ package enum Operations {
             case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
         }
         @frozen package enum AcceptableContentType: AcceptableProtocol {
-            case binary
+            case any
             case json
             case other(Swift.String)
             package init?(rawValue: Swift.String) {
                 switch rawValue.lowercased() {
-                case "application/octet-stream":
-                    self = .binary
+                case "*/*":
+                    self = .any
                 case "application/json":
                     self = .json
                 default:
@@ -4374,15 +4374,15 @@ package enum Operations {
                 switch self {
                 case let .other(string):
                     return string
-                case .binary:
-                    return "application/octet-stream"
+                case .any:
+                    return "*/*"
                 case .json:
                     return "application/json"
                 }
             }
             package static var allCases: [Self] {
                 [
-                    .binary,
+                    .any,
                     .json
                 ]
             }

@@ -264,12 +264,13 @@ public final class ChatClient: Sendable {
             content, data: data, replyingTo: Identifier.normalized(replyingTo), in: Identifier.normalized(conversationId))
     }
 
-    /// The bytes of a message's attachment (D6): from the cache while the
-    /// message is not sent, else from the server, which gives them to
-    /// members of the message's conversation only. Throws `unknownAttachment`
-    /// for a message without bytes (text, or an attachment described by
-    /// its size alone).
-    public func data(for message: Message) async throws -> Data {
+    /// The bytes of a message's attachment and their type (D6): from the
+    /// cache while the message is not sent, else from the server, which
+    /// gives them to members of the message's conversation only, with
+    /// their type as it stored them. Throws `unknownAttachment` for a
+    /// message without bytes (text, or an attachment described by its size
+    /// alone).
+    public func data(for message: Message) async throws -> AttachmentData {
         try await core.attachmentData(of: message.id)
     }
 

@@ -49,24 +49,24 @@ extension ClientCore {
         if store.attachment(messageId: wire.id) != held { store.setAttachment(held, messageId: wire.id) }
     }
 
-    /// The bytes of a message's attachment: from the cache while the
-    /// message is not sent, else from the server.
-    func attachmentData(of messageId: String) async throws -> Data {
+    /// The bytes of a message's attachment, with their type: from the
+    /// cache while the message is not sent, else from the server.
+    func attachmentData(of messageId: String) async throws -> AttachmentData {
         try checkRunning()
         _ = try requireUser()
         guard let message = store.message(id: messageId) else {
             throw ChatError(.unknownMessage, "No message \(messageId) on this device")
         }
-        guard case .attachment = message.content, let held = store.attachment(messageId: messageId) else {
+        guard case .attachment(_, let mimeType, _, _) = message.content, let held = store.attachment(messageId: messageId) else {
             throw ChatError(.unknownAttachment, "Message \(messageId) has no attachment bytes")
         }
-        if let data = held.data { return data }
+        if let data = held.data { return AttachmentData(data: data, mimeType: mimeType, source: .cache) }
         guard let id = held.attachmentId else {
             throw ChatError(.unknownAttachment, "Message \(messageId) has no attachment bytes")
         }
-        guard case .attachmentData(_, let data) = try await request(.attachmentData(id: id)) else {
+        guard case .attachmentData(let type, let data) = try await request(.attachmentData(id: id)) else {
             throw ChatError(.invalidResponse, "The server answered a read of bytes with something else")
         }
-        return data
+        return AttachmentData(data: data, mimeType: type, source: .network)
     }
 }

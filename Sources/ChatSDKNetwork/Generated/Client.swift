@@ -1847,7 +1847,7 @@ internal struct Client: APIProtocol {
     }
     /// An attachment's bytes: for the owner of the conversation a message sent them in, or their uploader while no message names them.
     ///
-    /// Anyone else gets the answer an unknown id gets (404 unknownAttachment): whether the id exists is not told. The bytes come as application/octet-stream; their type, as uploaded, is X-Attachment-Type, their SHA-256 X-Attachment-Sha256.
+    /// Anyone else gets the answer an unknown id gets (404 unknownAttachment): whether the id exists is not told. The bytes come with their own type as Content-Type (as uploaded, lower case; e.g. image/png), their SHA-256 as X-Attachment-Sha256. X-Attachment-Type repeats the type, for clients that read it there.
     ///
     /// - Remark: HTTP `GET /v1/attachments/{id}`.
     /// - Remark: Generated from `#/paths//v1/attachments/{id}/get(attachmentData)`.
@@ -1898,16 +1898,16 @@ internal struct Client: APIProtocol {
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
-                            "application/octet-stream"
+                            "*/*"
                         ]
                     )
                     switch chosenContentType {
-                    case "application/octet-stream":
+                    case "*/*":
                         body = try converter.getResponseBodyAsBinary(
                             OpenAPIRuntime.HTTPBody.self,
                             from: responseBody,
                             transforming: { value in
-                                .binary(value)
+                                .any(value)
                             }
                         )
                     default:

@@ -146,7 +146,7 @@ extension CommandTable {
             name: "fetch", group: .data,
             arguments: [ArgumentSpec(name: "M", kind: .handle(.message))],
             summary:
-                "data(for:) on the current client: a message's attachment bytes (from the cache until it is sent, then from the server), their size and digest",
+                "data(for:) on the current client: a message's attachment bytes (from the cache until it is sent, then from the server), their size, type and digest, and (cached) when no request was made",
             example: "fetch m1",
             run: { interpreter, invocation in
                 let message = try interpreter.message(invocation.argument(0)!)
@@ -156,10 +156,10 @@ extension CommandTable {
                 let found: Message?? = interpreter.perform { try await sdk.message(withId: id) }
                 guard let found else { return }
                 guard let found else { throw ScriptError(.badValue, "\(message.handle) is not on \(client.name)'s device") }
-                guard let data = interpreter.perform({ try await sdk.data(for: found) }) else { return }
-                let digest = Backend.sha256(data)
+                guard let fetched = interpreter.perform({ try await sdk.data(for: found) }) else { return }
+                let digest = Backend.sha256(fetched.data)
                 message.digest = digest
-                interpreter.print("\(message.handle): \(data.count) bytes \(Format.shortDigest(digest))")
+                interpreter.print("\(message.handle): \(Format.attachmentData(fetched, digest: digest))")
             }),
         CommandSpec(
             name: "retry", group: .data,
