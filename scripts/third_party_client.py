@@ -148,6 +148,10 @@ async def main(base):
         # Attachments: the bytes are uploaded with their type, a message names
         # them, and only the conversation's owner reads them back.
         png = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "examples", "files", "dot.png"), "rb").read()
+        limits = await http.get("/v1/limits", headers=user)
+        check(limits.status_code == 200 and limits.json().get("maxAttachmentBytes", 0) >= len(png)
+              and "image/png" in limits.json().get("allowedMimeTypes", []),
+              "limits gives the app's maxAttachmentBytes and allowedMimeTypes")
         stored = await http.post("/v1/attachments", headers=dict(user, **{"Content-Type": "image/png"}), content=png)
         attachment = stored.json() if stored.status_code == 201 else {}
         check(stored.status_code == 201 and attachment.get("size") == len(png)

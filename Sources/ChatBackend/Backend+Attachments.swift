@@ -28,16 +28,7 @@ extension Backend {
 
     /// The app's limits on an attachment, with or without its bytes.
     static func checkLimits(mimeType: String, size: Int64, settings: AppSettings) throws(WireError) {
-        guard size <= settings.maxAttachmentBytes else {
-            throw WireError(
-                .attachmentTooLarge, "The attachment is \(size) bytes; the server accepts at most \(settings.maxAttachmentBytes)")
-        }
-        guard settings.allowedMimeTypes.contains(where: { $0.lowercased() == mimeType.lowercased() }) else {
-            throw WireError(
-                .unsupportedMediaType,
-                "The server does not accept \(String(mimeType.prefix(100)).debugDescription); it accepts \(settings.allowedMimeTypes.joined(separator: ", "))"
-            )
-        }
+        try settings.attachmentLimits.check(mimeType: mimeType, size: size)
     }
 
     /// Stores bytes already checked, under a new id.

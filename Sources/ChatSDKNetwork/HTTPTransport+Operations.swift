@@ -61,6 +61,8 @@ extension HTTPTransport {
             let ok = try answer.ok
             let data = try await Data(collecting: try ok.body.any, upTo: Int(WireLimits.maxAttachmentBytes))
             return .attachmentData(mimeType: ok.headers.xAttachmentType, data: data)
+        case .appLimits:
+            return .limits(try JSONBridge.convert(try await client.limits().ok.body.json))
         }
     }
 

@@ -70,6 +70,23 @@ import Testing
         #expect(stored.mimeType == "image/png")
     }
 
+    @Test func theAppsLimitsAreItsSettingsAndGiveTheUploadsReasons() throws {
+        var settings = AppSettings()
+        settings.maxAttachmentBytes = 10
+        settings.allowedMimeTypes = ["image/png"]
+        let world = try TestWorld(settings: settings)
+        let alice = try world.tokens("alice").accessToken
+        let limits = WireAppLimits(maxAttachmentBytes: 10, allowedMimeTypes: ["image/png"])
+        #expect(try world.handle(.appLimits, token: alice).get() == .limits(limits))
+        #expect(world.errorCode(.appLimits, token: nil) == .invalidToken)
+        // What the SDK checks against them is what an upload is told.
+        guard case .failure(let refused) = world.handle(.uploadAttachment(mimeType: "image/png", data: Self.png), token: alice) else {
+            Issue.record("the upload was stored")
+            return
+        }
+        #expect(throws: refused) { try limits.check(mimeType: "image/png", size: 11) }
+    }
+
     @Test func aMessageMustDescribeTheBytesItNamesAndSendThemInOneConversation() throws {
         let world = try TestWorld()
         let alice = try world.tokens("alice").accessToken

@@ -52,6 +52,55 @@ import Testing
         #expect(try app.world.backend.messages(conversationId: conversation.id).map(\.id) == [message.id])
     }
 
+    @Test func theAppsLimitsAreReadBeforeTheFirstUploadThenRefuseAtOnce() throws {
+        let app = try DataLayerTests.DiskApp()
+        try app.call { try await $0.setCurrentUser(userId: "alice") }
+        let conversation = try app.call { try await $0.startConversation() }
+        app.world.runUntilIdle()
+        // Not known yet: the outbox reads them before uploading, and bytes
+        // they refuse never leave; the message fails with the server's reason.
+        let first = try app.call {
+            try await $0.sendAttachment(Data("#!/bin/sh".utf8), kind: .document, mimeType: "text/x-shellscript", in: conversation.id)
+        }
+        app.world.runUntilIdle()
+        guard case .failed(let reason)? = try app.call({ try await $0.message(withId: first.id) })?.state else {
+            Issue.record("the message did not fail")
+            return
+        }
+        #expect(reason.code == .unsupportedMediaType)
+        // Known now: refused by the call, with the same reason, and no request.
+        let requests = app.world.network.requestCount
+        let refused = chatError {
+            try app.call {
+                try await $0.sendAttachment(Data("#!/bin/sh".utf8), kind: .document, mimeType: "text/x-shellscript", in: conversation.id)
+            }
+        }
+        #expect(refused?.code == .unsupportedMediaType)
+        #expect(refused?.message == reason.message)
+        #expect(app.world.network.requestCount == requests)
+        // The app's limits change: the server refuses what the SDK let
+        // through; the SDK reads them again and refuses the next at once.
+        try app.world.backend.updateSettings(apiKey: World.apiKey) { $0.maxAttachmentBytes = 10 }
+        let big = try app.call { try await $0.sendAttachment(Self.png, kind: .image, mimeType: "image/png", in: conversation.id) }
+        app.world.runUntilIdle()
+        guard case .failed(let tooLarge)? = try app.call({ try await $0.message(withId: big.id) })?.state else {
+            Issue.record("the server let the bytes through")
+            return
+        }
+        #expect(tooLarge.code == .attachmentTooLarge)
+        let reread = app.world.network.requestCount
+        let again = try app.call { try await $0.sendAttachment(Self.png, kind: .image, mimeType: "image/png", in: conversation.id) }
+        app.world.runUntilIdle()
+        #expect(app.world.network.requestCount == reread + 1)
+        guard case .failed? = try app.call({ try await $0.message(withId: again.id) })?.state else {
+            Issue.record("the limits were not read again")
+            return
+        }
+        #expect(
+            chatError { try app.call { try await $0.sendAttachment(Self.png, kind: .image, mimeType: "image/png", in: conversation.id) } }?
+                .code == .attachmentTooLarge)
+    }
+
     @Test func theLimitsAreCheckedBeforeAnyByteLeaves() throws {
         let app = try DataLayerTests.DiskApp()
         try app.call { try await $0.setCurrentUser(userId: "alice") }

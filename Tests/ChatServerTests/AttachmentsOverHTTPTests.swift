@@ -20,4 +20,16 @@ import Testing
         // Kept for clients that read the type there.
         #expect(read.headers["x-attachment-type"] == "image/png")
     }
+
+    @Test func theAppsLimitsAreReadBySignedInUsers() async throws {
+        let server = try await TestServer.start()
+        let alice = try await server.app.issueTokens(userId: "alice")
+        let limits = try await http("GET", server.baseURL + "/v1/limits", headers: HTTPAPITests.bearer(alice.accessToken))
+        let anonymous = try await http("GET", server.baseURL + "/v1/limits", headers: HTTPAPITests.key)
+        await server.stop()
+        #expect(limits.status == 200)
+        #expect(limits.json?["maxAttachmentBytes"] as? Int == 25 * 1024 * 1024)
+        #expect((limits.json?["allowedMimeTypes"] as? [String])?.contains("image/png") == true)
+        #expect(anonymous.status == 401)
+    }
 }

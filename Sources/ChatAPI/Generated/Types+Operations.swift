@@ -4388,6 +4388,280 @@ package enum Operations {
             }
         }
     }
+    /// The app's limits on what its users send: an attachment's largest size and the types it accepts.
+    ///
+    /// What POST /v1/attachments checks (413 attachmentTooLarge, 415 unsupportedMediaType), so that a client refuses an attachment before any byte leaves. The app's settings (maxAttachmentBytes, allowedMimeTypes) may change: a client that is refused anyway reads them again.
+    ///
+    /// - Remark: HTTP `GET /v1/limits`.
+    /// - Remark: Generated from `#/paths//v1/limits/get(limits)`.
+    package enum Limits {
+        package static let id: Swift.String = "limits"
+        package struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/limits/GET/header`.
+            package struct Headers: Sendable, Hashable {
+                /// The device the request comes from (default "unknown"): 1 to 256 printable ASCII characters.
+                ///
+                /// - Remark: Generated from `#/paths/v1/limits/GET/header/X-Device-Id`.
+                package var xDeviceId: Swift.String?
+                package var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.Limits.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - xDeviceId: The device the request comes from (default "unknown"): 1 to 256 printable ASCII characters.
+                ///   - accept:
+                package init(
+                    xDeviceId: Swift.String? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.Limits.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.xDeviceId = xDeviceId
+                    self.accept = accept
+                }
+            }
+            package var headers: Operations.Limits.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            package init(headers: Operations.Limits.Input.Headers = .init()) {
+                self.headers = headers
+            }
+        }
+        @frozen package enum Output: Sendable, Hashable {
+            package struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/limits/GET/responses/200/content`.
+                @frozen package enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/limits/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.Limits)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    package var json: Components.Schemas.Limits {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                package var body: Operations.Limits.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                package init(body: Operations.Limits.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The limits
+            ///
+            /// - Remark: Generated from `#/paths//v1/limits/get(limits)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.Limits.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            package var ok: Operations.Limits.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            package struct Unauthorized: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/limits/GET/responses/401/content`.
+                @frozen package enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/limits/GET/responses/401/content/application\/json`.
+                    case json(Components.Schemas._Error)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    package var json: Components.Schemas._Error {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                package var body: Operations.Limits.Output.Unauthorized.Body
+                /// Creates a new `Unauthorized`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                package init(body: Operations.Limits.Output.Unauthorized.Body) {
+                    self.body = body
+                }
+            }
+            /// Missing or bad API key or access token (invalidApiKey, invalidToken, expiredToken)
+            ///
+            /// - Remark: Generated from `#/paths//v1/limits/get(limits)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Operations.Limits.Output.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            package var unauthorized: Operations.Limits.Output.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            package struct RequestHeaderFieldsTooLarge: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/limits/GET/responses/431/content`.
+                @frozen package enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/limits/GET/responses/431/content/application\/json`.
+                    case json(Components.Schemas._Error)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    package var json: Components.Schemas._Error {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                package var body: Operations.Limits.Output.RequestHeaderFieldsTooLarge.Body
+                /// Creates a new `RequestHeaderFieldsTooLarge`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                package init(body: Operations.Limits.Output.RequestHeaderFieldsTooLarge.Body) {
+                    self.body = body
+                }
+            }
+            /// The header fields are larger than 32 KiB (headersTooLarge); the connection closes
+            ///
+            /// - Remark: Generated from `#/paths//v1/limits/get(limits)/responses/431`.
+            ///
+            /// HTTP response code: `431 requestHeaderFieldsTooLarge`.
+            case requestHeaderFieldsTooLarge(Operations.Limits.Output.RequestHeaderFieldsTooLarge)
+            /// The associated value of the enum case if `self` is `.requestHeaderFieldsTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.requestHeaderFieldsTooLarge`.
+            /// - SeeAlso: `.requestHeaderFieldsTooLarge`.
+            package var requestHeaderFieldsTooLarge: Operations.Limits.Output.RequestHeaderFieldsTooLarge {
+                get throws {
+                    switch self {
+                    case let .requestHeaderFieldsTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "requestHeaderFieldsTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            package struct InternalServerError: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/limits/GET/responses/500/content`.
+                @frozen package enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/limits/GET/responses/500/content/application\/json`.
+                    case json(Components.Schemas._Error)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    package var json: Components.Schemas._Error {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                package var body: Operations.Limits.Output.InternalServerError.Body
+                /// Creates a new `InternalServerError`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                package init(body: Operations.Limits.Output.InternalServerError.Body) {
+                    self.body = body
+                }
+            }
+            /// internalError: the server failed (a fault of the server, not of the request); the body has the code and a generic message; the details are in the server's log
+            ///
+            /// - Remark: Generated from `#/paths//v1/limits/get(limits)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Operations.Limits.Output.InternalServerError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            package var internalServerError: Operations.Limits.Output.InternalServerError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen package enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            package init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            package var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            package static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
     /// The caller's event stream (WebSocket).
     ///
     /// Upgrade to a WebSocket (RFC 6455). Credentials: the X-Api-Key and Authorization headers, or the api_key and access_token query parameters. Once subscribed the server sends text frames: first a Ready frame {"ready": true}, then one Event per frame, starting after userSeq `after` (catch-up; without it, from now on), in userSeq order. The server pings every 30 s; a client's frames are read and ignored.

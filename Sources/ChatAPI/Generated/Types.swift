@@ -78,6 +78,13 @@ package protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/attachments/{id}`.
     /// - Remark: Generated from `#/paths//v1/attachments/{id}/get(attachmentData)`.
     func attachmentData(_ input: Operations.AttachmentData.Input) async throws -> Operations.AttachmentData.Output
+    /// The app's limits on what its users send: an attachment's largest size and the types it accepts.
+    ///
+    /// What POST /v1/attachments checks (413 attachmentTooLarge, 415 unsupportedMediaType), so that a client refuses an attachment before any byte leaves. The app's settings (maxAttachmentBytes, allowedMimeTypes) may change: a client that is refused anyway reads them again.
+    ///
+    /// - Remark: HTTP `GET /v1/limits`.
+    /// - Remark: Generated from `#/paths//v1/limits/get(limits)`.
+    func limits(_ input: Operations.Limits.Input) async throws -> Operations.Limits.Output
     /// The caller's event stream (WebSocket).
     ///
     /// Upgrade to a WebSocket (RFC 6455). Credentials: the X-Api-Key and Authorization headers, or the api_key and access_token query parameters. Once subscribed the server sends text frames: first a Ready frame {"ready": true}, then one Event per frame, starting after userSeq `after` (catch-up; without it, from now on), in userSeq order. The server pings every 30 s; a client's frames are read and ignored.
@@ -335,6 +342,15 @@ extension APIProtocol {
             path: path,
             headers: headers
         ))
+    }
+    /// The app's limits on what its users send: an attachment's largest size and the types it accepts.
+    ///
+    /// What POST /v1/attachments checks (413 attachmentTooLarge, 415 unsupportedMediaType), so that a client refuses an attachment before any byte leaves. The app's settings (maxAttachmentBytes, allowedMimeTypes) may change: a client that is refused anyway reads them again.
+    ///
+    /// - Remark: HTTP `GET /v1/limits`.
+    /// - Remark: Generated from `#/paths//v1/limits/get(limits)`.
+    package func limits(headers: Operations.Limits.Input.Headers = .init()) async throws -> Operations.Limits.Output {
+        try await limits(Operations.Limits.Input(headers: headers))
     }
     /// The caller's event stream (WebSocket).
     ///

@@ -174,6 +174,8 @@ package enum HTTPWire {
             return Route(method: "POST", path: attachmentsPath, query: [:], body: withBody ? data : nil)
         case .attachmentData(let id):
             return Route(method: "GET", path: "\(attachmentsPath)/\(segment(id))", query: [:], body: nil)
+        case .appLimits:
+            return Route(method: "GET", path: "/v1/limits", query: [:], body: nil)
         }
     }
 
@@ -219,6 +221,8 @@ package enum HTTPWire {
         case .attachmentData:
             // The body is the bytes; their type travels as Content-Type.
             return .attachmentData(mimeType: "application/octet-stream", data: data)
+        case .appLimits:
+            return .limits(try decoder.decode(WireAppLimits.self, from: data))
         }
     }
 

@@ -252,8 +252,12 @@ public final class ChatClient: Sendable {
     /// try await client.sendAttachment(png, kind: .image, mimeType: "image/png", fileName: "dot.png", in: conversation.id)
     /// ```
     /// Throws `invalidArgument` for no bytes, `attachmentTooLarge` for more
-    /// than any server accepts, before any byte leaves; the server checks
-    /// its app's limits (type, size) and a refusal makes the message `failed`.
+    /// than any server accepts, before any byte leaves. The app's limits
+    /// (size, types) are read from the server before the first upload; once
+    /// known, bytes they refuse are refused here with the server's reason
+    /// (`attachmentTooLarge`, `unsupportedMediaType`). Until then the
+    /// outbox checks them before uploading, and a refusal, there or by the
+    /// server, makes the message `failed` with that reason.
     @discardableResult
     public func sendAttachment(
         _ data: Data, kind: MessageContent.AttachmentKind, mimeType: String, fileName: String? = nil, replyingTo: String? = nil,

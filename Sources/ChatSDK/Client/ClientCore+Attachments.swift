@@ -22,6 +22,18 @@ extension ClientCore {
         }
     }
 
+    /// The app's limits, once known, refuse an attachment before any byte
+    /// leaves, with the reason the server gives (`attachmentTooLarge`,
+    /// `unsupportedMediaType`); until then the server's check is the one.
+    func checkAppLimits(of content: MessageContent) throws {
+        guard let appLimits, case .attachment(_, let mimeType, let size, _) = content else { return }
+        do {
+            try appLimits.check(mimeType: mimeType, size: size)
+        } catch {
+            throw ChatError(error)
+        }
+    }
+
     /// Uploads the bytes of an outgoing message, unless done already (a
     /// retry after the upload worked sends the message only). `proceed` is
     /// false when the queue's user changed meanwhile; `id` names the bytes
@@ -32,7 +44,18 @@ extension ClientCore {
         }
         if let id = stored.attachmentId { return (true, id) }
         guard let data = stored.data else { return (true, nil) }
-        let response = try await request(.uploadAttachment(mimeType: mimeType, data: data))
+        // The app's limits first (read once): bytes they refuse never leave.
+        if appLimits == nil, case .limits(let limits) = try await request(.appLimits) { appLimits = limits }
+        guard outbox.isCurrent(sender) else { return (false, nil) }
+        try checkAppLimits(of: row.content)
+        let response: WireResponse
+        do {
+            response = try await request(.uploadAttachment(mimeType: mimeType, data: data))
+        } catch let error as ChatError where error.code == .attachmentTooLarge || error.code == .unsupportedMediaType {
+            // The app's limits changed since they were read: read again next time.
+            appLimits = nil
+            throw error
+        }
         guard outbox.isCurrent(sender) else { return (false, nil) }
         guard case .attachment(let uploaded) = response else {
             throw ChatError(.invalidResponse, "The server answered an upload with something else")

@@ -102,6 +102,7 @@ extension WireResponse {
         case .user: "user"
         case .attachment: "attachment"
         case .attachmentData: "attachmentData"
+        case .limits: "limits"
         }
     }
 }
