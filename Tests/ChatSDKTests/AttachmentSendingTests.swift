@@ -37,6 +37,23 @@ import Testing
         #expect(app.world.network.requestCount == requests + 1)
     }
 
+    @Test func fetchedBytesComeFromTheCacheTheSecondTime() throws {
+        let app = try DataLayerTests.DiskApp()
+        try app.call { try await $0.setCurrentUser(userId: "alice") }
+        let conversation = try app.call { try await $0.startConversation() }
+        let message = try app.call { try await $0.sendAttachment(Self.png, kind: .image, mimeType: "image/png", in: conversation.id) }
+        app.world.runUntilIdle()
+        let requests = app.world.network.requestCount
+        #expect(try app.call { try await $0.data(for: message) }.source == .network)
+        #expect(app.world.network.requestCount == requests + 1)
+        #expect(try app.call { try await $0.data(for: message) } == AttachmentData(data: Self.png, mimeType: "image/png", source: .cache))
+        #expect(app.world.network.requestCount == requests + 1)
+        // Across a restart: the cache is on disk.
+        try app.restart()
+        app.world.runUntilIdle()
+        #expect(try app.call { try await $0.data(for: message) }.source == .cache)
+    }
+
     @Test func aFailedUploadIsRetriedLikeAnySend() throws {
         let app = try DataLayerTests.DiskApp()
         try app.call { try await $0.setCurrentUser(userId: "alice") }

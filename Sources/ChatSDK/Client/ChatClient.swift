@@ -271,7 +271,9 @@ public final class ChatClient: Sendable {
     /// The bytes of a message's attachment and their type (D6): from the
     /// cache while the message is not sent, else from the server, which
     /// gives them to members of the message's conversation only, with
-    /// their type as it stored them. Throws `unknownAttachment` for a
+    /// their type as it stored them. Fetched bytes are kept in the cache
+    /// (at most `Configuration.attachmentCacheBytes`, oldest fetched
+    /// dropped first), so a second call makes no request. Throws `unknownAttachment` for a
     /// message without bytes (text, or an attachment described by its size
     /// alone).
     public func data(for message: Message) async throws -> AttachmentData {

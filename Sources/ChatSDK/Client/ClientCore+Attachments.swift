@@ -65,15 +65,17 @@ extension ClientCore {
     }
 
     /// Keeps the id of a server message's bytes; the bytes of a message of
-    /// ours, now sent, leave the cache.
+    /// ours, now sent, leave the cache; bytes fetched before stay.
     func noteAttachment(of wire: WireMessage) {
         guard case .attachment(_, _, _, _, let id?) = wire.content else { return }
-        let held = AttachmentRow(attachmentId: id, data: nil)
-        if store.attachment(messageId: wire.id) != held { store.setAttachment(held, messageId: wire.id) }
+        if let stored = store.attachment(messageId: wire.id), stored.attachmentId == id, stored.data == nil || stored.fetched { return }
+        store.setAttachment(AttachmentRow(attachmentId: id, data: nil), messageId: wire.id)
     }
 
     /// The bytes of a message's attachment, with their type: from the
-    /// cache while the message is not sent, else from the server.
+    /// cache while the message is not sent or once fetched, else from the
+    /// server (and then kept in the cache, within
+    /// `attachmentCacheBytes`).
     func attachmentData(of messageId: String) async throws -> AttachmentData {
         try checkRunning()
         _ = try requireUser()
@@ -83,12 +85,17 @@ extension ClientCore {
         guard case .attachment(_, let mimeType, _, _) = message.content, let held = store.attachment(messageId: messageId) else {
             throw ChatError(.unknownAttachment, "Message \(messageId) has no attachment bytes")
         }
-        if let data = held.data { return AttachmentData(data: data, mimeType: mimeType, source: .cache) }
+        if let data = held.data { return AttachmentData(data: data, mimeType: held.mimeType ?? mimeType, source: .cache) }
         guard let id = held.attachmentId else {
             throw ChatError(.unknownAttachment, "Message \(messageId) has no attachment bytes")
         }
+        let store = self.store
         guard case .attachmentData(let type, let data) = try await request(.attachmentData(id: id)) else {
             throw ChatError(.invalidResponse, "The server answered a read of bytes with something else")
+        }
+        // Unless the user changed meanwhile: the bytes are not the new user's.
+        if store === self.store {
+            store.keepFetched(data, mimeType: type, messageId: messageId, limit: configuration.attachmentCacheBytes)
         }
         return AttachmentData(data: data, mimeType: type, source: .network)
     }
