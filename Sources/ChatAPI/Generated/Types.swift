@@ -66,7 +66,7 @@ package protocol APIProtocol: Sendable {
     func setTyping(_ input: Operations.SetTyping.Input) async throws -> Operations.SetTyping.Output
     /// Upload an attachment's bytes; a message then names them (content.attachment.id).
     ///
-    /// The body is the bytes themselves, with their type as Content-Type: one of the app's allowedMimeTypes (else 415 unsupportedMediaType), at most its maxAttachmentBytes (else 413 attachmentTooLarge: refused from Content-Length before the body is read, or as soon as more bytes arrive), not empty (400 badRequest). Until a message names them, only the uploader may read them; then only the owner of that message's conversation.
+    /// The body is the bytes themselves, with their type as Content-Type: one of the app's allowedMimeTypes (else 415 unsupportedMediaType), at most its maxAttachmentBytes (else 413 attachmentTooLarge: refused from Content-Length before the body is read, or as soon as more bytes arrive), not empty (400 badRequest). Until a message names them, only the uploader may read them; then only the owner of that message's conversation. Bytes that no message names (nor a profile image) are dropped 24 hours after their upload, on the server's clock: from then on every request is told what an unknown id is told (404 unknownAttachment; a message naming them is refused with unknownAttachment).
     ///
     /// - Remark: HTTP `POST /v1/attachments`.
     /// - Remark: Generated from `#/paths//v1/attachments/post(uploadAttachment)`.
@@ -315,7 +315,7 @@ extension APIProtocol {
     }
     /// Upload an attachment's bytes; a message then names them (content.attachment.id).
     ///
-    /// The body is the bytes themselves, with their type as Content-Type: one of the app's allowedMimeTypes (else 415 unsupportedMediaType), at most its maxAttachmentBytes (else 413 attachmentTooLarge: refused from Content-Length before the body is read, or as soon as more bytes arrive), not empty (400 badRequest). Until a message names them, only the uploader may read them; then only the owner of that message's conversation.
+    /// The body is the bytes themselves, with their type as Content-Type: one of the app's allowedMimeTypes (else 415 unsupportedMediaType), at most its maxAttachmentBytes (else 413 attachmentTooLarge: refused from Content-Length before the body is read, or as soon as more bytes arrive), not empty (400 badRequest). Until a message names them, only the uploader may read them; then only the owner of that message's conversation. Bytes that no message names (nor a profile image) are dropped 24 hours after their upload, on the server's clock: from then on every request is told what an unknown id is told (404 unknownAttachment; a message naming them is refused with unknownAttachment).
     ///
     /// - Remark: HTTP `POST /v1/attachments`.
     /// - Remark: Generated from `#/paths//v1/attachments/post(uploadAttachment)`.
