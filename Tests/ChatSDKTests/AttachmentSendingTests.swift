@@ -54,6 +54,24 @@ import Testing
         #expect(try app.call { try await $0.data(for: message) }.source == .cache)
     }
 
+    @Test func anyoneOfTheAppReadsAProfileImageAtItsURL() throws {
+        let app = try DataLayerTests.DiskApp()
+        try app.call { try await $0.setCurrentUser(userId: "alice") }
+        let alice = try app.call {
+            try await $0.updateCurrentUserInfo(nickname: nil, image: ProfileImage(data: Self.png, mimeType: "image/png"))
+        }
+        let url = try #require(alice.profileURL)
+        let image = AttachmentData(data: Self.png, mimeType: "image/png", source: .network)
+        #expect(try app.call { try await $0.profileImageData(at: url) } == image)
+        // Another user of the app reads it too.
+        try app.call { await $0.clearCurrentUser() }
+        try app.call { try await $0.setCurrentUser(userId: "bob") }
+        #expect(try app.call { try await $0.profileImageData(at: url) } == image)
+        // A URL the app set itself names no uploaded image; an unknown one, nothing.
+        #expect(chatError { try app.call { try await $0.profileImageData(at: "https://example.com/a.png") } }?.code == .invalidArgument)
+        #expect(chatError { try app.call { try await $0.profileImageData(at: "/v1/attachments/att-none") } }?.code == .unknownAttachment)
+    }
+
     @Test func aFailedUploadIsRetriedLikeAnySend() throws {
         let app = try DataLayerTests.DiskApp()
         try app.call { try await $0.setCurrentUser(userId: "alice") }

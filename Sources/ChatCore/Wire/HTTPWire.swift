@@ -186,6 +186,21 @@ package enum HTTPWire {
     /// and read (`GET …/{id}`).
     package static let attachmentsPath = "/v1/attachments"
 
+    /// Where uploaded bytes that became a profile image are read (A14): what
+    /// the user's `profileURL` becomes.
+    package static func profileImagePath(of attachmentId: String) -> String {
+        "\(attachmentsPath)/\(attachmentId)"
+    }
+
+    /// The attachment id of a `profileURL` that ``profileImagePath(of:)``
+    /// made; nil for any other URL (one the app set itself).
+    package static func attachmentId(inProfileURL url: String) -> String? {
+        let prefix = attachmentsPath + "/"
+        guard url.hasPrefix(prefix) else { return nil }
+        let id = String(url.dropFirst(prefix.count))
+        return id.isEmpty || id.contains("/") ? nil : id
+    }
+
     /// Whether `request` travels through ``identityPath``.
     package static func isIdentity(_ request: WireRequest) -> Bool {
         switch request {

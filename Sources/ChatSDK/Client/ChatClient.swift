@@ -280,6 +280,20 @@ public final class ChatClient: Sendable {
         try await core.attachmentData(of: message.id)
     }
 
+    /// The bytes of a user's profile image and their type (A14), for any
+    /// signed-in user of the app. `profileURL` is the user's, as their
+    /// profile gives it (`ChatUser.profileURL`) once they uploaded an image
+    /// (`updateCurrentUserInfo(nickname:image:)`). Throws `invalidArgument`
+    /// for a URL that names no uploaded image (one the app set itself),
+    /// `unknownAttachment` when the server has no such image.
+    ///
+    /// ```swift
+    /// if let url = user.profileURL { avatar = try await client.profileImageData(at: url).data }
+    /// ```
+    public func profileImageData(at profileURL: String) async throws -> AttachmentData {
+        try await core.profileImageData(at: profileURL)
+    }
+
     /// Sends a failed message again, with the same client id (D6).
     public func retrySending(itemId: String) async throws {
         try await recorded(.retrySending(itemId: itemId)) { try await core.retrySending(itemId: Identifier.normalized(itemId)) }

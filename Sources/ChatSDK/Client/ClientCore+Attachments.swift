@@ -72,6 +72,21 @@ extension ClientCore {
         store.setAttachment(AttachmentRow(attachmentId: id, data: nil), messageId: wire.id)
     }
 
+    /// The bytes of the profile image at `profileURL` (A14), read from the
+    /// server, which gives them to anyone of the app.
+    func profileImageData(at profileURL: String) async throws -> AttachmentData {
+        try checkRunning()
+        _ = try requireUser()
+        guard let id = HTTPWire.attachmentId(inProfileURL: profileURL) else {
+            throw ChatError(
+                .invalidArgument, "\(profileURL) is not a profile image uploaded to the server (\(HTTPWire.attachmentsPath)/ID)")
+        }
+        guard case .attachmentData(let type, let data) = try await request(.attachmentData(id: id)) else {
+            throw ChatError(.invalidResponse, "The server answered a read of bytes with something else")
+        }
+        return AttachmentData(data: data, mimeType: type, source: .network)
+    }
+
     /// The bytes of a message's attachment, with their type: from the
     /// cache while the message is not sent or once fetched, else from the
     /// server (and then kept in the cache, within
