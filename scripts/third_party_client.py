@@ -148,6 +148,10 @@ async def main(base):
         # Attachments: the bytes are uploaded with their type, a message names
         # them, and only the conversation's owner reads them back.
         png = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "examples", "files", "dot.png"), "rb").read()
+        limits = await http.get("/v1/limits", headers=user)
+        check(limits.status_code == 200 and limits.json().get("maxAttachmentBytes", 0) >= len(png)
+              and "image/png" in limits.json().get("allowedMimeTypes", []),
+              "limits gives the app's maxAttachmentBytes and allowedMimeTypes")
         stored = await http.post("/v1/attachments", headers=dict(user, **{"Content-Type": "image/png"}), content=png)
         attachment = stored.json() if stored.status_code == 201 else {}
         check(stored.status_code == 201 and attachment.get("size") == len(png)
@@ -157,8 +161,9 @@ async def main(base):
         sent = await http.post(f"/v1/conversations/{conversation_id}/messages", headers=user, json=named)
         check(sent.status_code == 200, "a message names the uploaded bytes")
         read = await http.get(f"/v1/attachments/{attachment.get('id', 'x')}", headers=user)
-        check(read.status_code == 200 and read.content == png and read.headers.get("X-Attachment-Type") == "image/png",
-              "attachmentData gives the owner the bytes and their type")
+        check(read.status_code == 200 and read.content == png and read.headers.get("Content-Type") == "image/png"
+              and read.headers.get("X-Attachment-Type") == "image/png",
+              "attachmentData gives the owner the bytes with their own Content-Type")
         theirs = await http.get(f"/v1/attachments/{attachment.get('id', 'x')}", headers=bob_headers)
         unknown = await http.get("/v1/attachments/att-none", headers=bob_headers)
         check(theirs.status_code == 404 and theirs.json() == unknown.json(),

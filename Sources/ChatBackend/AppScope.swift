@@ -37,6 +37,11 @@ package struct AppScope: Sendable {
         }
     }
 
+    /// The attachments the app holds, oldest first (D6).
+    package func attachments() throws(WireError) -> [HTTPWire.AppAttachment] {
+        try backend.attachments(apiKey: apiKey)
+    }
+
     /// Whether the app has this user.
     package func hasUser(_ userId: String) -> Bool {
         userKey(userId) != nil

@@ -26,4 +26,9 @@ package struct AppSettings: Sendable, Codable, Hashable {
 
     /// The default settings.
     package init() {}
+
+    /// The limits on attachments these settings set (`appLimits`).
+    package var attachmentLimits: WireAppLimits {
+        WireAppLimits(maxAttachmentBytes: maxAttachmentBytes, allowedMimeTypes: allowedMimeTypes)
+    }
 }

@@ -28,16 +28,7 @@ extension Backend {
 
     /// The app's limits on an attachment, with or without its bytes.
     static func checkLimits(mimeType: String, size: Int64, settings: AppSettings) throws(WireError) {
-        guard size <= settings.maxAttachmentBytes else {
-            throw WireError(
-                .attachmentTooLarge, "The attachment is \(size) bytes; the server accepts at most \(settings.maxAttachmentBytes)")
-        }
-        guard settings.allowedMimeTypes.contains(where: { $0.lowercased() == mimeType.lowercased() }) else {
-            throw WireError(
-                .unsupportedMediaType,
-                "The server does not accept \(String(mimeType.prefix(100)).debugDescription); it accepts \(settings.allowedMimeTypes.joined(separator: ", "))"
-            )
-        }
+        try settings.attachmentLimits.check(mimeType: mimeType, size: size)
     }
 
     /// Stores bytes already checked, under a new id.
@@ -50,11 +41,33 @@ extension Backend {
         }
     }
 
-    /// Inserts checked bytes under a new id, inside a write.
+    /// How long bytes that no message names, nor a profile, are kept after
+    /// their upload, on the backend's clock (the embedded world's virtual
+    /// one): 24 hours. From then on they are unknown to every request.
+    package static let unnamedAttachmentLifetime: Duration = .seconds(24 * 3600)
+
+    /// Whether bytes uploaded at `createdAt` (milliseconds) that no message
+    /// names have outlived ``unnamedAttachmentLifetime`` at `now`.
+    static func isExpired(createdAt: Int64, now: Instant) -> Bool {
+        now.milliseconds - createdAt >= unnamedAttachmentLifetime.components.seconds * 1000
+    }
+
+    /// Drops the bytes no message names, nor a profile, that have outlived
+    /// ``unnamedAttachmentLifetime``: inside the write of each upload, of
+    /// each message or profile that names an upload, and of an inspection.
+    func dropUnnamedAttachments(_ db: Database, now: Instant) throws {
+        try db.cachedStatement(
+            sql: "DELETE FROM attachment WHERE purpose = 'message' AND conversationId IS NULL AND createdAt <= ?"
+        ).execute(arguments: [now.milliseconds - Self.unnamedAttachmentLifetime.components.seconds * 1000])
+    }
+
+    /// Inserts checked bytes under a new id, inside a write (which drops
+    /// the uploads no message named in time first).
     func insertAttachment(
         _ db: Database, apiKey: String, uploaderId: String, conversationId: String?, purpose: String, mimeType: String, data: Data,
         now: Instant
     ) throws -> WireAttachment {
+        try dropUnnamedAttachments(db, now: now)
         let digest = Self.sha256(data)
         var id = environment.makeID("att-")
         while try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM attachment WHERE id = ?"), arguments: [id]) == true {
@@ -71,6 +84,27 @@ extension Backend {
         return WireAttachment(id: id, mimeType: mimeType.lowercased(), size: Int64(data.count), sha256: digest)
     }
 
+    /// The attachments app `apiKey` holds, oldest first, once the uploads
+    /// no message named in time are dropped (as at an upload).
+    package func attachments(apiKey: String) throws(WireError) -> [HTTPWire.AppAttachment] {
+        let now = environment.now()
+        return try write { db in
+            try dropUnnamedAttachments(db, now: now)
+            return try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT id, uploaderId, conversationId, purpose, mimeType, size, createdAt FROM attachment
+                    WHERE apiKey = ? ORDER BY createdAt, id
+                    """, arguments: [apiKey]
+            ).map { row in
+                HTTPWire.AppAttachment(
+                    id: row["id"], uploaderId: AppKey.visible(row["uploaderId"] as String),
+                    conversationId: AppKey.visible(row["conversationId"] as String?), purpose: row["purpose"], mimeType: row["mimeType"],
+                    size: row["size"], createdAt: Instant(milliseconds: row["createdAt"]))
+            }
+        }
+    }
+
     /// The SHA-256 of `data`, in lowercase hex.
     package static func sha256(_ data: Data) -> String {
         SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
@@ -79,15 +113,16 @@ extension Backend {
     /// attachmentData; see ``WireRequest/attachmentData(id:)``. Whoever may
     /// not read the bytes gets the answer an unknown id gets.
     func attachmentData(_ caller: Caller, id: String) throws(WireError) -> (mimeType: String, data: Data) {
-        try read { db in
+        let now = environment.now()
+        return try read { db in
             guard
                 let row = try Row.fetchOne(
                     db.cachedStatement(
                         sql: """
-                            SELECT a.mimeType, a.data, a.apiKey, a.uploaderId, a.purpose, a.conversationId, c.ownerId
+                            SELECT a.mimeType, a.data, a.apiKey, a.uploaderId, a.purpose, a.conversationId, a.createdAt, c.ownerId
                             FROM attachment a LEFT JOIN conversation c ON c.id = a.conversationId WHERE a.id = ?
                             """), arguments: [id]),
-                Self.mayRead(row, caller: caller)
+                Self.mayRead(row, caller: caller, now: now)
             else {
                 throw WireError(.unknownAttachment)
             }
@@ -97,14 +132,15 @@ extension Backend {
 
     /// Whether `caller` may read an attachment's bytes: a profile image,
     /// anyone of its app; bytes a message names, the owner of that message's
-    /// conversation; bytes no message names yet, their uploader.
-    private static func mayRead(_ row: Row, caller: Caller) -> Bool {
+    /// conversation; bytes no message names yet, their uploader, for
+    /// ``unnamedAttachmentLifetime``.
+    private static func mayRead(_ row: Row, caller: Caller, now: Instant) -> Bool {
         guard (row["apiKey"] as String).isSameIdentifier(as: caller.apiKey) else { return false }
         if (row["purpose"] as String) == "profile" { return true }
         if (row["conversationId"] as String?) != nil {
             return (row["ownerId"] as String?)?.isSameIdentifier(as: caller.userId) == true
         }
-        return (row["uploaderId"] as String).isSameIdentifier(as: caller.userId)
+        return (row["uploaderId"] as String).isSameIdentifier(as: caller.userId) && !isExpired(createdAt: row["createdAt"], now: now)
     }
 
     /// The other side (S2): the agent sends a file in a conversation. The
@@ -150,6 +186,7 @@ extension Backend {
     /// Makes bytes the caller uploaded, and no message names, a profile
     /// image: anyone of the app may read them from then on.
     func makeProfileImage(_ db: Database, attachmentId: String, mimeType: String, size: Int64, caller: Caller) throws {
+        try dropUnnamedAttachments(db, now: environment.now())
         guard
             let row = try Row.fetchOne(
                 db.cachedStatement(
@@ -175,6 +212,7 @@ extension Backend {
     /// the type and size the content says. Inside the send's transaction.
     func bindAttachment(_ db: Database, content: WireContent, conversationId: String, caller: Caller) throws {
         guard case .attachment(_, let mimeType, let size, _, let id?) = content else { return }
+        try dropUnnamedAttachments(db, now: environment.now())
         guard
             let row = try Row.fetchOne(
                 db.cachedStatement(

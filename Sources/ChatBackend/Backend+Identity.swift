@@ -407,7 +407,7 @@ extension Backend {
         }
         if let attachmentId { try Self.validateIdentifier(attachmentId, what: "attachment id") }
         let url =
-            attachmentId.map { "\(HTTPWire.attachmentsPath)/\($0)" }
+            attachmentId.map(HTTPWire.profileImagePath(of:))
             ?? "https://media.chatbench.invalid/profile/\(environment.makeID("img-")).\(type == "image/png" ? "png" : "jpg")"
         return try write { db in
             if let attachmentId {

@@ -250,6 +250,8 @@ public final class Backend: Sendable {
         case .attachmentData(let id):
             let (mimeType, data) = try attachmentData(caller, id: id)
             return .attachmentData(mimeType: mimeType, data: data)
+        case .appLimits:
+            return .limits(caller.settings.attachmentLimits)
         }
     }
 

@@ -182,6 +182,12 @@ enum BackendSchema {
                 t.column("createdAt", .integer).notNull()
             }
         }
+        // Uploads no message names are dropped after a day (D6): this
+        // index finds them without reading any bytes.
+        migrator.registerMigration("v8-unnamed-attachments-expire") { db in
+            try db.execute(
+                sql: "CREATE INDEX attachment_unnamed ON attachment(createdAt) WHERE purpose = 'message' AND conversationId IS NULL")
+        }
         return migrator
     }
 }

@@ -59,8 +59,10 @@ extension HTTPTransport {
         case .attachmentData(let id):
             let answer = try await client.attachmentData(path: .init(id: id))
             let ok = try answer.ok
-            let data = try await Data(collecting: try ok.body.binary, upTo: Int(WireLimits.maxAttachmentBytes))
+            let data = try await Data(collecting: try ok.body.any, upTo: Int(WireLimits.maxAttachmentBytes))
             return .attachmentData(mimeType: ok.headers.xAttachmentType, data: data)
+        case .appLimits:
+            return .limits(try JSONBridge.convert(try await client.limits().ok.body.json))
         }
     }
 

@@ -74,6 +74,12 @@ extension APIHandler {
         }
     }
 
+    /// The app's limits on attachments, for its signed-in users.
+    func limits(_ input: Operations.Limits.Input) async throws -> Operations.Limits.Output {
+        guard case .limits(let limits) = try await perform(.appLimits) else { throw WireError(.internalError) }
+        return .ok(.init(body: .json(try Self.answer(limits))))
+    }
+
     /// The bytes, for whoever may read them; everyone else is told what an
     /// unknown id is told.
     func attachmentData(_ input: Operations.AttachmentData.Input) async throws -> Operations.AttachmentData.Output {
@@ -82,6 +88,6 @@ extension APIHandler {
             throw WireError(.internalError)
         }
         let digest = Backend.sha256(data)
-        return .ok(.init(headers: .init(xAttachmentType: mimeType, xAttachmentSha256: digest), body: .binary(HTTPBody(data))))
+        return .ok(.init(headers: .init(xAttachmentType: mimeType, xAttachmentSha256: digest), body: .any(HTTPBody(data))))
     }
 }

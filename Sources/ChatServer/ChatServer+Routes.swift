@@ -21,6 +21,7 @@ extension ChatServer {
         ("POST", "/v1/conversations/{id}/typing"),
         ("POST", "/v1/attachments"),
         ("GET", "/v1/attachments/{id}"),
+        ("GET", "/v1/limits"),
         ("GET", "/v1/events"),
         ("POST", "/v1/app/tokens"),
         ("POST", "/v1/app/connections/drop"),

@@ -38,14 +38,17 @@ struct OperationRequestMiddleware: ServerMiddleware {
     /// The operations whose body is bytes, read by the operation up to the app's limit.
     static let byteOperations: Set<String> = [Operations.UploadAttachment.id, Operations.AgentSendAttachment.id]
 
-    /// The attachment's type as it is (`image/png`): the generated code
-    /// percent-encodes a header's string, which is no MIME type.
+    /// The attachment's type as it is (`image/png`), in `X-Attachment-Type`
+    /// and as the answer's `Content-Type`: the generated code
+    /// percent-encodes a header's string, which is no MIME type, and gives
+    /// an answer of the document's `*/*` that range as its type.
     static func plainHeaders(_ response: HTTPResponse, of operationID: String) -> HTTPResponse {
         guard operationID == Operations.AttachmentData.id, let name = HTTPField.Name("X-Attachment-Type"),
             let value = response.headerFields[name], let plain = value.removingPercentEncoding
         else { return response }
         var response = response
         response.headerFields[name] = plain
+        response.headerFields[.contentType] = plain
         return response
     }
 

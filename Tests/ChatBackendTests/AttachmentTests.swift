@@ -70,6 +70,48 @@ import Testing
         #expect(stored.mimeType == "image/png")
     }
 
+    @Test func theAppsLimitsAreItsSettingsAndGiveTheUploadsReasons() throws {
+        var settings = AppSettings()
+        settings.maxAttachmentBytes = 10
+        settings.allowedMimeTypes = ["image/png"]
+        let world = try TestWorld(settings: settings)
+        let alice = try world.tokens("alice").accessToken
+        let limits = WireAppLimits(maxAttachmentBytes: 10, allowedMimeTypes: ["image/png"])
+        #expect(try world.handle(.appLimits, token: alice).get() == .limits(limits))
+        #expect(world.errorCode(.appLimits, token: nil) == .invalidToken)
+        // What the SDK checks against them is what an upload is told.
+        guard case .failure(let refused) = world.handle(.uploadAttachment(mimeType: "image/png", data: Self.png), token: alice) else {
+            Issue.record("the upload was stored")
+            return
+        }
+        #expect(throws: refused) { try limits.check(mimeType: "image/png", size: 11) }
+    }
+
+    @Test func bytesNoMessageNamesAreDroppedADayAfterTheirUpload() throws {
+        let world = try TestWorld()
+        let alice = try world.tokens("alice").accessToken
+        let named = try upload(Self.png, in: world, token: alice)
+        _ = try sendAttachment(named, id: "m1", in: "c1", world: world, token: alice).get()
+        let profile = try upload(Self.png, in: world, token: alice)
+        _ = try world.handle(.uploadProfileImage(mimeType: "image/png", size: 11, attachmentId: profile.id), token: alice).get()
+        let unnamed = try upload(Self.png, in: world, token: alice)
+        world.clock.advance(Backend.unnamedAttachmentLifetime - .milliseconds(1))
+        let later = try world.tokens("alice").accessToken
+        #expect(world.errorCode(.attachmentData(id: unnamed.id), token: later) == nil)
+        world.clock.advance(.milliseconds(1))
+        // A day old: unknown to every request, and gone at the next write.
+        #expect(world.errorCode(.attachmentData(id: unnamed.id), token: later) == .unknownAttachment)
+        guard case .failure(let refused) = sendAttachment(unnamed, id: "m2", in: "c1", world: world, token: later) else {
+            Issue.record("a message named dropped bytes")
+            return
+        }
+        #expect(refused.code == .unknownAttachment)
+        // What a message or a profile names stays.
+        #expect(world.errorCode(.attachmentData(id: named.id), token: later) == nil)
+        #expect(world.errorCode(.attachmentData(id: profile.id), token: later) == nil)
+        #expect(try world.backend.attachments(apiKey: TestWorld.apiKey).map(\.id) == [named.id, profile.id])
+    }
+
     @Test func aMessageMustDescribeTheBytesItNamesAndSendThemInOneConversation() throws {
         let world = try TestWorld()
         let alice = try world.tokens("alice").accessToken

@@ -20,7 +20,7 @@ import Testing
         #expect(message.state == .toBeSent)
         #expect(message.content == .attachment(kind: .image, mimeType: "image/png", size: 11, fileName: "dot.png"))
         // Until it is sent, the bytes are the cache's.
-        #expect(try app.call { try await $0.data(for: message) } == Self.png)
+        #expect(try app.call { try await $0.data(for: message) } == AttachmentData(data: Self.png, mimeType: "image/png", source: .cache))
         try app.restart()
         app.world.network.setOnline(true)
         app.world.runUntilIdle()
@@ -31,10 +31,45 @@ import Testing
             return
         }
         #expect(id.hasPrefix("att-"))
-        // Sent, they are read from the server.
         let requests = app.world.network.requestCount
-        #expect(try app.call { try await $0.data(for: message) } == Self.png)
+        // Sent, they are read from the server, with the type it answers.
+        #expect(try app.call { try await $0.data(for: message) } == AttachmentData(data: Self.png, mimeType: "image/png", source: .network))
         #expect(app.world.network.requestCount == requests + 1)
+    }
+
+    @Test func fetchedBytesComeFromTheCacheTheSecondTime() throws {
+        let app = try DataLayerTests.DiskApp()
+        try app.call { try await $0.setCurrentUser(userId: "alice") }
+        let conversation = try app.call { try await $0.startConversation() }
+        let message = try app.call { try await $0.sendAttachment(Self.png, kind: .image, mimeType: "image/png", in: conversation.id) }
+        app.world.runUntilIdle()
+        let requests = app.world.network.requestCount
+        #expect(try app.call { try await $0.data(for: message) }.source == .network)
+        #expect(app.world.network.requestCount == requests + 1)
+        #expect(try app.call { try await $0.data(for: message) } == AttachmentData(data: Self.png, mimeType: "image/png", source: .cache))
+        #expect(app.world.network.requestCount == requests + 1)
+        // Across a restart: the cache is on disk.
+        try app.restart()
+        app.world.runUntilIdle()
+        #expect(try app.call { try await $0.data(for: message) }.source == .cache)
+    }
+
+    @Test func anyoneOfTheAppReadsAProfileImageAtItsURL() throws {
+        let app = try DataLayerTests.DiskApp()
+        try app.call { try await $0.setCurrentUser(userId: "alice") }
+        let alice = try app.call {
+            try await $0.updateCurrentUserInfo(nickname: nil, image: ProfileImage(data: Self.png, mimeType: "image/png"))
+        }
+        let url = try #require(alice.profileURL)
+        let image = AttachmentData(data: Self.png, mimeType: "image/png", source: .network)
+        #expect(try app.call { try await $0.profileImageData(at: url) } == image)
+        // Another user of the app reads it too.
+        try app.call { await $0.clearCurrentUser() }
+        try app.call { try await $0.setCurrentUser(userId: "bob") }
+        #expect(try app.call { try await $0.profileImageData(at: url) } == image)
+        // A URL the app set itself names no uploaded image; an unknown one, nothing.
+        #expect(chatError { try app.call { try await $0.profileImageData(at: "https://example.com/a.png") } }?.code == .invalidArgument)
+        #expect(chatError { try app.call { try await $0.profileImageData(at: "/v1/attachments/att-none") } }?.code == .unknownAttachment)
     }
 
     @Test func aFailedUploadIsRetriedLikeAnySend() throws {
@@ -50,6 +85,55 @@ import Testing
         app.world.advance(by: .seconds(10))
         #expect(try app.call { try await $0.message(withId: message.id) }?.state == .sent)
         #expect(try app.world.backend.messages(conversationId: conversation.id).map(\.id) == [message.id])
+    }
+
+    @Test func theAppsLimitsAreReadBeforeTheFirstUploadThenRefuseAtOnce() throws {
+        let app = try DataLayerTests.DiskApp()
+        try app.call { try await $0.setCurrentUser(userId: "alice") }
+        let conversation = try app.call { try await $0.startConversation() }
+        app.world.runUntilIdle()
+        // Not known yet: the outbox reads them before uploading, and bytes
+        // they refuse never leave; the message fails with the server's reason.
+        let first = try app.call {
+            try await $0.sendAttachment(Data("#!/bin/sh".utf8), kind: .document, mimeType: "text/x-shellscript", in: conversation.id)
+        }
+        app.world.runUntilIdle()
+        guard case .failed(let reason)? = try app.call({ try await $0.message(withId: first.id) })?.state else {
+            Issue.record("the message did not fail")
+            return
+        }
+        #expect(reason.code == .unsupportedMediaType)
+        // Known now: refused by the call, with the same reason, and no request.
+        let requests = app.world.network.requestCount
+        let refused = chatError {
+            try app.call {
+                try await $0.sendAttachment(Data("#!/bin/sh".utf8), kind: .document, mimeType: "text/x-shellscript", in: conversation.id)
+            }
+        }
+        #expect(refused?.code == .unsupportedMediaType)
+        #expect(refused?.message == reason.message)
+        #expect(app.world.network.requestCount == requests)
+        // The app's limits change: the server refuses what the SDK let
+        // through; the SDK reads them again and refuses the next at once.
+        try app.world.backend.updateSettings(apiKey: World.apiKey) { $0.maxAttachmentBytes = 10 }
+        let big = try app.call { try await $0.sendAttachment(Self.png, kind: .image, mimeType: "image/png", in: conversation.id) }
+        app.world.runUntilIdle()
+        guard case .failed(let tooLarge)? = try app.call({ try await $0.message(withId: big.id) })?.state else {
+            Issue.record("the server let the bytes through")
+            return
+        }
+        #expect(tooLarge.code == .attachmentTooLarge)
+        let reread = app.world.network.requestCount
+        let again = try app.call { try await $0.sendAttachment(Self.png, kind: .image, mimeType: "image/png", in: conversation.id) }
+        app.world.runUntilIdle()
+        #expect(app.world.network.requestCount == reread + 1)
+        guard case .failed? = try app.call({ try await $0.message(withId: again.id) })?.state else {
+            Issue.record("the limits were not read again")
+            return
+        }
+        #expect(
+            chatError { try app.call { try await $0.sendAttachment(Self.png, kind: .image, mimeType: "image/png", in: conversation.id) } }?
+                .code == .attachmentTooLarge)
     }
 
     @Test func theLimitsAreCheckedBeforeAnyByteLeaves() throws {

@@ -125,7 +125,9 @@ func http(_ method: String, _ url: String, headers: [String: String] = [:], data
     request.method = .init(rawValue: method)
     for (name, value) in headers { request.headers.add(name: name, value: value) }
     if let data {
-        request.headers.add(name: "Content-Type", value: "application/json")
+        if !headers.keys.contains(where: { $0.lowercased() == "content-type" }) {
+            request.headers.add(name: "Content-Type", value: "application/json")
+        }
         request.body = .bytes(data)
     }
     let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))

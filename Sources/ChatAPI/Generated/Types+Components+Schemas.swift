@@ -3194,5 +3194,49 @@ extension Components {
                 ])
             }
         }
+        /// The app's limits on attachments (GET /v1/limits).
+        ///
+        /// - Remark: Generated from `#/components/schemas/Limits`.
+        package struct Limits: Codable, Hashable, Sendable {
+            /// The largest attachment, in bytes (the app's maxAttachmentBytes).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Limits/maxAttachmentBytes`.
+            package var maxAttachmentBytes: Swift.Int64
+            /// The types accepted, compared case-insensitively (the app's allowedMimeTypes).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Limits/allowedMimeTypes`.
+            package var allowedMimeTypes: [Swift.String]
+            /// Creates a new `Limits`.
+            ///
+            /// - Parameters:
+            ///   - maxAttachmentBytes: The largest attachment, in bytes (the app's maxAttachmentBytes).
+            ///   - allowedMimeTypes: The types accepted, compared case-insensitively (the app's allowedMimeTypes).
+            package init(
+                maxAttachmentBytes: Swift.Int64,
+                allowedMimeTypes: [Swift.String]
+            ) {
+                self.maxAttachmentBytes = maxAttachmentBytes
+                self.allowedMimeTypes = allowedMimeTypes
+            }
+            package enum CodingKeys: String, CodingKey {
+                case maxAttachmentBytes
+                case allowedMimeTypes
+            }
+            package init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.maxAttachmentBytes = try container.decode(
+                    Swift.Int64.self,
+                    forKey: .maxAttachmentBytes
+                )
+                self.allowedMimeTypes = try container.decode(
+                    [Swift.String].self,
+                    forKey: .allowedMimeTypes
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "maxAttachmentBytes",
+                    "allowedMimeTypes"
+                ])
+            }
+        }
     }
 }

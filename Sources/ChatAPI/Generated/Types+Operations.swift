@@ -3520,7 +3520,7 @@ package enum Operations {
     }
     /// Upload an attachment's bytes; a message then names them (content.attachment.id).
     ///
-    /// The body is the bytes themselves, with their type as Content-Type: one of the app's allowedMimeTypes (else 415 unsupportedMediaType), at most its maxAttachmentBytes (else 413 attachmentTooLarge: refused from Content-Length before the body is read, or as soon as more bytes arrive), not empty (400 badRequest). Until a message names them, only the uploader may read them; then only the owner of that message's conversation.
+    /// The body is the bytes themselves, with their type as Content-Type: one of the app's allowedMimeTypes (else 415 unsupportedMediaType), at most its maxAttachmentBytes (else 413 attachmentTooLarge: refused from Content-Length before the body is read, or as soon as more bytes arrive), not empty (400 badRequest). Until a message names them, only the uploader may read them; then only the owner of that message's conversation. Bytes that no message names (nor a profile image) are dropped 24 hours after their upload, on the server's clock: from then on every request is told what an unknown id is told (404 unknownAttachment; a message naming them is refused with unknownAttachment).
     ///
     /// - Remark: HTTP `POST /v1/attachments`.
     /// - Remark: Generated from `#/paths//v1/attachments/post(uploadAttachment)`.
@@ -3958,7 +3958,7 @@ package enum Operations {
     }
     /// An attachment's bytes: for the owner of the conversation a message sent them in, or their uploader while no message names them.
     ///
-    /// Anyone else gets the answer an unknown id gets (404 unknownAttachment): whether the id exists is not told. The bytes come as application/octet-stream; their type, as uploaded, is X-Attachment-Type, their SHA-256 X-Attachment-Sha256.
+    /// Anyone else gets the answer an unknown id gets (404 unknownAttachment): whether the id exists is not told. The bytes come with their own type as Content-Type (as uploaded, lower case; e.g. image/png), their SHA-256 as X-Attachment-Sha256. X-Attachment-Type repeats the type, for clients that read it there.
     ///
     /// - Remark: HTTP `GET /v1/attachments/{id}`.
     /// - Remark: Generated from `#/paths//v1/attachments/{id}/get(attachmentData)`.
@@ -4018,7 +4018,7 @@ package enum Operations {
             package struct Ok: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/v1/attachments/{id}/GET/responses/200/headers`.
                 package struct Headers: Sendable, Hashable {
-                    /// The attachment's MIME type, as uploaded (lower case).
+                    /// The attachment's MIME type, as uploaded (lower case): the same as Content-Type, kept for clients that read it here.
                     ///
                     /// - Remark: Generated from `#/paths/v1/attachments/{id}/GET/responses/200/headers/X-Attachment-Type`.
                     package var xAttachmentType: Swift.String
@@ -4029,7 +4029,7 @@ package enum Operations {
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
-                    ///   - xAttachmentType: The attachment's MIME type, as uploaded (lower case).
+                    ///   - xAttachmentType: The attachment's MIME type, as uploaded (lower case): the same as Content-Type, kept for clients that read it here.
                     ///   - xAttachmentSha256: The SHA-256 of the bytes, lowercase hex.
                     package init(
                         xAttachmentType: Swift.String,
@@ -4043,16 +4043,16 @@ package enum Operations {
                 package var headers: Operations.AttachmentData.Output.Ok.Headers
                 /// - Remark: Generated from `#/paths/v1/attachments/{id}/GET/responses/200/content`.
                 @frozen package enum Body: Sendable, Hashable {
-                    /// - Remark: Generated from `#/paths/v1/attachments/{id}/GET/responses/200/content/application\/octet-stream`.
-                    case binary(OpenAPIRuntime.HTTPBody)
-                    /// The associated value of the enum case if `self` is `.binary`.
+                    /// - Remark: Generated from `#/paths/v1/attachments/{id}/GET/responses/200/content/*\/*`.
+                    case any(OpenAPIRuntime.HTTPBody)
+                    /// The associated value of the enum case if `self` is `.any`.
                     ///
-                    /// - Throws: An error if `self` is not `.binary`.
-                    /// - SeeAlso: `.binary`.
-                    package var binary: OpenAPIRuntime.HTTPBody {
+                    /// - Throws: An error if `self` is not `.any`.
+                    /// - SeeAlso: `.any`.
+                    package var any: OpenAPIRuntime.HTTPBody {
                         get throws {
                             switch self {
-                            case let .binary(body):
+                            case let .any(body):
                                 return body
                             }
                         }
@@ -4073,7 +4073,7 @@ package enum Operations {
                     self.body = body
                 }
             }
-            /// The bytes
+            /// The bytes, with the attachment's own type as Content-Type
             ///
             /// - Remark: Generated from `#/paths//v1/attachments/{id}/get(attachmentData)/responses/200`.
             ///
@@ -4357,13 +4357,13 @@ package enum Operations {
             case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
         }
         @frozen package enum AcceptableContentType: AcceptableProtocol {
-            case binary
+            case any
             case json
             case other(Swift.String)
             package init?(rawValue: Swift.String) {
                 switch rawValue.lowercased() {
-                case "application/octet-stream":
-                    self = .binary
+                case "*/*":
+                    self = .any
                 case "application/json":
                     self = .json
                 default:
@@ -4374,15 +4374,289 @@ package enum Operations {
                 switch self {
                 case let .other(string):
                     return string
-                case .binary:
-                    return "application/octet-stream"
+                case .any:
+                    return "*/*"
                 case .json:
                     return "application/json"
                 }
             }
             package static var allCases: [Self] {
                 [
-                    .binary,
+                    .any,
+                    .json
+                ]
+            }
+        }
+    }
+    /// The app's limits on what its users send: an attachment's largest size and the types it accepts.
+    ///
+    /// What POST /v1/attachments checks (413 attachmentTooLarge, 415 unsupportedMediaType), so that a client refuses an attachment before any byte leaves. The app's settings (maxAttachmentBytes, allowedMimeTypes) may change: a client that is refused anyway reads them again.
+    ///
+    /// - Remark: HTTP `GET /v1/limits`.
+    /// - Remark: Generated from `#/paths//v1/limits/get(limits)`.
+    package enum Limits {
+        package static let id: Swift.String = "limits"
+        package struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/limits/GET/header`.
+            package struct Headers: Sendable, Hashable {
+                /// The device the request comes from (default "unknown"): 1 to 256 printable ASCII characters.
+                ///
+                /// - Remark: Generated from `#/paths/v1/limits/GET/header/X-Device-Id`.
+                package var xDeviceId: Swift.String?
+                package var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.Limits.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - xDeviceId: The device the request comes from (default "unknown"): 1 to 256 printable ASCII characters.
+                ///   - accept:
+                package init(
+                    xDeviceId: Swift.String? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.Limits.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.xDeviceId = xDeviceId
+                    self.accept = accept
+                }
+            }
+            package var headers: Operations.Limits.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            package init(headers: Operations.Limits.Input.Headers = .init()) {
+                self.headers = headers
+            }
+        }
+        @frozen package enum Output: Sendable, Hashable {
+            package struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/limits/GET/responses/200/content`.
+                @frozen package enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/limits/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.Limits)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    package var json: Components.Schemas.Limits {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                package var body: Operations.Limits.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                package init(body: Operations.Limits.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The limits
+            ///
+            /// - Remark: Generated from `#/paths//v1/limits/get(limits)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.Limits.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            package var ok: Operations.Limits.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            package struct Unauthorized: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/limits/GET/responses/401/content`.
+                @frozen package enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/limits/GET/responses/401/content/application\/json`.
+                    case json(Components.Schemas._Error)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    package var json: Components.Schemas._Error {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                package var body: Operations.Limits.Output.Unauthorized.Body
+                /// Creates a new `Unauthorized`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                package init(body: Operations.Limits.Output.Unauthorized.Body) {
+                    self.body = body
+                }
+            }
+            /// Missing or bad API key or access token (invalidApiKey, invalidToken, expiredToken)
+            ///
+            /// - Remark: Generated from `#/paths//v1/limits/get(limits)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Operations.Limits.Output.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            package var unauthorized: Operations.Limits.Output.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            package struct RequestHeaderFieldsTooLarge: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/limits/GET/responses/431/content`.
+                @frozen package enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/limits/GET/responses/431/content/application\/json`.
+                    case json(Components.Schemas._Error)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    package var json: Components.Schemas._Error {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                package var body: Operations.Limits.Output.RequestHeaderFieldsTooLarge.Body
+                /// Creates a new `RequestHeaderFieldsTooLarge`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                package init(body: Operations.Limits.Output.RequestHeaderFieldsTooLarge.Body) {
+                    self.body = body
+                }
+            }
+            /// The header fields are larger than 32 KiB (headersTooLarge); the connection closes
+            ///
+            /// - Remark: Generated from `#/paths//v1/limits/get(limits)/responses/431`.
+            ///
+            /// HTTP response code: `431 requestHeaderFieldsTooLarge`.
+            case requestHeaderFieldsTooLarge(Operations.Limits.Output.RequestHeaderFieldsTooLarge)
+            /// The associated value of the enum case if `self` is `.requestHeaderFieldsTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.requestHeaderFieldsTooLarge`.
+            /// - SeeAlso: `.requestHeaderFieldsTooLarge`.
+            package var requestHeaderFieldsTooLarge: Operations.Limits.Output.RequestHeaderFieldsTooLarge {
+                get throws {
+                    switch self {
+                    case let .requestHeaderFieldsTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "requestHeaderFieldsTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            package struct InternalServerError: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/limits/GET/responses/500/content`.
+                @frozen package enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/limits/GET/responses/500/content/application\/json`.
+                    case json(Components.Schemas._Error)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    package var json: Components.Schemas._Error {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                package var body: Operations.Limits.Output.InternalServerError.Body
+                /// Creates a new `InternalServerError`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                package init(body: Operations.Limits.Output.InternalServerError.Body) {
+                    self.body = body
+                }
+            }
+            /// internalError: the server failed (a fault of the server, not of the request); the body has the code and a generic message; the details are in the server's log
+            ///
+            /// - Remark: Generated from `#/paths//v1/limits/get(limits)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Operations.Limits.Output.InternalServerError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            package var internalServerError: Operations.Limits.Output.InternalServerError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen package enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            package init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            package var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            package static var allCases: [Self] {
+                [
                     .json
                 ]
             }

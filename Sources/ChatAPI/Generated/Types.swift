@@ -66,18 +66,25 @@ package protocol APIProtocol: Sendable {
     func setTyping(_ input: Operations.SetTyping.Input) async throws -> Operations.SetTyping.Output
     /// Upload an attachment's bytes; a message then names them (content.attachment.id).
     ///
-    /// The body is the bytes themselves, with their type as Content-Type: one of the app's allowedMimeTypes (else 415 unsupportedMediaType), at most its maxAttachmentBytes (else 413 attachmentTooLarge: refused from Content-Length before the body is read, or as soon as more bytes arrive), not empty (400 badRequest). Until a message names them, only the uploader may read them; then only the owner of that message's conversation.
+    /// The body is the bytes themselves, with their type as Content-Type: one of the app's allowedMimeTypes (else 415 unsupportedMediaType), at most its maxAttachmentBytes (else 413 attachmentTooLarge: refused from Content-Length before the body is read, or as soon as more bytes arrive), not empty (400 badRequest). Until a message names them, only the uploader may read them; then only the owner of that message's conversation. Bytes that no message names (nor a profile image) are dropped 24 hours after their upload, on the server's clock: from then on every request is told what an unknown id is told (404 unknownAttachment; a message naming them is refused with unknownAttachment).
     ///
     /// - Remark: HTTP `POST /v1/attachments`.
     /// - Remark: Generated from `#/paths//v1/attachments/post(uploadAttachment)`.
     func uploadAttachment(_ input: Operations.UploadAttachment.Input) async throws -> Operations.UploadAttachment.Output
     /// An attachment's bytes: for the owner of the conversation a message sent them in, or their uploader while no message names them.
     ///
-    /// Anyone else gets the answer an unknown id gets (404 unknownAttachment): whether the id exists is not told. The bytes come as application/octet-stream; their type, as uploaded, is X-Attachment-Type, their SHA-256 X-Attachment-Sha256.
+    /// Anyone else gets the answer an unknown id gets (404 unknownAttachment): whether the id exists is not told. The bytes come with their own type as Content-Type (as uploaded, lower case; e.g. image/png), their SHA-256 as X-Attachment-Sha256. X-Attachment-Type repeats the type, for clients that read it there.
     ///
     /// - Remark: HTTP `GET /v1/attachments/{id}`.
     /// - Remark: Generated from `#/paths//v1/attachments/{id}/get(attachmentData)`.
     func attachmentData(_ input: Operations.AttachmentData.Input) async throws -> Operations.AttachmentData.Output
+    /// The app's limits on what its users send: an attachment's largest size and the types it accepts.
+    ///
+    /// What POST /v1/attachments checks (413 attachmentTooLarge, 415 unsupportedMediaType), so that a client refuses an attachment before any byte leaves. The app's settings (maxAttachmentBytes, allowedMimeTypes) may change: a client that is refused anyway reads them again.
+    ///
+    /// - Remark: HTTP `GET /v1/limits`.
+    /// - Remark: Generated from `#/paths//v1/limits/get(limits)`.
+    func limits(_ input: Operations.Limits.Input) async throws -> Operations.Limits.Output
     /// The caller's event stream (WebSocket).
     ///
     /// Upgrade to a WebSocket (RFC 6455). Credentials: the X-Api-Key and Authorization headers, or the api_key and access_token query parameters. Once subscribed the server sends text frames: first a Ready frame {"ready": true}, then one Event per frame, starting after userSeq `after` (catch-up; without it, from now on), in userSeq order. The server pings every 30 s; a client's frames are read and ignored.
@@ -308,7 +315,7 @@ extension APIProtocol {
     }
     /// Upload an attachment's bytes; a message then names them (content.attachment.id).
     ///
-    /// The body is the bytes themselves, with their type as Content-Type: one of the app's allowedMimeTypes (else 415 unsupportedMediaType), at most its maxAttachmentBytes (else 413 attachmentTooLarge: refused from Content-Length before the body is read, or as soon as more bytes arrive), not empty (400 badRequest). Until a message names them, only the uploader may read them; then only the owner of that message's conversation.
+    /// The body is the bytes themselves, with their type as Content-Type: one of the app's allowedMimeTypes (else 415 unsupportedMediaType), at most its maxAttachmentBytes (else 413 attachmentTooLarge: refused from Content-Length before the body is read, or as soon as more bytes arrive), not empty (400 badRequest). Until a message names them, only the uploader may read them; then only the owner of that message's conversation. Bytes that no message names (nor a profile image) are dropped 24 hours after their upload, on the server's clock: from then on every request is told what an unknown id is told (404 unknownAttachment; a message naming them is refused with unknownAttachment).
     ///
     /// - Remark: HTTP `POST /v1/attachments`.
     /// - Remark: Generated from `#/paths//v1/attachments/post(uploadAttachment)`.
@@ -323,7 +330,7 @@ extension APIProtocol {
     }
     /// An attachment's bytes: for the owner of the conversation a message sent them in, or their uploader while no message names them.
     ///
-    /// Anyone else gets the answer an unknown id gets (404 unknownAttachment): whether the id exists is not told. The bytes come as application/octet-stream; their type, as uploaded, is X-Attachment-Type, their SHA-256 X-Attachment-Sha256.
+    /// Anyone else gets the answer an unknown id gets (404 unknownAttachment): whether the id exists is not told. The bytes come with their own type as Content-Type (as uploaded, lower case; e.g. image/png), their SHA-256 as X-Attachment-Sha256. X-Attachment-Type repeats the type, for clients that read it there.
     ///
     /// - Remark: HTTP `GET /v1/attachments/{id}`.
     /// - Remark: Generated from `#/paths//v1/attachments/{id}/get(attachmentData)`.
@@ -335,6 +342,15 @@ extension APIProtocol {
             path: path,
             headers: headers
         ))
+    }
+    /// The app's limits on what its users send: an attachment's largest size and the types it accepts.
+    ///
+    /// What POST /v1/attachments checks (413 attachmentTooLarge, 415 unsupportedMediaType), so that a client refuses an attachment before any byte leaves. The app's settings (maxAttachmentBytes, allowedMimeTypes) may change: a client that is refused anyway reads them again.
+    ///
+    /// - Remark: HTTP `GET /v1/limits`.
+    /// - Remark: Generated from `#/paths//v1/limits/get(limits)`.
+    package func limits(headers: Operations.Limits.Input.Headers = .init()) async throws -> Operations.Limits.Output {
+        try await limits(Operations.Limits.Input(headers: headers))
     }
     /// The caller's event stream (WebSocket).
     ///

@@ -2,6 +2,32 @@
 /// uses to inspect and drive a server with the app's secret (SPEC S1, S2):
 /// users, sessions, push subscriptions and pushes, settings, credentials.
 extension HTTPWire {
+    /// Bytes the server holds for an app (D6, A14), as the workbench's
+    /// `server attachments` lists them (the embedded backend only).
+    package struct AppAttachment: Codable, Sendable, Hashable {
+        package var id: String
+        package var uploaderId: String
+        /// The conversation of the message that names them; nil while none does.
+        package var conversationId: String?
+        /// "message" or "profile".
+        package var purpose: String
+        package var mimeType: String
+        package var size: Int64
+        package var createdAt: Instant
+
+        package init(
+            id: String, uploaderId: String, conversationId: String?, purpose: String, mimeType: String, size: Int64, createdAt: Instant
+        ) {
+            self.id = id
+            self.uploaderId = uploaderId
+            self.conversationId = conversationId
+            self.purpose = purpose
+            self.mimeType = mimeType
+            self.size = size
+            self.createdAt = createdAt
+        }
+    }
+
     /// One user, as `GET /v1/app/users` lists them.
     package struct AppUser: Codable, Sendable, Hashable {
         package var id: String

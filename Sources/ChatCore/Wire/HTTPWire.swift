@@ -174,6 +174,8 @@ package enum HTTPWire {
             return Route(method: "POST", path: attachmentsPath, query: [:], body: withBody ? data : nil)
         case .attachmentData(let id):
             return Route(method: "GET", path: "\(attachmentsPath)/\(segment(id))", query: [:], body: nil)
+        case .appLimits:
+            return Route(method: "GET", path: "/v1/limits", query: [:], body: nil)
         }
     }
 
@@ -183,6 +185,21 @@ package enum HTTPWire {
     /// Where attachments' bytes are uploaded (`POST`, the bytes as the body)
     /// and read (`GET …/{id}`).
     package static let attachmentsPath = "/v1/attachments"
+
+    /// Where uploaded bytes that became a profile image are read (A14): what
+    /// the user's `profileURL` becomes.
+    package static func profileImagePath(of attachmentId: String) -> String {
+        "\(attachmentsPath)/\(attachmentId)"
+    }
+
+    /// The attachment id of a `profileURL` that ``profileImagePath(of:)``
+    /// made; nil for any other URL (one the app set itself).
+    package static func attachmentId(inProfileURL url: String) -> String? {
+        let prefix = attachmentsPath + "/"
+        guard url.hasPrefix(prefix) else { return nil }
+        let id = String(url.dropFirst(prefix.count))
+        return id.isEmpty || id.contains("/") ? nil : id
+    }
 
     /// Whether `request` travels through ``identityPath``.
     package static func isIdentity(_ request: WireRequest) -> Bool {
@@ -219,6 +236,8 @@ package enum HTTPWire {
         case .attachmentData:
             // The body is the bytes; their type travels as Content-Type.
             return .attachmentData(mimeType: "application/octet-stream", data: data)
+        case .appLimits:
+            return .limits(try decoder.decode(WireAppLimits.self, from: data))
         }
     }
 

@@ -75,7 +75,7 @@ extension WireRequest {
         let n = Identifier.normalized as (String) -> String
         switch self {
         case .refresh, .listConversations, .loginJWT, .loginAnonymous, .logout, .registerDevice, .unregisterDevice,
-            .getCurrentUser, .updateUser, .uploadProfileImage, .uploadAttachment:
+            .getCurrentUser, .updateUser, .uploadProfileImage, .uploadAttachment, .appLimits:
             return self
         case .attachmentData(let id):
             return .attachmentData(id: n(id))

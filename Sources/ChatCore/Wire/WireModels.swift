@@ -162,6 +162,35 @@ package struct WireAttachment: Codable, Sendable, Hashable {
     }
 }
 
+/// The app's limits on attachments (`appLimits`, from its settings): what
+/// an upload is checked against, by the backend and, before any byte
+/// leaves, by the SDK. One check, so that both give the same reason.
+package struct WireAppLimits: Codable, Sendable, Hashable {
+    /// The largest attachment, in bytes.
+    package var maxAttachmentBytes: Int64
+    /// The MIME types accepted, compared case-insensitively.
+    package var allowedMimeTypes: [String]
+
+    package init(maxAttachmentBytes: Int64, allowedMimeTypes: [String]) {
+        self.maxAttachmentBytes = maxAttachmentBytes
+        self.allowedMimeTypes = allowedMimeTypes
+    }
+
+    /// Refuses an attachment of `size` bytes of type `mimeType` the app does
+    /// not accept: `attachmentTooLarge`, then `unsupportedMediaType`.
+    package func check(mimeType: String, size: Int64) throws(WireError) {
+        guard size <= maxAttachmentBytes else {
+            throw WireError(.attachmentTooLarge, "The attachment is \(size) bytes; the server accepts at most \(maxAttachmentBytes)")
+        }
+        guard allowedMimeTypes.contains(where: { $0.lowercased() == mimeType.lowercased() }) else {
+            throw WireError(
+                .unsupportedMediaType,
+                "The server does not accept \(String(mimeType.prefix(100)).debugDescription); it accepts \(allowedMimeTypes.joined(separator: ", "))"
+            )
+        }
+    }
+}
+
 /// Limits the SDK checks before upload and the backend enforces.
 package enum WireLimits {
     /// Largest attachment any app accepts, whatever its settings: what the

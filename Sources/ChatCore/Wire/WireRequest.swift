@@ -100,6 +100,9 @@ package enum WireRequest: Codable, Sendable, Hashable {
     /// sent in, or its uploader while no message names it yet. Anyone else,
     /// like an unknown id, gets `unknownAttachment`. Answers `.attachmentData`.
     case attachmentData(id: String)
+    /// The app's limits on attachments (its `maxAttachmentBytes` and
+    /// `allowedMimeTypes`), which `uploadAttachment` checks. Answers `.limits`.
+    case appLimits
 
     /// Whether this request signs a user in (needs no access token).
     package var isSignIn: Bool {
@@ -131,6 +134,7 @@ package enum WireRequest: Codable, Sendable, Hashable {
         case .uploadProfileImage: "uploadProfileImage"
         case .uploadAttachment: "uploadAttachment"
         case .attachmentData: "attachmentData"
+        case .appLimits: "appLimits"
         }
     }
 }
@@ -194,6 +198,8 @@ package enum WireResponse: Codable, Sendable, Hashable {
     case attachment(WireAttachment)
     /// The answer to `attachmentData`: the bytes and their type.
     case attachmentData(mimeType: String, data: Data)
+    /// The answer to `appLimits`.
+    case limits(WireAppLimits)
 }
 
 /// A pushed realtime event. `userSeq` increases by one per event for a user,

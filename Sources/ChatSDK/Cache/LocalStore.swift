@@ -167,6 +167,15 @@ final class LocalStore: Sendable {
                 t.column("data", .blob)
             }
         }
+        // Fetched bytes are cached (D6): `fetchedOrder` numbers the bytes
+        // fetched from the server, oldest first, which the cache drops
+        // first; `mimeType` is the type the server gave them.
+        migrator.registerMigration("v7-fetched-attachment-bytes") { db in
+            try db.alter(table: "attachment") { t in
+                t.add(column: "mimeType", .text)
+                t.add(column: "fetchedOrder", .integer)
+            }
+        }
         return migrator
     }
 

@@ -76,6 +76,11 @@ extension ChatClient {
         public var providerTimeout: Duration = .seconds(30)
         /// Elements per page of paginated watchers (D3). Default 20.
         public var pageSize: Int = 20
+        /// The most bytes of fetched attachments the cache keeps
+        /// (`data(for:)`, D6), oldest fetched dropped first; larger bytes
+        /// are not kept. They go with the user's other cached data (logout,
+        /// `clearCurrentUser()`). Default 32 MiB; 0 keeps none.
+        public var attachmentCacheBytes: Int64 = 32 * 1024 * 1024
         /// Called with every event at the moment it happens, on the
         /// client's executor, before any `events()` stream delivers it:
         /// for whoever must see events in the exact order they happened

@@ -252,8 +252,12 @@ public final class ChatClient: Sendable {
     /// try await client.sendAttachment(png, kind: .image, mimeType: "image/png", fileName: "dot.png", in: conversation.id)
     /// ```
     /// Throws `invalidArgument` for no bytes, `attachmentTooLarge` for more
-    /// than any server accepts, before any byte leaves; the server checks
-    /// its app's limits (type, size) and a refusal makes the message `failed`.
+    /// than any server accepts, before any byte leaves. The app's limits
+    /// (size, types) are read from the server before the first upload; once
+    /// known, bytes they refuse are refused here with the server's reason
+    /// (`attachmentTooLarge`, `unsupportedMediaType`). Until then the
+    /// outbox checks them before uploading, and a refusal, there or by the
+    /// server, makes the message `failed` with that reason.
     @discardableResult
     public func sendAttachment(
         _ data: Data, kind: MessageContent.AttachmentKind, mimeType: String, fileName: String? = nil, replyingTo: String? = nil,
@@ -264,13 +268,30 @@ public final class ChatClient: Sendable {
             content, data: data, replyingTo: Identifier.normalized(replyingTo), in: Identifier.normalized(conversationId))
     }
 
-    /// The bytes of a message's attachment (D6): from the cache while the
-    /// message is not sent, else from the server, which gives them to
-    /// members of the message's conversation only. Throws `unknownAttachment`
-    /// for a message without bytes (text, or an attachment described by
-    /// its size alone).
-    public func data(for message: Message) async throws -> Data {
+    /// The bytes of a message's attachment and their type (D6): from the
+    /// cache while the message is not sent, else from the server, which
+    /// gives them to members of the message's conversation only, with
+    /// their type as it stored them. Fetched bytes are kept in the cache
+    /// (at most `Configuration.attachmentCacheBytes`, oldest fetched
+    /// dropped first), so a second call makes no request. Throws `unknownAttachment` for a
+    /// message without bytes (text, or an attachment described by its size
+    /// alone).
+    public func data(for message: Message) async throws -> AttachmentData {
         try await core.attachmentData(of: message.id)
+    }
+
+    /// The bytes of a user's profile image and their type (A14), for any
+    /// signed-in user of the app. `profileURL` is the user's, as their
+    /// profile gives it (`ChatUser.profileURL`) once they uploaded an image
+    /// (`updateCurrentUserInfo(nickname:image:)`). Throws `invalidArgument`
+    /// for a URL that names no uploaded image (one the app set itself),
+    /// `unknownAttachment` when the server has no such image.
+    ///
+    /// ```swift
+    /// if let url = user.profileURL { avatar = try await client.profileImageData(at: url).data }
+    /// ```
+    public func profileImageData(at profileURL: String) async throws -> AttachmentData {
+        try await core.profileImageData(at: profileURL)
     }
 
     /// Sends a failed message again, with the same client id (D6).

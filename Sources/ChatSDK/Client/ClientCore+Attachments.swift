@@ -22,6 +22,18 @@ extension ClientCore {
         }
     }
 
+    /// The app's limits, once known, refuse an attachment before any byte
+    /// leaves, with the reason the server gives (`attachmentTooLarge`,
+    /// `unsupportedMediaType`); until then the server's check is the one.
+    func checkAppLimits(of content: MessageContent) throws {
+        guard let appLimits, case .attachment(_, let mimeType, let size, _) = content else { return }
+        do {
+            try appLimits.check(mimeType: mimeType, size: size)
+        } catch {
+            throw ChatError(error)
+        }
+    }
+
     /// Uploads the bytes of an outgoing message, unless done already (a
     /// retry after the upload worked sends the message only). `proceed` is
     /// false when the queue's user changed meanwhile; `id` names the bytes
@@ -32,7 +44,18 @@ extension ClientCore {
         }
         if let id = stored.attachmentId { return (true, id) }
         guard let data = stored.data else { return (true, nil) }
-        let response = try await request(.uploadAttachment(mimeType: mimeType, data: data))
+        // The app's limits first (read once): bytes they refuse never leave.
+        if appLimits == nil, case .limits(let limits) = try await request(.appLimits) { appLimits = limits }
+        guard outbox.isCurrent(sender) else { return (false, nil) }
+        try checkAppLimits(of: row.content)
+        let response: WireResponse
+        do {
+            response = try await request(.uploadAttachment(mimeType: mimeType, data: data))
+        } catch let error as ChatError where error.code == .attachmentTooLarge || error.code == .unsupportedMediaType {
+            // The app's limits changed since they were read: read again next time.
+            appLimits = nil
+            throw error
+        }
         guard outbox.isCurrent(sender) else { return (false, nil) }
         guard case .attachment(let uploaded) = response else {
             throw ChatError(.invalidResponse, "The server answered an upload with something else")
@@ -42,31 +65,53 @@ extension ClientCore {
     }
 
     /// Keeps the id of a server message's bytes; the bytes of a message of
-    /// ours, now sent, leave the cache.
+    /// ours, now sent, leave the cache; bytes fetched before stay.
     func noteAttachment(of wire: WireMessage) {
         guard case .attachment(_, _, _, _, let id?) = wire.content else { return }
-        let held = AttachmentRow(attachmentId: id, data: nil)
-        if store.attachment(messageId: wire.id) != held { store.setAttachment(held, messageId: wire.id) }
+        if let stored = store.attachment(messageId: wire.id), stored.attachmentId == id, stored.data == nil || stored.fetched { return }
+        store.setAttachment(AttachmentRow(attachmentId: id, data: nil), messageId: wire.id)
     }
 
-    /// The bytes of a message's attachment: from the cache while the
-    /// message is not sent, else from the server.
-    func attachmentData(of messageId: String) async throws -> Data {
+    /// The bytes of the profile image at `profileURL` (A14), read from the
+    /// server, which gives them to anyone of the app.
+    func profileImageData(at profileURL: String) async throws -> AttachmentData {
+        try checkRunning()
+        _ = try requireUser()
+        guard let id = HTTPWire.attachmentId(inProfileURL: profileURL) else {
+            throw ChatError(
+                .invalidArgument, "\(profileURL) is not a profile image uploaded to the server (\(HTTPWire.attachmentsPath)/ID)")
+        }
+        guard case .attachmentData(let type, let data) = try await request(.attachmentData(id: id)) else {
+            throw ChatError(.invalidResponse, "The server answered a read of bytes with something else")
+        }
+        return AttachmentData(data: data, mimeType: type, source: .network)
+    }
+
+    /// The bytes of a message's attachment, with their type: from the
+    /// cache while the message is not sent or once fetched, else from the
+    /// server (and then kept in the cache, within
+    /// `attachmentCacheBytes`).
+    func attachmentData(of messageId: String) async throws -> AttachmentData {
         try checkRunning()
         _ = try requireUser()
         guard let message = store.message(id: messageId) else {
             throw ChatError(.unknownMessage, "No message \(messageId) on this device")
         }
-        guard case .attachment = message.content, let held = store.attachment(messageId: messageId) else {
+        guard case .attachment(_, let mimeType, _, _) = message.content, let held = store.attachment(messageId: messageId) else {
             throw ChatError(.unknownAttachment, "Message \(messageId) has no attachment bytes")
         }
-        if let data = held.data { return data }
+        if let data = held.data { return AttachmentData(data: data, mimeType: held.mimeType ?? mimeType, source: .cache) }
         guard let id = held.attachmentId else {
             throw ChatError(.unknownAttachment, "Message \(messageId) has no attachment bytes")
         }
-        guard case .attachmentData(_, let data) = try await request(.attachmentData(id: id)) else {
+        let store = self.store
+        guard case .attachmentData(let type, let data) = try await request(.attachmentData(id: id)) else {
             throw ChatError(.invalidResponse, "The server answered a read of bytes with something else")
         }
-        return data
+        // Unless the user changed meanwhile: the bytes are not the new user's.
+        if store === self.store {
+            store.keepFetched(data, mimeType: type, messageId: messageId, limit: configuration.attachmentCacheBytes)
+        }
+        return AttachmentData(data: data, mimeType: type, source: .network)
     }
 }

@@ -37,7 +37,10 @@ extension ClientCore {
             throw ChatError(.invalidArgument, "An attachment must have a positive size, got \(size)")
         default: break
         }
-        if let data { try Self.checkAttachment(data, of: content) }
+        if let data {
+            try Self.checkAttachment(data, of: content)
+            try checkAppLimits(of: content)
+        }
         if let replyingTo, store.message(id: replyingTo) == nil {
             throw ChatError(.unknownMessage, "No message \(replyingTo) to reply to")
         }

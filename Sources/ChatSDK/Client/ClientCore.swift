@@ -85,6 +85,10 @@ actor ClientCore {
 
     var realtime: RealtimeConnection?
     var realtimeTask: Task<Void, Never>?
+    /// The app's limits on attachments as the server last gave them
+    /// (`appLimits`, D6): nil until read before a first upload, and again
+    /// after the server refused an upload they let through (they changed).
+    var appLimits: WireAppLimits?
     var reconnectAttempt = 0
 
     init(configuration: ChatClient.Configuration, provider: (any SessionTokenProvider)?) {

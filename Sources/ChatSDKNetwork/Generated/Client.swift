@@ -1639,7 +1639,7 @@ internal struct Client: APIProtocol {
     }
     /// Upload an attachment's bytes; a message then names them (content.attachment.id).
     ///
-    /// The body is the bytes themselves, with their type as Content-Type: one of the app's allowedMimeTypes (else 415 unsupportedMediaType), at most its maxAttachmentBytes (else 413 attachmentTooLarge: refused from Content-Length before the body is read, or as soon as more bytes arrive), not empty (400 badRequest). Until a message names them, only the uploader may read them; then only the owner of that message's conversation.
+    /// The body is the bytes themselves, with their type as Content-Type: one of the app's allowedMimeTypes (else 415 unsupportedMediaType), at most its maxAttachmentBytes (else 413 attachmentTooLarge: refused from Content-Length before the body is read, or as soon as more bytes arrive), not empty (400 badRequest). Until a message names them, only the uploader may read them; then only the owner of that message's conversation. Bytes that no message names (nor a profile image) are dropped 24 hours after their upload, on the server's clock: from then on every request is told what an unknown id is told (404 unknownAttachment; a message naming them is refused with unknownAttachment).
     ///
     /// - Remark: HTTP `POST /v1/attachments`.
     /// - Remark: Generated from `#/paths//v1/attachments/post(uploadAttachment)`.
@@ -1847,7 +1847,7 @@ internal struct Client: APIProtocol {
     }
     /// An attachment's bytes: for the owner of the conversation a message sent them in, or their uploader while no message names them.
     ///
-    /// Anyone else gets the answer an unknown id gets (404 unknownAttachment): whether the id exists is not told. The bytes come as application/octet-stream; their type, as uploaded, is X-Attachment-Type, their SHA-256 X-Attachment-Sha256.
+    /// Anyone else gets the answer an unknown id gets (404 unknownAttachment): whether the id exists is not told. The bytes come with their own type as Content-Type (as uploaded, lower case; e.g. image/png), their SHA-256 as X-Attachment-Sha256. X-Attachment-Type repeats the type, for clients that read it there.
     ///
     /// - Remark: HTTP `GET /v1/attachments/{id}`.
     /// - Remark: Generated from `#/paths//v1/attachments/{id}/get(attachmentData)`.
@@ -1898,16 +1898,16 @@ internal struct Client: APIProtocol {
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [
-                            "application/octet-stream"
+                            "*/*"
                         ]
                     )
                     switch chosenContentType {
-                    case "application/octet-stream":
+                    case "*/*":
                         body = try converter.getResponseBodyAsBinary(
                             OpenAPIRuntime.HTTPBody.self,
                             from: responseBody,
                             transforming: { value in
-                                .binary(value)
+                                .any(value)
                             }
                         )
                     default:
@@ -2008,6 +2008,139 @@ internal struct Client: APIProtocol {
                 case 500:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
                     let body: Operations.AttachmentData.Output.InternalServerError.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas._Error.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .internalServerError(.init(body: body))
+                default:
+                    return .undocumented(
+                        statusCode: response.status.code,
+                        .init(
+                            headerFields: response.headerFields,
+                            body: responseBody
+                        )
+                    )
+                }
+            }
+        )
+    }
+    /// The app's limits on what its users send: an attachment's largest size and the types it accepts.
+    ///
+    /// What POST /v1/attachments checks (413 attachmentTooLarge, 415 unsupportedMediaType), so that a client refuses an attachment before any byte leaves. The app's settings (maxAttachmentBytes, allowedMimeTypes) may change: a client that is refused anyway reads them again.
+    ///
+    /// - Remark: HTTP `GET /v1/limits`.
+    /// - Remark: Generated from `#/paths//v1/limits/get(limits)`.
+    internal func limits(_ input: Operations.Limits.Input) async throws -> Operations.Limits.Output {
+        try await client.send(
+            input: input,
+            forOperation: Operations.Limits.id,
+            serializer: { input in
+                let path = try converter.renderedPath(
+                    template: "/v1/limits",
+                    parameters: []
+                )
+                var request: HTTPTypes.HTTPRequest = .init(
+                    soar_path: path,
+                    method: .get
+                )
+                suppressMutabilityWarning(&request)
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "X-Device-Id",
+                    value: input.headers.xDeviceId
+                )
+                converter.setAcceptHeader(
+                    in: &request.headerFields,
+                    contentTypes: input.headers.accept
+                )
+                return (request, nil)
+            },
+            deserializer: { response, responseBody in
+                switch response.status.code {
+                case 200:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Operations.Limits.Output.Ok.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Limits.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .ok(.init(body: body))
+                case 401:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Operations.Limits.Output.Unauthorized.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas._Error.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .unauthorized(.init(body: body))
+                case 431:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Operations.Limits.Output.RequestHeaderFieldsTooLarge.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas._Error.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .requestHeaderFieldsTooLarge(.init(body: body))
+                case 500:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Operations.Limits.Output.InternalServerError.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [

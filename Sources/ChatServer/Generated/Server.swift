@@ -138,6 +138,17 @@ extension APIProtocol {
         )
         try transport.register(
             {
+                try await server.limits(
+                    request: $0,
+                    body: $1,
+                    metadata: $2
+                )
+            },
+            method: .get,
+            path: server.apiPathComponentsWithServerPrefix("/v1/limits")
+        )
+        try transport.register(
+            {
                 try await server.events(
                     request: $0,
                     body: $1,
@@ -1773,7 +1784,7 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
     }
     /// Upload an attachment's bytes; a message then names them (content.attachment.id).
     ///
-    /// The body is the bytes themselves, with their type as Content-Type: one of the app's allowedMimeTypes (else 415 unsupportedMediaType), at most its maxAttachmentBytes (else 413 attachmentTooLarge: refused from Content-Length before the body is read, or as soon as more bytes arrive), not empty (400 badRequest). Until a message names them, only the uploader may read them; then only the owner of that message's conversation.
+    /// The body is the bytes themselves, with their type as Content-Type: one of the app's allowedMimeTypes (else 415 unsupportedMediaType), at most its maxAttachmentBytes (else 413 attachmentTooLarge: refused from Content-Length before the body is read, or as soon as more bytes arrive), not empty (400 badRequest). Until a message names them, only the uploader may read them; then only the owner of that message's conversation. Bytes that no message names (nor a profile image) are dropped 24 hours after their upload, on the server's clock: from then on every request is told what an unknown id is told (404 unknownAttachment; a message naming them is refused with unknownAttachment).
     ///
     /// - Remark: HTTP `POST /v1/attachments`.
     /// - Remark: Generated from `#/paths//v1/attachments/post(uploadAttachment)`.
@@ -1960,7 +1971,7 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
     }
     /// An attachment's bytes: for the owner of the conversation a message sent them in, or their uploader while no message names them.
     ///
-    /// Anyone else gets the answer an unknown id gets (404 unknownAttachment): whether the id exists is not told. The bytes come as application/octet-stream; their type, as uploaded, is X-Attachment-Type, their SHA-256 X-Attachment-Sha256.
+    /// Anyone else gets the answer an unknown id gets (404 unknownAttachment): whether the id exists is not told. The bytes come with their own type as Content-Type (as uploaded, lower case; e.g. image/png), their SHA-256 as X-Attachment-Sha256. X-Attachment-Type repeats the type, for clients that read it there.
     ///
     /// - Remark: HTTP `GET /v1/attachments/{id}`.
     /// - Remark: Generated from `#/paths//v1/attachments/{id}/get(attachmentData)`.
@@ -2014,15 +2025,15 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                     )
                     let body: OpenAPIRuntime.HTTPBody
                     switch value.body {
-                    case let .binary(value):
+                    case let .any(value):
                         try converter.validateAcceptIfPresent(
-                            "application/octet-stream",
+                            "*/*",
                             in: request.headerFields
                         )
                         body = try converter.setResponseBodyAsBinary(
                             value,
                             headerFields: &response.headerFields,
-                            contentType: "application/octet-stream"
+                            contentType: "*/*"
                         )
                     }
                     return (response, body)
@@ -2065,6 +2076,116 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                 case let .notFound(value):
                     suppressUnusedWarning(value)
                     var response = HTTPTypes.HTTPResponse(soar_statusCode: 404)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .requestHeaderFieldsTooLarge(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 431)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .internalServerError(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 500)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .undocumented(statusCode, _):
+                    return (.init(soar_statusCode: statusCode), nil)
+                }
+            }
+        )
+    }
+    /// The app's limits on what its users send: an attachment's largest size and the types it accepts.
+    ///
+    /// What POST /v1/attachments checks (413 attachmentTooLarge, 415 unsupportedMediaType), so that a client refuses an attachment before any byte leaves. The app's settings (maxAttachmentBytes, allowedMimeTypes) may change: a client that is refused anyway reads them again.
+    ///
+    /// - Remark: HTTP `GET /v1/limits`.
+    /// - Remark: Generated from `#/paths//v1/limits/get(limits)`.
+    func limits(
+        request: HTTPTypes.HTTPRequest,
+        body: OpenAPIRuntime.HTTPBody?,
+        metadata: OpenAPIRuntime.ServerRequestMetadata
+    ) async throws -> (HTTPTypes.HTTPResponse, OpenAPIRuntime.HTTPBody?) {
+        try await handle(
+            request: request,
+            requestBody: body,
+            metadata: metadata,
+            forOperation: Operations.Limits.id,
+            using: {
+                APIHandler.limits($0)
+            },
+            deserializer: { request, requestBody, metadata in
+                let headers: Operations.Limits.Input.Headers = .init(
+                    xDeviceId: try converter.getOptionalHeaderFieldAsURI(
+                        in: request.headerFields,
+                        name: "X-Device-Id",
+                        as: Swift.String.self
+                    ),
+                    accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields)
+                )
+                return Operations.Limits.Input(headers: headers)
+            },
+            serializer: { output, request in
+                switch output {
+                case let .ok(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 200)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .unauthorized(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 401)
                     suppressMutabilityWarning(&response)
                     let body: OpenAPIRuntime.HTTPBody
                     switch value.body {

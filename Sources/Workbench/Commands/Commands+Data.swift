@@ -146,7 +146,7 @@ extension CommandTable {
             name: "fetch", group: .data,
             arguments: [ArgumentSpec(name: "M", kind: .handle(.message))],
             summary:
-                "data(for:) on the current client: a message's attachment bytes (from the cache until it is sent, then from the server), their size and digest",
+                "data(for:) on the current client: a message's attachment bytes (from the cache until it is sent, then from the server), their size, type and digest, and (cached) when no request was made",
             example: "fetch m1",
             run: { interpreter, invocation in
                 let message = try interpreter.message(invocation.argument(0)!)
@@ -156,10 +156,41 @@ extension CommandTable {
                 let found: Message?? = interpreter.perform { try await sdk.message(withId: id) }
                 guard let found else { return }
                 guard let found else { throw ScriptError(.badValue, "\(message.handle) is not on \(client.name)'s device") }
-                guard let data = interpreter.perform({ try await sdk.data(for: found) }) else { return }
-                let digest = Backend.sha256(data)
+                guard let fetched = interpreter.perform({ try await sdk.data(for: found) }) else { return }
+                let digest = Backend.sha256(fetched.data)
                 message.digest = digest
-                interpreter.print("\(message.handle): \(data.count) bytes \(Format.shortDigest(digest))")
+                interpreter.print("\(message.handle): \(Format.attachmentData(fetched, digest: digest))")
+            }),
+        CommandSpec(
+            name: "fetch profile", group: .data,
+            arguments: [ArgumentSpec(name: "URL", kind: .text, optional: true)],
+            options: [
+                OptionSpec(
+                    name: "--of", value: .handle(.client), valueName: "CLIENT",
+                    summary: "the profile image of the user signed in on CLIENT (as that app would pass its URL on)")
+            ],
+            summary:
+                "profileImageData(at:) on the current client: a profile image's bytes (the current user's, unless URL or --of), their size, type and digest",
+            example: "fetch profile --of phone",
+            run: { interpreter, invocation in
+                let sdk = interpreter.current!.client
+                let url: String
+                if let given = invocation.argument(0) {
+                    if invocation.option("--of") != nil { throw ScriptError(.conflictingOptions, "give a URL or --of CLIENT, not both") }
+                    url = given
+                } else {
+                    let owner =
+                        try invocation.option("--of").map { word throws(ScriptError) in try interpreter.client(word) } ?? interpreter
+                        .current!
+                    let ownerSDK = owner.client
+                    guard let user = interpreter.perform({ await ownerSDK.getCurrentUser() }) else { return }
+                    guard let picture = user?.profileURL else {
+                        throw ScriptError(.badValue, "\(owner.name) has no user with a profile picture; profile --image FILE uploads one")
+                    }
+                    url = picture
+                }
+                guard let fetched = interpreter.perform({ try await sdk.profileImageData(at: url) }) else { return }
+                interpreter.print("\(url): \(Format.attachmentData(fetched, digest: Backend.sha256(fetched.data)))")
             }),
         CommandSpec(
             name: "retry", group: .data,

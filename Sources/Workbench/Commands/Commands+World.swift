@@ -188,6 +188,25 @@ extension CommandTable {
                 interpreter.print("app made with that API key; client new NAME --api-key KEY signs in to it")
             }),
         CommandSpec(
+            name: "server attachments", group: .world,
+            summary:
+                "the attachments the backend holds, oldest first; uploads no message names are dropped 24h after upload (embedded only)",
+            example: "server attachments",
+            run: { interpreter, _ in
+                let now = interpreter.world.now
+                let attachments = try interpreter.world.server.attachments()
+                if attachments.isEmpty { interpreter.print("no attachments") }
+                for attachment in attachments {
+                    let use =
+                        attachment.purpose == "profile"
+                        ? "profile image" : attachment.conversationId.map { "in \($0)" } ?? "named by no message"
+                    let age = Format.duration(milliseconds: now.milliseconds - attachment.createdAt.milliseconds)
+                    interpreter.print(
+                        "\(attachment.id) by \(attachment.uploaderId), \(attachment.mimeType), \(attachment.size) bytes, \(use), uploaded \(age) ago"
+                    )
+                }
+            }),
+        CommandSpec(
             name: "server messages", group: .world,
             arguments: [ArgumentSpec(name: "C", kind: .handle(.conversation))],
             summary: "the messages of a conversation as the server holds them", example: "server messages c1",

@@ -136,6 +136,13 @@ package enum Format {
         return parts.joined(separator: ", ")
     }
 
+    /// What `fetch M` says of the bytes `data(for:)` gave: `69 bytes
+    /// image/png sha256:2e9b06dc65a4`, and `(cached)` when no request was made.
+    package static func attachmentData(_ fetched: AttachmentData, digest: String) -> String {
+        let line = "\(fetched.data.count) bytes \(fetched.mimeType) \(shortDigest(digest))"
+        return fetched.source == .cache ? line + " (cached)" : line
+    }
+
     /// `sha256:` and the first 12 hex digits of a digest.
     package static func shortDigest(_ digest: String) -> String {
         "sha256:" + digest.prefix(12)

@@ -15,6 +15,7 @@ final class EmbeddedServerSide: ServerSide {
     }
 
     func users() throws -> [HTTPWire.AppUser] { app.users() }
+    func attachments() throws -> [HTTPWire.AppAttachment] { try app.attachments() }
     func conversations(userId: String) throws -> [WireConversation] { app.conversations(userId: userId) }
     func messages(conversationId: String) throws -> [WireMessage] { try app.messages(conversationId: conversationId) }
     func sessions(userId: String) throws -> [HTTPWire.AppSession] { app.sessions(userId: userId) }

@@ -25,6 +25,9 @@ final class HTTPServerSide: ServerSide {
     }
 
     func users() throws -> [HTTPWire.AppUser] { try wait { try await $0.users() } }
+    func attachments() throws -> [HTTPWire.AppAttachment] {
+        throw ScriptError(.badValue, "server attachments needs the embedded world: the server has no route that lists attachments")
+    }
     func conversations(userId: String) throws -> [WireConversation] { try wait { try await $0.conversations(userId: userId) } }
     func messages(conversationId: String) throws -> [WireMessage] { try wait { try await $0.messages(conversationId: conversationId) } }
     func sessions(userId: String) throws -> [HTTPWire.AppSession] { try wait { try await $0.sessions(userId: userId) } }

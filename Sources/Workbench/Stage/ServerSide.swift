@@ -36,4 +36,7 @@ protocol ServerSide: AnyObject, Sendable {
     ) throws -> WireMessage
     func agentTyping(conversationId: String, isTyping: Bool) throws
     func agentRead(conversationId: String) throws
+    /// The attachments the app holds, oldest first; the embedded backend
+    /// only (the server has no route that lists them).
+    func attachments() throws -> [HTTPWire.AppAttachment]
 }

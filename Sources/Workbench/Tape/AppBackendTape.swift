@@ -109,6 +109,7 @@ final class RecordingServerSide: ServerSide {
     }
 
     func users() throws -> [HTTPWire.AppUser] { try record("users()") { try inner.users() } }
+    func attachments() throws -> [HTTPWire.AppAttachment] { try record("attachments()") { try inner.attachments() } }
     func conversations(userId: String) throws -> [WireConversation] {
         try record("conversations(\(userId))") { try inner.conversations(userId: userId) }
     }
@@ -205,6 +206,7 @@ final class TapeServerSide: ServerSide {
     }
 
     func users() throws -> [HTTPWire.AppUser] { try answer("users()") }
+    func attachments() throws -> [HTTPWire.AppAttachment] { try answer("attachments()") }
     func conversations(userId: String) throws -> [WireConversation] { try answer("conversations(\(userId))") }
     func messages(conversationId: String) throws -> [WireMessage] { try answer("messages(\(conversationId))") }
     func sessions(userId: String) throws -> [HTTPWire.AppSession] { try answer("sessions(\(userId))") }

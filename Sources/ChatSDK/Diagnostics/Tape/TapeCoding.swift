@@ -91,6 +91,7 @@ extension WireResponse {
         case .user: "user"
         case .attachment: "attachment"
         case .attachmentData: "attachmentData"
+        case .limits: "limits"
         }
     }
 }
