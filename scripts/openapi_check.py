@@ -80,8 +80,9 @@ def main():
                 failures.append(f"line {number}: {label}: status not documented for {entry['method']} {template}")
                 continue
             content = response.get("content", {})
-            if "application/octet-stream" in content:
-                # Bytes (GET /v1/attachments/{id}): any body is as documented.
+            if any(media.get("schema", {}).get("format") == "binary" for media in content.values()):
+                # Bytes (GET /v1/attachments/{id}: `*/*`, the attachment's own
+                # type): any body is as documented.
                 continue
             schema = content.get("application/json", {}).get("schema")
             if schema is None:

@@ -46,7 +46,7 @@ APP_HEADERS = {
     "X-App-Secret": "demo-secret-0123456789abcdef",
     "Content-Type": "application/json",
 }
-USER_ROUTES = r"^/v1/(conversations|identity|events|attachments)"
+USER_ROUTES = r"^/v1/(conversations|identity|events|attachments|limits)"
 
 
 def issue_tokens():

@@ -4478,6 +4478,57 @@ package enum Operations {
                     }
                 }
             }
+            package struct BadRequest: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/limits/GET/responses/400/content`.
+                @frozen package enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/limits/GET/responses/400/content/application\/json`.
+                    case json(Components.Schemas._Error)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    package var json: Components.Schemas._Error {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                package var body: Operations.Limits.Output.BadRequest.Body
+                /// Creates a new `BadRequest`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                package init(body: Operations.Limits.Output.BadRequest.Body) {
+                    self.body = body
+                }
+            }
+            /// Malformed request (a bad X-Device-Id)
+            ///
+            /// - Remark: Generated from `#/paths//v1/limits/get(limits)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Operations.Limits.Output.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            package var badRequest: Operations.Limits.Output.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
             package struct Unauthorized: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/v1/limits/GET/responses/401/content`.
                 @frozen package enum Body: Sendable, Hashable {
@@ -7788,7 +7839,7 @@ package enum Operations {
                     self.body = body
                 }
             }
-            /// Malformed request or not an identity request
+            /// Malformed request or not an identity request, or an uploadProfileImage whose mimeType or size are not those of the bytes its attachmentId names (badRequest)
             ///
             /// - Remark: Generated from `#/paths//v1/identity/post(identity)/responses/400`.
             ///
