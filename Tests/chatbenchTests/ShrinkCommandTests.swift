@@ -125,12 +125,14 @@ import Testing
         #expect(missing.stderr.contains("no session \"nosuch\""), "\(missing.stderr)")
     }
     /// Writes `inputs` as a transcript that passes (`test --update` fills
-    /// in what each step prints), then plants `planted` in place of its
+    /// in what each step prints, with CI unset), then plants `planted` in place of its
     /// last line.
     static func transcript(_ inputs: [String], planted: String, in folder: TemporaryFolder) throws -> String {
         let path = folder.url.appendingPathComponent("t.chat").path
         try inputs.map { "> \($0)\n" }.joined().write(toFile: path, atomically: true, encoding: .utf8)
-        _ = try ChatbenchBinary.run(["test", "--update", path])
+        // `test --update` is refused when CI is set, as it is on CI itself.
+        let update = try ChatbenchBinary.run(["test", "--update", path], environment: ["CI": ""])
+        try #require(update.stdout.contains("updated 1 file"), "\(update.stdout)\(update.stderr)")
         let text = try String(contentsOfFile: path, encoding: .utf8)
         try text.replacingOccurrences(of: "> \(inputs.last!)\n", with: "> \(planted)\n").write(
             toFile: path, atomically: true, encoding: .utf8)
