@@ -2,6 +2,7 @@ import ChatCore
 import ChatSDK
 import ChatSimulation
 import Foundation
+import Synchronization
 import Testing
 
 /// D6, A14: an attachment's bytes go out with its message, as one item of
@@ -85,6 +86,45 @@ import Testing
         app.world.advance(by: .seconds(10))
         #expect(try app.call { try await $0.message(withId: message.id) }?.state == .sent)
         #expect(try app.world.backend.messages(conversationId: conversation.id).map(\.id) == [message.id])
+    }
+
+    /// Uploaded, then a day without network: the server dropped the bytes
+    /// no message named. The send is told `unknownAttachment`; the bytes
+    /// are still on the device, so they go again, once, and the message
+    /// names the new copy. Before, the message failed for good.
+    @Test func bytesTheServerDroppedWhileTheSendWaitedGoAgain() throws {
+        let app = try DataLayerTests.DiskApp()
+        try app.call { try await $0.setCurrentUser(userId: "alice") }
+        let conversation = try app.call { try await $0.startConversation() }
+        app.world.runUntilIdle()
+        app.world.network.setLatency(.seconds(1))
+        // Spawned, not run until idle: the test moves the clock itself.
+        let client = app.client
+        let sent = Mutex<Message?>(nil)
+        _ = app.world.spawn {
+            let message = try? await client.sendAttachment(Self.png, kind: .image, mimeType: "image/png", in: conversation.id)
+            sent.withLock { $0 = message }
+        }
+        // The server has the bytes...
+        for _ in 0..<100 where try app.world.backend.attachments(apiKey: World.apiKey).isEmpty {
+            app.world.advance(by: .milliseconds(100))
+        }
+        #expect(try app.world.backend.attachments(apiKey: World.apiKey).map(\.conversationId) == [nil])
+        // The upload's answer comes back (1 s), the send leaves: offline
+        // while it is on its way (1 s), so the server never gets it.
+        app.world.advance(by: .milliseconds(1300))
+        app.world.network.setOnline(false)
+        app.world.runUntilIdle()
+        let message = try #require(sent.withLock { $0 })
+        #expect(try app.call { try await $0.message(withId: message.id) }?.state == .toBeSent)
+        app.world.advance(by: .seconds(25 * 3600))
+        app.world.network.setOnline(true)
+        app.world.runUntilIdle()
+        #expect(try app.call { try await $0.message(withId: message.id) }?.state == .sent)
+        let stored = try app.world.backend.attachments(apiKey: World.apiKey)
+        #expect(stored.count == 1)
+        #expect(stored.first?.conversationId == conversation.id)
+        #expect(try app.call { try await $0.data(for: message) }.data == Self.png)
     }
 
     @Test func theAppsLimitsAreReadBeforeTheFirstUploadThenRefuseAtOnce() throws {

@@ -64,6 +64,41 @@ extension ClientCore {
         return (true, uploaded.id)
     }
 
+    /// Uploads a message's bytes, unless done already, and sends the
+    /// message naming them; nil when the queue's user changed meanwhile.
+    /// If the server no longer has the bytes (no message named them for 24
+    /// hours, as when a send waited a day for the network), they go again,
+    /// once, and the message names the new copy.
+    func uploadAndSend(_ row: MessageRow, create: NewConversation?, by sender: OutboxMachine.Sender) async throws -> WireResponse? {
+        var mayUploadAgain = true
+        while true {
+            let (proceed, attachmentId) = try await uploadAttachment(of: row, by: sender)
+            guard proceed else { return nil }
+            do {
+                return try await request(
+                    .sendMessage(
+                        conversationId: row.conversationId, createConversation: create,
+                        message: NewMessage(id: row.id, content: WireContent(row.content, attachmentId: attachmentId), replyTo: row.replyTo)
+                    ))
+            } catch let error as ChatError
+                where error.code == .unknownAttachment && mayUploadAgain && outbox.isCurrent(sender) && forgetUpload(of: row.id)
+            {
+                mayUploadAgain = false
+            }
+        }
+    }
+
+    /// Forgets the server's id for an unsent message's bytes, which the
+    /// server no longer has, so the next upload sends them again; false
+    /// when there is nothing to upload again (no bytes here, or no id).
+    func forgetUpload(of messageId: String) -> Bool {
+        guard let stored = store.attachment(messageId: messageId), stored.attachmentId != nil, let data = stored.data else {
+            return false
+        }
+        store.setAttachment(AttachmentRow(attachmentId: nil, data: data), messageId: messageId)
+        return true
+    }
+
     /// Keeps the id of a server message's bytes; the bytes of a message of
     /// ours, now sent, leave the cache; bytes fetched before stay.
     func noteAttachment(of wire: WireMessage) {

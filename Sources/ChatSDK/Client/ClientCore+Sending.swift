@@ -125,12 +125,7 @@ extension ClientCore {
         defer { awaiting.answerArrived() }
         do {
             // Its bytes first, once: the message then names them.
-            let (proceed, attachmentId) = try await uploadAttachment(of: row, by: sender)
-            guard proceed else { return true }
-            let response = try await request(
-                .sendMessage(
-                    conversationId: row.conversationId, createConversation: create,
-                    message: NewMessage(id: row.id, content: WireContent(row.content, attachmentId: attachmentId), replyTo: row.replyTo)))
+            guard let response = try await uploadAndSend(row, create: create, by: sender) else { return true }
             // The user changed meanwhile: the answer is not theirs.
             guard outbox.isCurrent(sender) else { return true }
             if case .sent(let wireConversation, let wireMessage) = response {
