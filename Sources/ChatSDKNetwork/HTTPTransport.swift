@@ -107,6 +107,7 @@ package struct HTTPTransport: ChatTransport {
         let keepAlive = self.keepAlive
         let task = Task {
             var reason = "closed by the server"
+            var by = ClosedBy.server
             do {
                 let close = try await WebSocketClient.connect(
                     url: wsURL,
@@ -137,10 +138,11 @@ package struct HTTPTransport: ChatTransport {
                 opened.fail(await refusal(of: request))
             } catch {
                 reason = Task.isCancelled ? "closed by the client" : "the event stream failed: \(error)"
+                by = Task.isCancelled ? .client : .network
                 opened.fail(TransportError(.failed, reason))
             }
             opened.fail(TransportError(.failed, reason))
-            continuation.yield(.closed(reason: reason))
+            continuation.yield(.closed(reason: reason, by: by))
             continuation.finish()
         }
         do {

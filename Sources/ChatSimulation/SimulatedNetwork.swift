@@ -64,8 +64,9 @@ package final class SimulatedNetwork: Sendable {
         if let subscription = connection.subscription { backend.unsubscribe(subscription) }
         // The recording sees the connection end either way; the client
         // hears a reason only from a server that hangs up.
-        observer?.signal(.closed(reason: reason ?? "network offline"), deviceId: connection.deviceId, exchange: connection.exchange)
-        if let reason { connection.continuation.yield(.closed(reason: reason)) }
+        observer?.signal(
+            .closed(reason: reason ?? "network offline", by: .network), deviceId: connection.deviceId, exchange: connection.exchange)
+        if let reason { connection.continuation.yield(.closed(reason: reason, by: .network)) }
         connection.continuation.finish()
     }
 
@@ -129,8 +130,8 @@ package final class SimulatedNetwork: Sendable {
         scheduler.schedule(at: time, kind: .inFlight) { [self] in
             guard let connection = connections.withLock({ $0.removeValue(forKey: id) }) else { return }
             conditions.unregister(id)
-            observer?.signal(.closed(reason: reason), deviceId: connection.deviceId, exchange: connection.exchange)
-            connection.continuation.yield(.closed(reason: reason))
+            observer?.signal(.closed(reason: reason, by: .server), deviceId: connection.deviceId, exchange: connection.exchange)
+            connection.continuation.yield(.closed(reason: reason, by: .server))
             connection.continuation.finish()
         }
     }

@@ -142,7 +142,7 @@ import Testing
             "GET", server.baseURL + "/v1/conversations",
             headers: [HTTPWire.Header.apiKey: ChatServer.demoApiKey, "Authorization": "Bearer \(tokens.accessToken)"])
         await server.stop()
-        #expect(signals == [.closed(reason: "The user's tokens were revoked")])
+        #expect(signals == [.closed(reason: "The user's tokens were revoked", by: .server)])
         #expect(sessions.isEmpty)
         #expect(refused.status == 401 && refused.code == "invalidToken")
     }

@@ -117,6 +117,26 @@ import Testing
         #expect(html.contains("white-space:normal;overflow-wrap:anywhere"))
     }
 
+    /// Who ended a stream is the entry's, not its reason's text (issue 30):
+    /// a server that says "network offline" is the server; a socket that
+    /// failed is the network, whatever it said.
+    @Test func whoEndedAStreamDecidesItsLaneNotItsReason() {
+        let steps = [step(1, "net drop", at: 10)]
+        func closed(_ seq: Int, _ reason: String, by: ClosedBy) -> RecordedTraffic {
+            RecordedTraffic(
+                seq: seq, step: 1, wallTime: Date(),
+                entry: TrafficEntry(
+                    time: Instant(milliseconds: t0 + 10), deviceId: "device-alice", channel: .ws, direction: .in,
+                    kind: .closed(reason: reason, by: by), body: nil, exchange: seq))
+        }
+        let traffic = [closed(1, "network offline", by: .server), closed(2, "the event stream failed: reset", by: .network)]
+        let view = SequenceView(session: session(), steps: steps, traffic: traffic)
+        let frames = view.bands[0].items.filter { $0.kind == .frame }
+        let network = view.lanes.firstIndex { $0.role == .network }
+        let server = view.lanes.firstIndex { $0.role == .server }
+        #expect(frames.map(\.from) == [server, network])
+    }
+
     /// The first failure is the first step that failed, ahead of an earlier
     /// refused request (often what a script sets out to show; issue 30).
     @Test func theFirstFailureIsAFailedStepBeforeARefusedRequest() {

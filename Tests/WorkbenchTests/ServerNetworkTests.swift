@@ -89,7 +89,7 @@ import Testing
         let connection = try #require(try world.run { try await transport.openRealtime(Self.opening) }?.get())
         network.conditions.dropConnections()
         let signals = world.run { await connection.signals.reduce(into: [RealtimeSignal]()) { $0.append($1) } }
-        #expect(try signals?.get() == [.closed(reason: "connection dropped")])
+        #expect(try signals?.get() == [.closed(reason: "connection dropped", by: .network)])
         #expect(server.closes.withLock { $0 } == 1 && reports.all == [.drop(device: nil)])
     }
 }

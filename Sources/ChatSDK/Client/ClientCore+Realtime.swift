@@ -54,7 +54,9 @@ extension ClientCore {
                     case .event(let event):
                         learnConversationAlias(from: event)
                         handle(aliases.withLock { $0.incoming(event) })
-                    case .closed(let reason): closedByServer = reason
+                    // Whoever ended it, the reason decides (a cut of the
+                    // network's fault layer speaks as the server would).
+                    case .closed(let reason, _): closedByServer = reason
                     }
                     if closedByServer != nil { break }
                 }

@@ -20,8 +20,9 @@ extension TrafficEntry {
         case refused(Outcome)
         /// A frame (`ws`, `in`): `event #5 messageCreated`.
         case event(seq: Int64, name: String)
-        /// The server ended the event stream (`ws`, `in`): `closed: reason`.
-        case closed(reason: String)
+        /// The event stream ended (`ws`, `in`): `closed: reason`, ended
+        /// `by` the server, the network or the client.
+        case closed(reason: String, by: ClosedBy)
         /// A call of the other side (the pseudo-device `app-backend`, `out`),
         /// as the workbench names it: `agentSay(c-1, "Hello")`. Its answer
         /// is an ``answer(_:)``: `ok` or `error CODE`.

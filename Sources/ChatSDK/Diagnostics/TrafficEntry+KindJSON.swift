@@ -27,7 +27,7 @@ extension TrafficEntry.Kind {
         case .ready: json.object("ready", [:])
         case .refused(let outcome): json.wrapping("refused") { outcome.write(&$0) }
         case .event(let seq, let name): json.object("event", ["name": .text(name), "seq": .number(seq)])
-        case .closed(let reason): json.object("closed", ["reason": .text(reason)])
+        case .closed(let reason, let by): json.object("closed", ["by": .text(by.rawValue), "reason": .text(reason)])
         case .call(let call): json.wrapping("call") { $0.string(call) }
         case .fault(let fault): json.wrapping("fault") { fault.write(&$0) }
         case .untyped(let summary): json.wrapping("untyped") { $0.string(summary) }
@@ -38,7 +38,7 @@ extension TrafficEntry.Kind {
     /// A kind read back from the `traffic.kind` column; nil when it is not
     /// one this version knows.
     package init?(json: String) {
-        guard let kind = TapeCoding.decode(Self.self, from: Data(json.utf8)) else { return nil }
+        guard let kind = TapeCoding.decode(Self.self, from: Data(json.utf8)) ?? Self(legacyJSON: json) else { return nil }
         self = kind
     }
 }

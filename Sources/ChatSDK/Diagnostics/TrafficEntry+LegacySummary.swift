@@ -4,6 +4,8 @@
 // when the column is NULL). Nothing else parses a summary; nothing written
 // from v8 on is read by it.
 
+import Foundation
+
 extension TrafficEntry.Kind {
     /// LEGACY: the kind of a row written before v8, read from its summary,
     /// its channel, direction and device (which say what the summary can
@@ -30,7 +32,7 @@ extension TrafficEntry.Kind {
             return Int64(after).map { .open(afterUserSeq: $0) }
         case (.ws, .in):
             if summary == "ready" { return .ready }
-            if let reason = summary.dropping("closed: ") { return .closed(reason: reason) }
+            if let reason = summary.dropping("closed: ") { return .closed(reason: reason, by: ClosedBy(legacyReason: reason)) }
             if let event = summary.dropping("event #"), let space = event.firstIndex(of: " "), let seq = Int64(event[..<space]) {
                 return .event(seq: seq, name: String(event[event.index(after: space)...]))
             }
@@ -109,5 +111,31 @@ extension String {
     /// What comes before `suffix`, or nil when it does not end with it.
     fileprivate func dropping(suffix: String) -> String? {
         hasSuffix(suffix) ? String(dropLast(suffix.count)) : nil
+    }
+}
+
+extension TrafficEntry.Kind {
+    /// LEGACY: a `traffic.kind` written by v8 before a stream's end said who
+    /// ended it (`{"closed":{"reason":…}}`, without `by`): who, from the
+    /// reason the embedded network gave its cuts.
+    init?(legacyJSON json: String) {
+        struct Closed: Decodable {
+            struct Reason: Decodable {
+                var reason: String
+                var by: String?
+            }
+            var closed: Reason
+        }
+        // One that says who, but not in a way this version knows, is not read.
+        guard let old = TapeCoding.decode(Closed.self, from: Data(json.utf8)), old.closed.by == nil else { return nil }
+        self = .closed(reason: old.closed.reason, by: ClosedBy(legacyReason: old.closed.reason))
+    }
+}
+
+extension ClosedBy {
+    /// LEGACY: who ended a stream, for rows that kept only the reason: the
+    /// embedded network's two cuts, else the server.
+    init(legacyReason reason: String) {
+        self = reason == "network offline" || reason == "connection dropped" ? .network : .server
     }
 }

@@ -14,7 +14,7 @@ extension TrafficEntry.Kind {
             return .request(method: method, path: path, query: redacted)
         case .answer(let outcome): return .answer(outcome.redacted(redact))
         case .refused(let outcome): return .refused(outcome.redacted(redact))
-        case .closed(let reason): return .closed(reason: redact(reason))
+        case .closed(let reason, let by): return .closed(reason: redact(reason), by: by)
         case .call(let call): return .call(redact(call))
         case .fault(let fault): return .fault(fault.redacted(redact))
         case .untyped(let summary): return .untyped(redact(summary))

@@ -64,7 +64,22 @@ package struct RealtimeConnection: Sendable {
 
 package enum RealtimeSignal: Sendable, Hashable {
     case event(WireEvent)
-    case closed(reason: String)
+    /// The stream ended, saying `reason`, ended `by` whom: what the SDK
+    /// does depends on the reason alone; a recording keeps both, so that a
+    /// view draws a cut of the network as the network's, without reading
+    /// the reason's text (issue 30).
+    case closed(reason: String, by: ClosedBy)
+}
+
+/// Who ended an event stream.
+package enum ClosedBy: String, Sendable, Hashable, Codable {
+    /// The server hung up (a close frame: logout, revoked tokens, a merge).
+    case server
+    /// The network: the device went offline, a fault cut the connection
+    /// (`net drop`, `net offline`), or the socket failed.
+    case network
+    /// The client itself (its task cancelled while the stream opened).
+    case client
 }
 
 /// A request or answer lost on the way, or an answer that is not the

@@ -76,7 +76,7 @@ private struct CuttableTransport: ChatTransport {
         let (signals, continuation) = AsyncStream<RealtimeSignal>.makeStream()
         let conditions = conditions
         let id = conditions.register(device: request.deviceId) { _, reason in
-            if let reason { continuation.yield(.closed(reason: reason)) }
+            if let reason { continuation.yield(.closed(reason: reason, by: .network)) }
             continuation.finish()
             connection.close()
         }

@@ -127,7 +127,7 @@ package final class TapeTransport: ChatTransport {
     static func signal(_ entry: TrafficEntry) -> RealtimeSignal? {
         switch entry.kind {
         case .event: TapeCoding.decode(WireEvent.self, from: entry.body).map(RealtimeSignal.event)
-        case .closed(let reason): .closed(reason: TapeCoding.decode(TapeClose.self, from: entry.body)?.reason ?? reason)
+        case .closed(let reason, let by): .closed(reason: TapeCoding.decode(TapeClose.self, from: entry.body)?.reason ?? reason, by: by)
         default: nil
         }
     }

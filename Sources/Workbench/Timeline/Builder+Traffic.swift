@@ -49,7 +49,8 @@ extension Builder {
             } else if answered.contains(row.seq) {
                 continue
             } else {
-                let cut = entry.kind == .closed(reason: "network offline") || entry.kind == .closed(reason: "connection dropped")
+                let cut: Bool
+                if case .closed(_, .network) = entry.kind { cut = true } else { cut = false }
                 items.append(
                     .init(
                         time: time, kind: .frame, from: cut ? network : server, to: lane,

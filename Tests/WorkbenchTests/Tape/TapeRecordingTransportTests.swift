@@ -92,10 +92,10 @@ import Testing
         let connection = try #require(try world.run { try await transport.openRealtime(request) }?.get())
         let received = Locked<[RealtimeSignal]>([])
         world.spawn { for await signal in connection.signals { received.append(signal) } }
-        inner.streams.value.first?.yield(.closed(reason: "server going away"))
+        inner.streams.value.first?.yield(.closed(reason: "server going away", by: .server))
         inner.streams.value.first?.finish()
         world.runUntilIdle()
-        #expect(received.value == [.closed(reason: "server going away")])
+        #expect(received.value == [.closed(reason: "server going away", by: .server)])
         #expect(
             entries.value.map(line) == [
                 "+0 #1 d ws → open after=99",

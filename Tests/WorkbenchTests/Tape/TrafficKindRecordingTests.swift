@@ -26,7 +26,7 @@ import Testing
         (.ws, .out, "d", .open(afterUserSeq: 4)),
         (.ws, .in, "d", .refused(.cancelled)),
         (.ws, .in, "d", .event(seq: 5, name: "messageCreated")),
-        (.ws, .in, "d", .closed(reason: "server said \"bye\"")),
+        (.ws, .in, "d", .closed(reason: "server said \"bye\"", by: .server)),
         (.ws, .out, "d", .close),
         (.http, .out, "app-backend", .call(#"agentSay(c-1, "ok")"#)),
         (.http, .in, "app-backend", .answer(.ok(response: nil))),
@@ -84,12 +84,13 @@ import Testing
         #expect(
             try store.traffic(of: 1).map(\.entry.kind) == [
                 .request(method: "GET", path: "/v1/conversations", query: ["limit": "20"]), .answer(.offline),
-                .fault(.restart(device: "device-alice")), .closed(reason: "connection dropped"), .untyped("a frame of long ago"),
+                .fault(.restart(device: "device-alice")), .closed(reason: "connection dropped", by: .network),
+                .untyped("a frame of long ago"),
             ])
         // The field recording in examples/ (schema v4) reads the same way.
         let (_, _, traffic) = try FieldExportTests.load()
         #expect(traffic.allSatisfy { if case .untyped = $0.entry.kind { false } else { true } })
-        #expect(traffic.contains { $0.entry.kind == .closed(reason: "connection dropped") })
+        #expect(traffic.contains { $0.entry.kind == .closed(reason: "connection dropped", by: .network) })
     }
 
     // MARK: Readers decide by kind
@@ -133,8 +134,8 @@ import Testing
     /// A frame is what its kind says: a close's reason is its own, not
     /// the rest of its summary; an entry of another kind is no frame.
     @Test func theTapeDeliversFramesByKind() {
-        let closed = entry(1, "d", .ws, .in, .closed(reason: "event #5 x"))
-        #expect(TapeTransport.signal(closed) == .closed(reason: "event #5 x"))
+        let closed = entry(1, "d", .ws, .in, .closed(reason: "event #5 x", by: .server))
+        #expect(TapeTransport.signal(closed) == .closed(reason: "event #5 x", by: .server))
         #expect(TapeTransport.signal(entry(1, "d", .ws, .in, .untyped("closed: old"))) == nil)
         #expect(TapeTransport.signal(entry(1, "d", .ws, .in, .ready)) == nil)
     }

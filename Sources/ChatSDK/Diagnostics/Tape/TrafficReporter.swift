@@ -70,8 +70,8 @@ package final class TrafficReporter: WireObserver {
         switch signal {
         case .event(let event):
             report(deviceId, .ws, .in, .event(seq: event.userSeq, name: event.tapeName), TapeCoding.encode(event), exchange)
-        case .closed(let reason):
-            report(deviceId, .ws, .in, .closed(reason: reason), TapeCoding.encode(TapeClose(reason: reason)), exchange)
+        case .closed(let reason, let by):
+            report(deviceId, .ws, .in, .closed(reason: reason, by: by), TapeCoding.encode(TapeClose(reason: reason)), exchange)
         }
     }
 
