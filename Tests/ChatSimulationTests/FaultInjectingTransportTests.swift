@@ -180,7 +180,7 @@ import Testing
         world.network.conditions.dropConnections()
         #expect(world.network.openConnections == 0)
         let dropped = world.run { await first.signals.reduce(into: [RealtimeSignal]()) { $0.append($1) } }
-        #expect(try dropped?.get().last == .closed(reason: "connection dropped"))
+        #expect(try dropped?.get().last == .closed(reason: "connection dropped", by: .network))
 
         let second = try #require(try world.run { try await transport.openRealtime(opening) }?.get())
         world.network.setOnline(false)

@@ -144,7 +144,7 @@ import Testing
             let at = world.now.milliseconds - t0.milliseconds
             switch signal {
             case .event(let event): received.append("#\(event.userSeq) at \(at)")
-            case .closed(let reason): received.append("closed (\(reason)) at \(at)")
+            case .closed(let reason, _): received.append("closed (\(reason)) at \(at)")
             }
         }
         player.beginStep(1)
