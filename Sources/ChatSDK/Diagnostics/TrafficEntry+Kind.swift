@@ -23,10 +23,10 @@ extension TrafficEntry {
         /// The event stream ended (`ws`, `in`): `closed: reason`, ended
         /// `by` the server, the network or the client.
         case closed(reason: String, by: ClosedBy)
-        /// A call of the other side (the pseudo-device `app-backend`, `out`),
-        /// as the workbench names it: `agentSay(c-1, "Hello")`. Its answer
-        /// is an ``answer(_:)``: `ok` or `error CODE`.
-        case call(String)
+        /// A call of the other side (the pseudo-device `app-backend`, `out`):
+        /// its name and typed arguments, shown `agentSay(c-1, "Hello")`. Its
+        /// answer is an ``answer(_:)``: `ok` or `error CODE`.
+        case call(Call)
         /// A change of the network's conditions or a fault (the pseudo-device
         /// ``TrafficReporter/networkDevice``).
         case fault(Fault)

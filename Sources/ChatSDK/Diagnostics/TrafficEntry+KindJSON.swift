@@ -28,7 +28,8 @@ extension TrafficEntry.Kind {
         case .refused(let outcome): json.wrapping("refused") { outcome.write(&$0) }
         case .event(let seq, let name): json.object("event", ["name": .text(name), "seq": .number(seq)])
         case .closed(let reason, let by): json.object("closed", ["by": .text(by.rawValue), "reason": .text(reason)])
-        case .call(let call): json.wrapping("call") { $0.string(call) }
+        // Off the hot path (the workbench's own calls): the encoder's.
+        case .call: return TapeCoding.encode(self).map { String(decoding: $0, as: UTF8.self) } ?? ""
         case .fault(let fault): json.wrapping("fault") { fault.write(&$0) }
         case .untyped(let summary): json.wrapping("untyped") { $0.string(summary) }
         }

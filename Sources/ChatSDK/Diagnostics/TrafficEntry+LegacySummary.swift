@@ -22,7 +22,7 @@ extension TrafficEntry.Kind {
         if deviceId == TrafficReporter.networkDevice { return legacyFault(summary).map(Self.fault) }
         switch (channel, direction) {
         case (.http, .out):
-            if deviceId == TrafficReporter.appBackendDevice { return .call(summary) }
+            if deviceId == TrafficReporter.appBackendDevice { return TrafficEntry.Call(legacyRendering: summary).map(Self.call) }
             return legacyRequest(summary)
         case (.http, .in): return legacyOutcome(summary, failing: "error").map(Self.answer)
         case (.ws, .out):
@@ -117,8 +117,21 @@ extension String {
 extension TrafficEntry.Kind {
     /// LEGACY: a `traffic.kind` written by v8 before a stream's end said who
     /// ended it (`{"closed":{"reason":…}}`, without `by`): who, from the
-    /// reason the embedded network gave its cuts.
+    /// reason the embedded network gave its cuts; or before the other
+    /// side's calls were typed (`{"call":{"_0":"agentSay(c-1, \"Hi\")"}}`):
+    /// the call from its rendering, or ``untyped(_:)``.
     init?(legacyJSON json: String) {
+        struct Call: Decodable {
+            struct Rendering: Decodable {
+                // swift-format-ignore: AlwaysUseLowerCamelCase
+                var _0: String
+            }
+            var call: Rendering
+        }
+        if let old = TapeCoding.decode(Call.self, from: Data(json.utf8)) {
+            self = TrafficEntry.Call(legacyRendering: old.call._0).map(Self.call) ?? .untyped(old.call._0)
+            return
+        }
         struct Closed: Decodable {
             struct Reason: Decodable {
                 var reason: String
@@ -137,5 +150,87 @@ extension ClosedBy {
     /// embedded network's two cuts, else the server.
     init(legacyReason reason: String) {
         self = reason == "network offline" || reason == "connection dropped" ? .network : .server
+    }
+}
+
+extension TrafficEntry.Call {
+    /// LEGACY: a call of the other side from its rendering
+    /// (`agentSay(c-1, "Hi")`), in rows written before calls were typed;
+    /// nil when the call read does not render back the same.
+    init?(legacyRendering text: String) {
+        guard text.hasSuffix(")"), let open = text.firstIndex(of: "(") else { return nil }
+        let inner = text[text.index(after: open)..<text.index(before: text.endIndex)]
+        // The arguments, split at `, ` outside quotes.
+        var parts: [String] = []
+        var current = ""
+        var quoted = false
+        var escaped = false
+        for character in inner {
+            if quoted {
+                if escaped { escaped = false } else if character == "\\" { escaped = true } else if character == "\"" { quoted = false }
+            } else if character == "\"" {
+                quoted = true
+            } else if character == " ", current.hasSuffix(",") {
+                parts.append(String(current.dropLast()))
+                current = ""
+                continue
+            }
+            current.append(character)
+        }
+        if !current.isEmpty { parts.append(current) }
+        let call = Self(String(text[..<open]), parts.map(TrafficEntry.Argument.init(legacyRendering:)))
+        guard call.rendering == text else { return nil }
+        self = call
+    }
+}
+
+extension TrafficEntry.Argument {
+    /// LEGACY: an argument from its rendering, by its look.
+    init(legacyRendering text: String) {
+        if text.count >= 2, text.hasPrefix("\""), text.hasSuffix("\""), let unquoted = Self.unescaped(text.dropFirst().dropLast()) {
+            self = .text(unquoted)
+        } else if let flag = Bool(text) {
+            self = .flag(flag)
+        } else if text.hasSuffix("ms"), let milliseconds = Int64(text.dropLast(2)) {
+            self = .milliseconds(milliseconds)
+        } else if let space = text.firstIndex(of: " "), let count = Int(text[..<space]),
+            let digest = String(text[space...]).dropping(" bytes sha256:")
+        {
+            self = .bytes(count: count, sha256: digest)
+        } else if let equals = text.firstIndex(of: "=") {
+            self = .setting(key: String(text[..<equals]), value: String(text[text.index(after: equals)...]))
+        } else {
+            self = .word(text)
+        }
+    }
+
+    /// The text Swift's `debugDescription` quoted (its escapes: `\"`,
+    /// `\\`, `\n`, `\t`, `\r`, `\0`, `\'`, `\u{…}`); nil for an escape it has not.
+    private static func unescaped(_ quoted: Substring) -> String? {
+        var text = ""
+        var characters = quoted.makeIterator()
+        while let character = characters.next() {
+            guard character == "\\" else {
+                text.append(character)
+                continue
+            }
+            switch characters.next() {
+            case "\"": text.append("\"")
+            case "\\": text.append("\\")
+            case "\'": text.append("'")
+            case "n": text.append("\n")
+            case "t": text.append("\t")
+            case "r": text.append("\r")
+            case "0": text.append("\0")
+            case "u":
+                guard characters.next() == "{" else { return nil }
+                var hex = ""
+                while let digit = characters.next(), digit != "}" { hex.append(digit) }
+                guard let value = UInt32(hex, radix: 16), let scalar = Unicode.Scalar(value) else { return nil }
+                text.unicodeScalars.append(scalar)
+            default: return nil
+            }
+        }
+        return text
     }
 }

@@ -15,7 +15,7 @@ extension TrafficEntry.Kind {
         case .answer(let outcome): return .answer(outcome.redacted(redact))
         case .refused(let outcome): return .refused(outcome.redacted(redact))
         case .closed(let reason, let by): return .closed(reason: redact(reason), by: by)
-        case .call(let call): return .call(redact(call))
+        case .call(let call): return .call(call.redacted(redact))
         case .fault(let fault): return .fault(fault.redacted(redact))
         case .untyped(let summary): return .untyped(redact(summary))
         case .open, .close, .ready, .event: return self

@@ -14,7 +14,7 @@ extension TrafficEntry.Kind {
         case .refused(let outcome): return outcome.summary(failing: "refused")
         case .event(let seq, let name): return "event #\(seq) \(name)"
         case .closed(let reason, _): return "closed: \(reason)"
-        case .call(let call): return call
+        case .call(let call): return call.rendering
         case .fault(let fault): return fault.summary
         case .untyped(let summary): return summary
         }

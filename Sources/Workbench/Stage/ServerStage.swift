@@ -119,7 +119,7 @@ final class ServerStage: Stage, Sendable {
             // before its send had even signed in).
             network.beginWork()
             defer { network.endWork() }
-            return try await recording.recordAsync("issueTokens(\(userId))") { try await app.issueTokenPair(userId: userId) }
+            return try await recording.recordAsync(.issueTokens(userId: userId)) { try await app.issueTokenPair(userId: userId) }
         }
     }
 

@@ -78,7 +78,7 @@ final class TapeStage: Stage, Sendable {
 
     func tokenIssuer(apiKey: String) -> SimulatedTokenProvider.Issuer {
         let server = tapeServer
-        return .immediate { userId in try server.answer("issueTokens(\(userId))") }
+        return .immediate { userId in try server.answer(.issueTokens(userId: userId)) }
     }
 
     func onTrace(_ sink: @escaping @Sendable (Instant, String, String) -> Void) { world.onTrace(sink) }

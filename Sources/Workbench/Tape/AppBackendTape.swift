@@ -13,13 +13,6 @@ import Synchronization
 enum AppBackendTape {
     static let deviceId = TrafficReporter.appBackendDevice
 
-    /// The tape's name of an agent's file: its bytes by their size and digest.
-    static func agentSendAttachment(
-        _ conversationId: String, _ kind: WireContent.AttachmentKind, _ mimeType: String, _ fileName: String?, _ data: Data
-    ) -> String {
-        "agentSendAttachment(\(conversationId), \(kind.rawValue), \(mimeType), \((fileName ?? "").debugDescription), \(data.count) bytes sha256:\(Backend.sha256(data).prefix(12)))"
-    }
-
     /// How a failed call is kept.
     struct Failure: Codable {
         var code: String
@@ -72,12 +65,12 @@ final class RecordingServerSide: ServerSide {
         self.sink = sink
     }
 
-    func record<T: Codable>(_ call: String, _ body: () throws -> T) throws -> T {
+    func record<T: Codable>(_ call: TrafficEntry.Call, _ body: () throws -> T) throws -> T {
         sink(entry(.out, .call(call)))
         return try answered(Result { try body() })
     }
 
-    func recordAsync<T: Codable>(_ call: String, _ body: () async throws -> T) async throws -> T {
+    func recordAsync<T: Codable>(_ call: TrafficEntry.Call, _ body: () async throws -> T) async throws -> T {
         sink(entry(.out, .call(call)))
         let result: Result<T, any Error>
         do { result = .success(try await body()) } catch { result = .failure(error) }
@@ -101,63 +94,59 @@ final class RecordingServerSide: ServerSide {
         TrafficEntry(time: clock.now, deviceId: AppBackendTape.deviceId, channel: .http, direction: direction, kind: kind, body: body)
     }
 
-    private func done(_ call: String, _ body: () throws -> Void) throws {
+    private func done(_ call: TrafficEntry.Call, _ body: () throws -> Void) throws {
         _ = try record(call) { () throws -> AppBackendTape.Done in
             try body()
             return AppBackendTape.Done()
         }
     }
 
-    func users() throws -> [HTTPWire.AppUser] { try record("users()") { try inner.users() } }
-    func attachments() throws -> [HTTPWire.AppAttachment] { try record("attachments()") { try inner.attachments() } }
+    func users() throws -> [HTTPWire.AppUser] { try record(.users()) { try inner.users() } }
+    func attachments() throws -> [HTTPWire.AppAttachment] { try record(.attachments()) { try inner.attachments() } }
     func conversations(userId: String) throws -> [WireConversation] {
-        try record("conversations(\(userId))") { try inner.conversations(userId: userId) }
+        try record(.conversations(userId: userId)) { try inner.conversations(userId: userId) }
     }
     func messages(conversationId: String) throws -> [WireMessage] {
-        try record("messages(\(conversationId))") { try inner.messages(conversationId: conversationId) }
+        try record(.messages(conversationId: conversationId)) { try inner.messages(conversationId: conversationId) }
     }
     func sessions(userId: String) throws -> [HTTPWire.AppSession] {
-        try record("sessions(\(userId))") { try inner.sessions(userId: userId) }
+        try record(.sessions(userId: userId)) { try inner.sessions(userId: userId) }
     }
     func pushSubscriptions(userId: String) throws -> [HTTPWire.AppDevice] {
-        try record("pushSubscriptions(\(userId))") { try inner.pushSubscriptions(userId: userId) }
+        try record(.pushSubscriptions(userId: userId)) { try inner.pushSubscriptions(userId: userId) }
     }
-    func pushes(userId: String) throws -> [HTTPWire.AppPush] { try record("pushes(\(userId))") { try inner.pushes(userId: userId) } }
-    func settings() throws -> [HTTPWire.AppSetting] { try record("settings()") { try inner.settings() } }
+    func pushes(userId: String) throws -> [HTTPWire.AppPush] { try record(.pushes(userId: userId)) { try inner.pushes(userId: userId) } }
+    func settings() throws -> [HTTPWire.AppSetting] { try record(.settings()) { try inner.settings() } }
     func updateSettings(_ changes: [HTTPWire.AppSetting]) throws {
-        try done("updateSettings(\(changes.map { "\($0.key)=\($0.value)" }.joined(separator: ", ")))") { try inner.updateSettings(changes) }
+        try done(.updateSettings(changes)) { try inner.updateSettings(changes) }
     }
     func expireAccessTokens(userId: String) throws {
-        try done("expireAccessTokens(\(userId))") { try inner.expireAccessTokens(userId: userId) }
+        try done(.expireAccessTokens(userId: userId)) { try inner.expireAccessTokens(userId: userId) }
     }
-    func revokeTokens(userId: String) throws { try done("revokeTokens(\(userId))") { try inner.revokeTokens(userId: userId) } }
+    func revokeTokens(userId: String) throws { try done(.revokeTokens(userId: userId)) { try inner.revokeTokens(userId: userId) } }
     func issueAccessToken(userId: String) throws -> HTTPWire.IssuedCredentialBody {
-        try record("issueAccessToken(\(userId))") { try inner.issueAccessToken(userId: userId) }
+        try record(.issueAccessToken(userId: userId)) { try inner.issueAccessToken(userId: userId) }
     }
     func issueSessionToken(userId: String, ttl: Duration?) throws -> HTTPWire.IssuedCredentialBody {
-        try record("issueSessionToken(\(userId), \(ttl.map { "\($0.wholeMilliseconds)ms" } ?? "default"))") {
-            try inner.issueSessionToken(userId: userId, ttl: ttl)
-        }
+        try record(.issueSessionToken(userId: userId, ttl: ttl)) { try inner.issueSessionToken(userId: userId, ttl: ttl) }
     }
     func agentSay(conversationId: String, text: String) throws -> WireMessage {
-        try record("agentSay(\(conversationId), \(text.debugDescription))") {
-            try inner.agentSay(conversationId: conversationId, text: text)
-        }
+        try record(.agentSay(conversationId: conversationId, text: text)) { try inner.agentSay(conversationId: conversationId, text: text) }
     }
     func agentSendAttachment(
         conversationId: String, kind: WireContent.AttachmentKind, mimeType: String, fileName: String?, data: Data
     ) throws -> WireMessage {
-        try record(AppBackendTape.agentSendAttachment(conversationId, kind, mimeType, fileName, data)) {
+        try record(.agentSendAttachment(conversationId: conversationId, kind: kind, mimeType: mimeType, fileName: fileName, data: data)) {
             try inner.agentSendAttachment(conversationId: conversationId, kind: kind, mimeType: mimeType, fileName: fileName, data: data)
         }
     }
     func agentTyping(conversationId: String, isTyping: Bool) throws {
-        try done("agentTyping(\(conversationId), \(isTyping))") {
+        try done(.agentTyping(conversationId: conversationId, isTyping: isTyping)) {
             try inner.agentTyping(conversationId: conversationId, isTyping: isTyping)
         }
     }
     func agentRead(conversationId: String) throws {
-        try done("agentRead(\(conversationId))") { try inner.agentRead(conversationId: conversationId) }
+        try done(.agentRead(conversationId: conversationId)) { try inner.agentRead(conversationId: conversationId) }
     }
 }
 
@@ -181,22 +170,22 @@ final class TapeServerSide: ServerSide {
         state.withLock { s in s.entries[s.next...].filter { $0.direction == .out }.map(\.summary) }
     }
 
-    func answer<T: Decodable>(_ call: String, as type: T.Type = T.self) throws -> T {
+    func answer<T: Decodable>(_ call: TrafficEntry.Call, as type: T.Type = T.self) throws -> T {
         let step = currentStep.withLock { $0 }
         let found: (request: TrafficEntry, answer: TrafficEntry)? = state.withLock { s in
             guard let start = s.entries[s.next...].firstIndex(where: { $0.direction == .out }) else {
-                s.divergences.append(TapeDivergence(step: step, deviceId: AppBackendTape.deviceId, sent: call, tape: nil))
+                s.divergences.append(TapeDivergence(step: step, deviceId: AppBackendTape.deviceId, sent: call.rendering, tape: nil))
                 return nil
             }
             guard let end = s.entries[(start + 1)...].firstIndex(where: { $0.direction == .in }) else { return nil }
             s.next = end + 1
             if s.entries[start].kind != .call(call) {
                 s.divergences.append(
-                    TapeDivergence(step: step, deviceId: AppBackendTape.deviceId, sent: call, tape: s.entries[start].summary))
+                    TapeDivergence(step: step, deviceId: AppBackendTape.deviceId, sent: call.rendering, tape: s.entries[start].summary))
             }
             return (s.entries[start], s.entries[end])
         }
-        guard let found else { throw TransportError(.failed, "\(call) is not on the tape") }
+        guard let found else { throw TransportError(.failed, "\(call.rendering) is not on the tape") }
         let body = found.answer.body ?? Data()
         if found.answer.kind != .answer(.ok(response: nil)) {
             let failure = try JSONDecoder().decode(AppBackendTape.Failure.self, from: body)
@@ -205,33 +194,33 @@ final class TapeServerSide: ServerSide {
         return try JSONDecoder().decode(T.self, from: body)
     }
 
-    func users() throws -> [HTTPWire.AppUser] { try answer("users()") }
-    func attachments() throws -> [HTTPWire.AppAttachment] { try answer("attachments()") }
-    func conversations(userId: String) throws -> [WireConversation] { try answer("conversations(\(userId))") }
-    func messages(conversationId: String) throws -> [WireMessage] { try answer("messages(\(conversationId))") }
-    func sessions(userId: String) throws -> [HTTPWire.AppSession] { try answer("sessions(\(userId))") }
-    func pushSubscriptions(userId: String) throws -> [HTTPWire.AppDevice] { try answer("pushSubscriptions(\(userId))") }
-    func pushes(userId: String) throws -> [HTTPWire.AppPush] { try answer("pushes(\(userId))") }
-    func settings() throws -> [HTTPWire.AppSetting] { try answer("settings()") }
-    func updateSettings(_ changes: [HTTPWire.AppSetting]) throws {
-        _ = try answer("updateSettings(\(changes.map { "\($0.key)=\($0.value)" }.joined(separator: ", ")))", as: AppBackendTape.Done.self)
-    }
-    func expireAccessTokens(userId: String) throws { _ = try answer("expireAccessTokens(\(userId))", as: AppBackendTape.Done.self) }
-    func revokeTokens(userId: String) throws { _ = try answer("revokeTokens(\(userId))", as: AppBackendTape.Done.self) }
-    func issueAccessToken(userId: String) throws -> HTTPWire.IssuedCredentialBody { try answer("issueAccessToken(\(userId))") }
+    func users() throws -> [HTTPWire.AppUser] { try answer(.users()) }
+    func attachments() throws -> [HTTPWire.AppAttachment] { try answer(.attachments()) }
+    func conversations(userId: String) throws -> [WireConversation] { try answer(.conversations(userId: userId)) }
+    func messages(conversationId: String) throws -> [WireMessage] { try answer(.messages(conversationId: conversationId)) }
+    func sessions(userId: String) throws -> [HTTPWire.AppSession] { try answer(.sessions(userId: userId)) }
+    func pushSubscriptions(userId: String) throws -> [HTTPWire.AppDevice] { try answer(.pushSubscriptions(userId: userId)) }
+    func pushes(userId: String) throws -> [HTTPWire.AppPush] { try answer(.pushes(userId: userId)) }
+    func settings() throws -> [HTTPWire.AppSetting] { try answer(.settings()) }
+    func updateSettings(_ changes: [HTTPWire.AppSetting]) throws { _ = try answer(.updateSettings(changes), as: AppBackendTape.Done.self) }
+    func expireAccessTokens(userId: String) throws { _ = try answer(.expireAccessTokens(userId: userId), as: AppBackendTape.Done.self) }
+    func revokeTokens(userId: String) throws { _ = try answer(.revokeTokens(userId: userId), as: AppBackendTape.Done.self) }
+    func issueAccessToken(userId: String) throws -> HTTPWire.IssuedCredentialBody { try answer(.issueAccessToken(userId: userId)) }
     func issueSessionToken(userId: String, ttl: Duration?) throws -> HTTPWire.IssuedCredentialBody {
-        try answer("issueSessionToken(\(userId), \(ttl.map { "\($0.wholeMilliseconds)ms" } ?? "default"))")
+        try answer(.issueSessionToken(userId: userId, ttl: ttl))
     }
     func agentSay(conversationId: String, text: String) throws -> WireMessage {
-        try answer("agentSay(\(conversationId), \(text.debugDescription))")
+        try answer(.agentSay(conversationId: conversationId, text: text))
     }
     func agentSendAttachment(
         conversationId: String, kind: WireContent.AttachmentKind, mimeType: String, fileName: String?, data: Data
     ) throws -> WireMessage {
-        try answer(AppBackendTape.agentSendAttachment(conversationId, kind, mimeType, fileName, data))
+        try answer(.agentSendAttachment(conversationId: conversationId, kind: kind, mimeType: mimeType, fileName: fileName, data: data))
     }
     func agentTyping(conversationId: String, isTyping: Bool) throws {
-        _ = try answer("agentTyping(\(conversationId), \(isTyping))", as: AppBackendTape.Done.self)
+        _ = try answer(.agentTyping(conversationId: conversationId, isTyping: isTyping), as: AppBackendTape.Done.self)
     }
-    func agentRead(conversationId: String) throws { _ = try answer("agentRead(\(conversationId))", as: AppBackendTape.Done.self) }
+    func agentRead(conversationId: String) throws {
+        _ = try answer(.agentRead(conversationId: conversationId), as: AppBackendTape.Done.self)
+    }
 }

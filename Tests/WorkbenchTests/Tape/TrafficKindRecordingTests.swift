@@ -28,7 +28,7 @@ import Testing
         (.ws, .in, "d", .event(seq: 5, name: "messageCreated")),
         (.ws, .in, "d", .closed(reason: "server said \"bye\"", by: .server)),
         (.ws, .out, "d", .close),
-        (.http, .out, "app-backend", .call(#"agentSay(c-1, "ok")"#)),
+        (.http, .out, "app-backend", .call(.init("agentSay", [.word("c-1"), .text("ok")]))),
         (.http, .in, "app-backend", .answer(.ok(response: nil))),
         (.http, .out, "network", .fault(.lost(request: "sendMessage", device: "x from y"))),
         (.http, .out, "network", .fault(.failNext(count: 2, kind: "timeout", device: nil))),
