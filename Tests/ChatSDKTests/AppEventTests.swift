@@ -8,7 +8,7 @@ import Testing
 /// before it had values.
 @Suite struct AppEventTests {
     static let cases: [(AppEvent, String, String)] = [
-        (.returned(call: "sendMessage", value: .message(id: "m-1", state: "toBeSent")), "call", "call: sendMessage returned m-1 toBeSent"),
+        (.returned(call: "sendMessage", value: .message(id: "m-1", state: .toBeSent)), "call", "call: sendMessage returned m-1 toBeSent"),
         (.returned(call: "startConversation", value: .conversation(id: "c-1")), "call", "call: startConversation returned c-1"),
         (.returned(call: "loginAnonymous", value: .user(id: "u-1")), "call", "call: loginAnonymous returned u-1"),
         (.returned(call: "authorize", value: .warnings(["a", "b"])), "call", "call: authorize returned warnings: a; b"),
@@ -19,14 +19,14 @@ import Testing
             "call: setCurrentUser threw currentUserAlreadySet: alice is set"
         ),
         (.threw(call: "logout", code: nil, message: "cancelled"), "call", "call: logout threw cancelled"),
-        (.message(id: "m-1", state: "sent", content: .text("hi")), "m-1:", #"m-1: sent "hi""#),
-        (.message(id: "m-3", state: "failed", error: "offline", content: .text("x")), "m-3:", #"m-3: failed(offline) "x""#),
+        (.message(id: "m-1", state: .sent, content: .text("hi")), "m-1:", #"m-1: sent "hi""#),
+        (.message(id: "m-3", state: .failed, error: "offline", content: .text("x")), "m-3:", #"m-3: failed(offline) "x""#),
         (
-            .returned(call: "retrySending", value: .message(id: "m-3", state: "failed", error: "forbidden")), "call",
+            .returned(call: "retrySending", value: .message(id: "m-3", state: .failed, error: "forbidden")), "call",
             "call: retrySending returned m-3 failed(forbidden)"
         ),
         (
-            .message(id: "m-2", state: "sending", content: .attachment(kind: "image", mime: "image/png", bytes: 2048)), "m-2:",
+            .message(id: "m-2", state: .sending, content: .attachment(kind: "image", mime: "image/png", bytes: 2048)), "m-2:",
             "m-2: sending [image image/png 2048 bytes]"
         ),
         (.session(state: .userSet(userId: "alice")), "client.session", "client.session userSet(alice)"),
@@ -52,7 +52,7 @@ import Testing
         (
             .emission(
                 watcher: 0,
-                shown: .items(count: 2, hasMore: true, first: [.init(id: "m-2", state: "sending"), .init(id: "m-1", state: "sent")]),
+                shown: .items(count: 2, hasMore: true, first: [.init(id: "m-2", state: .sending), .init(id: "m-1", state: .sent)]),
                 fresh: false, refreshing: .refreshing), "w1",
             "w1: 2 items and more (m-2 sending, m-1 sent), cached, refreshing"
         ),
@@ -62,8 +62,8 @@ import Testing
                 shown: .items(
                     count: 4, hasMore: false,
                     first: [
-                        .init(id: "m-4", state: "sent"), .init(id: "m-3", state: "sent"),
-                        .init(id: "m-2", state: "failed", error: "network"),
+                        .init(id: "m-4", state: .sent), .init(id: "m-3", state: .sent),
+                        .init(id: "m-2", state: .failed, error: "network"),
                     ]),
                 fresh: true, refreshing: .refreshed), "w4",
             "w4: 4 items (m-4 sent, m-3 sent, m-2 failed(network), …), fresh, refreshed"
@@ -109,7 +109,7 @@ import Testing
     @Test func noValueIsKeyedByItsPosition() throws {
         for (event, _, _) in Self.cases { #expect(try #require(event.json).contains("\"_0\"") == false, "\(event.json ?? "")") }
         for (call, _) in AppCallTests.cases { #expect(try #require(call.json).contains("\"_0\"") == false, "\(call.json ?? "")") }
-        let text = try #require(AppEvent.message(id: "m-1", state: "sent", content: .text("hi")).json)
+        let text = try #require(AppEvent.message(id: "m-1", state: .sent, content: .text("hi")).json)
         #expect(text == #"{"message":{"content":{"text":{"text":"hi"}},"id":"m-1","state":"sent"}}"#)
     }
 
@@ -118,7 +118,7 @@ import Testing
     @Test func valuesKeyedByPositionStillRead() {
         #expect(
             AppEvent(json: #"{"message":{"content":{"text":{"_0":"hi"}},"id":"m-1","state":"sent"}}"#)
-                == .message(id: "m-1", state: "sent", content: .text("hi")))
+                == .message(id: "m-1", state: .sent, content: .text("hi")))
         #expect(
             AppEvent(json: #"{"returned":{"call":"authorize","value":{"warnings":{"_0":["a","b"]}}}}"#)
                 == .returned(call: "authorize", value: .warnings(["a", "b"])))

@@ -36,10 +36,10 @@ import Testing
         f.world.runUntilIdle()
         #expect(watcher.last?.data.elements.first?.state == .failed(ChatError(.offline, "The device is offline")))
         let values = try Self.rows("SELECT value FROM event ORDER BY step, seq", in: settings.file).compactMap(AppEvent.init(json:))
-        #expect(values.contains(.message(id: message.id, state: "failed", error: "offline", content: .text("nope"))), "\(values)")
+        #expect(values.contains(.message(id: message.id, state: .failed, error: "offline", content: .text("nope"))), "\(values)")
         #expect(
             values.contains {
-                if case .emission(_, .items(1, false, [.init(id: message.id, state: "failed", error: "offline")]), _, _) = $0 {
+                if case .emission(_, .items(1, false, [.init(id: message.id, state: .failed, error: "offline")]), _, _) = $0 {
                     true
                 } else {
                     false

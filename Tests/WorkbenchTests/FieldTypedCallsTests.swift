@@ -66,7 +66,7 @@ import Testing
         let send = try #require(recorded.first { $0.input.hasPrefix("sendMessage(") })
         let events = send.events.compactMap { FieldEvent($0) }
         #expect(events.contains { if case .returned("sendMessage", _) = $0 { true } else { false } })
-        #expect(events.contains { if case .message(_, "sent") = $0 { true } else { false } }, "\(send.events)")
+        #expect(events.contains { if case .message(_, .sent) = $0 { true } else { false } }, "\(send.events)")
         let timeline = FieldTimeline(steps: recorded, traffic: traffic)
         var steps = recorded
         for index in steps.indices {

@@ -63,12 +63,12 @@ import Testing
     /// the state's name, not its rendering with its error
     /// (`failed(offline)`).
     @Test func aFailedMessageIsExpectedByItsStatesName() throws {
-        let sent = AppEvent.message(id: "m-1", state: "failed", error: "offline", content: .text("x"))
-        #expect(FieldEvent(Self.recorded(sent)) == .message(id: "m-1", state: "failed"))
+        let sent = AppEvent.message(id: "m-1", state: .failed, error: "offline", content: .text("x"))
+        #expect(FieldEvent(Self.recorded(sent)) == .message(id: "m-1", state: .failed))
         var send = FieldExportTests.step(2, "sendMessage(.text(\"x\"), in: \"c-1\")", at: 2_000)
         send.events = [Self.recorded(sent, at: 2_000)]
         let steps = [FieldExportTests.step(1, "setCurrentUser(userId: \"alice\")", at: 1_000), send]
-        #expect(FieldTimeline(steps: steps, traffic: []).states[2]?.map(\.state) == ["failed"])
+        #expect(FieldTimeline(steps: steps, traffic: []).states[2]?.map(\.state) == [.failed])
     }
 
     // MARK: The replay (§2)
@@ -80,7 +80,9 @@ import Testing
     }
 
     /// `w1: 1 item (ID STATE), FRESH, REFRESHING` as a value, under `source`.
-    static func emission(_ items: [(String, String)], fresh: Bool, _ refreshing: AppEvent.Refreshing, source: String) -> RecordedEvent {
+    static func emission(_ items: [(String, SendState.Kind)], fresh: Bool, _ refreshing: AppEvent.Refreshing, source: String)
+        -> RecordedEvent
+    {
         let shown = AppEvent.Shown.items(count: items.count, hasMore: false, first: items.map { .init(id: $0.0, state: $0.1) })
         return recorded(.emission(watcher: 0, shown: shown, fresh: fresh, refreshing: refreshing), source: source)
     }
@@ -95,8 +97,8 @@ import Testing
                 Self.step(
                     2,
                     [
-                        Self.emission([("m-1", "sending")], fresh: true, .refreshed, source: source),
-                        Self.emission([("m-1", "sent")], fresh: true, .refreshed, source: source),
+                        Self.emission([("m-1", .sending)], fresh: true, .refreshed, source: source),
+                        Self.emission([("m-1", .sent)], fresh: true, .refreshed, source: source),
                     ]),
             ]
             let device = [
@@ -104,12 +106,12 @@ import Testing
                 Self.step(
                     2,
                     [
-                        Self.emission([("m-1", "sending")], fresh: false, .refreshing, source: source),
-                        Self.emission([("m-1", "sent")], fresh: true, .refreshed, source: source),
+                        Self.emission([("m-1", .sending)], fresh: false, .refreshing, source: source),
+                        Self.emission([("m-1", .sent)], fresh: true, .refreshed, source: source),
                     ]),
             ]
             #expect(Replayer.firstDivergence(device, replay) == nil, "\(source)")
-            let other = [Self.step(1, []), Self.step(2, [Self.emission([("m-1", "failed")], fresh: false, .refreshing, source: source)])]
+            let other = [Self.step(1, []), Self.step(2, [Self.emission([("m-1", .failed)], fresh: false, .refreshing, source: source)])]
             let divergence = Replayer.firstDivergence(other, replay)
             #expect(divergence?.hint == #"\#(source)'s event 1: "w1: 1 item (m-1 failed)" on the device, "w1: 0 items" in the replay"#)
         }
@@ -118,10 +120,10 @@ import Testing
     /// Events with values are compared by their values: a text changed by
     /// hand is no divergence, a value changed under the same text is.
     @Test func theReplayComparesEventsByTheirValues() {
-        let sent = AppEvent.message(id: "m-1", state: "sent", content: .text("hi"))
+        let sent = AppEvent.message(id: "m-1", state: .sent, content: .text("hi"))
         let device = [Self.step(1, [Self.recorded(sent, text: "changed by hand")])]
         #expect(Replayer.firstDivergence(device, [Self.step(1, [Self.recorded(sent)])]) == nil)
-        let failed = AppEvent.message(id: "m-1", state: "failed", content: .text("hi"))
+        let failed = AppEvent.message(id: "m-1", state: .failed, content: .text("hi"))
         #expect(Replayer.firstDivergence([Self.step(1, [Self.recorded(failed, text: sent.text)])], device)?.step == 1)
     }
 
@@ -151,7 +153,7 @@ import Testing
         #expect(session.execute("inbox = watch items c1").made == "inbox")
         let send = session.execute("mall = send c1 text \"hi\"")
         #expect(send.made == "mall")
-        #expect(FieldExport.stateSequences(send.events) == ["mall": ["toBeSent", "sending", "sent"]])
+        #expect(FieldExport.stateSequences(send.events) == ["mall": [.toBeSent, .sending, .sent]])
         let inspection = session.execute("mall")
         #expect(inspection.output.hasPrefix("mall: text message"), "\(inspection.output)")
         #expect(inspection.made == nil)

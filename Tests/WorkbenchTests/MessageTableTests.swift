@@ -103,10 +103,10 @@ import Testing
         table.setReportedState(.sent, at: 1)
         #expect(table.reportedState(at: 1) == .sent)
         let start = Instant(milliseconds: 1_000)
-        table.appendHistory((start, "toBeSent"), at: 1)
-        table.appendHistory((Instant(milliseconds: 1_050), "sent"), at: 1)
+        table.appendHistory((start, .toBeSent), at: 1)
+        table.appendHistory((Instant(milliseconds: 1_050), .sent), at: 1)
         #expect(table.history(at: 0).isEmpty)
-        #expect(table.history(at: 1).map(\.state) == ["toBeSent", "sent"])
+        #expect(table.history(at: 1).map(\.state) == [.toBeSent, .sent])
         #expect(table.history(at: 1).map(\.time) == [start, Instant(milliseconds: 1_050)])
         _ = session
     }

@@ -67,7 +67,7 @@ extension ChatClient {
 
     private static func describe(_ value: Any) -> AppEvent.Returned {
         switch value {
-        case let message as Message: .message(id: message.id, state: message.state.name, error: message.state.recordedError)
+        case let message as Message: .message(id: message.id, state: message.state.kind, error: message.state.recordedError)
         case let conversation as Conversation: .conversation(id: conversation.id)
         case let user as ChatUser: .user(id: user.id)
         case let warnings as [String]: .warnings(warnings)
@@ -90,7 +90,7 @@ extension FlightRecorder {
         case .messageStateChanged(let message):
             self.event(
                 .message(
-                    id: message.id, state: message.state.name, error: message.state.recordedError,
+                    id: message.id, state: message.state.kind, error: message.state.recordedError,
                     content: AppCall.Content(message.content, text: text)))
         }
     }
@@ -124,7 +124,7 @@ extension FlightRecorder {
                 .items(
                     count: messages.count, hasMore: hasMore,
                     first: messages.prefix(AppEvent.Shown.itemsShown).map {
-                        .init(id: $0.id, state: $0.state.name, error: $0.state.recordedError)
+                        .init(id: $0.id, state: $0.state.kind, error: $0.state.recordedError)
                     })
             }
         event(.emission(watcher: id, shown: shown, fresh: fresh, refreshing: AppEvent.Refreshing(refreshing)))

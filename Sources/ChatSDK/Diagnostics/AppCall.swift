@@ -201,37 +201,50 @@ extension RecordedValue {
         let data = Data(json.utf8)
         if let value = TapeCoding.decode(Self.self, from: data) {
             self = value
-        } else if let legacy = Self.labelled(positional: data), let value = TapeCoding.decode(Self.self, from: legacy) {
+        } else if let legacy = Self.legacy(data), let value = TapeCoding.decode(Self.self, from: legacy) {
             self = value
         } else {
             return nil
         }
     }
 
-    /// LEGACY, for values recorded before their keys were labelled (schema
-    /// v6 and v7 as the first builds wrote them): `{"text":{"_0":"hi"}}`,
-    /// the one value of the case `text` keyed `_0`, becomes
-    /// `{"text":{"text":"hi"}}`. Nil when there is no `_0` in it.
-    static func labelled(positional data: Data) -> Data? {
+    /// LEGACY, for values recorded by earlier builds, made as this build
+    /// writes them. Nil when there is nothing in it to remake.
+    ///
+    /// - Keys by position (schema v6 and v7 as the first builds wrote
+    ///   them): `{"text":{"_0":"hi"}}`, the one value of the case `text`
+    ///   keyed `_0`, becomes `{"text":{"text":"hi"}}`.
+    /// - A message's state as `SendState` renders it (the first v7 builds,
+    ///   before the error's code had a key of its own): `"state":
+    ///   "failed(offline)"` becomes `"state":"failed","error":"offline"`
+    ///   (``SendState/Kind/legacy(_:)``).
+    static func legacy(_ data: Data) -> Data? {
         guard let tree = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else { return nil }
         var found = false
-        func relabel(_ node: Any) -> Any {
-            if let array = node as? [Any] { return array.map(relabel) }
-            guard let object = node as? [String: Any] else { return node }
+        func remake(_ node: Any) -> Any {
+            if let array = node as? [Any] { return array.map(remake) }
+            guard var object = node as? [String: Any] else { return node }
+            if let text = object["state"] as? String, object["error"] == nil, let state = SendState.Kind.legacy(text),
+                let error = state.error
+            {
+                found = true
+                object["state"] = state.kind.rawValue
+                object["error"] = error
+            }
             var out: [String: Any] = [:]
             for (key, value) in object {
                 if var fields = value as? [String: Any], let sole = fields["_0"], fields.count == 1 {
                     found = true
                     fields = [key: sole]
-                    out[key] = relabel(fields)
+                    out[key] = remake(fields)
                 } else {
-                    out[key] = relabel(value)
+                    out[key] = remake(value)
                 }
             }
             return out
         }
-        let relabelled = relabel(tree)
+        let remade = remake(tree)
         guard found else { return nil }
-        return try? JSONSerialization.data(withJSONObject: relabelled, options: [.fragmentsAllowed])
+        return try? JSONSerialization.data(withJSONObject: remade, options: [.fragmentsAllowed])
     }
 }

@@ -47,14 +47,14 @@ extension AppEvent {
         case conversation(id: String)
         case items(count: Int, hasMore: Bool, first: [Item])
 
-        /// A message of an items watcher's emission, its state
-        /// (`SendState`'s name) and a failed one's error code.
+        /// A message of an items watcher's emission, its state and a
+        /// failed one's error code.
         package struct Item: Codable, Sendable, Hashable {
             package var id: String
-            package var state: String
+            package var state: SendState.Kind
             package var error: String?
 
-            package init(id: String, state: String, error: String? = nil) {
+            package init(id: String, state: SendState.Kind, error: String? = nil) {
                 self.id = id
                 self.state = state
                 self.error = error

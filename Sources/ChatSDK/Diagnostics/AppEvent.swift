@@ -10,9 +10,9 @@ package enum AppEvent: RecordedValue, Sendable, Hashable {
     /// for an error that is no `ChatError`.
     case threw(call: String, code: String?, message: String)
     /// `m-1: sent "hi"`, `m-1: failed(offline) "hi"`: a message's state
-    /// (`SendState`'s name), a failed one's error code, and its content as
-    /// recorded.
-    case message(id: String, state: String, error: String? = nil, content: AppCall.Content)
+    /// (recorded by its name), a failed one's error code, and its content
+    /// as recorded.
+    case message(id: String, state: SendState.Kind, error: String? = nil, content: AppCall.Content)
     /// `client.session authenticated(alice, via: tokens)`.
     case session(state: Session)
     /// `client.connection waitingForNetwork(offline)`.
@@ -32,7 +32,7 @@ package enum AppEvent: RecordedValue, Sendable, Hashable {
     /// What a call returned, as recorded.
     package enum Returned: Codable, Sendable, Hashable {
         case nothing
-        case message(id: String, state: String, error: String? = nil)
+        case message(id: String, state: SendState.Kind, error: String? = nil)
         case conversation(id: String)
         case user(id: String)
         case warnings([String])
@@ -73,8 +73,20 @@ package enum AppEvent: RecordedValue, Sendable, Hashable {
 
 extension AppEvent {
     /// A message's state as `SendState` renders it: `sent`, `failed(offline)`.
-    static func state(_ name: String, _ error: String?) -> String {
-        error.map { "\(name)(\($0))" } ?? name
+    static func state(_ kind: SendState.Kind, _ error: String?) -> String {
+        error.map { "\(kind.rawValue)(\($0))" } ?? kind.rawValue
+    }
+}
+
+extension SendState.Kind {
+    /// LEGACY, for a state recorded as text (an event's text, and the
+    /// first v7 builds' values): what ``AppEvent/state(_:_:)`` wrote read
+    /// back, `sent` as `.sent` and `failed(offline)` as `.failed` with the
+    /// error code `offline`. Nil for a text that is no state.
+    package static func legacy(_ text: String) -> (kind: Self, error: String?)? {
+        if let kind = Self(rawValue: text) { return (kind, nil) }
+        guard let m = text.wholeMatch(of: /failed\((\w+)\)/) else { return nil }
+        return (.failed, String(m.1))
     }
 }
 

@@ -41,9 +41,10 @@ public enum SendState: Sendable, Hashable, CustomStringConvertible {
     public var name: String { kind.rawValue }
 
     /// The state without its error: what a message's row keeps in the disk
-    /// cache, what the outbox decides on, and what the workbench names. One
+    /// cache, what the outbox decides on, what the flight recorder keeps
+    /// (its name, as JSON: `"toBeSent"`) and what the workbench names. One
     /// enum from the row to the edge, never a string compared by hand.
-    package enum Kind: String, Sendable, Hashable, CaseIterable {
+    package enum Kind: String, Sendable, Hashable, CaseIterable, Codable {
         case toBeSent, sending, sent, failed
     }
 

@@ -84,7 +84,7 @@ extension Interpreter {
             var conversationId: String
         }
         let queues = Dictionary(
-            grouping: ownMessages.filter { !$0.history.contains { $0.state.hasPrefix("failed") } },
+            grouping: ownMessages.filter { !$0.history.contains { $0.state.kind == .failed } },
             by: { Queue(client: $0.client.handle, conversationId: $0.serverConversationId) })
         for queue in queues.keys.sorted(by: { ($0.client, $0.conversationId) < ($1.client, $1.conversationId) }) {
             let conversationId = queue.conversationId

@@ -9,8 +9,8 @@ package enum FieldEvent: Sendable, Hashable {
     /// `call: sendMessage returned m-1 toBeSent`: the call's name and the
     /// id of the message or conversation it returned.
     case returned(call: String, id: String)
-    /// `m-1: sent "hi"`: the state's name (`failed`, without its error).
-    case message(id: String, state: String)
+    /// `m-1: sent "hi"`: the state, without a failed one's error.
+    case message(id: String, state: SendState.Kind)
     /// `client.connection waitingForNetwork(offline)`.
     case connection(AppEvent.Connection)
 
@@ -31,7 +31,8 @@ package enum FieldEvent: Sendable, Hashable {
     /// LEGACY, for files recorded before schema v7 only (such as
     /// examples/field/support-ticket.sqlite): reads the event back from
     /// the text the recorder wrote (`call: NAME returned ID …`, `ID: STATE …`
-    /// under the source `ID:`, `client.connection STATE` under the source
+    /// under the source `ID:`, its state as ``SendState/Kind/legacy(_:)``
+    /// reads it, `client.connection STATE` under the source
     /// `client.connection`, of its states those without a text of their
     /// own and `waitingForNetwork(offline)`). Never used for an event that
     /// has its value.
@@ -40,8 +41,10 @@ package enum FieldEvent: Sendable, Hashable {
             self = .returned(call: String(m.1), id: String(m.2))
         } else if event.source == "client.connection", let state = Self.legacyConnection[event.text] {
             self = .connection(state)
-        } else if event.source.hasSuffix(":"), event.source != "call", let m = event.text.wholeMatch(of: /(\S+): (\w+)(?: .*)?/) {
-            self = .message(id: String(m.1), state: String(m.2))
+        } else if event.source.hasSuffix(":"), event.source != "call",
+            let m = event.text.wholeMatch(of: /(\S+): (\w+(?:\(\w+\))?)(?: .*)?/), let state = SendState.Kind.legacy(String(m.2))
+        {
+            self = .message(id: String(m.1), state: state.kind)
         } else {
             return nil
         }

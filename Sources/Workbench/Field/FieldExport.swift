@@ -51,7 +51,7 @@ package enum FieldExport {
             let world = run.states[handle] ?? []
             if device != world {
                 differences.append(
-                    "\(handle) (\(id) on the device) went \(device.joined(separator: " → ")) on the device, \(world.joined(separator: " → ")) here"
+                    "\(handle) (\(id) on the device) went \(Self.path(device)) on the device, \(Self.path(world)) here"
                 )
             }
         }
@@ -74,9 +74,12 @@ package enum FieldExport {
             reproduced: reproduced)
     }
 
+    /// `toBeSent → sending → sent`.
+    static func path(_ states: [SendState.Kind]) -> String { states.map(\.rawValue).joined(separator: " → ") }
+
     /// Each message's states on the device, in order, repeats dropped.
-    static func stateSequences(_ events: [RecordedEvent]) -> [String: [String]] {
-        var out: [String: [String]] = [:]
+    static func stateSequences(_ events: [RecordedEvent]) -> [String: [SendState.Kind]] {
+        var out: [String: [SendState.Kind]] = [:]
         for case .message(let id, let state)? in events.map({ FieldEvent($0) }) where out[id]?.last != state {
             out[id, default: []].append(state)
         }
@@ -85,10 +88,10 @@ package enum FieldExport {
 
     /// Each message's states in order in a workbench step, by handle
     /// (the world's `messageState` events), repeats dropped.
-    static func stateSequences(_ events: [StepEvent]) -> [String: [String]] {
-        var out: [String: [String]] = [:]
-        for case .messageState(let handle, let state) in events.map(\.event) where out[handle]?.last != state.name {
-            out[handle, default: []].append(state.name)
+    static func stateSequences(_ events: [StepEvent]) -> [String: [SendState.Kind]] {
+        var out: [String: [SendState.Kind]] = [:]
+        for case .messageState(let handle, let state) in events.map(\.event) where out[handle]?.last != state.kind {
+            out[handle, default: []].append(state.kind)
         }
         return out
     }
@@ -108,7 +111,7 @@ struct FieldRun {
     var messages: [String: String] = [:]
     var watchers: [String: String] = [:]
     /// Each handle's states as the world's events gave them.
-    var states: [String: [String]] = [:]
+    var states: [String: [SendState.Kind]] = [:]
     var watchersOpened = 0
     /// The step whose states are checked before the next call.
     var pendingStep: Int?
@@ -146,7 +149,7 @@ struct FieldRun {
         pendingStep = nil
         for (id, state) in timeline.states[step] ?? [] {
             guard let m = messages[id] else { continue }
-            let result = execute("expect \(m).state == \(state)")
+            let result = execute("expect \(m).state == \(state.rawValue)")
             if result.status == .expectFailed { expectFailed = true }
         }
     }

@@ -65,7 +65,7 @@ package struct FieldTimeline: Sendable {
     package var notes: [String] = []
     /// Per step: the state each message the app saw change was left in by
     /// the end of the step (its id on the device → state).
-    package var states: [Int: [(id: String, state: String)]] = [:]
+    package var states: [Int: [(id: String, state: SendState.Kind)]] = [:]
     /// Per step: the id of the message or conversation a call returned.
     package var returned: [Int: String] = [:]
     /// The device clock when the recording began (ms since the Unix epoch).
@@ -105,7 +105,7 @@ package struct FieldTimeline: Sendable {
             }
             actions.append(Action(time: step.virtualTime - start, kind: .call(call, step: step.number)))
             callTimes[step.number] = step.virtualTime
-            var last: [(id: String, state: String)] = []
+            var last: [(id: String, state: SendState.Kind)] = []
             for event in step.events {
                 switch FieldEvent(event) {
                 case .returned(let call, let id) where call == "sendMessage" || call == "startConversation": returned[step.number] = id

@@ -180,7 +180,7 @@ extension Interpreter {
         let object = messageObject(for: message.id, conversationId: message.conversationId, client: client)
         object.latest = SeenMessage(message)
         object.reportedState = message.state
-        object.appendHistory(message.state.description, at: world.now)
+        object.appendHistory(message.state, at: world.now)
         log.append(world.now, .messageState(message: object.handle, state: message.state))
     }
 

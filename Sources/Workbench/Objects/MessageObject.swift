@@ -32,14 +32,15 @@ final class MessageObject: Inspectable, @unchecked Sendable {
         get { table.reportedState(at: index) }
         set { table.setReportedState(newValue, at: index) }
     }
-    var history: [(time: Instant, state: String)] { table.history(at: index) }
+    /// The states `messageStateChanged` reported, in order, with their times.
+    var history: [(time: Instant, state: SendState)] { table.history(at: index) }
     /// The SHA-256 (hex) of its attachment's bytes, once the session held them.
     var digest: String? {
         get { table.digest(at: index) }
         set { if let newValue { table.setDigest(newValue, at: index) } }
     }
 
-    func appendHistory(_ state: String, at time: Instant) { table.appendHistory((time, state), at: index) }
+    func appendHistory(_ state: SendState, at time: Instant) { table.appendHistory((time, state), at: index) }
 
     /// A message's fields; `attachment` is listed for an attachment only (on
     /// a text message it is none, as `text` is on an attachment).

@@ -64,7 +64,7 @@ final class MessageTable: @unchecked Sendable {
     private var replies: [Int32: String] = [:]
     private var errors: [Int32: ChatError] = [:]
     private var reportedErrors: [Int32: ChatError] = [:]
-    private var histories: [Int32: [(time: Instant, state: String)]] = [:]
+    private var histories: [Int32: [(time: Instant, state: SendState)]] = [:]
 
     /// Adds a message under `handle`: `m<n>` when `number` is n, else a name
     /// of the user's choice. Returns its index.
@@ -205,9 +205,9 @@ final class MessageTable: @unchecked Sendable {
         if let error { reportedErrors[key] = error } else if wasFailed { reportedErrors[key] = nil }
     }
 
-    func history(at index: Int) -> [(time: Instant, state: String)] { histories[Int32(index)] ?? [] }
+    func history(at index: Int) -> [(time: Instant, state: SendState)] { histories[Int32(index)] ?? [] }
 
-    func appendHistory(_ entry: (time: Instant, state: String), at index: Int) {
+    func appendHistory(_ entry: (time: Instant, state: SendState), at index: Int) {
         histories[Int32(index), default: []].append(entry)
     }
 
