@@ -70,4 +70,26 @@ import Testing
             }) == .backoff(.milliseconds(1000)))
         #expect(draws == 1)
     }
+
+    /// What ended an attempt decides what the link does next, in one place
+    /// (issue 25, Shape): before, the actor's catch clauses decided.
+    @Test func whatEndedAnAttemptDecidesWhatTheLinkDoes() {
+        #expect(RealtimeLinkMachine.afterError(ChatError(.userCleared, "x")) == .stop)
+        #expect(RealtimeLinkMachine.afterError(ChatError(.sessionClosed, "x")) == .stop)
+        #expect(RealtimeLinkMachine.afterError(ChatError(.notAuthenticated, "x")) == .stop)
+        #expect(RealtimeLinkMachine.afterError(WireError(.expiredToken)) == .renewToken)
+        #expect(RealtimeLinkMachine.afterError(WireError(.invalidToken)) == .endSession(reason: "invalidToken"))
+        #expect(RealtimeLinkMachine.afterError(TransportError(.refused, "no")) == .wait)
+        #expect(RealtimeLinkMachine.afterError(ChatError(.networkFailure, "x")) == .wait)
+        #expect(RealtimeLinkMachine.afterError(CancellationError()) == .wait)
+    }
+
+    /// After a back-off, the link waits again for a network that went
+    /// meanwhile, a day at a time, and tries a connection once it is back.
+    @Test func aNetworkThatWentDuringTheBackOffIsWaitedFor() {
+        let link = RealtimeLinkMachine()
+        #expect(link.waitsAgain(reachable: false) == .network)
+        #expect(link.waitsAgain(reachable: true) == nil)
+        #expect(RealtimeLinkMachine.networkWait == .seconds(86_400))
+    }
 }

@@ -11,6 +11,31 @@ import Testing
     typealias Answer = SessionMachine.Answer
     let t0 = SessionDriver.t0
 
+    // MARK: A call's refused request
+
+    /// A request refused with an expired token is replayed once; an invalid
+    /// token ends the session; a refusal of the replay, or of another kind,
+    /// fails the call; a call of a user cleared meanwhile fails as such
+    /// (issue 25, Shape: the actor's catch clauses decided before).
+    @Test func aRefusedRequestIsReplayedOnceAtMost() {
+        var (driver, _) = SessionFixture.authenticated.driver
+        let call = driver.machine.openCall()
+        #expect(driver.machine.refused(call, code: .expiredToken, token: "at_1_token", replayed: false) == .replay)
+        #expect(driver.machine.refused(call, code: .expiredToken, token: "at_2_token", replayed: true) == .fail)
+        #expect(driver.machine.refused(call, code: .invalidToken, token: "at_2_token", replayed: true) == .fail)
+        #expect(driver.machine.refused(call, code: .unknownConversation, token: "at_1_token", replayed: false) == .fail)
+        guard case .endSession(let actions) = driver.machine.refused(call, code: .invalidToken, token: "at_1_token", replayed: false)
+        else {
+            Issue.record("an invalid token does not end the session")
+            return
+        }
+        #expect(actions.contains(.closeRealtime))
+        #expect(driver.machine.state == .closed(reason: "invalidToken"))
+        let cleared = driver.machine.openCall()
+        _ = driver.machine.clear()
+        #expect(driver.machine.refused(cleared, code: .expiredToken, token: "at_1_token", replayed: false) == .userChanged)
+    }
+
     // MARK: Every state × the app's inputs
 
     @Test(arguments: [

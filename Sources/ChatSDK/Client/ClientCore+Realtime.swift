@@ -61,22 +61,17 @@ extension ClientCore {
                     if closedByServer != nil { break }
                 }
                 realtime = nil
-            } catch let error as ChatError where [.sessionClosed, .notAuthenticated, .userCleared].contains(error.code) {
-                return
-            } catch let error as WireError where error.code == .expiredToken {
-                // As a request does (A2): the token expired on the server, so
-                // a new one, and the opening again at once.
-                if let token { machine.tokenExpired(token) }
-                continue
-            } catch let error as WireError where error.code == .invalidToken {
-                // As a request does: a token the server refuses (revoked)
-                // ends the session with its reason, no loop (it was opened
-                // again with that token, with back-off, until a request or
-                // the proactive refresh noticed: 165 openings in an hour).
-                perform(machine.end(reason: "invalidToken"))
-                return
             } catch {
-                // Offline or failed: wait and try again.
+                switch RealtimeLinkMachine.afterError(error) {
+                case .stop: return
+                case .renewToken:
+                    if let token { machine.tokenExpired(token) }
+                    continue
+                case .endSession(let reason):
+                    perform(machine.end(reason: reason))
+                    return
+                case .wait: break
+                }
             }
             guard !Task.isCancelled, !background else { return }
             if configuration.transport.isReachable == false { reachable = false }
@@ -86,29 +81,28 @@ extension ClientCore {
             let runtime = self.runtime
             // Back off (1 s, 2 s, 4 s… up to 30 s, with jitter); offline,
             // wait for the network itself. A change of network ends either
-            // wait early (`reachabilityChanged`). Back-off is recovery
-            // (settle runs it); waiting for the network is not: only the
-            // network can end it.
-            let (delay, kind): (Duration, WaitKind) =
-                switch link.nextWait(fraction: { runtime.randomFraction() }) {
-                case .backoff(let delay): (delay, .recovery("reconnect after back-off"))
-                case .network: (.seconds(86_400), .lifecycle("wait for the network"))
-                }
-            let wait = Task(executorPreference: runtime.executor) { try await runtime.sleep(for: delay, kind: kind) }
-            backoff = wait
-            _ = try? await wait.value
-            backoff = nil
-            // The network went while backing off: wait for it instead of
-            // trying a connection that cannot open.
-            while !Task.isCancelled, !reachable {
-                let wait = Task(executorPreference: runtime.executor) {
-                    try await runtime.sleep(for: .seconds(86_400), kind: .lifecycle("wait for the network"))
-                }
-                backoff = wait
-                _ = try? await wait.value
-                backoff = nil
+            // wait early (`reachabilityChanged`).
+            var wait: RealtimeLinkMachine.Wait? = link.nextWait(fraction: { runtime.randomFraction() })
+            while let next = wait, !Task.isCancelled {
+                await sleep(next)
+                wait = link.waitsAgain(reachable: reachable)
             }
         }
+    }
+
+    /// Waits as the link decided. Back-off is recovery (settle runs it);
+    /// waiting for the network is not: only the network can end it.
+    private func sleep(_ wait: RealtimeLinkMachine.Wait) async {
+        let (delay, kind): (Duration, WaitKind) =
+            switch wait {
+            case .backoff(let delay): (delay, .recovery("reconnect after back-off"))
+            case .network: (RealtimeLinkMachine.networkWait, .lifecycle("wait for the network"))
+            }
+        let runtime = self.runtime
+        let task = Task(executorPreference: runtime.executor) { try await runtime.sleep(for: delay, kind: kind) }
+        backoff = task
+        _ = try? await task.value
+        backoff = nil
     }
 
     /// The realtime connection is down: every watcher that said fresh

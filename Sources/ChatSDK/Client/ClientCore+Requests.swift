@@ -8,20 +8,22 @@ extension ClientCore {
     func request(_ request: WireRequest) async throws -> WireResponse {
         let call = machine.openCall()
         defer { machine.closeCall(call) }
-        var token = try await accessToken()
-        try check(call)
-        do {
-            return try await performRaw(request, token: token)
-        } catch let error as ChatError where error.code == .expiredToken {
+        var replayed = false
+        while true {
+            let token = try await accessToken()
             try check(call)
-            machine.tokenExpired(token)
-            token = try await accessToken()
-            try check(call)
-            return try await performRaw(request, token: token)
-        } catch let error as ChatError where error.code == .invalidToken {
-            try check(call)
-            perform(machine.end(reason: "invalidToken"))
-            throw ChatError(.sessionClosed, "The server refused the access token as invalid; the session was closed")
+            do {
+                return try await performRaw(request, token: token)
+            } catch let error as ChatError {
+                switch machine.refused(call, code: error.code, token: token, replayed: replayed) {
+                case .userChanged: throw SessionMachine.userChanged
+                case .replay: replayed = true
+                case .endSession(let actions):
+                    perform(actions)
+                    throw ChatError(.sessionClosed, "The server refused the access token as invalid; the session was closed")
+                case .fail: throw error
+                }
+            }
         }
     }
 

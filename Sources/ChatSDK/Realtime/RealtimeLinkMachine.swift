@@ -17,8 +17,47 @@ struct RealtimeLinkMachine: Sendable, Equatable {
     enum Wait: Sendable, Equatable {
         /// A back-off of this length: recovery, which `settle` runs.
         case backoff(Duration)
-        /// The network's return, however long it takes.
+        /// The network's return, however long it takes: a wait of
+        /// ``networkWait`` that only a change of network ends early.
         case network
+    }
+
+    /// How long one wait for the network lasts before the link looks again:
+    /// a day, so that only the network's return (`reachabilityChanged`)
+    /// ends it in practice.
+    static let networkWait = Duration.seconds(86_400)
+
+    /// What the link does after an attempt that failed with an error.
+    enum AfterError: Sendable, Equatable {
+        /// The session is gone (closed, never authenticated, the user
+        /// cleared): the link stops.
+        case stop
+        /// The server found the token expired before we thought: a new one,
+        /// and the opening again at once, as a request does (A2).
+        case renewToken
+        /// The server refused the token as invalid (revoked): the session
+        /// ends with that reason, and the link stops (no loop of openings).
+        case endSession(reason: String)
+        /// Offline or failed: wait (``ended(reachable:closedByServer:)``,
+        /// ``nextWait(fraction:)``) and try again.
+        case wait
+    }
+
+    /// The one classification of what ended an attempt of the link.
+    static func afterError(_ error: any Error) -> AfterError {
+        switch error {
+        case let error as ChatError where [.sessionClosed, .notAuthenticated, .userCleared].contains(error.code): .stop
+        case let error as WireError where error.code == .expiredToken: .renewToken
+        case let error as WireError where error.code == .invalidToken: .endSession(reason: "invalidToken")
+        default: .wait
+        }
+    }
+
+    /// After a wait: nil to try a connection, or `.network` to wait again
+    /// while the network is gone (it went while backing off: a connection
+    /// cannot open).
+    func waitsAgain(reachable: Bool) -> Wait? {
+        reachable ? nil : .network
     }
 
     /// A connection opened. With no catch-up cursor (no event seen yet)

@@ -29,6 +29,34 @@ extension SessionMachine {
         handle(.accessTokenExpired(token))
     }
 
+    /// What an app call does when the server refused its request (A2).
+    enum Refusal: Sendable, Hashable {
+        /// The user was cleared or set again meanwhile: the call fails
+        /// with `userCleared`.
+        case userChanged
+        /// The token expired before we thought: the next one is refreshed,
+        /// and the request goes once more with it.
+        case replay
+        /// The server refused the token as invalid: the session ends (the
+        /// client performs these actions), and the call fails with
+        /// `sessionClosed`.
+        case endSession([Action])
+        /// Any other refusal, or any refusal of the replayed request: the
+        /// call fails with the server's error.
+        case fail
+    }
+
+    /// Call `call`'s request, sent with `token` (`replayed`: for the second
+    /// time), was refused with `code`: what the call does. A request is
+    /// replayed once, never more.
+    mutating func refused(_ call: Int, code: ChatError.Code, token: String, replayed: Bool) -> Refusal {
+        guard !replayed, code == .expiredToken || code == .invalidToken else { return .fail }
+        guard isOpen(call) else { return .userChanged }
+        guard code == .expiredToken else { return .endSession(end(reason: "invalidToken")) }
+        tokenExpired(token)
+        return .replay
+    }
+
     /// The session ends for good (an invalid token, a refresh loop): the
     /// refresh timer stops and the realtime link closes.
     mutating func end(reason: String) -> [Action] {
