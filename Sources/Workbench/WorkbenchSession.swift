@@ -39,9 +39,13 @@ public enum StepStatus: Sendable, Hashable {
 }
 
 public struct StepResult: Sendable, Hashable {
+    /// What the line printed, each line ending with "\n" (empty when nothing),
+    /// and what its parts are (an error, an `ok:`, an event's time), said
+    /// where each line was made. It includes the event lines below, formatted.
+    package var styledOutput: StyledText
     /// What the line printed, each line ending with "\n" (empty when nothing).
     /// It includes the event lines below, formatted.
-    package var output: String
+    package var output: String { styledOutput.text }
     public var status: StepStatus
     /// What happened in the world during the step, in order (watcher
     /// emissions, state changes, SDK events), with virtual times.
@@ -72,8 +76,16 @@ public struct StepResult: Sendable, Hashable {
         output: String, status: StepStatus, events: [StepEvent] = [], virtualTime: Instant = .simulationEpoch,
         traffic: [TrafficEntry] = [], timing: String? = nil
     ) {
+        self.init(
+            styledOutput: StyledText(output), status: status, events: events, virtualTime: virtualTime, traffic: traffic, timing: timing)
+    }
+
+    package init(
+        styledOutput: StyledText, status: StepStatus, events: [StepEvent] = [], virtualTime: Instant = .simulationEpoch,
+        traffic: [TrafficEntry] = [], timing: String? = nil
+    ) {
         self.timing = timing
-        self.output = output
+        self.styledOutput = styledOutput
         self.status = status
         self.events = events
         self.virtualTime = virtualTime

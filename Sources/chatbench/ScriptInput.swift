@@ -67,10 +67,10 @@ enum ScriptInputRunner {
             let result = TranscriptRunner.check(
                 transcript, path: path, session: session, execute: engine.execute,
                 onStep: { _, step in
-                    Terminal.writeStep(step.output)
+                    Terminal.writeStep(step.styledOutput)
                 }, conformance: options.serverURL != nil)
             Terminal.flush()
-            TranscriptRunner.report(result).forEach(Terminal.error)
+            Terminal.writeError(TranscriptRunner.report(result).text)
             return result.passed ? 0 : 1
         }
     }

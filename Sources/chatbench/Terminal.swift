@@ -1,4 +1,5 @@
 import Foundation
+import Workbench
 
 /// Writing to the standard streams, in one place.
 enum Terminal {
@@ -7,9 +8,10 @@ enum Terminal {
         print(text, terminator: "")
     }
 
-    /// Writes a step's output and flushes it, so that a run killed halfway
-    /// leaves every finished step's output behind, even in a pipe or file.
-    static func writeStep(_ text: String) {
+    /// Writes a step's output (painted at a terminal) and flushes it, so
+    /// that a run killed halfway leaves every finished step's output
+    /// behind, even in a pipe or file.
+    static func writeStep(_ text: StyledText) {
         write(Colour.paint(text))
         fflush(nil)
     }

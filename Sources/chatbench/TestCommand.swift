@@ -172,7 +172,7 @@ struct TestCommand: ParsableCommand {
             if annotations == .github {
                 for command in GitHubAnnotations.commands(results) { Terminal.write(command + "\n") }
             }
-            for result in results { for line in TranscriptRunner.report(result) { Terminal.write(Colour.paint(line + "\n")) } }
+            for result in results { Terminal.write(Colour.paint(TranscriptRunner.report(result))) }
             if update { Terminal.write("updated \(updated) file\(updated == 1 ? "" : "s")\n") }
             Terminal.write(TranscriptRunner.summary(results) + "\n")
         }

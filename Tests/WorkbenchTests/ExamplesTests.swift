@@ -24,7 +24,7 @@ import Testing
     @Test(arguments: ExamplesTests.files)
     func examplePasses(path: String) {
         let result = TranscriptRunner.run(path: path)
-        #expect(result.passed, "\(TranscriptRunner.report(result).joined(separator: "\n"))")
+        #expect(result.passed, "\(TranscriptRunner.report(result).text)")
     }
 
     /// The README's tour is a transcript: it runs, and passes, so the
@@ -32,7 +32,7 @@ import Testing
     @Test func theReadmesTourPasses() {
         let readme = Self.folder.deletingLastPathComponent().appendingPathComponent("README.md").path
         let result = TranscriptRunner.run(path: readme)
-        #expect(result.passed, "\(TranscriptRunner.report(result).joined(separator: "\n"))")
+        #expect(result.passed, "\(TranscriptRunner.report(result).text)")
         #expect(result.kind == .transcript && result.updatedText == nil)
     }
 

@@ -140,13 +140,22 @@ import Testing
         let path = try file("> user set alice\nuser bob set on client (no request)\n  [..]\n> clock\n[..]\n", in: folder)
         let result = TranscriptRunner.run(path: path)
         #expect(!result.passed)
+        let report = TranscriptRunner.report(result)
         #expect(
-            TranscriptRunner.report(result) == [
-                "FAIL \(path)",
-                "  line 1: > user set alice",
-                "    - user bob set on client (no request)",
-                "    + user alice set on client (no request)",
-                "        [00:00:00.000] client.session → userSet(alice)",
+            report.text
+                == [
+                    "FAIL \(path)",
+                    "  line 1: > user set alice",
+                    "    - user bob set on client (no request)",
+                    "    + user alice set on client (no request)",
+                    "        [00:00:00.000] client.session → userSet(alice)",
+                ].map { $0 + "\n" }.joined())
+        // What each line is, said where it was made (issue 30): the context stays plain.
+        #expect(
+            report.styledParts.map { "\($0.style): \($0.text)" } == [
+                "failure: FAIL \(path)",
+                "removed:     - user bob set on client (no request)",
+                "added:     + user alice set on client (no request)",
             ])
         #expect(
             result.updatedText

@@ -142,16 +142,6 @@ import Testing
         #expect(run.stdout.contains(#"ok: client.user != "two\nlines""#))
     }
 
-    @Test func noColourInAPipeAndNoneWithNO_COLOR() {
-        #expect(Colour.paint("error: x\n") == "error: x\n" || Colour.enabled)
-        #expect(!Colour.allowed(noColor: "1"))
-        #expect(Colour.allowed(noColor: nil))
-        #expect(Colour.allowed(noColor: ""))
-        #expect(
-            Colour.paint("ok: a\nerror: b\n  [00:00:00.000] w1 emits\n", force: true)
-                == "\u{1B}[32mok: a\u{1B}[0m\n\u{1B}[31merror: b\u{1B}[0m\n  \u{1B}[2m[00:00:00.000]\u{1B}[0m w1 emits\n")
-    }
-
     @Test func theStartUpFileIsFoundUnderXDGConfigHome() {
         #expect(InteractiveLoop.startupFilePath(environment: ["XDG_CONFIG_HOME": "/c", "HOME": "/h"]) == "/c/chatbench/rc.chat")
         #expect(InteractiveLoop.startupFilePath(environment: ["HOME": "/h"]) == "/h/.config/chatbench/rc.chat")

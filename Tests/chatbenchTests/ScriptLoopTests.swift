@@ -30,7 +30,7 @@ final class FakeEngine: LineEngine {
     private func run(_ engine: FakeEngine, bail: Bool, lines: [String]) -> (status: Int32, output: String) {
         var output = ""
         var iterator = lines.makeIterator()
-        let loop = ScriptLoop(engine: engine, bail: bail, write: { output += $0 })
+        let loop = ScriptLoop(engine: engine, bail: bail, write: { output += $0.text })
         return (loop.run { iterator.next() }, output)
     }
 

@@ -48,7 +48,7 @@ extension CommandTable {
                 interpreter.runDepth += 1
                 defer { interpreter.runDepth -= 1 }
                 let outer = interpreter.lines
-                var collected: [String] = []
+                var collected: [StyledText] = []
                 // A transcript's inputs run; its expected output is ignored here
                 // (`chatbench test` checks it).
                 let inputs: [String]
@@ -58,8 +58,9 @@ extension CommandTable {
                 for line in inputs {
                     let step = interpreter.execute(line)
                     if line.trimmingCharacters(in: .whitespaces).isEmpty { continue }
-                    collected.append("> \(line)")
-                    collected += step.output.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+                    collected.append(StyledText("> \(line)"))
+                    // Its lines, with what each is (an error stays one).
+                    if !step.styledOutput.isEmpty { collected.append(step.styledOutput.droppingLastNewline()) }
                 }
                 interpreter.lines = outer + collected
                 // What the script's lines made is theirs, not this line's.

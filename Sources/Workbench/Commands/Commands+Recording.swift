@@ -25,7 +25,7 @@ extension CommandTable {
                 }
                 let listing: Result<[String], RecordingError> = Result { () throws(RecordingError) in try recording.listSessions() }
                 switch listing {
-                case .success(let lines): interpreter.lines += lines
+                case .success(let lines): interpreter.print(lines: lines)
                 case .failure(let error): throw ScriptError(.recording, error.message)
                 }
             }),
@@ -40,8 +40,9 @@ extension CommandTable {
             example: "sessions show examples/field/support-ticket.sqlite",
             keepsError: true,
             run: { interpreter, invocation in
-                interpreter.lines += try RecordingFile.show(
-                    invocation.argument(0)!, timeline: invocation.flag("--timeline"), traffic: invocation.flag("--traffic"))
+                interpreter.print(
+                    lines: try RecordingFile.show(
+                        invocation.argument(0)!, timeline: invocation.flag("--timeline"), traffic: invocation.flag("--traffic")))
             }),
         CommandSpec(
             name: "replay", group: .recording,

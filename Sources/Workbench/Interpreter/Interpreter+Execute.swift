@@ -20,7 +20,7 @@ extension Interpreter {
             do {
                 status = try run(line)
             } catch {
-                print("script error: \(error.message)")
+                print("script error: \(error.message)", as: .failure)
                 status = .scriptError
                 scriptError = error.code
                 stepFailure = error.message
@@ -30,7 +30,7 @@ extension Interpreter {
         if world.interruption.clear() {
             status = .interrupted
             if world.isEmbedded { stoppedAfterTicks = world.interruption.ticks - ticksAtStart }
-            trailer.append("interrupted after \(Format.duration(world.now - stepStart)) of virtual time")
+            trailer.append(StyledText("interrupted after \(Format.duration(world.now - stepStart)) of virtual time"))
         }
         if status == .scriptError { sawScriptError = true }
         if status == .expectFailed { sawExpectFailure = true }
@@ -56,36 +56,43 @@ extension Interpreter {
         // each with its "\n", and the joined text). Its room is reserved
         // first (a bound: a stamp takes at most 32 bytes, a repeat's words
         // 48): grown by doubling, it held up to twice its text and, while it
-        // grew, the old buffer too (issue 31).
+        // grew, the old buffer too (issue 31). What each part is (an error,
+        // an event's time) is said as it is written, for the terminal's
+        // colours (issue 30).
         let folded = EventRuns.fold(shownTexts)
-        var bound = (lines + trailer).reduce(0) { $0 + $1.utf8.count + 1 }
+        var bound = (lines + trailer).reduce(0) { $0 + $1.text.utf8.count + 1 }
         for line in folded {
             switch line {
             case .event(let index): bound += 32 + shownTexts[index].utf8.count + 1
             case .repeated(_, let block, _): bound += 32 + 48 + block.reduce(0) { $0 + shownTexts[$1].utf8.count + 3 } + 1
             }
         }
-        var output = ""
-        output.reserveCapacity(bound)
-        func emit(_ line: String) {
-            output += line
-            output += "\n"
+        var output = StyledText()
+        output.reserveCapacity(bytes: bound, spans: folded.count + lines.count + trailer.count)
+        func emit(_ line: StyledText) {
+            output.append(line)
+            output.append("\n")
+        }
+        func emitEvent(at time: Instant, _ text: String) {
+            output.append("  ")
+            output.append(EventLog.stamp(time, since: start), as: .time)
+            output.append(" ")
+            output.append(text)
+            output.append("\n")
         }
         lines.forEach(emit)
         for line in folded {
             switch line {
             case .event(let index):
-                emit("  \(EventLog.stamp(shownTimes[index], since: start)) \(shownTexts[index])")
+                emitEvent(at: shownTimes[index], shownTexts[index])
             case .repeated(let count, let block, let last):
                 let what = block.map { shownTexts[$0] }.joined(separator: " · ")
-                emit(
-                    "  \(EventLog.stamp(shownTimes[last], since: start)) … \(EventRuns.grouped(count)) more time\(count == 1 ? "" : "s"): \(what)"
-                )
+                emitEvent(at: shownTimes[last], "… \(EventRuns.grouped(count)) more time\(count == 1 ? "" : "s"): \(what)")
             }
         }
         trailer.forEach(emit)
         var result = StepResult(
-            output: output, status: status, events: events, virtualTime: world.now,
+            styledOutput: output, status: status, events: events, virtualTime: world.now,
             traffic: world.takeTraffic())
         result.scriptError = scriptError
         result.stoppedAfterTicks = stoppedAfterTicks

@@ -5,7 +5,7 @@ extension Interpreter {
     func help(_ words: [String]) throws(ScriptError) {
         let width = options.width
         if words.isEmpty {
-            lines += table.helpText(width: width, inspection: inspectionList())
+            print(lines: table.helpText(width: width, inspection: inspectionList()))
             return
         }
         if words[0] == "-k" {
@@ -22,13 +22,13 @@ extension Interpreter {
                 print("nothing in help mentions \(Format.quoted(word))")
                 return
             }
-            lines += HelpLayout.lines(found.map { ($0.usage, $0.summary) }, width: width)
+            print(lines: HelpLayout.lines(found.map { ($0.usage, $0.summary) }, width: width))
             for page in topics { print("  topic \(page.name): \(page.summary) (help \(page.name))") }
             return
         }
         let name = words.joined(separator: " ")
         if let page = HelpTopics.page(name) {
-            lines += page.flatMap { HelpTopics.wrap($0, width: width, indent: 0) }
+            print(lines: page.flatMap { HelpTopics.wrap($0, width: width, indent: 0) })
             return
         }
         let specs = table.specs.filter { $0.name == name || $0.words.first == name || $0.aliases.contains(name) }
@@ -44,7 +44,7 @@ extension Interpreter {
             throw ScriptError(
                 .unknownVerb, "no verb or topic \"\(name)\"\(Suggestion.hint(for: name, in: candidates)); help -k \(name) searches")
         }
-        for spec in specs { lines += table.helpText(for: spec).flatMap { HelpTopics.wrap($0, width: width, indent: 4) } }
+        for spec in specs { print(lines: table.helpText(for: spec).flatMap { HelpTopics.wrap($0, width: width, indent: 4) }) }
     }
 
     /// `server: users, requests, messages(C)…`: what each built-in name reads.

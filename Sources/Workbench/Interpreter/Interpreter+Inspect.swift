@@ -148,12 +148,12 @@ extension Interpreter {
             throw ScriptError(.syntax, "expect takes a path, or a path, an operator and a value: expect w1.count == 2")
         }
         if holds {
-            print("ok: \(text)")
+            print("ok: \(text)", as: .success)
             throw ExpectOutcome.held
         }
         let failure = "expected \(expectation), found \(found.description)"
         stepFailure = failure
-        print("expect failed: \(text) — \(failure)")
+        print("expect failed: \(text) — \(failure)", as: .failure)
         throw ExpectOutcome.failed
     }
 }

@@ -69,7 +69,7 @@ extension Interpreter {
                 lastError = ChatError(ChatError.Code(rawValue: "waitTimedOut"), "\(what) did not happen within \(Format.duration(limit))")
                 let failure = "gave up waiting for \(what) after \(Format.duration(world.now - started))"
                 stepFailure = failure
-                printAfterEvents("wait failed: \(failure)")
+                printAfterEvents("wait failed: \(failure)", as: .failure)
                 throw ExpectOutcome.failed
             }
         }

@@ -50,11 +50,11 @@ final class Interpreter: @unchecked Sendable {
     /// The recorder of this session, for `sessions` and `record stop`; nil when not recording.
     weak var recording: (any RecordingControl)?
 
-    /// Lines printed by the current step.
-    var lines: [String] = []
+    /// Lines printed by the current step, each with what it is.
+    var lines: [StyledText] = []
     /// Lines printed by the current step after its events (how a wait or
     /// settle ended).
-    var trailer: [String] = []
+    var trailer: [StyledText] = []
     var sawExpectFailure = false
     /// Why the current step failed, when it did: what an expect or a wait
     /// found, or the script error's message (`StepResult.failure`).
@@ -96,20 +96,28 @@ final class Interpreter: @unchecked Sendable {
     /// Prints a line of the step's output. Control characters that came in
     /// with the input (an escape sequence typed or piped into an error
     /// message's echo) are written escaped, as `\u001b`: output never drives
-    /// the terminal (issue 30). Colour is added later, at the terminal's edge.
-    func print(_ line: String) { lines.append(Format.escapingControls(line)) }
+    /// the terminal (issue 30). `style` says what the line is (an error, an
+    /// `ok:`), for the terminal's edge to colour: it never reads the text.
+    func print(_ line: String, as style: OutputStyle? = nil) { lines.append(StyledText(Format.escapingControls(line), as: style)) }
+
+    /// Prints lines made as text elsewhere (help's pages, a recording's
+    /// listing) as they are, plain: what they are is not known here, and
+    /// is never guessed from their text.
+    func print(lines printed: [String]) { lines += printed.map { StyledText($0) } }
 
     /// Prints `NAME = WHAT` for the object the step made, `name` being its
     /// handle or the name the line gave it, and keeps the name as the
     /// step's ``StepResult/made``. `first`: before what the step printed so far.
     func printMade(_ name: String, _ what: String, first: Bool = false) {
         made = name
-        let line = Format.escapingControls("\(name) = \(what)")
+        let line = StyledText(Format.escapingControls("\(name) = \(what)"))
         if first { lines.insert(line, at: 0) } else { lines.append(line) }
     }
 
-    /// Prints `line` after the events of the step.
-    func printAfterEvents(_ line: String) { trailer.append(Format.escapingControls(line)) }
+    /// Prints `line` after the events of the step; `style` as for ``print(_:as:)``.
+    func printAfterEvents(_ line: String, as style: OutputStyle? = nil) {
+        trailer.append(StyledText(Format.escapingControls(line), as: style))
+    }
 
     // MARK: Handles
 
@@ -289,7 +297,7 @@ final class Interpreter: @unchecked Sendable {
             default: ChatError(ChatError.Code(rawValue: "error"), "\(error)")
             }
         lastError = chatError
-        print("error: \(chatError.code) — \(chatError.message)")
+        print("error: \(chatError.code) — \(chatError.message)", as: .failure)
     }
 }
 

@@ -9,6 +9,10 @@ package struct TranscriptResult: Sendable, Hashable {
     /// What went wrong, ready to print (diffs annotated with the input), or
     /// a malformed file's one-line error.
     package var failures: [String]
+    /// What the lines of `failures` that have a style are (a diff's
+    /// removed and added lines), by index: said where the lines are made,
+    /// for the report's colours; the others are plain.
+    package var failureStyles: [Int: OutputStyle] = [:]
     /// True when the file itself is at fault (unreadable, malformed).
     package var isError: Bool
     /// Everything the run printed: `> input` lines and outputs (redacted).

@@ -78,9 +78,15 @@ package enum TranscriptRunner {
         var replacements: [Int: [String]] = [:]
         var expectFailed = false
         var failedSteps: [FailedStep] = []
-        func fail(_ block: Transcript.Block, _ reason: FailedStep.Reason, found: [String], detail: [String]) {
+        var failureStyles: [Int: OutputStyle] = [:]
+        func fail(
+            _ block: Transcript.Block, _ reason: FailedStep.Reason, found: [String], detail: [String], styles: [OutputStyle?] = []
+        ) {
             failures.append("  line \(block.line): > \(block.input)")
-            failures += detail.map { "    " + $0 }
+            for (index, line) in detail.enumerated() {
+                if index < styles.count, let style = styles[index] { failureStyles[failures.count] = style }
+                failures.append("    " + line)
+            }
             failedSteps.append(
                 FailedStep(
                     file: path, line: block.line, input: block.input, reason: reason, expected: block.expected, found: found,
@@ -102,10 +108,12 @@ package enum TranscriptRunner {
                 let expected = conformance ? ServerConformance.comparable(block.expected) : block.expected
                 let got = conformance ? ServerConformance.comparable(actual) : actual
                 if compared, !matcher.matches(expected: expected, actual: got) {
-                    let diff = LineDiff.lines(expected: expected, actual: got, anyLines: TranscriptMatcher.anyLines) {
+                    let diff = LineDiff.diff(expected: expected, actual: got, anyLines: TranscriptMatcher.anyLines) {
                         matcher.lineMatches($0, $1)
                     }
-                    fail(block, result.status == .expectFailed ? .expectFailed : .outputDiffers, found: actual, detail: diff)
+                    fail(
+                        block, result.status == .expectFailed ? .expectFailed : .outputDiffers, found: actual, detail: diff.map(\.text),
+                        styles: diff.map(\.style))
                     // A failed expect is never blessed: the file keeps its expectation.
                     if !conformance, result.status != .expectFailed { replacements[index] = actual.map(Transcript.expectedLine) }
                     if result.status == .expectFailed { expectFailed = true }
@@ -126,6 +134,7 @@ package enum TranscriptRunner {
             seconds: 0)
         result.expectFailed = expectFailed
         result.failedSteps = failedSteps
+        result.failureStyles = failureStyles
         return result
     }
 
@@ -242,11 +251,22 @@ package enum TranscriptRunner {
         return "\(passed) passed, \(results.count - passed - skipped) failed" + (skipped > 0 ? ", \(skipped) skipped" : "")
     }
 
-    /// The report of a failing file: `FAIL path` then the annotated diffs.
-    package static func report(_ result: TranscriptResult) -> [String] {
-        if let reason = result.skipped { return ["SKIP \(result.path) (\(reason))"] }
-        guard !result.passed else { return [] }
-        if result.isError { return ["ERROR \(result.failures.first ?? result.path)"] }
-        return ["FAIL \(result.path)"] + result.failures
+    /// The report of a failing file: `FAIL path` then the annotated diffs,
+    /// each line ending with a newline, with what each line is (the `FAIL`
+    /// line a failure, a diff's lines removed or added).
+    package static func report(_ result: TranscriptResult) -> StyledText {
+        var report = StyledText()
+        if let reason = result.skipped {
+            report.appendLine("SKIP \(result.path) (\(reason))")
+            return report
+        }
+        guard !result.passed else { return report }
+        if result.isError {
+            report.appendLine("ERROR \(result.failures.first ?? result.path)", as: .failure)
+            return report
+        }
+        report.appendLine("FAIL \(result.path)", as: .failure)
+        for (index, line) in result.failures.enumerated() { report.appendLine(line, as: result.failureStyles[index]) }
+        return report
     }
 }
