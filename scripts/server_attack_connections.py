@@ -104,12 +104,20 @@ def call(port, method, path, headers, body=None, timeout=10):
         connection.close()
 
 
-def health(port, timeout=5.0):
-    """One normal client's request on a new connection; True when answered 200 in time."""
+def health(port, timeout=5.0, why=None):
+    """One normal client's request on a new connection; True when answered 200 in time.
+    `why`, a list, gets what happened to a request that was not (its error
+    and how long it took), so that a failure says whether the server was
+    slow or closed the connection."""
+    began = time.monotonic()
     try:
         status, _ = call(port, "GET", "/health", {}, timeout=timeout)
+        if status != 200 and why is not None:
+            why.append(f"status {status} after {time.monotonic() - began:.1f} s")
         return status == 200
-    except (OSError, http.client.HTTPException, ValueError):
+    except (OSError, http.client.HTTPException, ValueError) as error:
+        if why is not None:
+            why.append(f"{type(error).__name__}: {error} after {time.monotonic() - began:.1f} s")
         return False
 
 
@@ -130,7 +138,7 @@ def slowloris(binary, scratch):
         head = b"GET /health HTTP/1.1\r\nHost: x\r\nX-Slow: " + b"a" * 4000
         slow = [(open_slow(port), 0) for _ in range(SLOW_CONNECTIONS)]
         opened, closed_by_server, peak = SLOW_CONNECTIONS, 0, 0
-        answers, attempts, threads = [], 0, []
+        answers, attempts, threads, unanswered = [], 0, [], []
         began = time.monotonic()
         # 20 rounds of one byte per connection per second; the normal client
         # asks at 3, 6, 9, 12 and 15 s (before and after the request timeout).
@@ -140,7 +148,7 @@ def slowloris(binary, scratch):
             round_start = time.monotonic()
             if second in (3, 6, 9, 12, 15):
                 attempts += 1
-                thread = threading.Thread(target=lambda: answers.append(health(port)))
+                thread = threading.Thread(target=lambda: answers.append(health(port, why=unanswered)))
                 thread.start()
                 threads.append(thread)
             kept = []
@@ -174,7 +182,8 @@ def slowloris(binary, scratch):
         check(f"the server survives {SLOW_CONNECTIONS} slow connections under ulimit -n {SERVER_FILE_LIMIT}",
               alive, f"exit status {process.returncode}")
         check(f"a normal client gets answers during the attack ({sum(answers)}/{attempts})",
-              attempts == 5 and sum(answers) == 5 and answered_after)
+              attempts == 5 and sum(answers) == 5 and answered_after,
+              "; ".join(unanswered) + ("" if answered_after else "; not answered after the attack"))
         check(f"the server leaves descriptors free ({peak} sockets, at most {SERVER_FILE_LIMIT - 64} of {SERVER_FILE_LIMIT})",
               0 < peak <= SERVER_FILE_LIMIT - 64)
         check(f"slow connections are closed by the server ({closed_by_server})", closed_by_server >= SLOW_CONNECTIONS)

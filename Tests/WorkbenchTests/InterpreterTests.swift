@@ -253,7 +253,7 @@ func run(_ lines: [String], seed: UInt64 = 1) throws -> (session: WorkbenchSessi
         #expect(wide.range(of: #"[ (][ADSWC][0-9]{1,2}[),]"#, options: .regularExpression) == nil, "\(wide)")
         #expect(wide.contains("server: server.users, server.requests"), "the inspection functions are listed")
         #expect(wide.contains("clock: clock."), "\(wide)")
-        #expect(wide.contains("topics: handles, paths, durations, watchers, faults"))
+        #expect(wide.contains("topics: handles, paths, durations, watchers, faults, files"))
     }
 
     @Test func helpTopicsSearchesAndObjects() throws {

@@ -72,6 +72,18 @@ enum HelpTopics {
                 "but for --in-flight, an error there: a real server's requests cannot be cut at a point.",
             ]
         ),
+        (
+            "files", "paths a line reads or writes, and the session's own folder $SCRATCH",
+            [
+                "A FILE (send C image FILE, run FILE, export … OUT, --bundle FILE, --html FILE,",
+                "replay FILE) is a path, relative to the folder chatbench started in.",
+                "$SCRATCH in a line stands for a folder of the session's own, made at its first use",
+                "and removed with the session (reset gives a new one): export last $SCRATCH/t.chat.",
+                "What a step prints shows that folder as $SCRATCH, so a transcript that writes",
+                "files prints the same on every run, and two runs of it at once never write the",
+                "same file (examples/69-replay-and-export-in-the-repl.chat).",
+            ]
+        ),
     ]
 
     static func page(_ name: String) -> [String]? {

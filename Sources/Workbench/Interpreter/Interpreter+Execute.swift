@@ -102,7 +102,7 @@ extension Interpreter {
     }
 
     private func run(_ line: String) throws(ScriptError) -> StepStatus {
-        var tokens = try Tokenizer.tokenize(line)
+        var tokens = try expandingScratch(try Tokenizer.tokenize(line))
         // `COMMAND &`: started without waiting for its work in flight (issue
         // 29): what happens at once is printed, the rest as the clock moves.
         if tokens.count >= 2, let last = tokens.last, last.text == "&", !last.quoted {

@@ -60,6 +60,8 @@ final class Interpreter: @unchecked Sendable {
     /// found, or the script error's message (`StepResult.failure`).
     var stepFailure: String?
     var sawScriptError = false
+    /// Whether a line used `$SCRATCH` (its folder exists).
+    private var scratchMade = false
     /// The handle of the object the current step made (``printMade(_:_:first:)``).
     var made: String?
 
@@ -98,25 +100,61 @@ final class Interpreter: @unchecked Sendable {
     /// message's echo) are written escaped, as `\u001b`: output never drives
     /// the terminal (issue 30). `style` says what the line is (an error, an
     /// `ok:`), for the terminal's edge to colour: it never reads the text.
-    func print(_ line: String, as style: OutputStyle? = nil) { lines.append(StyledText(Format.escapingControls(line), as: style)) }
+    func print(_ line: String, as style: OutputStyle? = nil) { lines.append(StyledText(Format.escapingControls(shown(line)), as: style)) }
 
     /// Prints lines made as text elsewhere (help's pages, a recording's
     /// listing) as they are, plain: what they are is not known here, and
     /// is never guessed from their text.
-    func print(lines printed: [String]) { lines += printed.map { StyledText($0) } }
+    func print(lines printed: [String]) { lines += printed.map { StyledText(shown($0)) } }
 
     /// Prints `NAME = WHAT` for the object the step made, `name` being its
     /// handle or the name the line gave it, and keeps the name as the
     /// step's ``StepResult/made``. `first`: before what the step printed so far.
     func printMade(_ name: String, _ what: String, first: Bool = false) {
         made = name
-        let line = StyledText(Format.escapingControls("\(name) = \(what)"))
+        let line = StyledText(Format.escapingControls(shown("\(name) = \(what)")))
         if first { lines.insert(line, at: 0) } else { lines.append(line) }
     }
 
     /// Prints `line` after the events of the step; `style` as for ``print(_:as:)``.
     func printAfterEvents(_ line: String, as style: OutputStyle? = nil) {
-        trailer.append(StyledText(Format.escapingControls(line), as: style))
+        trailer.append(StyledText(Format.escapingControls(shown(line)), as: style))
+    }
+
+    // MARK: The session's scratch folder
+
+    /// What a line writes for the session's own folder: `export last
+    /// $SCRATCH/t.chat`. A file written there is where no other session
+    /// or run writes (two runs of one transcript at once do not collide),
+    /// and the folder goes with the session (it is in its cache folder).
+    static let scratchWord = "$SCRATCH"
+
+    /// The folder `$SCRATCH` stands for.
+    var scratchFolder: String { cacheFolder + "/scratch" }
+
+    /// `tokens` with `$SCRATCH` standing for the folder (made at its first use).
+    func expandingScratch(_ tokens: [Token]) throws(ScriptError) -> [Token] {
+        guard tokens.contains(where: { $0.text.contains(Self.scratchWord) }) else { return tokens }
+        if !scratchMade {
+            do {
+                try FileManager.default.createDirectory(atPath: scratchFolder, withIntermediateDirectories: true)
+            } catch {
+                throw ScriptError(.file, "cannot make the session's folder for \(Self.scratchWord): \(error.localizedDescription)")
+            }
+            scratchMade = true
+        }
+        return tokens.map { token in
+            var token = token
+            token.text = token.text.replacingOccurrences(of: Self.scratchWord, with: scratchFolder)
+            return token
+        }
+    }
+
+    /// `text` as printed: the scratch folder's path written back as
+    /// `$SCRATCH`, so that what a step prints is the same on every run.
+    func shown(_ text: String) -> String {
+        guard scratchMade, text.contains(scratchFolder) else { return text }
+        return text.replacingOccurrences(of: scratchFolder, with: Self.scratchWord)
     }
 
     // MARK: Handles
