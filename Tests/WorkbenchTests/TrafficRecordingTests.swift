@@ -94,6 +94,38 @@ import Testing
             ])
     }
 
+    /// The recorder numbers the tape without asking the database (issue
+    /// 31): each step's rows are all in the file once it is recorded (read
+    /// by another connection, as after a kill), and a writer that does ask
+    /// (`append` without `firstSeq`) goes on from the same number.
+    @Test func eachStepsRowsAreCommittedAndTheTapeNumberedOn() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.url.appendingPathComponent("s.sqlite").path
+        let store = try RecordingStore(path: path)
+        let recorder = try Recorder(store: store, workbench: try WorkbenchSession(options: WorkbenchOptions()), kind: "script")
+        let other = try DatabaseQueue(path: path)
+        func counts() throws -> [Int] {
+            try other.read { db in
+                try ["step", "traffic"].map {
+                    try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \($0) WHERE session_id = ?", arguments: [recorder.session.id]) ?? -1
+                }
+            }
+        }
+        for number in 1...3 {
+            let traffic = (0..<number).map { entry(Int64($0), "alice-device", .http, .out, "GET /v1/conversations?limit=20", "{}", $0 + 1) }
+            recorder.record(
+                "print \(number)",
+                StepResult(output: "\(number)\n", status: .ok, traffic: traffic))
+            #expect(try counts() == [number, number * (number + 1) / 2])
+        }
+        let step = RecordedStep(
+            number: 4, input: "clock", output: "", status: "ok", virtualTime: 0, wallTime: Date(), wallMicroseconds: 0, events: [],
+            stoppedAfterTicks: nil)
+        try store.append(step, traffic: [entry(9, "bob-device", .http, .out, "GET /v1/limits", nil, 1)], to: recorder.session.id)
+        #expect(try store.traffic(of: recorder.session.id).map(\.seq) == Array(1...7))
+        #expect(try store.traffic(of: recorder.session.id).map(\.step) == [1, 2, 2, 3, 3, 3, 4])
+    }
+
     @Test func aBundleCarriesTheTape() throws {
         let folder = try TemporaryFolder()
         let (store, recorder) = try recorded(in: folder)
