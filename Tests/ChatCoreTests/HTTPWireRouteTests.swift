@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import ChatCore
@@ -33,5 +34,15 @@ import Testing
         let route = HTTPWire.route(for: Self.requests[5])
         let body = try #require(route.body)
         #expect(String(decoding: body, as: UTF8.self).contains("\"id\":\"m1\""))
+    }
+
+    /// A path segment is percent-encoded as Foundation encodes it; an id
+    /// of unreserved characters alone is kept as it is, without asking
+    /// Foundation (issue 31).
+    @Test func aSegmentIsPercentEncodedOnlyWhereItNeedsIt() {
+        let allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+        for id in ["", "c-89025cc1", "A_z.0~9", "c 1/2", "é", "a%b", "a+b?c#d", "x\u{0}y", "😀", "-._~"] {
+            #expect(HTTPWire.segment(id) == id.addingPercentEncoding(withAllowedCharacters: allowed), "\(id)")
+        }
     }
 }

@@ -94,6 +94,61 @@ import Testing
             ])
     }
 
+    /// The recorder numbers the tape without asking the database (issue
+    /// 31): each step's rows are all in the file once it is recorded (read
+    /// by another connection, as after a kill), and a writer that does ask
+    /// (`append` without `firstSeq`) goes on from the same number.
+    @Test func eachStepsRowsAreCommittedAndTheTapeNumberedOn() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.url.appendingPathComponent("s.sqlite").path
+        let store = try RecordingStore(path: path)
+        let recorder = try Recorder(store: store, workbench: try WorkbenchSession(options: WorkbenchOptions()), kind: "script")
+        let other = try DatabaseQueue(path: path)
+        func counts() throws -> [Int] {
+            try other.read { db in
+                try ["step", "traffic"].map {
+                    try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \($0) WHERE session_id = ?", arguments: [recorder.session.id]) ?? -1
+                }
+            }
+        }
+        for number in 1...3 {
+            let traffic = (0..<number).map { entry(Int64($0), "alice-device", .http, .out, "GET /v1/conversations?limit=20", "{}", $0 + 1) }
+            recorder.record(
+                "print \(number)",
+                StepResult(output: "\(number)\n", status: .ok, traffic: traffic))
+            #expect(try counts() == [number, number * (number + 1) / 2])
+        }
+        let step = RecordedStep(
+            number: 4, input: "clock", output: "", status: "ok", virtualTime: 0, wallTime: Date(), wallMicroseconds: 0, events: [],
+            stoppedAfterTicks: nil)
+        try store.append(step, traffic: [entry(9, "bob-device", .http, .out, "GET /v1/limits", nil, 1)], to: recorder.session.id)
+        #expect(try store.traffic(of: recorder.session.id).map(\.seq) == Array(1...7))
+        #expect(try store.traffic(of: recorder.session.id).map(\.step) == [1, 2, 2, 3, 3, 3, 4])
+    }
+
+    /// However many events and traffic rows a step has, they are all
+    /// written in its commit and read back, in order, the tape numbered on.
+    @Test func aStepsManyRowsAreAllWrittenInOrder() throws {
+        let folder = try TemporaryFolder()
+        let store = try RecordingStore(path: folder.url.appendingPathComponent("s.sqlite").path)
+        let session = try store.begin(RecordingStore.NewSession(seed: 1, kind: "script"))
+        let counts = [1, 8, 19]
+        for count in counts {
+            let events = (1...count).map { RecordedEvent(virtualTime: Int64($0), source: "sdk", text: "event \($0)") }
+            let step = RecordedStep(
+                number: count, input: "clock", output: "", status: "ok", virtualTime: 0, wallTime: Date(), wallMicroseconds: 0,
+                events: events, stoppedAfterTicks: nil)
+            let traffic = (1...count).map { entry(Int64($0), "device-\($0)", .http, .out, "GET /v1/limits", "{\"n\":\($0)}", $0) }
+            try store.append(step, traffic: traffic, to: session.id)
+            let read = try store.steps(of: session.id).last
+            #expect(read?.events == events)
+            let tape = try store.traffic(of: session.id).filter { $0.step == count }
+            #expect(tape.map(\.entry.deviceId) == (1...count).map { "device-\($0)" })
+            #expect(tape.map(\.entry.body) == traffic.map(\.body))
+        }
+        #expect(try store.traffic(of: session.id).map(\.seq) == Array(1...counts.reduce(0, +)))
+    }
+
     @Test func aBundleCarriesTheTape() throws {
         let folder = try TemporaryFolder()
         let (store, recorder) = try recorded(in: folder)

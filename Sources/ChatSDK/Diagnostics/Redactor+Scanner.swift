@@ -12,11 +12,12 @@ extension Redactor {
     }
 
     /// `bytes`, which are ASCII, with their secrets replaced; nil when
-    /// they hold none.
-    func scan(_ bytes: [UInt8]) -> [UInt8]? {
+    /// they hold none. Only the `possible` passes run (``Survey``): a pass
+    /// whose anchor the text lacks cannot match, and no placeholder makes one.
+    func scan(_ bytes: [UInt8], _ possible: Pass) -> [UInt8]? {
         var bytes = bytes
         var changed = false
-        for (find, kind) in Self.passes {
+        for (pass, find, kind) in Self.passes where possible.contains(pass) {
             let found = find(bytes)
             guard !found.isEmpty else { continue }
             bytes = substitute(found, in: bytes, kind: kind)
@@ -26,9 +27,57 @@ extension Redactor {
     }
 
     /// The patterns in the order they apply, with their placeholders' kind.
-    private static let passes: [(@Sendable ([UInt8]) -> [Found], String)] = [
-        (jwts, "jwt"), (optionValues, "secret"), (tokens, "token"), (apiKeys, "secret"),
+    private static let passes: [(Pass, @Sendable ([UInt8]) -> [Found], String)] = [
+        (.jwt, jwts, "jwt"), (.option, optionValues, "secret"), (.token, tokens, "token"), (.apiKey, apiKeys, "secret"),
     ]
+
+    /// The scanner's passes, one per pattern.
+    struct Pass: OptionSet {
+        let rawValue: UInt8
+        /// Needs `eyJ`.
+        static let jwt = Pass(rawValue: 1)
+        /// Needs `--`.
+        static let option = Pass(rawValue: 2)
+        /// Needs `t-`, `t_`, `k-` or `k_`.
+        static let token = Pass(rawValue: 4)
+        /// Needs `y"` (`"apiKey":"`) or `re"` (`"signature":"`).
+        static let apiKey = Pass(rawValue: 8)
+    }
+
+    /// What one look at each byte of a text tells: whether it is ASCII
+    /// (the scanner's), and which passes may match in it (the anchors each
+    /// needs). Most text recorded holds none, and a tape body holds one
+    /// or two (issue 31: every body was read by every pass).
+    struct Survey {
+        var isASCII: Bool
+        var passes: Pass = []
+
+        init(_ bytes: UnsafeBufferPointer<UInt8>) {
+            var high: UInt8 = 0
+            var previous: UInt8 = 0
+            var beforePrevious: UInt8 = 0
+            for byte in bytes {
+                high |= byte
+                switch byte {
+                case UInt8(ascii: "-"):
+                    if previous == UInt8(ascii: "-") { passes.insert(.option) }
+                    if previous == UInt8(ascii: "t") || previous == UInt8(ascii: "k") { passes.insert(.token) }
+                case UInt8(ascii: "_"):
+                    if previous == UInt8(ascii: "t") || previous == UInt8(ascii: "k") { passes.insert(.token) }
+                case UInt8(ascii: "J"):
+                    if previous == UInt8(ascii: "y"), beforePrevious == UInt8(ascii: "e") { passes.insert(.jwt) }
+                case UInt8(ascii: "\""):
+                    if previous == UInt8(ascii: "y") || (previous == UInt8(ascii: "e") && beforePrevious == UInt8(ascii: "r")) {
+                        passes.insert(.apiKey)
+                    }
+                default: break
+                }
+                beforePrevious = previous
+                previous = byte
+            }
+            isASCII = high < 0x80
+        }
+    }
 
     /// `bytes` with each found range replaced by its secret's placeholder,
     /// numbered from the last to the first as the expressions did.
@@ -54,7 +103,7 @@ extension Redactor {
 
     /// `eyJ[A-Za-z0-9_-]*\.eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*`
     static func jwts(_ bytes: [UInt8]) -> [Found] {
-        matches(in: bytes) { start in
+        matches(in: bytes, at: (UInt8(ascii: "e"), UInt8(ascii: "e"))) { start in
             guard startsJWTPart(bytes, at: start) else { return nil }
             let firstDot = base64URLEnd(bytes, from: start + 3)
             guard firstDot < bytes.count, bytes[firstDot] == UInt8(ascii: "."), startsJWTPart(bytes, at: firstDot + 1) else {
@@ -71,7 +120,7 @@ extension Redactor {
     /// names, keeping values that are placeholders (`<…`) or the usage's
     /// value names (`S`, `T]`): the secret is the value without its quotes.
     static func optionValues(_ bytes: [UInt8]) -> [Found] {
-        matches(in: bytes) { start in
+        matches(in: bytes, at: (UInt8(ascii: "-"), UInt8(ascii: "-"))) { start in
             guard start + 2 < bytes.count, bytes[start] == UInt8(ascii: "-"), bytes[start + 1] == UInt8(ascii: "-"),
                 let value = optionValue(bytes, afterDashesAt: start + 2)
             else { return nil }
@@ -120,7 +169,7 @@ extension Redactor {
 
     /// `\b(?:at|rt|st|ak)[-_][A-Za-z0-9]{8,}\b`
     static func tokens(_ bytes: [UInt8]) -> [Found] {
-        matches(in: bytes) { start in
+        matches(in: bytes, at: (UInt8(ascii: "-"), UInt8(ascii: "_")), offset: 2) { start in
             guard start + 11 <= bytes.count, start == 0 || !isWord(bytes[start - 1]) else { return nil }
             let first = bytes[start]
             let second = bytes[start + 1]
@@ -139,7 +188,7 @@ extension Redactor {
     /// `"(?:apiKey|signature)":"([^"\\]*)"`, keeping values that are
     /// placeholders (`<…`).
     static func apiKeys(_ bytes: [UInt8]) -> [Found] {
-        matches(in: bytes) { start in
+        matches(in: bytes, at: (UInt8(ascii: "\""), UInt8(ascii: "\""))) { start in
             guard bytes[start] == UInt8(ascii: "\""),
                 let valueStart = keyEnd(bytes, at: start + 1, "apiKey\":\"") ?? keyEnd(bytes, at: start + 1, "signature\":\"")
             else { return nil }
@@ -155,16 +204,23 @@ extension Redactor {
     /// at each position from the left, the search going on after the end of
     /// each match. `match(start)` gives the end of the match at `start` and
     /// what it found (nil for a match that keeps its text), or nil for none.
-    private static func matches(in bytes: [UInt8], _ match: (Int) -> (end: Int, found: Found?)?) -> [Found] {
+    /// It is asked only where a match can start: where one of the `anchor`
+    /// bytes is, `offset` bytes in (every match has one there).
+    private static func matches(
+        in bytes: [UInt8], at anchor: (UInt8, UInt8), offset: Int = 0, _ match: (Int) -> (end: Int, found: Found?)?
+    ) -> [Found] {
         var found: [Found] = []
-        var start = 0
-        while start < bytes.count {
-            guard let (end, item) = match(start) else {
-                start += 1
+        var index = offset
+        let count = bytes.count
+        while index < count {
+            let byte = bytes[index]
+            guard byte == anchor.0 || byte == anchor.1, let (end, item) = match(index - offset) else {
+                index += 1
                 continue
             }
             if let item { found.append(item) }
-            start = end
+            // The next try starts at the end of this match.
+            index = end + offset
         }
         return found
     }

@@ -63,12 +63,10 @@ package final class Redactor {
         // Most text holds no secret: skip the patterns then. A native
         // string's bytes are read in place (its UTF8View's iterator costs
         // several times more per byte).
-        let mayHold = line.utf8.withContiguousStorageIfAvailable(Self.mayHoldSecret) ?? Self.mayHoldSecret(line.utf8)
-        guard mayHold else { return line }
-        if engine == .scanner,
-            line.utf8.withContiguousStorageIfAvailable({ $0.allSatisfy { $0 < 0x80 } }) ?? line.utf8.allSatisfy({ $0 < 0x80 })
-        {
-            return scan(Array(line.utf8)).map { String(decoding: $0, as: UTF8.self) } ?? line
+        let survey = line.utf8.withContiguousStorageIfAvailable(Survey.init) ?? Array(line.utf8).withUnsafeBufferPointer(Survey.init)
+        guard !survey.passes.isEmpty else { return line }
+        if engine == .scanner, survey.isASCII {
+            return scan(Array(line.utf8), survey.passes).map { String(decoding: $0, as: UTF8.self) } ?? line
         }
         return expressions.redact(line, placeholder: placeholder(for:kind:))
     }
@@ -76,10 +74,11 @@ package final class Redactor {
     /// A body of the tape (JSON, UTF-8 text) redacted like a line; one that
     /// is not UTF-8 text is replaced by what it is, rather than kept in clear.
     package func redact(body: Data) -> Data {
-        if engine == .scanner, body.withUnsafeBytes({ $0.allSatisfy { $0 < 0x80 } }) {
-            let patterned = body.withUnsafeBytes(Self.mayHoldSecret) ? scan(Array(body)).map { Data($0) } ?? body : body
+        let survey = body.withUnsafeBytes { Survey($0.assumingMemoryBound(to: UInt8.self)) }
+        if engine == .scanner, survey.isASCII {
+            let patterned = survey.passes.isEmpty ? body : scan(Array(body), survey.passes).map { Data($0) } ?? body
             guard !knownValues.isEmpty else { return patterned }
-            return patterned.withUnsafeBytes { replacingKnownValues($0.bindMemory(to: UInt8.self)) }.map { Data($0) } ?? patterned
+            return patterned.withUnsafeBytes { replacingKnownValues($0.assumingMemoryBound(to: UInt8.self)) }.map { Data($0) } ?? patterned
         }
         return String(data: body, encoding: .utf8).map { Data(redact($0).utf8) } ?? Self.notText(body)
     }
@@ -118,27 +117,6 @@ package final class Redactor {
 
     private static func notText(_ body: Data) -> Data {
         Data("<not text: \(body.count) bytes>".utf8)
-    }
-
-    /// Whether `bytes` have `eyJ`, `--`, `t-`, `k-`, `_`, `y"` or `re"`, without which
-    /// no pattern can match (a byte scan: Foundation's `contains` is slow).
-    static func mayHoldSecret(_ bytes: some Sequence<UInt8>) -> Bool {
-        var previous: UInt8 = 0
-        var beforePrevious: UInt8 = 0
-        for byte in bytes {
-            if byte == UInt8(ascii: "_") { return true }
-            if byte == UInt8(ascii: "-"),
-                previous == UInt8(ascii: "-") || previous == UInt8(ascii: "t") || previous == UInt8(ascii: "k")
-            {
-                return true
-            }
-            if byte == UInt8(ascii: "J"), previous == UInt8(ascii: "y"), beforePrevious == UInt8(ascii: "e") { return true }
-            if byte == UInt8(ascii: "\""), previous == UInt8(ascii: "y"), beforePrevious == UInt8(ascii: "e") { return true }
-            if byte == UInt8(ascii: "\""), previous == UInt8(ascii: "e"), beforePrevious == UInt8(ascii: "r") { return true }
-            beforePrevious = previous
-            previous = byte
-        }
-        return false
     }
 
     /// Puts back the secrets behind the placeholders this redactor handed

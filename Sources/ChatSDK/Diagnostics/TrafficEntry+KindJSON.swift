@@ -92,12 +92,9 @@ private struct JSONText {
         case number(Int64)
     }
 
-    /// What stands for a character a JSON string cannot hold as it is.
-    private static let escapes: [Unicode.Scalar: String] = [
-        "\"": "\\\"", "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\u{08}": "\\b", "\u{0C}": "\\f",
-    ]
+    private var bytes: [UInt8] = []
 
-    var text = ""
+    var text: String { String(decoding: bytes, as: UTF8.self) }
 
     /// `{"name":{`, the start of a case with fields.
     mutating func open(_ name: String) {
@@ -151,26 +148,7 @@ private struct JSONText {
         raw(":")
     }
 
-    mutating func raw(_ text: String) { self.text += text }
+    mutating func raw(_ text: String) { bytes.append(contentsOf: text.utf8) }
 
-    mutating func string(_ value: String) {
-        text += "\""
-        // Nearly every text needs no escape: its bytes are checked, not looked up.
-        guard value.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
-            text += value
-            text += "\""
-            return
-        }
-        for scalar in value.unicodeScalars {
-            if let escape = Self.escapes[scalar] {
-                text += escape
-            } else if scalar.value < 0x20 {
-                let hex = String(scalar.value, radix: 16)
-                text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            } else {
-                text.unicodeScalars.append(scalar)
-            }
-        }
-        text += "\""
-    }
+    mutating func string(_ value: String) { TapeJSON.append(value, to: &bytes) }
 }

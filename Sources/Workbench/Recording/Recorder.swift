@@ -13,6 +13,10 @@ package final class Recorder {
     package private(set) var session: RecordedSession
     let workbench: WorkbenchSession
     private var stepNumber = 0
+    /// How many traffic entries the session's tape holds: the next one's
+    /// `seq` follows, without asking the database each step (the session is
+    /// this recorder's: it began it, and nothing else writes its tape).
+    private var tapeLength = 0
     /// Traffic of blank lines (not recorded as steps), carried by the next step.
     private var pendingTraffic: [TrafficEntry] = []
     /// False after `record stop`, `finish()` or a write failure.
@@ -66,7 +70,8 @@ package final class Recorder {
         let traffic = workbench.redacted(pendingTraffic + result.traffic)
         pendingTraffic = []
         do {
-            try store.append(step, traffic: traffic, to: session.id)
+            try store.append(step, traffic: traffic, firstSeq: tapeLength + 1, to: session.id)
+            tapeLength += traffic.count
         } catch {
             isRecording = false
             onFailure?(error)

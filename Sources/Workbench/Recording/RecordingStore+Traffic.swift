@@ -5,11 +5,15 @@ import Foundation
 import GRDB
 
 extension RecordingStore {
-    /// Appends entries to a session's tape, numbered after its last one.
-    static func insert(_ traffic: [TrafficEntry], step: Int?, wallTime: Date, sessionID: Int64, _ db: Database) throws {
+    /// Appends entries to a session's tape, numbered from `firstSeq`, or
+    /// when nil after its last one (looked up).
+    static func insert(_ traffic: [TrafficEntry], step: Int?, wallTime: Date, firstSeq: Int?, sessionID: Int64, _ db: Database) throws {
         guard !traffic.isEmpty else { return }
-        let last =
-            try Int.fetchOne(db.cachedStatement(sql: "SELECT MAX(seq) FROM traffic WHERE session_id = ?"), arguments: [sessionID]) ?? 0
+        let first =
+            try firstSeq
+            ?? (Int.fetchOne(db.cachedStatement(sql: "SELECT MAX(seq) FROM traffic WHERE session_id = ?"), arguments: [sessionID]) ?? 0)
+            + 1
+        let wallTime = SQLiteTime.string(from: wallTime)
         let insert = try db.cachedStatement(
             sql: """
                 INSERT INTO traffic (session_id, seq, step, virtual_time, wall_time, channel, direction, summary, body, device_id, exchange, kind)
@@ -17,8 +21,7 @@ extension RecordingStore {
                 """)
         for (index, entry) in traffic.enumerated() {
             try insert.run(
-                .int(sessionID), .int(Int64(last + index + 1)), .int(step), .int(entry.time.milliseconds),
-                .text(SQLiteTime.string(from: wallTime)),
+                .int(sessionID), .int(Int64(first + index)), .int(step), .int(entry.time.milliseconds), .text(wallTime),
                 .text(entry.channel.rawValue), .text(entry.direction.rawValue), .text(entry.summary), entry.body.map { .blob($0) } ?? .null,
                 .text(entry.deviceId), .int(entry.exchange), .text(entry.kind.json))
         }

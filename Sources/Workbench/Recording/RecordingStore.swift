@@ -313,11 +313,15 @@ package final class RecordingStore: Sendable {
 
     /// Appends one step, its events and the traffic it carried (already
     /// redacted: ``WorkbenchSession/redacted(_:)``) in one transaction (one
-    /// commit). The traffic continues the session's tape.
-    package func append(_ step: RecordedStep, traffic: [TrafficEntry] = [], to sessionID: Int64) throws(RecordingError) {
+    /// commit). The traffic continues the session's tape: from `firstSeq`
+    /// when the caller knows how long the tape is (the recorder, which
+    /// writes the session alone), else after its last entry.
+    package func append(
+        _ step: RecordedStep, traffic: [TrafficEntry] = [], firstSeq: Int? = nil, to sessionID: Int64
+    ) throws(RecordingError) {
         try writeStep { db in
             try Self.insert(step, sessionID: sessionID, db)
-            try Self.insert(traffic, step: step.number, wallTime: step.wallTime, sessionID: sessionID, db)
+            try Self.insert(traffic, step: step.number, wallTime: step.wallTime, firstSeq: firstSeq, sessionID: sessionID, db)
         }
     }
 

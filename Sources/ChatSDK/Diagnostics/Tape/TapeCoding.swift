@@ -4,10 +4,28 @@ import Foundation
 /// How tape bodies are written and read: JSON with sorted keys, so that the
 /// same value always makes the same bytes.
 package enum TapeCoding {
+    /// `JSONEncoder`'s options for the tape.
+    package static let formatting: JSONEncoder.OutputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+
     package static func encode(_ value: some Encodable) -> Data? {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.outputFormatting = formatting
         return try? encoder.encode(value)
+    }
+
+    // The bodies the SDK's traffic carries, written by ``TapeJSON``: the
+    // same bytes as above, without its generic path (issue 31).
+
+    package static func encode(_ envelope: WireEnvelope) -> Data? { written { $0.write(envelope) } }
+    package static func encode(_ answer: TapeAnswer) -> Data? { written { $0.write(answer) } }
+    package static func encode(_ event: WireEvent) -> Data? { written { $0.write(event) } }
+    package static func encode(_ opening: TapeOpening) -> Data? { written { $0.write(opening) } }
+    package static func encode(_ close: TapeClose) -> Data? { written { $0.write(close) } }
+
+    private static func written(_ write: (inout TapeJSON) -> Void) -> Data {
+        var json = TapeJSON()
+        write(&json)
+        return json.data
     }
 
     package static func decode<T: Decodable>(_ type: T.Type, from body: Data?) -> T? {
