@@ -77,7 +77,9 @@ struct CommandSpec: Sendable {
     /// The kind of object the verb makes, which `NAME = VERB …` names;
     /// nil when it makes none (a name is then refused).
     var makes: HandleKind?
-    var run: @Sendable (Interpreter, Invocation) throws -> Void
+    /// The handler: the parsed line, and what it may do (``CommandContext``),
+    /// never the interpreter.
+    var run: @Sendable (CommandContext, Invocation) throws -> Void
 
     var words: [String] { name.split(separator: " ").map(String.init) }
 

@@ -4,10 +4,8 @@ import ChatSimulation
 extension Interpreter {
     /// Runs one line; returns its output and status.
     func execute(_ rawLine: String) -> StepResult {
-        lines = []
-        trailer = []
+        output.clear()
         stepFailure = nil
-        made = nil
         world.interruption.clear()
         // Against a server, what happened since the last command shows with this one.
         if world.isEmbedded { _ = log.take() }
@@ -30,7 +28,7 @@ extension Interpreter {
         if world.interruption.clear() {
             status = .interrupted
             if world.isEmbedded { stoppedAfterTicks = world.interruption.ticks - ticksAtStart }
-            trailer.append(StyledText("interrupted after \(Format.duration(world.now - stepStart)) of virtual time"))
+            output.trailer.append(StyledText("interrupted after \(Format.duration(world.now - stepStart)) of virtual time"))
         }
         if status == .scriptError { sawScriptError = true }
         if status == .expectFailed { sawExpectFailure = true }
@@ -60,6 +58,7 @@ extension Interpreter {
         // an event's time) is said as it is written, for the terminal's
         // colours (issue 30).
         let folded = EventRuns.fold(shownTexts)
+        let (lines, trailer) = (output.lines, output.trailer)
         var bound = (lines + trailer).reduce(0) { $0 + $1.text.utf8.count + 1 }
         for line in folded {
             switch line {
@@ -67,18 +66,18 @@ extension Interpreter {
             case .repeated(_, let block, _): bound += 32 + 48 + block.reduce(0) { $0 + shownTexts[$1].utf8.count + 3 } + 1
             }
         }
-        var output = StyledText()
-        output.reserveCapacity(bytes: bound, spans: folded.count + lines.count + trailer.count)
+        var styled = StyledText()
+        styled.reserveCapacity(bytes: bound, spans: folded.count + lines.count + trailer.count)
         func emit(_ line: StyledText) {
-            output.append(line)
-            output.append("\n")
+            styled.append(line)
+            styled.append("\n")
         }
         func emitEvent(at time: Instant, _ text: String) {
-            output.append("  ")
-            output.append(EventLog.stamp(time, since: start), as: .time)
-            output.append(" ")
-            output.append(text)
-            output.append("\n")
+            styled.append("  ")
+            styled.append(EventLog.stamp(time, since: start), as: .time)
+            styled.append(" ")
+            styled.append(text)
+            styled.append("\n")
         }
         lines.forEach(emit)
         for line in folded {
@@ -92,11 +91,11 @@ extension Interpreter {
         }
         trailer.forEach(emit)
         var result = StepResult(
-            styledOutput: output, status: status, events: events, virtualTime: world.now,
+            styledOutput: styled, status: status, events: events, virtualTime: world.now,
             traffic: world.takeTraffic())
         result.scriptError = scriptError
         result.stoppedAfterTicks = stoppedAfterTicks
-        result.made = made
+        result.made = output.made
         result.failure = status == .expectFailed || status == .scriptError ? stepFailure : nil
         return result
     }
@@ -169,7 +168,7 @@ extension Interpreter {
             defer { pendingBinding = nil }
             if !spec.keepsError { lastError = nil }
             do {
-                try spec.run(self, invocation)
+                try spec.run(CommandContext(self), invocation)
             } catch let error as ScriptError {
                 throw error
             } catch let status as ExpectOutcome {

@@ -50,18 +50,13 @@ final class Interpreter: @unchecked Sendable {
     /// The recorder of this session, for `sessions` and `record stop`; nil when not recording.
     weak var recording: (any RecordingControl)?
 
-    /// Lines printed by the current step, each with what it is.
-    var lines: [StyledText] = []
-    /// Lines printed by the current step after its events (how a wait or
-    /// settle ended).
-    var trailer: [StyledText] = []
+    /// What the current step prints.
+    let output = StepOutput()
     var sawExpectFailure = false
     /// Why the current step failed, when it did: what an expect or a wait
     /// found, or the script error's message (`StepResult.failure`).
     var stepFailure: String?
     var sawScriptError = false
-    /// The handle of the object the current step made (``printMade(_:_:first:)``).
-    var made: String?
 
     init(options: WorkbenchOptions) throws {
         self.options = options
@@ -93,31 +88,17 @@ final class Interpreter: @unchecked Sendable {
 
     // MARK: Output
 
-    /// Prints a line of the step's output. Control characters that came in
-    /// with the input (an escape sequence typed or piped into an error
-    /// message's echo) are written escaped, as `\u001b`: output never drives
-    /// the terminal (issue 30). `style` says what the line is (an error, an
-    /// `ok:`), for the terminal's edge to colour: it never reads the text.
-    func print(_ line: String, as style: OutputStyle? = nil) { lines.append(StyledText(Format.escapingControls(line), as: style)) }
+    /// Prints a line of the step's output (``StepOutput/print(_:as:)``).
+    func print(_ line: String, as style: OutputStyle? = nil) { output.print(line, as: style) }
 
-    /// Prints lines made as text elsewhere (help's pages, a recording's
-    /// listing) as they are, plain: what they are is not known here, and
-    /// is never guessed from their text.
-    func print(lines printed: [String]) { lines += printed.map { StyledText($0) } }
+    /// Prints lines made as text elsewhere, plain (``StepOutput/print(lines:)``).
+    func print(lines printed: [String]) { output.print(lines: printed) }
 
-    /// Prints `NAME = WHAT` for the object the step made, `name` being its
-    /// handle or the name the line gave it, and keeps the name as the
-    /// step's ``StepResult/made``. `first`: before what the step printed so far.
-    func printMade(_ name: String, _ what: String, first: Bool = false) {
-        made = name
-        let line = StyledText(Format.escapingControls("\(name) = \(what)"))
-        if first { lines.insert(line, at: 0) } else { lines.append(line) }
-    }
+    /// Prints `NAME = WHAT` for the object the step made (``StepOutput/printMade(_:_:first:)``).
+    func printMade(_ name: String, _ what: String, first: Bool = false) { output.printMade(name, what, first: first) }
 
-    /// Prints `line` after the events of the step; `style` as for ``print(_:as:)``.
-    func printAfterEvents(_ line: String, as style: OutputStyle? = nil) {
-        trailer.append(StyledText(Format.escapingControls(line), as: style))
-    }
+    /// Prints `line` after the events of the step (``StepOutput/printAfterEvents(_:as:)``).
+    func printAfterEvents(_ line: String, as style: OutputStyle? = nil) { output.printAfterEvents(line, as: style) }
 
     // MARK: Handles
 
