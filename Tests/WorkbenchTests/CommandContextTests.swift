@@ -1,3 +1,4 @@
+import ChatSimulation
 import Foundation
 import Testing
 
@@ -46,5 +47,32 @@ import Testing
             let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
             #expect(!text.contains("interpreter"), "\(file) reaches into the interpreter")
         }
+    }
+}
+
+/// The table parses a line's words into values by their kinds: a handler
+/// reads a duration, a count or a choice, never parses the word again.
+@Suite struct TypedArgumentTests {
+    func parse(_ line: String, in interpreter: Interpreter) throws -> Invocation {
+        let tokens = try Tokenizer.tokenize(line)
+        let (spec, used) = try #require(interpreter.table.match(tokens))
+        return try interpreter.parse(spec, Array(tokens.dropFirst(used)), binding: nil, line: line)
+    }
+
+    @Test func durationsCountsAndChoicesArriveParsed() throws {
+        let interpreter = try Interpreter(options: WorkbenchOptions())
+        let advance = try parse("clock advance 2h", in: interpreter)
+        #expect(advance.duration(0) == .seconds(7200))
+        #expect(advance.argumentValues == [.duration(.seconds(7200))])
+        let fail = try parse("net fail 3 --kind refused", in: interpreter)
+        #expect(fail.count(0) == 3)
+        #expect(fail.choice("--kind", as: FailureKind.self) == .refused)
+        #expect(fail.optionValues["--kind"] == [.word("refused")])
+        let offline = try parse("net offline --after 1500ms", in: interpreter)
+        #expect(offline.duration("--after") == .milliseconds(1500))
+        #expect(offline.duration(0) == nil && offline.count("--after") == nil)
+        // A word the table refuses never reaches a handler.
+        #expect(throws: ScriptError.self) { try parse("clock advance soon", in: interpreter) }
+        #expect(throws: ScriptError.self) { try parse("net fail -1", in: interpreter) }
     }
 }

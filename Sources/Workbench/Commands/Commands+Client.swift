@@ -27,7 +27,7 @@ extension CommandTable {
                 guard context.handles.isFreeForAClient(name) else {
                     throw ScriptError(.nameTaken, "the name \(name) is taken")
                 }
-                let cache = invocation.option("--cache").flatMap(ChatClient.CacheMode.init(rawValue:)) ?? .disk
+                let cache = invocation.choice("--cache", as: ChatClient.CacheMode.self) ?? .disk
                 let client = context.world.makeClient(
                     named: name, cacheMode: cache, apiKey: invocation.option("--api-key") ?? World.apiKey,
                     autoResend: !invocation.flag("--no-auto-resend"))
@@ -101,10 +101,10 @@ extension CommandTable {
                 case "malformed": mode = .malformed
                 case "expired": mode = .expired
                 case "delay":
-                    guard let text = invocation.argument(1) else {
+                    guard let delay = invocation.duration(1) else {
                         throw ScriptError(.missingArgument, "provider delay needs a DURATION, as in provider delay 2s")
                     }
-                    mode = .delay(try DurationParser.parse(text))
+                    mode = .delay(delay)
                 default: mode = .ok
                 }
                 if mode != .delay(.zero), invocation.argument(0) != "delay", invocation.argument(1) != nil {

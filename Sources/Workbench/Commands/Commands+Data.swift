@@ -219,8 +219,7 @@ extension CommandTable {
             return (.text(text), nil)
         }
         let attachment = MessageContent.AttachmentKind(rawValue: kind)!
-        if let sizeText = invocation.option("--size") {
-            guard let size = Int64(sizeText) else { throw ScriptError(.badValue, "--size takes a number of bytes, got \(sizeText)") }
+        if let size = invocation.count("--size").map(Int64.init) {
             let mimeType = invocation.option("--type") ?? AttachmentFile.defaultMimeType(of: attachment)
             return (.attachment(kind: attachment, mimeType: mimeType, size: size, fileName: invocation.argument(2)), nil)
         }
@@ -245,7 +244,7 @@ extension CommandTable {
             makes: .message,
             run: { context, invocation in
                 let conversation = try context.handles.conversation(invocation.argument(0)!)
-                let kind = MessageContent.AttachmentKind(rawValue: invocation.argument(1)!)!
+                let kind = invocation.choice(1, as: MessageContent.AttachmentKind.self)!
                 let file = try AttachmentFile(path: invocation.argument(2)!, kind: kind, mimeType: invocation.option("--type"))
                 let message = try context.world.stage.server.agentSendAttachment(
                     conversationId: try context.handles.agentConversationId(conversation), kind: WireContent.AttachmentKind(kind),
@@ -266,7 +265,7 @@ extension CommandTable {
             run: { context, invocation in
                 let conversation = try context.handles.conversation(invocation.argument(0)!)
                 let text = invocation.argument(1)!
-                let times = Int(invocation.option("--times") ?? "1") ?? 1
+                let times = invocation.count("--times") ?? 1
                 for i in 0..<times {
                     let line = times == 1 ? text : "\(text) \(i + 1)"
                     let message = try context.world.stage.server.agentSay(

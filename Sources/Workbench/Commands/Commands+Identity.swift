@@ -30,14 +30,14 @@ extension CommandTable {
             run: { context, invocation in
                 let object = context.world.current
                 let id = invocation.argument(0)!
-                let exp = try invocation.option("--exp").map { try DurationParser.parse($0) } ?? .seconds(3600)
+                let exp = invocation.duration("--exp") ?? .seconds(3600)
                 if invocation.flag("--no-exp"), invocation.option("--exp") != nil {
                     throw ScriptError(.conflictingOptions, "login jwt takes --exp or --no-exp, not both")
                 }
                 let flaws = AppJWTFactory.Flaws(
                     noExp: invocation.flag("--no-exp"), noExternalId: invocation.flag("--no-external-id"),
                     algorithm: invocation.option("--alg") ?? "HS256",
-                    notBefore: try invocation.option("--nbf").map { try DurationParser.parse($0) })
+                    notBefore: invocation.duration("--nbf"))
                 let jwt = AppJWTFactory.sign(
                     userId: id, expiresIn: exp, name: invocation.option("--name"), email: invocation.option("--email"),
                     secret: invocation.option("--secret") ?? World.jwtSecret, world: context.world.stage, flaws: flaws)
@@ -99,7 +99,7 @@ extension CommandTable {
                     }
                     user = context.world.perform { try await client.connect(userId: id, accessToken: token.token) }
                 } else if invocation.flag("--session-token") {
-                    let ttl = try invocation.option("--ttl").map { try DurationParser.parse($0) }
+                    let ttl = invocation.duration("--ttl")
                     let token: HTTPWire.IssuedCredentialBody
                     do { token = try server.issueSessionToken(userId: id, ttl: ttl) } catch {
                         context.world.report(error)
@@ -226,7 +226,7 @@ extension CommandTable {
                     let file = try AttachmentFile(path: path, kind: .image, mimeType: type)
                     let image = ProfileImage(data: file.data, mimeType: file.mimeType)
                     user = context.world.perform { try await client.updateCurrentUserInfo(nickname: nickname, image: image) }
-                } else if let size = invocation.option("--image-size").flatMap(Int64.init) {
+                } else if let size = invocation.count("--image-size").map(Int64.init) {
                     guard let type = invocation.option("--type") else {
                         throw ScriptError(.missingArgument, "--image-size needs --type png|jpeg|gif")
                     }
@@ -251,7 +251,7 @@ extension CommandTable {
             run: { context, invocation in
                 let object = context.world.current
                 let before = object.delegate.mode
-                object.delegate.mode = WorkbenchDelegate.Mode(rawValue: invocation.argument(0)!)!
+                object.delegate.mode = invocation.choice(0, as: WorkbenchDelegate.Mode.self)!
                 // Changing how the app's delegate answers is not setting a
                 // new one; setting or removing one is (and must come before connect).
                 guard (before == .none) != (object.delegate.mode == .none) else {

@@ -32,7 +32,7 @@ extension CommandTable {
             run: { context, invocation in
                 let link = try NetLink(invocation, in: context.handles)
                 let inFlight = try InFlightCut(invocation, in: context.world)
-                guard let after = invocation.option("--after") else {
+                guard let delay = invocation.duration("--after") else {
                     let network = context.world.stage.network
                     network.setOnline(false, device: link.device)
                     context.output.print("network offline\(link.suffix)")
@@ -40,7 +40,6 @@ extension CommandTable {
                     context.world.stage.runUntilIdle()
                     return
                 }
-                let delay = try DurationParser.parse(after)
                 guard let world = context.world.embedded else {
                     throw ScriptError(.needsEmbeddedWorld, "net offline --after needs the embedded world's virtual time")
                 }
@@ -63,7 +62,7 @@ extension CommandTable {
             example: "net latency 200ms",
             run: { context, invocation in
                 let link = try NetLink(invocation, in: context.handles)
-                let latency = try DurationParser.parse(invocation.argument(0)!)
+                let latency = invocation.duration(0)!
                 context.world.stage.network.setLatency(latency, device: link.device)
                 context.output.print("latency \(Format.duration(latency))\(link.suffix)")
             }),
@@ -82,8 +81,8 @@ extension CommandTable {
             summary: "the next N requests fail on the way (the outbox sends them again)", example: "net fail 2 --kind refused",
             run: { context, invocation in
                 let link = try NetLink(invocation, in: context.handles)
-                let count = Int(invocation.argument(0)!)!
-                let kind = invocation.option("--kind").flatMap(FailureKind.init(rawValue:)) ?? .reset
+                let count = invocation.count(0)!
+                let kind = invocation.choice("--kind", as: FailureKind.self) ?? .reset
                 context.world.stage.network.failNext(count, kind: kind, device: link.device)
                 let requests = "the next \(count) request\(count == 1 ? "" : "s")\(link.of) will fail"
                 context.output.print(invocation.option("--kind") == nil ? requests : "\(requests): \(kind.rawValue)")
@@ -120,7 +119,7 @@ extension CommandTable {
             arguments: [ArgumentSpec(name: "DURATION", kind: .duration)],
             summary: "move virtual time forward; timers due on the way fire in order", example: "clock advance 2h",
             run: { context, invocation in
-                let duration = try DurationParser.parse(invocation.argument(0)!)
+                let duration = invocation.duration(0)!
                 try context.world.stage.advance(by: duration)
                 context.output.print("clock \(context.inspection.clock)")
             }),

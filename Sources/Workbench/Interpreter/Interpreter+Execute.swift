@@ -237,9 +237,10 @@ extension Interpreter {
     }
 
     /// Checks arguments and options against the spec.
-    private func parse(_ spec: CommandSpec, _ tokens: [Token], binding: String?, line: String) throws(ScriptError) -> Invocation {
+    func parse(_ spec: CommandSpec, _ tokens: [Token], binding: String?, line: String) throws(ScriptError) -> Invocation {
         var arguments: [Token] = []
         var options: [String: [String]] = [:]
+        var optionValues: [String: [ArgumentValue]] = [:]
         var index = 0
         while index < tokens.count {
             let token = tokens[index]
@@ -256,7 +257,7 @@ extension Interpreter {
                     }
                     let value = tokens[index]
                     index += 1
-                    try check(value, as: kind, name: option.name)
+                    optionValues[option.name, default: []].append(try check(value, as: kind, name: option.name))
                     options[option.name, default: []].append(value.text)
                 } else {
                     options[option.name, default: []].append("")
@@ -276,21 +277,26 @@ extension Interpreter {
                 .unexpectedArgument,
                 "too many arguments for \(spec.name) (unexpected \"\(arguments[spec.arguments.count].text)\"): usage: \(spec.usage)")
         }
+        var argumentValues: [ArgumentValue] = []
         for (i, token) in arguments.enumerated() {
             let argument = spec.arguments[min(i, spec.arguments.count - 1)]
-            try check(token, as: argument.kind, name: argument.name)
+            argumentValues.append(try check(token, as: argument.kind, name: argument.name))
         }
-        return Invocation(spec: spec, arguments: arguments, options: options, binding: binding, line: line)
+        return Invocation(
+            spec: spec, arguments: arguments, options: options, argumentValues: argumentValues, optionValues: optionValues,
+            binding: binding, line: line)
     }
 
-    private func check(_ token: Token, as kind: ArgumentKind, name: String) throws(ScriptError) {
+    /// Checks a word against its kind; returns its value.
+    private func check(_ token: Token, as kind: ArgumentKind, name: String) throws(ScriptError) -> ArgumentValue {
         switch kind {
         case .text, .file, .verb: break
-        case .duration: _ = try DurationParser.parse(token.text)
+        case .duration: return .duration(try DurationParser.parse(token.text))
         case .count:
             guard let n = Int(token.text), n >= 0 else {
                 throw ScriptError(.badValue, "\(name) must be a whole number, got \"\(token.text)\"")
             }
+            return .count(n)
         case .choice(let choices):
             guard choices.contains(token.text) else {
                 throw ScriptError(
@@ -303,6 +309,7 @@ extension Interpreter {
         case .handle(let kind):
             _ = try resolve(token.text, as: kind)
         }
+        return .word(token.text)
     }
 
     /// `a message (m1)`, for errors about a name in use.

@@ -22,8 +22,7 @@ extension Interpreter {
             let example = kind == "emits" ? "wait \(handle) emits 2" : "wait \(handle) state sent"
             throw ScriptError(.missingArgument, "wait \(handle) \(kind) needs a value, as in \(example)")
         }
-        var limit = Self.defaultWaitLimit
-        if let text = invocation.option("--within") { limit = try DurationParser.parse(text) }
+        let limit = invocation.duration("--within") ?? Self.defaultWaitLimit
         let condition: () -> Bool
         let what: String
         var outcome: (() -> String)?
