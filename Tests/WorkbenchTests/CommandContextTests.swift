@@ -18,9 +18,27 @@ import Testing
         let interpreter = try Interpreter(options: WorkbenchOptions())
         let context = CommandContext(interpreter)
         let timing = try invocation("timing", ["on"])
-        try timing.spec.run(context, timing)
+        #expect(try timing.spec.run(context, timing) == .done)
         #expect(context.output.lines.map(\.text) == ["timing is on"])
         #expect(context.session.timing)
+    }
+
+    /// How a command ended is a value it returns (no thrown control flow):
+    /// an expect that holds is done, one that does not is a failed check,
+    /// and quit says so.
+    @Test func aCommandSaysHowItEndedAsAValue() throws {
+        let interpreter = try Interpreter(options: WorkbenchOptions())
+        let context = CommandContext(interpreter)
+        let held = try invocation("expect", ["error", "==", "none"])
+        #expect(try held.spec.run(context, held) == .done)
+        let failed = try invocation("expect", ["error", "!=", "none"])
+        #expect(try failed.spec.run(context, failed) == .expectFailed)
+        #expect(context.output.lines.map(\.text) == ["ok: error == none", "expect failed: error != none — expected != none, found none"])
+        let quit = try invocation("quit", [])
+        #expect(try quit.spec.run(context, quit) == .quit)
+        // The step's status follows the value.
+        #expect(interpreter.execute("expect error != none").status == .expectFailed)
+        #expect(interpreter.execute("quit").status == .quit)
     }
 
     @Test func theStepsOutputIsItsOwnBuffer() {

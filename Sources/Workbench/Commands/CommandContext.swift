@@ -86,7 +86,7 @@ extension CommandContext {
         func settle() { interpreter.settle() }
 
         /// `wait HANDLE emits N | state S | done [--within D]`.
-        func wait(_ invocation: Invocation) throws { try interpreter.wait(invocation) }
+        func wait(_ invocation: Invocation) throws -> CommandOutcome { try interpreter.wait(invocation) }
     }
 
     /// The words that name objects.
@@ -153,7 +153,7 @@ extension CommandContext {
             try ServerObject(world: interpreter.world).field(field, argument: argument, in: interpreter)
         }
         /// `expect PATH [OP VALUE]`.
-        func expect(_ tokens: [Token]) throws { try interpreter.expect(tokens) }
+        func expect(_ tokens: [Token]) throws -> CommandOutcome { try interpreter.expect(tokens) }
         /// `help [VERB|TOPIC|HANDLE|-k WORD]`.
         func help(_ words: [String]) throws(ScriptError) { try interpreter.help(words) }
     }

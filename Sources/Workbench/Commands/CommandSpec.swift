@@ -78,8 +78,8 @@ struct CommandSpec: Sendable {
     /// nil when it makes none (a name is then refused).
     var makes: HandleKind?
     /// The handler: the parsed line, and what it may do (``CommandContext``),
-    /// never the interpreter.
-    var run: @Sendable (CommandContext, Invocation) throws -> Void
+    /// never the interpreter. It says how the command ended as a value.
+    var run: @Sendable (CommandContext, Invocation) throws -> CommandOutcome
 
     var words: [String] { name.split(separator: " ").map(String.init) }
 
@@ -107,6 +107,18 @@ enum ArgumentValue: Hashable, Sendable {
     case word(String)
     case duration(Duration)
     case count(Int)
+}
+
+/// How a command ended, which the step's status follows: a value the
+/// handler returns, not an error it throws.
+enum CommandOutcome: Hashable, Sendable {
+    /// It did what it does (an `expect` that held too).
+    case done
+    /// A check failed: an `expect` that did not hold, a `wait` that gave
+    /// up, a replay that diverged. A script exits 1.
+    case expectFailed
+    /// `quit`: the session ends.
+    case quit
 }
 
 /// A parsed use of a verb: its words as typed, and their values as parsed.

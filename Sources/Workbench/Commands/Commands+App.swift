@@ -9,6 +9,7 @@ extension CommandTable {
             example: "app restart",
             run: { context, invocation in
                 context.world.restart(context.world.current, corruptingCache: invocation.flag("--corrupt-cache"))
+                return .done
             }),
         CommandSpec(
             name: "app shutdown", group: .world,
@@ -20,6 +21,7 @@ extension CommandTable {
                 context.world.perform { await client.shutdown() }
                 object.isShutDown = true
                 context.output.print("\(object.name) shut down: its calls fail with clientShutDown until app restart")
+                return .done
             }),
         CommandSpec(
             name: "app background", group: .world,
@@ -29,6 +31,7 @@ extension CommandTable {
                 let client = context.world.current.client
                 context.world.perform { await client.applicationDidEnterBackground() }
                 context.output.print("\(context.world.current.name) in the background")
+                return .done
             }),
         CommandSpec(
             name: "app foreground", group: .world,
@@ -38,6 +41,7 @@ extension CommandTable {
                 let client = context.world.current.client
                 context.output.print("\(context.world.current.name) in the foreground")
                 context.world.perform { await client.applicationWillEnterForeground() }
+                return .done
             }),
         CommandSpec(
             name: "typing", group: .data,
@@ -49,9 +53,10 @@ extension CommandTable {
                 let on = invocation.argument(1) == "on"
                 let client = conversation.client.client
                 let id = conversation.id
-                guard context.world.perform({ try await client.setIsTyping(on, in: id) }) != nil else { return }
+                guard context.world.perform({ try await client.setIsTyping(on, in: id) }) != nil else { return .done }
                 context.output.print(
                     "\(conversation.client.userId ?? "user") \(on ? "is typing" : "stopped typing") in \(conversation.handle)")
+                return .done
             }),
     ]
 }

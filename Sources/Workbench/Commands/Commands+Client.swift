@@ -35,6 +35,7 @@ extension CommandTable {
                 context.world.stage.runUntilIdle()
                 let resend = client.autoResend ? "" : ", autoResend off"
                 context.output.print("\(name) = new client (cache \(cache.rawValue)\(resend)); now using \(name)")
+                return .done
             }),
         CommandSpec(
             name: "use", group: .client,
@@ -45,6 +46,7 @@ extension CommandTable {
                 let client = try context.handles.client(invocation.argument(0)!)
                 context.world.current = client
                 context.output.print("now using \(client.name)")
+                return .done
             }),
         CommandSpec(
             name: "whoami", group: .client,
@@ -55,9 +57,10 @@ extension CommandTable {
                 let client = context.world.current
                 guard let user = client.userId else {
                     context.output.print("nobody on \(client.name) (session \(client.session))")
-                    return
+                    return .done
                 }
                 context.output.print("\(user) on \(client.name), auth \(client.auth?.rawValue ?? "none"), session \(client.session)")
+                return .done
             }),
     ]
 
@@ -72,12 +75,13 @@ extension CommandTable {
                 let id = invocation.argument(0)!
                 let sdk = client.client
                 let before = context.world.stage.network.requestCount
-                guard context.world.perform({ try await sdk.setCurrentUser(userId: id) }) != nil else { return }
+                guard context.world.perform({ try await sdk.setCurrentUser(userId: id) }) != nil else { return .done }
                 client.userId = id
                 client.auth = .tokens
                 let requests = context.world.stage.network.requestCount - before
                 context.output.print(
                     "user \(id) set on \(client.name) (\(requests == 0 ? "no request" : Format.count(requests, "request")))")
+                return .done
             }),
         leaving(
             "user clear", summary: "clearCurrentUser(): remove every local trace of the user", example: "user clear",
@@ -112,6 +116,7 @@ extension CommandTable {
                 }
                 context.world.current.provider.mode = mode
                 context.output.print("provider of \(context.world.current.name): \(mode)")
+                return .done
             }),
         tokenVerb(
             "token expire", summary: "the server expires the current user's access tokens now",
@@ -138,6 +143,7 @@ extension CommandTable {
                 try act(context.world.stage.server, user)
                 context.output.print(said(user))
                 context.world.stage.runUntilIdle()
+                return .done
             })
     }
 }

@@ -33,6 +33,7 @@ extension CommandTable {
                 context.world.stage.runUntilIdle()
                 // A watcher that ends at once with an error is the command's error.
                 if watcher.state == "ended", let error = watcher.error { context.world.error = error }
+                return .done
             }),
         CommandSpec(
             name: "more", group: .data,
@@ -46,13 +47,14 @@ extension CommandTable {
                         ChatError(
                             ChatError.Code(rawValue: "watcherStopped"),
                             "\(watcher.handle) is stopped: start another with watch \(watcher.what)"))
-                    return
+                    return .done
                 }
                 guard let loadMore = watcher.loadMore else {
                     context.world.report(ChatError(ChatError.Code(rawValue: "nothingMore"), "\(watcher.handle) has nothing more to load"))
-                    return
+                    return .done
                 }
                 context.world.perform { try await loadMore() }
+                return .done
             }),
         CommandSpec(
             name: "stop", group: .data,
@@ -63,13 +65,14 @@ extension CommandTable {
                 let watcher = try context.handles.watcher(invocation.argument(0)!)
                 guard !watcher.stopped else {
                     context.output.print("\(watcher.handle) is already stopped")
-                    return
+                    return .done
                 }
                 watcher.observation?.cancel()
                 context.world.stage.runUntilIdle()
                 watcher.state = "ended"
                 watcher.stopped = true
                 context.output.print("\(watcher.handle) stopped")
+                return .done
             }),
         CommandSpec(
             name: "start conversation", group: .data,
@@ -85,13 +88,16 @@ extension CommandTable {
                 let sdk = client.client
                 let title = invocation.option("--title")
                 let id = invocation.option("--id")
-                guard let conversation = context.world.perform({ try await sdk.startConversation(id: id, title: title) }) else { return }
+                guard let conversation = context.world.perform({ try await sdk.startConversation(id: id, title: title) }) else {
+                    return .done
+                }
                 let object = context.handles.conversationObject(for: conversation.id, client: client, sameClient: true)
                 object.latest = conversation
                 context.handles.bind(invocation.binding, to: object)
                 context.output.printMade(
                     invocation.binding ?? object.handle, "conversation \(conversation.id) (\(conversation.isLocal ? "local" : "on server"))"
                 )
+                return .done
             }),
         CommandSpec(
             name: "send", group: .data,
@@ -141,6 +147,7 @@ extension CommandTable {
                 case .failure(let error)?: context.world.report(error)
                 case nil: break
                 }
+                return .done
             }),
         CommandSpec(
             name: "fetch", group: .data,
@@ -154,12 +161,13 @@ extension CommandTable {
                 let sdk = client.client
                 let id = message.id
                 let found: Message?? = context.world.perform { try await sdk.message(withId: id) }
-                guard let found else { return }
+                guard let found else { return .done }
                 guard let found else { throw ScriptError(.badValue, "\(message.handle) is not on \(client.name)'s device") }
-                guard let fetched = context.world.perform({ try await sdk.data(for: found) }) else { return }
+                guard let fetched = context.world.perform({ try await sdk.data(for: found) }) else { return .done }
                 let digest = Backend.sha256(fetched.data)
                 message.digest = digest
                 context.output.print("\(message.handle): \(Format.attachmentData(fetched, digest: digest))")
+                return .done
             }),
         CommandSpec(
             name: "fetch profile", group: .data,
@@ -183,14 +191,15 @@ extension CommandTable {
                         try invocation.option("--of").map { word throws(ScriptError) in try context.handles.client(word) }
                         ?? context.world.current
                     let ownerSDK = owner.client
-                    guard let user = context.world.perform({ await ownerSDK.getCurrentUser() }) else { return }
+                    guard let user = context.world.perform({ await ownerSDK.getCurrentUser() }) else { return .done }
                     guard let picture = user?.profileURL else {
                         throw ScriptError(.badValue, "\(owner.name) has no user with a profile picture; profile --image FILE uploads one")
                     }
                     url = picture
                 }
-                guard let fetched = context.world.perform({ try await sdk.profileImageData(at: url) }) else { return }
+                guard let fetched = context.world.perform({ try await sdk.profileImageData(at: url) }) else { return .done }
                 context.output.print("\(url): \(Format.attachmentData(fetched, digest: Backend.sha256(fetched.data)))")
+                return .done
             }),
         CommandSpec(
             name: "retry", group: .data,
@@ -202,6 +211,7 @@ extension CommandTable {
                 let sdk = message.client.client
                 let id = message.id
                 context.world.perform { try await sdk.retrySending(itemId: id) }
+                return .done
             }),
     ]
 
@@ -254,6 +264,7 @@ extension CommandTable {
                 object.digest = Backend.sha256(file.data)
                 context.handles.bind(invocation.binding, to: object)
                 context.output.printMade(invocation.binding ?? object.handle, "agent \(kind.rawValue) message in \(conversation.handle)")
+                return .done
             }),
         CommandSpec(
             name: "agent say", group: .otherSide,
@@ -278,6 +289,7 @@ extension CommandTable {
                 }
                 if times != 1 { context.output.print("agent said \(times) messages in \(conversation.handle)") }
                 context.world.stage.runUntilIdle()
+                return .done
             }),
         CommandSpec(
             name: "agent typing", group: .otherSide,
@@ -291,6 +303,7 @@ extension CommandTable {
                     conversationId: try context.handles.agentConversationId(conversation), isTyping: on)
                 context.output.print("agent \(on ? "is typing" : "stopped typing") in \(conversation.handle)")
                 context.world.stage.runUntilIdle()
+                return .done
             }),
         CommandSpec(
             name: "agent read", group: .otherSide,
@@ -302,6 +315,7 @@ extension CommandTable {
                 try context.world.stage.server.agentRead(conversationId: try context.handles.agentConversationId(conversation))
                 context.output.print("agent read \(conversation.handle)")
                 context.world.stage.runUntilIdle()
+                return .done
             }),
     ]
 }

@@ -33,7 +33,10 @@ extension CommandTable {
             summary:
                 "run until nothing is in flight and no recovery (back-off, retry) is pending; lifecycle timers (token expiry, typing) are left for clock advance",
             example: "settle",
-            run: { context, _ in context.world.settle() }),
+            run: { context, _ in
+                context.world.settle()
+                return .done
+            }),
         CommandSpec(
             name: "run", group: .flow,
             arguments: [ArgumentSpec(name: "FILE", kind: .file)],
@@ -65,6 +68,7 @@ extension CommandTable {
                     // What the script's lines made is theirs, not this line's.
                     context.output.made = nil
                 }
+                return .done
             }),
     ]
 
@@ -75,7 +79,10 @@ extension CommandTable {
             summary: "list verbs by group; help VERB, help TOPIC, help HANDLE, help -k WORD",
             example: "help send",
             keepsError: true,
-            run: { context, invocation in try context.inspection.help(invocation.arguments.map(\.text)) }),
+            run: { context, invocation in
+                try context.inspection.help(invocation.arguments.map(\.text))
+                return .done
+            }),
         CommandSpec(
             name: "inspect", group: .meta,
             arguments: [ArgumentSpec(name: "HANDLE", kind: .text)],
@@ -93,11 +100,12 @@ extension CommandTable {
                 case .object(let object): inspection.inspect(object)
                 case let other: inspection.show(other)
                 }
+                return .done
             }),
         CommandSpec(
             name: "quit", aliases: ["q", "exit", "\\q", ":q"], group: .meta, summary: "leave (Ctrl-D too)", example: "quit",
             keepsError: true,
-            run: { _, _ in throw QuitRequest() }),
+            run: { _, _ in .quit }),
     ]
 }
 

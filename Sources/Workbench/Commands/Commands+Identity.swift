@@ -43,10 +43,11 @@ extension CommandTable {
                     secret: invocation.option("--secret") ?? World.jwtSecret, world: context.world.stage, flaws: flaws)
                 object.delegate.userId = id
                 let client = object.client
-                guard let user = context.world.perform({ try await client.loginUser(jwt: jwt) }) else { return }
+                guard let user = context.world.perform({ try await client.loginUser(jwt: jwt) }) else { return .done }
                 object.userId = user.id
                 object.auth = .jwt
                 context.output.print("\(user.id) logged in on \(object.name) with a JWT (\(user.name.map { "name \($0)" } ?? "no name"))")
+                return .done
             }),
         CommandSpec(
             name: "login anonymous", group: .identity,
@@ -55,10 +56,11 @@ extension CommandTable {
             run: { context, _ in
                 let object = context.world.current
                 let client = object.client
-                guard let user = context.world.perform({ try await client.loginAnonymous() }) else { return }
+                guard let user = context.world.perform({ try await client.loginAnonymous() }) else { return .done }
                 object.userId = user.id
                 object.auth = .anonymous
                 context.output.print("anonymous user \(user.id) on \(object.name)")
+                return .done
             }),
         leaving(
             "logout", summary: "logout(): close the server session, stop this device's pushes, clear local data", example: "logout",
@@ -95,7 +97,7 @@ extension CommandTable {
                     let token: HTTPWire.IssuedCredentialBody
                     do { token = try server.issueAccessToken(userId: id) } catch {
                         context.world.report(error)
-                        return
+                        return .done
                     }
                     user = context.world.perform { try await client.connect(userId: id, accessToken: token.token) }
                 } else if invocation.flag("--session-token") {
@@ -103,14 +105,15 @@ extension CommandTable {
                     let token: HTTPWire.IssuedCredentialBody
                     do { token = try server.issueSessionToken(userId: id, ttl: ttl) } catch {
                         context.world.report(error)
-                        return
+                        return .done
                     }
                     user = context.world.perform { try await client.connect(userId: id, sessionToken: token.token) }
                 } else {
                     user = context.world.perform { try await client.connect(userId: id) }
                 }
-                guard let user else { return }
+                guard let user else { return .done }
                 context.output.print("\(user.id) connected on \(object.name) (auth \(user.authenticationType.rawValue))")
+                return .done
             }),
         leaving(
             "disconnect", summary: "disconnect(): close the connection, keep the disk cache for the next connect", example: "disconnect",
@@ -162,6 +165,7 @@ extension CommandTable {
                 context.output.print(
                     "\(id) authorized on \(object.name) (\(Self.requestsTried(requests, failedOffline: offline)), \(Format.count(warnings.count, "warning")))"
                 )
+                return .done
             }),
         leaving(
             "deauthorize", summary: "deauthorizeUser(): local clear; the server session and pushes stay", example: "deauthorize",
@@ -178,6 +182,7 @@ extension CommandTable {
                 let text = invocation.argument(0)!
                 context.world.perform { await client.prefill(message: text) }
                 context.output.print(text.isEmpty ? "prefill cleared" : "prefill set")
+                return .done
             }),
         CommandSpec(
             name: "update-data", group: .identity,
@@ -195,13 +200,16 @@ extension CommandTable {
                     throw ScriptError(.missingArgument, "update-data needs k=v pairs, or --clear, as in update-data plan=gold")
                 }
                 let client = context.world.current.client
-                if clear { guard context.world.perform({ try await client.updateData(nil) }) != nil else { return } }
-                if !attributes.isEmpty { guard context.world.perform({ try await client.updateData(attributes) }) != nil else { return } }
+                if clear { guard context.world.perform({ try await client.updateData(nil) }) != nil else { return .done } }
+                if !attributes.isEmpty {
+                    guard context.world.perform({ try await client.updateData(attributes) }) != nil else { return .done }
+                }
                 let count = "\(attributes.count) attribute\(attributes.count == 1 ? "" : "s")"
                 context.output.print(
                     clear
                         ? "attributes cleared\(attributes.isEmpty ? "" : ", then \(count) set"), when the next conversation opens online"
                         : "\(count) waiting for the next conversation opened online")
+                return .done
             }),
         CommandSpec(
             name: "profile", group: .identity,
@@ -239,8 +247,9 @@ extension CommandTable {
                     let url = invocation.option("--url")
                     user = context.world.perform { try await client.updateCurrentUserInfo(nickname: nickname, profileURL: url) }
                 }
-                guard let user else { return }
+                guard let user else { return .done }
                 context.output.print("profile of \(user.id): nickname \(user.nickname ?? "none"), picture \(user.profileURL ?? "none")")
+                return .done
             }),
         CommandSpec(
             name: "delegate", group: .credentials,
@@ -256,7 +265,7 @@ extension CommandTable {
                 // new one; setting or removing one is (and must come before connect).
                 guard (before == .none) != (object.delegate.mode == .none) else {
                     context.output.print("delegate of \(object.name): \(object.delegate.mode.rawValue)")
-                    return
+                    return .done
                 }
                 let client = object.client
                 let delegate: WorkbenchDelegate? = object.delegate.mode == .none ? nil : object.delegate
@@ -265,8 +274,9 @@ extension CommandTable {
                     try await client.setSessionDelegate(delegate)
                     return true
                 }
-                guard done != nil else { return }
+                guard done != nil else { return .done }
                 context.output.print("delegate of \(object.name): \(object.delegate.mode.rawValue)")
+                return .done
             }),
     ]
 
@@ -295,8 +305,9 @@ extension CommandTable {
                 let object = context.world.current
                 let client = object.client
                 let user = object.userId
-                guard context.world.perform({ try await call(client) }) != nil else { return }
+                guard context.world.perform({ try await call(client) }) != nil else { return .done }
                 context.output.print(said(user, object, context))
+                return .done
             })
     }
 

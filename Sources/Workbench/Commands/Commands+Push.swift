@@ -13,8 +13,9 @@ extension CommandTable {
                 let object = context.world.current
                 let token = invocation.argument(0)!
                 let client = object.client
-                guard context.world.perform({ try await client.registerPushToken(token) }) != nil else { return }
+                guard context.world.perform({ try await client.registerPushToken(token) }) != nil else { return .done }
                 context.output.print("push token \(token) registered for \(client.deviceId) on \(object.name)")
+                return .done
             }),
         CommandSpec(
             name: "push unregister", group: .identity,
@@ -23,8 +24,9 @@ extension CommandTable {
             run: { context, _ in
                 let object = context.world.current
                 let client = object.client
-                guard context.world.perform({ try await client.unregisterPushToken() }) != nil else { return }
+                guard context.world.perform({ try await client.unregisterPushToken() }) != nil else { return .done }
                 context.output.print("push token of \(client.deviceId) unregistered on \(object.name)")
+                return .done
             }),
     ]
 }

@@ -21,13 +21,14 @@ extension CommandTable {
                 guard let recording = context.session.recording else {
                     context.output.print(
                         "this session is not being recorded (--no-record, or record stop): chatbench sessions lists the database")
-                    return
+                    return .done
                 }
                 let listing: Result<[String], RecordingError> = Result { () throws(RecordingError) in try recording.listSessions() }
                 switch listing {
                 case .success(let lines): context.output.print(lines: lines)
                 case .failure(let error): throw ScriptError(.recording, error.message)
                 }
+                return .done
             }),
         CommandSpec(
             name: "sessions show", group: .recording,
@@ -43,6 +44,7 @@ extension CommandTable {
                 context.output.print(
                     lines: try RecordingFile.show(
                         invocation.argument(0)!, timeline: invocation.flag("--timeline"), traffic: invocation.flag("--traffic")))
+                return .done
             }),
         CommandSpec(
             name: "replay", group: .recording,
@@ -67,8 +69,9 @@ extension CommandTable {
                 // A divergence fails a script as a failed expect does (the subcommand exits 1).
                 if !outcome.identical, !update {
                     context.session.fail(report.first)
-                    throw ExpectOutcome.failed
+                    return .expectFailed
                 }
+                return .done
             }),
         CommandSpec(
             name: "export", group: .recording,
@@ -98,6 +101,7 @@ extension CommandTable {
                 }
                 for note in notes { context.output.print("note: \(note)") }
                 context.output.print(done)
+                return .done
             }),
         CommandSpec(
             name: "record stop", group: .recording,
@@ -106,6 +110,7 @@ extension CommandTable {
             keepsError: true,
             run: { context, _ in
                 context.output.print(context.session.recording?.stopRecording() ?? "not recording")
+                return .done
             }),
     ]
 }

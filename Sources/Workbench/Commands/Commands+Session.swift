@@ -13,6 +13,7 @@ extension CommandTable {
             run: { context, invocation in
                 context.session.timing = invocation.argument(0) == "on"
                 context.output.print("timing is \(context.session.timing ? "on" : "off")")
+                return .done
             }),
         CommandSpec(
             name: "history", group: .meta,
@@ -45,6 +46,7 @@ extension CommandTable {
                     let number = String(entry.number)
                     context.output.print(String(repeating: " ", count: width - number.count + 2) + number + "  " + entry.line)
                 }
+                return .done
             }),
         CommandSpec(
             name: "reset", group: .meta,
@@ -57,6 +59,7 @@ extension CommandTable {
                 }
                 context.session.requestReset()
                 context.output.print("a fresh world, seed \(context.session.seed): every handle is gone")
+                return .done
             }),
     ]
 }

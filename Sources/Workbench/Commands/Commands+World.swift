@@ -18,6 +18,7 @@ extension CommandTable {
                 context.world.stage.network.setOnline(true, device: link.device)
                 context.output.print("network online\(link.suffix)")
                 context.world.stage.runUntilIdle()
+                return .done
             }),
         CommandSpec(
             name: "net offline", group: .world,
@@ -38,7 +39,7 @@ extension CommandTable {
                     context.output.print("network offline\(link.suffix)")
                     if let inFlight { context.output.print(inFlight.cut(network.conditions, link: link)) }
                     context.world.stage.runUntilIdle()
-                    return
+                    return .done
                 }
                 guard let world = context.world.embedded else {
                     throw ScriptError(.needsEmbeddedWorld, "net offline --after needs the embedded world's virtual time")
@@ -54,6 +55,7 @@ extension CommandTable {
                     if let inFlight { world.trace("network", inFlight.cut(network.conditions, link: link)) }
                 }
                 context.output.print("the network goes offline\(link.suffix) in \(Format.duration(delay)) of virtual time")
+                return .done
             }),
         CommandSpec(
             name: "net latency", group: .world,
@@ -65,6 +67,7 @@ extension CommandTable {
                 let latency = invocation.duration(0)!
                 context.world.stage.network.setLatency(latency, device: link.device)
                 context.output.print("latency \(Format.duration(latency))\(link.suffix)")
+                return .done
             }),
         CommandSpec(
             name: "net fail", group: .world,
@@ -86,6 +89,7 @@ extension CommandTable {
                 context.world.stage.network.failNext(count, kind: kind, device: link.device)
                 let requests = "the next \(count) request\(count == 1 ? "" : "s")\(link.of) will fail"
                 context.output.print(invocation.option("--kind") == nil ? requests : "\(requests): \(kind.rawValue)")
+                return .done
             }),
         CommandSpec(
             name: "net drop", group: .world, options: [InFlightCut.option, clientOption],
@@ -100,6 +104,7 @@ extension CommandTable {
                 context.output.print("dropped \(count) realtime connection\(count == 1 ? "" : "s")\(link.of)")
                 if let inFlight { context.output.print(inFlight.cut(network.conditions, link: link)) }
                 context.world.stage.runUntilIdle()
+                return .done
             }),
         CommandSpec(
             name: "net log", group: .world,
@@ -108,11 +113,13 @@ extension CommandTable {
             run: { context, invocation in
                 context.session.showNetwork = invocation.argument(0) == "on"
                 context.output.print("request log \(context.session.showNetwork ? "on" : "off")")
+                return .done
             }),
         CommandSpec(
             name: "clock", group: .world, summary: "the virtual time", example: "clock", keepsError: true,
             run: { context, _ in
                 context.output.print(context.inspection.clock)
+                return .done
             }),
         CommandSpec(
             name: "clock advance", group: .world,
@@ -122,6 +129,7 @@ extension CommandTable {
                 let duration = invocation.duration(0)!
                 try context.world.stage.advance(by: duration)
                 context.output.print("clock \(context.inspection.clock)")
+                return .done
             }),
         CommandSpec(
             name: "server users", group: .world, summary: "the users the backend knows", example: "server users",
@@ -135,6 +143,7 @@ extension CommandTable {
                         "\(user.id)\(user.isAnonymous ? " (anonymous)" : ""): \(conversations) conversation\(conversations == 1 ? "" : "s"), \(sessions) session\(sessions == 1 ? "" : "s")"
                     )
                 }
+                return .done
             }),
         CommandSpec(
             name: "server sessions", group: .world,
@@ -142,6 +151,7 @@ extension CommandTable {
             summary: "the open server sessions of a user (method@device)", example: "server sessions alice",
             run: { context, invocation in
                 context.inspection.show(try context.inspection.server("sessions", argument: invocation.argument(0))!)
+                return .done
             }),
         CommandSpec(
             name: "server pushes", group: .world,
@@ -153,6 +163,7 @@ extension CommandTable {
                 inspection.show(try inspection.server("pushes", argument: invocation.argument(0))!)
                 context.output.print("pushes sent:")
                 inspection.show(try inspection.server("pushlog", argument: invocation.argument(0))!)
+                return .done
             }),
         CommandSpec(
             name: "server settings", group: .world,
@@ -166,6 +177,7 @@ extension CommandTable {
                     }
                 }
                 for setting in try server.settings() { context.output.print("\(setting.key) = \(setting.value)") }
+                return .done
             }),
         CommandSpec(
             name: "server app new", group: .world,
@@ -184,6 +196,7 @@ extension CommandTable {
                 // The key is a secret (W6): not echoed, so that a transcript
                 // shows no placeholder whose number depends on the recording.
                 context.output.print("app made with that API key; client new NAME --api-key KEY signs in to it")
+                return .done
             }),
         CommandSpec(
             name: "server attachments", group: .world,
@@ -203,6 +216,7 @@ extension CommandTable {
                         "\(attachment.id) by \(attachment.uploaderId), \(attachment.mimeType), \(attachment.size) bytes, \(use), uploaded \(age) ago"
                     )
                 }
+                return .done
             }),
         CommandSpec(
             name: "server messages", group: .world,
@@ -210,8 +224,9 @@ extension CommandTable {
             summary: "the messages of a conversation as the server holds them", example: "server messages c1",
             run: { context, invocation in
                 let conversation = try context.handles.conversation(invocation.argument(0)!)
-                guard let resolved = try context.inspection.server("messages", argument: conversation.handle) else { return }
+                guard let resolved = try context.inspection.server("messages", argument: conversation.handle) else { return .done }
                 context.inspection.show(resolved)
+                return .done
             }),
     ]
 }

@@ -168,13 +168,13 @@ extension Interpreter {
             defer { pendingBinding = nil }
             if !spec.keepsError { lastError = nil }
             do {
-                try spec.run(CommandContext(self), invocation)
+                switch try spec.run(CommandContext(self), invocation) {
+                case .done: return .ok
+                case .expectFailed: return .expectFailed
+                case .quit: return .quit
+                }
             } catch let error as ScriptError {
                 throw error
-            } catch let status as ExpectOutcome {
-                return status == .failed ? .expectFailed : .ok
-            } catch is QuitRequest {
-                return .quit
             } catch {
                 report(error)
             }
@@ -329,8 +329,3 @@ extension Interpreter {
             || clients.contains { $0.name == root }
     }
 }
-
-/// Thrown by `expect` to say how it went.
-enum ExpectOutcome: Error { case held, failed }
-/// Thrown by `quit`.
-struct QuitRequest: Error {}
