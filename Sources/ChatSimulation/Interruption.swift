@@ -12,11 +12,10 @@ public final class Interruption: Sendable {
     /// The tick at which to request an interruption (0: none).
     private let stopTick = Atomic<Int>(0)
 
+    /// A fresh one, which nothing has requested. Whoever may stop a world
+    /// (the REPL's Ctrl-C, a replay stopping where a step was interrupted)
+    /// gives it the one it requests.
     package init() {}
-
-    /// The process's own, which a signal handler sets (a signal handler can
-    /// reach only global state). Worlds use it unless given another.
-    public static let shared = Interruption()
 
     /// Whether an interruption was requested and not yet cleared.
     package var isRequested: Bool { flag.load(ordering: .relaxed) }

@@ -13,7 +13,7 @@ public final class SimulationExecutor: SerialExecutor, TaskExecutor, Sendable {
     private let queue = Mutex<(jobs: [UnownedJob], wake: (@Sendable () -> Void)?)>(([], nil))
     private let interruption: Interruption
 
-    package init(interruption: Interruption = .shared) {
+    package init(interruption: Interruption = Interruption()) {
         self.interruption = interruption
     }
 

@@ -48,7 +48,7 @@ public final class World: ChatRuntime, TracingRuntime, Sendable {
 
     /// A world of this seed whose clock starts at the simulation's epoch.
     public convenience init(seed: UInt64 = 1) throws {
-        try self.init(seed: seed, start: .simulationEpoch, interruption: .shared)
+        try self.init(seed: seed, start: .simulationEpoch, interruption: Interruption())
     }
 
     /// A world of this seed whose clock starts at `start`, stopped by `interruption`.

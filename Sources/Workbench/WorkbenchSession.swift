@@ -18,10 +18,11 @@ public struct WorkbenchOptions: Sendable {
     package var serverURL: String?
     /// A server-mode session's traffic tape to replay instead of a server.
     package var tape: TapeSource?
-    /// What stops a running command: the process's own (Ctrl-C's) by
-    /// default; a replay gives its session one of its own, so that where it
-    /// stops an interrupted step stops nothing else in the process.
-    package var interruption: Interruption = .shared
+    /// What stops a running command: a session's own by default, which
+    /// nothing requests; the REPL gives the one its Ctrl-C requests
+    /// (chatbench's `Interrupt`), and a replay one of its own, so that where
+    /// it stops an interrupted step stops nothing else in the process.
+    package var interruption = Interruption()
     public init() {}
 }
 

@@ -16,12 +16,16 @@ enum Interrupt {
     private static let atPrompt = Atomic<Bool>(false)
     /// When the last Ctrl-C during a command came (monotonic milliseconds).
     private static let lastPress = Atomic<Int64>(0)
+    /// What Ctrl-C stops: the REPL's sessions are given it
+    /// (`WorldOptions.workbenchOptions`). Global because a signal handler
+    /// can reach only global state; the engine holds none of its own.
+    static let interruption = Interruption()
 
     /// Installs the handler (interactive sessions only).
     static func install() {
         // Initialised here, not lazily inside the handler (swift_once is
         // not async-signal-safe).
-        _ = Interruption.shared.isRequested
+        _ = interruption.isRequested
         var action = sigaction()
         #if os(Linux)
             action.__sigaction_handler.sa_handler = handle
@@ -76,11 +80,11 @@ enum Interrupt {
         }
         let now = Interrupt.monotonicMilliseconds()
         let previous = Interrupt.lastPress.exchange(now, ordering: .relaxed)
-        if Interruption.shared.isRequested, now - previous < 1000 {
+        if Interrupt.interruption.isRequested, now - previous < 1000 {
             _ = signal(number, SIG_DFL)
             _ = raise(number)
         } else {
-            Interruption.shared.request()
+            Interrupt.interruption.request()
         }
     }
 }

@@ -40,6 +40,7 @@ struct WorldOptions: ParsableArguments {
         options.bail = bail
         options.interactive = interactive
         options.serverURL = server
+        options.interruption = Interrupt.interruption
         return options
     }
 

@@ -77,7 +77,9 @@ struct CommandSpec: Sendable {
     /// The kind of object the verb makes, which `NAME = VERB …` names;
     /// nil when it makes none (a name is then refused).
     var makes: HandleKind?
-    var run: @Sendable (Interpreter, Invocation) throws -> Void
+    /// The handler: the parsed line, and what it may do (``CommandContext``),
+    /// never the interpreter. It says how the command ended as a value.
+    var run: @Sendable (CommandContext, Invocation) throws -> CommandOutcome
 
     var words: [String] { name.split(separator: " ").map(String.init) }
 
@@ -97,11 +99,37 @@ struct CommandSpec: Sendable {
     }
 }
 
-/// A parsed use of a verb.
+/// A word's value as the table parsed it by its ``ArgumentKind``: a
+/// handler reads a duration or a count, never parses the word again.
+enum ArgumentValue: Hashable, Sendable {
+    /// Text, a file, a verb's word, a choice, a handle (resolved by the
+    /// handler through its context: a conversation id makes an object).
+    case word(String)
+    case duration(Duration)
+    case count(Int)
+}
+
+/// How a command ended, which the step's status follows: a value the
+/// handler returns, not an error it throws.
+enum CommandOutcome: Hashable, Sendable {
+    /// It did what it does (an `expect` that held too).
+    case done
+    /// A check failed: an `expect` that did not hold, a `wait` that gave
+    /// up, a replay that diverged. A script exits 1.
+    case expectFailed
+    /// `quit`: the session ends.
+    case quit
+}
+
+/// A parsed use of a verb: its words as typed, and their values as parsed.
 struct Invocation: Sendable {
     var spec: CommandSpec
     var arguments: [Token]
     var options: [String: [String]]
+    /// The arguments' values, in order (as many as ``arguments``).
+    var argumentValues: [ArgumentValue] = []
+    /// The options' values, each occurrence's, by option name.
+    var optionValues: [String: [ArgumentValue]] = [:]
     /// `name = VERB …` binds the result to `name`.
     var binding: String?
     var line: String
@@ -115,4 +143,36 @@ struct Invocation: Sendable {
     func values(_ name: String) -> [String] { options[name] ?? [] }
 
     func flag(_ name: String) -> Bool { options[name] != nil }
+
+    /// The duration argument at `index`, as the table parsed it.
+    func duration(_ index: Int) -> Duration? { index < argumentValues.count ? argumentValues[index].duration : nil }
+
+    /// The duration option's last value, as the table parsed it.
+    func duration(_ name: String) -> Duration? { optionValues[name]?.last?.duration }
+
+    /// The count argument at `index`, as the table parsed it.
+    func count(_ index: Int) -> Int? { index < argumentValues.count ? argumentValues[index].count : nil }
+
+    /// The count option's last value, as the table parsed it.
+    func count(_ name: String) -> Int? { optionValues[name]?.last?.count }
+
+    /// The choice argument at `index` as the type whose raw values the table's choices are.
+    func choice<Choice: RawRepresentable>(_ index: Int, as type: Choice.Type) -> Choice? where Choice.RawValue == String {
+        argument(index).flatMap(Choice.init(rawValue:))
+    }
+
+    /// The choice option's last value as the type whose raw values the table's choices are.
+    func choice<Choice: RawRepresentable>(_ name: String, as type: Choice.Type) -> Choice? where Choice.RawValue == String {
+        option(name).flatMap(Choice.init(rawValue:))
+    }
+}
+
+extension ArgumentValue {
+    var duration: Duration? {
+        if case .duration(let value) = self { value } else { nil }
+    }
+
+    var count: Int? {
+        if case .count(let value) = self { value } else { nil }
+    }
 }

@@ -19,47 +19,48 @@ extension CommandTable {
             ],
             summary: "create another SDK client (an app instance on its own device) and switch to it",
             example: "client new phone2 --cache memory",
-            run: { interpreter, invocation in
+            run: { context, invocation in
                 let name = invocation.argument(0)!
                 guard name.allSatisfy(PathExpression.isIdentifierCharacter), name.first?.isLetter == true else {
                     throw ScriptError(.badValue, "a client name is a word of letters, digits, - and _, got \"\(name)\"")
                 }
-                guard !interpreter.clients.contains(where: { $0.name == name }), interpreter.objects[name] == nil,
-                    !Interpreter.reservedRoots.contains(name) || name == "client"
-                else {
+                guard context.handles.isFreeForAClient(name) else {
                     throw ScriptError(.nameTaken, "the name \(name) is taken")
                 }
-                let cache = invocation.option("--cache").flatMap(ChatClient.CacheMode.init(rawValue:)) ?? .disk
-                let client = interpreter.makeClient(
+                let cache = invocation.choice("--cache", as: ChatClient.CacheMode.self) ?? .disk
+                let client = context.world.makeClient(
                     named: name, cacheMode: cache, apiKey: invocation.option("--api-key") ?? World.apiKey,
                     autoResend: !invocation.flag("--no-auto-resend"))
-                interpreter.current = client
-                interpreter.world.runUntilIdle()
+                context.world.current = client
+                context.world.stage.runUntilIdle()
                 let resend = client.autoResend ? "" : ", autoResend off"
-                interpreter.print("\(name) = new client (cache \(cache.rawValue)\(resend)); now using \(name)")
+                context.output.print("\(name) = new client (cache \(cache.rawValue)\(resend)); now using \(name)")
+                return .done
             }),
         CommandSpec(
             name: "use", group: .client,
             arguments: [ArgumentSpec(name: "NAME", kind: .handle(.client))],
             summary: "make another client the current one",
             example: "use client",
-            run: { interpreter, invocation in
-                let client = try interpreter.client(invocation.argument(0)!)
-                interpreter.current = client
-                interpreter.print("now using \(client.name)")
+            run: { context, invocation in
+                let client = try context.handles.client(invocation.argument(0)!)
+                context.world.current = client
+                context.output.print("now using \(client.name)")
+                return .done
             }),
         CommandSpec(
             name: "whoami", group: .client,
             summary: "the current client's user and how they signed in",
             example: "whoami",
             keepsError: false,
-            run: { interpreter, _ in
-                let client = interpreter.current!
+            run: { context, _ in
+                let client = context.world.current
                 guard let user = client.userId else {
-                    interpreter.print("nobody on \(client.name) (session \(client.session))")
-                    return
+                    context.output.print("nobody on \(client.name) (session \(client.session))")
+                    return .done
                 }
-                interpreter.print("\(user) on \(client.name), auth \(client.auth?.rawValue ?? "none"), session \(client.session)")
+                context.output.print("\(user) on \(client.name), auth \(client.auth?.rawValue ?? "none"), session \(client.session)")
+                return .done
             }),
     ]
 
@@ -69,16 +70,18 @@ extension CommandTable {
             arguments: [ArgumentSpec(name: "ID", kind: .text)],
             summary: "setCurrentUser(userId:): tokens come from the provider when first needed",
             example: "user set alice",
-            run: { interpreter, invocation in
-                let client = interpreter.current!
+            run: { context, invocation in
+                let client = context.world.current
                 let id = invocation.argument(0)!
                 let sdk = client.client
-                let before = interpreter.world.network.requestCount
-                guard interpreter.perform({ try await sdk.setCurrentUser(userId: id) }) != nil else { return }
+                let before = context.world.stage.network.requestCount
+                guard context.world.perform({ try await sdk.setCurrentUser(userId: id) }) != nil else { return .done }
                 client.userId = id
                 client.auth = .tokens
-                let requests = interpreter.world.network.requestCount - before
-                interpreter.print("user \(id) set on \(client.name) (\(requests == 0 ? "no request" : Format.count(requests, "request")))")
+                let requests = context.world.stage.network.requestCount - before
+                context.output.print(
+                    "user \(id) set on \(client.name) (\(requests == 0 ? "no request" : Format.count(requests, "request")))")
+                return .done
             }),
         leaving(
             "user clear", summary: "clearCurrentUser(): remove every local trace of the user", example: "user clear",
@@ -95,48 +98,52 @@ extension CommandTable {
             ],
             summary: "how the token provider answers from now on",
             example: "provider delay 2s",
-            run: { interpreter, invocation in
+            run: { context, invocation in
                 let mode: SimulatedTokenProvider.Mode
                 switch invocation.argument(0)! {
                 case "fail": mode = .fail
                 case "malformed": mode = .malformed
                 case "expired": mode = .expired
                 case "delay":
-                    guard let text = invocation.argument(1) else {
+                    guard let delay = invocation.duration(1) else {
                         throw ScriptError(.missingArgument, "provider delay needs a DURATION, as in provider delay 2s")
                     }
-                    mode = .delay(try DurationParser.parse(text))
+                    mode = .delay(delay)
                 default: mode = .ok
                 }
                 if mode != .delay(.zero), invocation.argument(0) != "delay", invocation.argument(1) != nil {
                     throw ScriptError(.conflictingOptions, "only provider delay takes a DURATION")
                 }
-                interpreter.current.provider.mode = mode
-                interpreter.print("provider of \(interpreter.current.name): \(mode)")
+                context.world.current.provider.mode = mode
+                context.output.print("provider of \(context.world.current.name): \(mode)")
+                return .done
             }),
-        CommandSpec(
-            name: "token expire", group: .credentials,
-            summary: "the server expires the current user's access tokens now",
-            example: "token expire",
-            run: { interpreter, _ in
-                guard let user = interpreter.current.userId else {
-                    throw ScriptError(.needsUser, "token expire needs a signed-in user on \(interpreter.current.name)")
-                }
-                try interpreter.world.server.expireAccessTokens(userId: user)
-                interpreter.print("access tokens of \(user) expired on the server")
-                interpreter.world.runUntilIdle()
-            }),
-        CommandSpec(
-            name: "token revoke", group: .credentials,
-            summary: "the server revokes the current user's tokens",
-            example: "token revoke",
-            run: { interpreter, _ in
-                guard let user = interpreter.current.userId else {
-                    throw ScriptError(.needsUser, "token revoke needs a signed-in user on \(interpreter.current.name)")
-                }
-                try interpreter.world.server.revokeTokens(userId: user)
-                interpreter.print("tokens of \(user) revoked on the server")
-                interpreter.world.runUntilIdle()
-            }),
+        tokenVerb(
+            "token expire", summary: "the server expires the current user's access tokens now",
+            act: { try $0.expireAccessTokens(userId: $1) }, said: { "access tokens of \($0) expired on the server" }),
+        tokenVerb(
+            "token revoke", summary: "the server revokes the current user's tokens",
+            act: { try $0.revokeTokens(userId: $1) }, said: { "tokens of \($0) revoked on the server" }),
     ]
+}
+
+extension CommandTable {
+    /// `token expire`, `token revoke`: the server does something to the
+    /// current user's tokens (`act`, given the server and the user).
+    static func tokenVerb(
+        _ name: String, summary: String, act: @escaping @Sendable (any ServerSide, String) throws -> Void,
+        said: @escaping @Sendable (String) -> String
+    ) -> CommandSpec {
+        CommandSpec(
+            name: name, group: .credentials, summary: summary, example: name,
+            run: { context, _ in
+                guard let user = context.world.current.userId else {
+                    throw ScriptError(.needsUser, "\(name) needs a signed-in user on \(context.world.current.name)")
+                }
+                try act(context.world.stage.server, user)
+                context.output.print(said(user))
+                context.world.stage.runUntilIdle()
+                return .done
+            })
+    }
 }

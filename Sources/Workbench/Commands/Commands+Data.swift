@@ -15,7 +15,7 @@ extension CommandTable {
                 "start a watcher: cached data first, then the server's; it says fresh only while its data is the server's as of its last fetch and the realtime connection has stayed up since",
             example: "w1 = watch items c1",
             makes: .watcher,
-            run: { interpreter, invocation in
+            run: { context, invocation in
                 let target: WatcherObject.Target
                 switch invocation.argument(0)! {
                 case "conversations":
@@ -25,51 +25,54 @@ extension CommandTable {
                     guard let word = invocation.argument(1) else {
                         throw ScriptError(.missingArgument, "watch \(what) needs a conversation, as in watch \(what) c1")
                     }
-                    let conversation = try interpreter.conversation(word)
+                    let conversation = try context.handles.conversation(word)
                     target = what == "items" ? .items(conversation) : .conversation(conversation)
                 }
-                let watcher = interpreter.startWatcher(target, binding: invocation.binding)
-                interpreter.printMade(invocation.binding ?? watcher.handle, "watch \(watcher.what)")
-                interpreter.world.runUntilIdle()
+                let watcher = context.world.startWatcher(target, binding: invocation.binding)
+                context.output.printMade(invocation.binding ?? watcher.handle, "watch \(watcher.what)")
+                context.world.stage.runUntilIdle()
                 // A watcher that ends at once with an error is the command's error.
-                if watcher.state == "ended", let error = watcher.error { interpreter.lastError = error }
+                if watcher.state == "ended", let error = watcher.error { context.world.error = error }
+                return .done
             }),
         CommandSpec(
             name: "more", group: .data,
             arguments: [ArgumentSpec(name: "W", kind: .handle(.watcher))],
             summary: "load one more page into a paginated watcher",
             example: "more w1",
-            run: { interpreter, invocation in
-                let watcher = try interpreter.watcher(invocation.argument(0)!)
+            run: { context, invocation in
+                let watcher = try context.handles.watcher(invocation.argument(0)!)
                 if watcher.stopped {
-                    interpreter.report(
+                    context.world.report(
                         ChatError(
                             ChatError.Code(rawValue: "watcherStopped"),
                             "\(watcher.handle) is stopped: start another with watch \(watcher.what)"))
-                    return
+                    return .done
                 }
                 guard let loadMore = watcher.loadMore else {
-                    interpreter.report(ChatError(ChatError.Code(rawValue: "nothingMore"), "\(watcher.handle) has nothing more to load"))
-                    return
+                    context.world.report(ChatError(ChatError.Code(rawValue: "nothingMore"), "\(watcher.handle) has nothing more to load"))
+                    return .done
                 }
-                interpreter.perform { try await loadMore() }
+                context.world.perform { try await loadMore() }
+                return .done
             }),
         CommandSpec(
             name: "stop", group: .data,
             arguments: [ArgumentSpec(name: "W", kind: .handle(.watcher))],
             summary: "stop a watcher",
             example: "stop w1",
-            run: { interpreter, invocation in
-                let watcher = try interpreter.watcher(invocation.argument(0)!)
+            run: { context, invocation in
+                let watcher = try context.handles.watcher(invocation.argument(0)!)
                 guard !watcher.stopped else {
-                    interpreter.print("\(watcher.handle) is already stopped")
-                    return
+                    context.output.print("\(watcher.handle) is already stopped")
+                    return .done
                 }
                 watcher.observation?.cancel()
-                interpreter.world.runUntilIdle()
+                context.world.stage.runUntilIdle()
                 watcher.state = "ended"
                 watcher.stopped = true
-                interpreter.print("\(watcher.handle) stopped")
+                context.output.print("\(watcher.handle) stopped")
+                return .done
             }),
         CommandSpec(
             name: "start conversation", group: .data,
@@ -80,18 +83,21 @@ extension CommandTable {
             summary: "startConversation(): a conversation on this device until its first message",
             example: "start conversation --title \"Knee pain\"",
             makes: .conversation,
-            run: { interpreter, invocation in
-                let client = interpreter.current!
+            run: { context, invocation in
+                let client = context.world.current
                 let sdk = client.client
                 let title = invocation.option("--title")
                 let id = invocation.option("--id")
-                guard let conversation = interpreter.perform({ try await sdk.startConversation(id: id, title: title) }) else { return }
-                let object = interpreter.conversationObject(for: conversation.id, client: client, sameClient: true)
+                guard let conversation = context.world.perform({ try await sdk.startConversation(id: id, title: title) }) else {
+                    return .done
+                }
+                let object = context.handles.conversationObject(for: conversation.id, client: client, sameClient: true)
                 object.latest = conversation
-                interpreter.bind(invocation.binding, to: object)
-                interpreter.printMade(
+                context.handles.bind(invocation.binding, to: object)
+                context.output.printMade(
                     invocation.binding ?? object.handle, "conversation \(conversation.id) (\(conversation.isLocal ? "local" : "on server"))"
                 )
+                return .done
             }),
         CommandSpec(
             name: "send", group: .data,
@@ -112,17 +118,17 @@ extension CommandTable {
                 "sendMessage: appears at once, then toBeSent → sending → sent or failed; an attachment's FILE is read and uploaded first",
             example: "send c1 image examples/files/dot.png",
             makes: .message,
-            run: { interpreter, invocation in
-                let conversation = try interpreter.conversation(invocation.argument(0)!)
+            run: { context, invocation in
+                let conversation = try context.handles.conversation(invocation.argument(0)!)
                 let (content, data) = try attachmentOrText(invocation)
-                let replyTo = try invocation.option("--reply-to").map { try interpreter.message($0).id }
-                let client = try sender(of: conversation, invocation, in: interpreter)
+                let replyTo = try invocation.option("--reply-to").map { try context.handles.message($0).id }
+                let client = try sender(of: conversation, invocation, in: context)
                 let sdk = client.client
                 // Another client of the user knows the conversation by the
                 // server's id.
                 let id =
                     client === conversation.client ? conversation.id : conversation.client.client.serverId(ofConversation: conversation.id)
-                let sent = interpreter.world.run {
+                let sent = context.world.stage.run {
                     guard let data, case .attachment(let kind, let mimeType, _, let fileName) = content else {
                         return try await sdk.sendMessage(content, replyingTo: replyTo, in: id)
                     }
@@ -131,16 +137,17 @@ extension CommandTable {
                 }
                 switch sent {
                 case .success(let message)?:
-                    let object = interpreter.messageObject(for: message.id, conversationId: id, client: client)
+                    let object = context.handles.messageObject(for: message.id, conversationId: id, client: client)
                     if let data { object.digest = Backend.sha256(data) }
-                    interpreter.bind(invocation.binding, to: object)
+                    context.handles.bind(invocation.binding, to: object)
                     // With several clients, which one sent it is said.
-                    let from = interpreter.clients.count > 1 ? " from \(client.name)" : ""
-                    interpreter.printMade(
+                    let from = context.handles.clientCount > 1 ? " from \(client.name)" : ""
+                    context.output.printMade(
                         invocation.binding ?? object.handle, "\(object.kind) message in \(conversation.handle)\(from)", first: true)
-                case .failure(let error)?: interpreter.report(error)
+                case .failure(let error)?: context.world.report(error)
                 case nil: break
                 }
+                return .done
             }),
         CommandSpec(
             name: "fetch", group: .data,
@@ -148,18 +155,19 @@ extension CommandTable {
             summary:
                 "data(for:) on the current client: a message's attachment bytes (from the cache until it is sent, then from the server), their size, type and digest, and (cached) when no request was made",
             example: "fetch m1",
-            run: { interpreter, invocation in
-                let message = try interpreter.message(invocation.argument(0)!)
-                let client = interpreter.current!
+            run: { context, invocation in
+                let message = try context.handles.message(invocation.argument(0)!)
+                let client = context.world.current
                 let sdk = client.client
                 let id = message.id
-                let found: Message?? = interpreter.perform { try await sdk.message(withId: id) }
-                guard let found else { return }
+                let found: Message?? = context.world.perform { try await sdk.message(withId: id) }
+                guard let found else { return .done }
                 guard let found else { throw ScriptError(.badValue, "\(message.handle) is not on \(client.name)'s device") }
-                guard let fetched = interpreter.perform({ try await sdk.data(for: found) }) else { return }
+                guard let fetched = context.world.perform({ try await sdk.data(for: found) }) else { return .done }
                 let digest = Backend.sha256(fetched.data)
                 message.digest = digest
-                interpreter.print("\(message.handle): \(Format.attachmentData(fetched, digest: digest))")
+                context.output.print("\(message.handle): \(Format.attachmentData(fetched, digest: digest))")
+                return .done
             }),
         CommandSpec(
             name: "fetch profile", group: .data,
@@ -172,36 +180,38 @@ extension CommandTable {
             summary:
                 "profileImageData(at:) on the current client: a profile image's bytes (the current user's, unless URL or --of), their size, type and digest",
             example: "fetch profile --of phone",
-            run: { interpreter, invocation in
-                let sdk = interpreter.current!.client
+            run: { context, invocation in
+                let sdk = context.world.current.client
                 let url: String
                 if let given = invocation.argument(0) {
                     if invocation.option("--of") != nil { throw ScriptError(.conflictingOptions, "give a URL or --of CLIENT, not both") }
                     url = given
                 } else {
                     let owner =
-                        try invocation.option("--of").map { word throws(ScriptError) in try interpreter.client(word) } ?? interpreter
-                        .current!
+                        try invocation.option("--of").map { word throws(ScriptError) in try context.handles.client(word) }
+                        ?? context.world.current
                     let ownerSDK = owner.client
-                    guard let user = interpreter.perform({ await ownerSDK.getCurrentUser() }) else { return }
+                    guard let user = context.world.perform({ await ownerSDK.getCurrentUser() }) else { return .done }
                     guard let picture = user?.profileURL else {
                         throw ScriptError(.badValue, "\(owner.name) has no user with a profile picture; profile --image FILE uploads one")
                     }
                     url = picture
                 }
-                guard let fetched = interpreter.perform({ try await sdk.profileImageData(at: url) }) else { return }
-                interpreter.print("\(url): \(Format.attachmentData(fetched, digest: Backend.sha256(fetched.data)))")
+                guard let fetched = context.world.perform({ try await sdk.profileImageData(at: url) }) else { return .done }
+                context.output.print("\(url): \(Format.attachmentData(fetched, digest: Backend.sha256(fetched.data)))")
+                return .done
             }),
         CommandSpec(
             name: "retry", group: .data,
             arguments: [ArgumentSpec(name: "M", kind: .handle(.message))],
             summary: "retrySending: send a failed message again, same client id",
             example: "retry m1",
-            run: { interpreter, invocation in
-                let message = try interpreter.message(invocation.argument(0)!)
+            run: { context, invocation in
+                let message = try context.handles.message(invocation.argument(0)!)
                 let sdk = message.client.client
                 let id = message.id
-                interpreter.perform { try await sdk.retrySending(itemId: id) }
+                context.world.perform { try await sdk.retrySending(itemId: id) }
+                return .done
             }),
     ]
 
@@ -219,8 +229,7 @@ extension CommandTable {
             return (.text(text), nil)
         }
         let attachment = MessageContent.AttachmentKind(rawValue: kind)!
-        if let sizeText = invocation.option("--size") {
-            guard let size = Int64(sizeText) else { throw ScriptError(.badValue, "--size takes a number of bytes, got \(sizeText)") }
+        if let size = invocation.count("--size").map(Int64.init) {
             let mimeType = invocation.option("--type") ?? AttachmentFile.defaultMimeType(of: attachment)
             return (.attachment(kind: attachment, mimeType: mimeType, size: size, fileName: invocation.argument(2)), nil)
         }
@@ -243,18 +252,19 @@ extension CommandTable {
             summary: "the provider sends a file in a conversation: its bytes, checked against the app's settings",
             example: "agent send c1 image examples/files/dot.png",
             makes: .message,
-            run: { interpreter, invocation in
-                let conversation = try interpreter.conversation(invocation.argument(0)!)
-                let kind = MessageContent.AttachmentKind(rawValue: invocation.argument(1)!)!
+            run: { context, invocation in
+                let conversation = try context.handles.conversation(invocation.argument(0)!)
+                let kind = invocation.choice(1, as: MessageContent.AttachmentKind.self)!
                 let file = try AttachmentFile(path: invocation.argument(2)!, kind: kind, mimeType: invocation.option("--type"))
-                let message = try interpreter.world.server.agentSendAttachment(
-                    conversationId: try interpreter.agentConversationId(conversation), kind: WireContent.AttachmentKind(kind),
+                let message = try context.world.stage.server.agentSendAttachment(
+                    conversationId: try context.handles.agentConversationId(conversation), kind: WireContent.AttachmentKind(kind),
                     mimeType: file.mimeType,
                     fileName: file.name, data: file.data)
-                let object = interpreter.agentMessageObject(for: message, in: conversation)
+                let object = context.handles.agentMessageObject(for: message, in: conversation)
                 object.digest = Backend.sha256(file.data)
-                interpreter.bind(invocation.binding, to: object)
-                interpreter.printMade(invocation.binding ?? object.handle, "agent \(kind.rawValue) message in \(conversation.handle)")
+                context.handles.bind(invocation.binding, to: object)
+                context.output.printMade(invocation.binding ?? object.handle, "agent \(kind.rawValue) message in \(conversation.handle)")
+                return .done
             }),
         CommandSpec(
             name: "agent say", group: .otherSide,
@@ -263,45 +273,49 @@ extension CommandTable {
             summary: "the provider says something in a conversation",
             example: "agent say c1 \"How can I help?\"",
             makes: .message,
-            run: { interpreter, invocation in
-                let conversation = try interpreter.conversation(invocation.argument(0)!)
+            run: { context, invocation in
+                let conversation = try context.handles.conversation(invocation.argument(0)!)
                 let text = invocation.argument(1)!
-                let times = Int(invocation.option("--times") ?? "1") ?? 1
+                let times = invocation.count("--times") ?? 1
                 for i in 0..<times {
                     let line = times == 1 ? text : "\(text) \(i + 1)"
-                    let message = try interpreter.world.server.agentSay(
-                        conversationId: try interpreter.agentConversationId(conversation), text: line)
+                    let message = try context.world.stage.server.agentSay(
+                        conversationId: try context.handles.agentConversationId(conversation), text: line)
                     if times == 1 {
-                        let object = interpreter.agentMessageObject(for: message, in: conversation)
-                        interpreter.bind(invocation.binding, to: object)
-                        interpreter.printMade(invocation.binding ?? object.handle, "agent message in \(conversation.handle)")
+                        let object = context.handles.agentMessageObject(for: message, in: conversation)
+                        context.handles.bind(invocation.binding, to: object)
+                        context.output.printMade(invocation.binding ?? object.handle, "agent message in \(conversation.handle)")
                     }
                 }
-                if times != 1 { interpreter.print("agent said \(times) messages in \(conversation.handle)") }
-                interpreter.world.runUntilIdle()
+                if times != 1 { context.output.print("agent said \(times) messages in \(conversation.handle)") }
+                context.world.stage.runUntilIdle()
+                return .done
             }),
         CommandSpec(
             name: "agent typing", group: .otherSide,
             arguments: [ArgumentSpec(name: "C", kind: .handle(.conversation)), ArgumentSpec(name: "STATE", kind: .choice(["on", "off"]))],
             summary: "the provider starts or stops typing (expires on its own)",
             example: "agent typing c1 on",
-            run: { interpreter, invocation in
-                let conversation = try interpreter.conversation(invocation.argument(0)!)
+            run: { context, invocation in
+                let conversation = try context.handles.conversation(invocation.argument(0)!)
                 let on = invocation.argument(1) == "on"
-                try interpreter.world.server.agentTyping(conversationId: try interpreter.agentConversationId(conversation), isTyping: on)
-                interpreter.print("agent \(on ? "is typing" : "stopped typing") in \(conversation.handle)")
-                interpreter.world.runUntilIdle()
+                try context.world.stage.server.agentTyping(
+                    conversationId: try context.handles.agentConversationId(conversation), isTyping: on)
+                context.output.print("agent \(on ? "is typing" : "stopped typing") in \(conversation.handle)")
+                context.world.stage.runUntilIdle()
+                return .done
             }),
         CommandSpec(
             name: "agent read", group: .otherSide,
             arguments: [ArgumentSpec(name: "C", kind: .handle(.conversation))],
             summary: "the provider reads the conversation",
             example: "agent read c1",
-            run: { interpreter, invocation in
-                let conversation = try interpreter.conversation(invocation.argument(0)!)
-                try interpreter.world.server.agentRead(conversationId: try interpreter.agentConversationId(conversation))
-                interpreter.print("agent read \(conversation.handle)")
-                interpreter.world.runUntilIdle()
+            run: { context, invocation in
+                let conversation = try context.handles.conversation(invocation.argument(0)!)
+                try context.world.stage.server.agentRead(conversationId: try context.handles.agentConversationId(conversation))
+                context.output.print("agent read \(conversation.handle)")
+                context.world.stage.runUntilIdle()
+                return .done
             }),
     ]
 }
@@ -311,15 +325,16 @@ extension CommandTable {
 /// conversation without `--client` is ambiguous (issue 29: it was sent from
 /// the conversation's client, whichever client was current, and nothing said
 /// so).
-private func sender(of conversation: ConversationObject, _ invocation: Invocation, in interpreter: Interpreter) throws(ScriptError)
+private func sender(of conversation: ConversationObject, _ invocation: Invocation, in context: CommandContext) throws(ScriptError)
     -> ClientObject
 {
-    if let name = invocation.option("--client") { return try interpreter.client(name) }
+    if let name = invocation.option("--client") { return try context.handles.client(name) }
     let owner = conversation.client
-    guard owner === interpreter.current else {
+    let current = context.world.current
+    guard owner === current else {
         throw ScriptError(
             .ambiguous,
-            "\(conversation.handle) is \(owner.name)'s conversation and \(interpreter.current.name) is the current client: say which sends it, with --client \(owner.name) or --client \(interpreter.current.name)"
+            "\(conversation.handle) is \(owner.name)'s conversation and \(current.name) is the current client: say which sends it, with --client \(owner.name) or --client \(current.name)"
         )
     }
     return owner

@@ -11,7 +11,7 @@ extension CommandTable {
             summary: "check a value: == != < <= > >= contains; a failure makes a script exit 1",
             example: "expect m1.state == sent",
             keepsError: true,
-            run: { interpreter, invocation in try interpreter.expect(invocation.arguments) }),
+            run: { context, invocation in try context.inspection.expect(invocation.arguments) }),
         CommandSpec(
             name: "wait", group: .flow,
             arguments: [
@@ -27,44 +27,48 @@ extension CommandTable {
             summary:
                 "move the clock, firing every wake-up on the way, until a watcher has emitted N times or a message reaches a state; done: until a message is sent or failed, or a watcher has refreshed (what a command started with & began is finished)",
             example: "wait m1 state sent --within 5m",
-            run: { interpreter, invocation in try interpreter.wait(invocation) }),
+            run: { context, invocation in try context.world.wait(invocation) }),
         CommandSpec(
             name: "settle", group: .flow,
             summary:
                 "run until nothing is in flight and no recovery (back-off, retry) is pending; lifecycle timers (token expiry, typing) are left for clock advance",
             example: "settle",
-            run: { interpreter, _ in interpreter.settle() }),
+            run: { context, _ in
+                context.world.settle()
+                return .done
+            }),
         CommandSpec(
             name: "run", group: .flow,
             arguments: [ArgumentSpec(name: "FILE", kind: .file)],
             summary: "run the lines of a script file in this session",
             example: "run examples/01-walking-skeleton.chat",
-            run: { interpreter, invocation in
+            run: { context, invocation in
                 let path = invocation.argument(0)!
                 guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
                     throw ScriptError(.file, "cannot read \(path)")
                 }
-                guard interpreter.runDepth < 8 else { throw ScriptError(.tooDeep, "run is nested too deeply (a script that runs itself?)") }
-                interpreter.runDepth += 1
-                defer { interpreter.runDepth -= 1 }
-                let outer = interpreter.lines
-                var collected: [StyledText] = []
-                // A transcript's inputs run; its expected output is ignored here
-                // (`chatbench test` checks it).
-                let inputs: [String]
-                do { inputs = try Transcript.parse(text, path: path).blocks.map(\.input) } catch let error as TranscriptError {
-                    throw ScriptError(.file, error.message)
+                try context.session.nested { () throws(ScriptError) in
+                    let outer = context.output.lines
+                    var collected: [StyledText] = []
+                    // A transcript's inputs run; its expected output is ignored here
+                    // (`chatbench test` checks it).
+                    let inputs: [String]
+                    switch Result(catching: { () throws(TranscriptError) in try Transcript.parse(text, path: path) }) {
+                    case .success(let transcript): inputs = transcript.blocks.map(\.input)
+                    case .failure(let error): throw ScriptError(.file, error.message)
+                    }
+                    for line in inputs {
+                        let step = context.session.execute(line)
+                        if line.trimmingCharacters(in: .whitespaces).isEmpty { continue }
+                        collected.append(StyledText("> \(line)"))
+                        // Its lines, with what each is (an error stays one).
+                        if !step.styledOutput.isEmpty { collected.append(step.styledOutput.droppingLastNewline()) }
+                    }
+                    context.output.lines = outer + collected
+                    // What the script's lines made is theirs, not this line's.
+                    context.output.made = nil
                 }
-                for line in inputs {
-                    let step = interpreter.execute(line)
-                    if line.trimmingCharacters(in: .whitespaces).isEmpty { continue }
-                    collected.append(StyledText("> \(line)"))
-                    // Its lines, with what each is (an error stays one).
-                    if !step.styledOutput.isEmpty { collected.append(step.styledOutput.droppingLastNewline()) }
-                }
-                interpreter.lines = outer + collected
-                // What the script's lines made is theirs, not this line's.
-                interpreter.made = nil
+                return .done
             }),
     ]
 
@@ -75,30 +79,33 @@ extension CommandTable {
             summary: "list verbs by group; help VERB, help TOPIC, help HANDLE, help -k WORD",
             example: "help send",
             keepsError: true,
-            run: { interpreter, invocation in try interpreter.help(invocation.arguments.map(\.text)) }),
+            run: { context, invocation in
+                try context.inspection.help(invocation.arguments.map(\.text))
+                return .done
+            }),
         CommandSpec(
             name: "inspect", group: .meta,
             arguments: [ArgumentSpec(name: "HANDLE", kind: .text)],
             summary: "everything about an object, with its history and virtual times",
             example: "inspect w1",
             keepsError: true,
-            run: { interpreter, invocation in
+            run: { context, invocation in
+                let inspection = context.inspection
                 let path = try PathExpression.parse(invocation.argument(0)!)
-                guard interpreter.isKnownRoot(path.root) else {
+                guard inspection.isKnownRoot(path.root) else {
                     throw ScriptError(
-                        .unknownHandle,
-                        "unknown handle \"\(path.root)\"\(Suggestion.hint(for: path.root, in: interpreter.objects.keys.sorted() + Interpreter.reservedRoots))"
-                    )
+                        .unknownHandle, "unknown handle \"\(path.root)\"\(Suggestion.hint(for: path.root, in: inspection.roots))")
                 }
-                switch try interpreter.evaluate(path) {
-                case .object(let object): interpreter.inspect(object)
-                case let other: interpreter.show(other)
+                switch try inspection.evaluate(path) {
+                case .object(let object): inspection.inspect(object)
+                case let other: inspection.show(other)
                 }
+                return .done
             }),
         CommandSpec(
             name: "quit", aliases: ["q", "exit", "\\q", ":q"], group: .meta, summary: "leave (Ctrl-D too)", example: "quit",
             keepsError: true,
-            run: { _, _ in throw QuitRequest() }),
+            run: { _, _ in .quit }),
     ]
 }
 

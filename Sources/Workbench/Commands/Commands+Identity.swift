@@ -27,44 +27,46 @@ extension CommandTable {
             ],
             summary: "loginUser(jwt:): the app's backend signs a JWT (HS256) and the SDK logs in with it",
             example: "login jwt alice --exp 10m --name \"Alice A.\"",
-            run: { interpreter, invocation in
-                let object = interpreter.current!
+            run: { context, invocation in
+                let object = context.world.current
                 let id = invocation.argument(0)!
-                let exp = try invocation.option("--exp").map { try DurationParser.parse($0) } ?? .seconds(3600)
+                let exp = invocation.duration("--exp") ?? .seconds(3600)
                 if invocation.flag("--no-exp"), invocation.option("--exp") != nil {
                     throw ScriptError(.conflictingOptions, "login jwt takes --exp or --no-exp, not both")
                 }
                 let flaws = AppJWTFactory.Flaws(
                     noExp: invocation.flag("--no-exp"), noExternalId: invocation.flag("--no-external-id"),
                     algorithm: invocation.option("--alg") ?? "HS256",
-                    notBefore: try invocation.option("--nbf").map { try DurationParser.parse($0) })
+                    notBefore: invocation.duration("--nbf"))
                 let jwt = AppJWTFactory.sign(
                     userId: id, expiresIn: exp, name: invocation.option("--name"), email: invocation.option("--email"),
-                    secret: invocation.option("--secret") ?? World.jwtSecret, world: interpreter.world, flaws: flaws)
+                    secret: invocation.option("--secret") ?? World.jwtSecret, world: context.world.stage, flaws: flaws)
                 object.delegate.userId = id
                 let client = object.client
-                guard let user = interpreter.perform({ try await client.loginUser(jwt: jwt) }) else { return }
+                guard let user = context.world.perform({ try await client.loginUser(jwt: jwt) }) else { return .done }
                 object.userId = user.id
                 object.auth = .jwt
-                interpreter.print("\(user.id) logged in on \(object.name) with a JWT (\(user.name.map { "name \($0)" } ?? "no name"))")
+                context.output.print("\(user.id) logged in on \(object.name) with a JWT (\(user.name.map { "name \($0)" } ?? "no name"))")
+                return .done
             }),
         CommandSpec(
             name: "login anonymous", group: .identity,
             summary: "loginAnonymous(): the server creates an anonymous user",
             example: "login anonymous",
-            run: { interpreter, _ in
-                let object = interpreter.current!
+            run: { context, _ in
+                let object = context.world.current
                 let client = object.client
-                guard let user = interpreter.perform({ try await client.loginAnonymous() }) else { return }
+                guard let user = context.world.perform({ try await client.loginAnonymous() }) else { return .done }
                 object.userId = user.id
                 object.auth = .anonymous
-                interpreter.print("anonymous user \(user.id) on \(object.name)")
+                context.output.print("anonymous user \(user.id) on \(object.name)")
+                return .done
             }),
         leaving(
             "logout", summary: "logout(): close the server session, stop this device's pushes, clear local data", example: "logout",
             call: { try await $0.logout() },
-            said: { user, object, interpreter in
-                "\(user ?? "the user") logged out of \(object.name)\(interpreter.world.network.isOnline ? "" : "; the server part waits for the network")"
+            said: { user, object, context in
+                "\(user ?? "the user") logged out of \(object.name)\(context.world.stage.network.isOnline ? "" : "; the server part waits for the network")"
             }),
         CommandSpec(
             name: "connect", group: .identity,
@@ -78,10 +80,10 @@ extension CommandTable {
             ],
             summary: "connect(userId:) alone, or with an access or session token",
             example: "connect carol --session-token --ttl 10m",
-            run: { interpreter, invocation in
-                let object = interpreter.current!
+            run: { context, invocation in
+                let object = context.world.current
                 let id = invocation.argument(0)!
-                let server = interpreter.world.server
+                let server = context.world.stage.server
                 if invocation.flag("--access-token") && invocation.flag("--session-token") {
                     throw ScriptError(.conflictingOptions, "connect takes --access-token or --session-token, not both")
                 }
@@ -94,23 +96,24 @@ extension CommandTable {
                 if invocation.flag("--access-token") {
                     let token: HTTPWire.IssuedCredentialBody
                     do { token = try server.issueAccessToken(userId: id) } catch {
-                        interpreter.report(error)
-                        return
+                        context.world.report(error)
+                        return .done
                     }
-                    user = interpreter.perform { try await client.connect(userId: id, accessToken: token.token) }
+                    user = context.world.perform { try await client.connect(userId: id, accessToken: token.token) }
                 } else if invocation.flag("--session-token") {
-                    let ttl = try invocation.option("--ttl").map { try DurationParser.parse($0) }
+                    let ttl = invocation.duration("--ttl")
                     let token: HTTPWire.IssuedCredentialBody
                     do { token = try server.issueSessionToken(userId: id, ttl: ttl) } catch {
-                        interpreter.report(error)
-                        return
+                        context.world.report(error)
+                        return .done
                     }
-                    user = interpreter.perform { try await client.connect(userId: id, sessionToken: token.token) }
+                    user = context.world.perform { try await client.connect(userId: id, sessionToken: token.token) }
                 } else {
-                    user = interpreter.perform { try await client.connect(userId: id) }
+                    user = context.world.perform { try await client.connect(userId: id) }
                 }
-                guard let user else { return }
-                interpreter.print("\(user.id) connected on \(object.name) (auth \(user.authenticationType.rawValue))")
+                guard let user else { return .done }
+                context.output.print("\(user.id) connected on \(object.name) (auth \(user.authenticationType.rawValue))")
+                return .done
             }),
         leaving(
             "disconnect", summary: "disconnect(): close the connection, keep the disk cache for the next connect", example: "disconnect",
@@ -133,8 +136,8 @@ extension CommandTable {
             ],
             summary: "authorize(user:auth:): returns at once; errors arrive as events",
             example: "authorize u-7f3a9c --name Dana --data plan=gold",
-            run: { interpreter, invocation in
-                let object = interpreter.current!
+            run: { context, invocation in
+                let object = context.world.current
                 let id = invocation.argument(0)!
                 let attributes = try keyValues(invocation.values("--data"))
                 let user = ChatUser(id: id, name: invocation.option("--name"), attributes: attributes)
@@ -154,14 +157,15 @@ extension CommandTable {
                     : nil
                 object.delegate.userId = id
                 let client = object.client
-                let network = interpreter.world.network
+                let network = context.world.stage.network
                 let before = (network.requestCount, network.offlineFailures)
-                let warnings = interpreter.perform { await client.authorize(user: user, auth: auth) } ?? []
+                let warnings = context.world.perform { await client.authorize(user: user, auth: auth) } ?? []
                 let requests = network.requestCount - before.0
                 let offline = network.offlineFailures - before.1
-                interpreter.print(
+                context.output.print(
                     "\(id) authorized on \(object.name) (\(Self.requestsTried(requests, failedOffline: offline)), \(Format.count(warnings.count, "warning")))"
                 )
+                return .done
             }),
         leaving(
             "deauthorize", summary: "deauthorizeUser(): local clear; the server session and pushes stay", example: "deauthorize",
@@ -173,11 +177,12 @@ extension CommandTable {
             arguments: [ArgumentSpec(name: "TEXT", kind: .text)],
             summary: "prefill(message:): the next opened conversation gets it once in its draft",
             example: "prefill \"I have a question about my bill\"",
-            run: { interpreter, invocation in
-                let client = interpreter.current.client
+            run: { context, invocation in
+                let client = context.world.current.client
                 let text = invocation.argument(0)!
-                interpreter.perform { await client.prefill(message: text) }
-                interpreter.print(text.isEmpty ? "prefill cleared" : "prefill set")
+                context.world.perform { await client.prefill(message: text) }
+                context.output.print(text.isEmpty ? "prefill cleared" : "prefill set")
+                return .done
             }),
         CommandSpec(
             name: "update-data", group: .identity,
@@ -188,20 +193,23 @@ extension CommandTable {
             ],
             summary: "updateData: attributes reach the server when a conversation next opens online",
             example: "update-data plan=gold city=Lyon",
-            run: { interpreter, invocation in
+            run: { context, invocation in
                 let attributes = try keyValues(invocation.arguments.map(\.text))
                 let clear = invocation.flag("--clear")
                 guard clear || !attributes.isEmpty else {
                     throw ScriptError(.missingArgument, "update-data needs k=v pairs, or --clear, as in update-data plan=gold")
                 }
-                let client = interpreter.current.client
-                if clear { guard interpreter.perform({ try await client.updateData(nil) }) != nil else { return } }
-                if !attributes.isEmpty { guard interpreter.perform({ try await client.updateData(attributes) }) != nil else { return } }
+                let client = context.world.current.client
+                if clear { guard context.world.perform({ try await client.updateData(nil) }) != nil else { return .done } }
+                if !attributes.isEmpty {
+                    guard context.world.perform({ try await client.updateData(attributes) }) != nil else { return .done }
+                }
                 let count = "\(attributes.count) attribute\(attributes.count == 1 ? "" : "s")"
-                interpreter.print(
+                context.output.print(
                     clear
                         ? "attributes cleared\(attributes.isEmpty ? "" : ", then \(count) set"), when the next conversation opens online"
                         : "\(count) waiting for the next conversation opened online")
+                return .done
             }),
         CommandSpec(
             name: "profile", group: .identity,
@@ -214,8 +222,8 @@ extension CommandTable {
             ],
             summary: "updateCurrentUserInfo: nickname, URL, or an image file or size (JPEG/PNG ≤ 5 MB, checked before upload)",
             example: "profile --nickname Al --image-size 200000 --type png",
-            run: { interpreter, invocation in
-                let client = interpreter.current.client
+            run: { context, invocation in
+                let client = context.world.current.client
                 let nickname = invocation.option("--nickname")
                 let user: ChatUser?
                 if let path = invocation.option("--image") {
@@ -225,22 +233,23 @@ extension CommandTable {
                     let type = invocation.option("--type").map { "image/\($0)" }
                     let file = try AttachmentFile(path: path, kind: .image, mimeType: type)
                     let image = ProfileImage(data: file.data, mimeType: file.mimeType)
-                    user = interpreter.perform { try await client.updateCurrentUserInfo(nickname: nickname, image: image) }
-                } else if let size = invocation.option("--image-size").flatMap(Int64.init) {
+                    user = context.world.perform { try await client.updateCurrentUserInfo(nickname: nickname, image: image) }
+                } else if let size = invocation.count("--image-size").map(Int64.init) {
                     guard let type = invocation.option("--type") else {
                         throw ScriptError(.missingArgument, "--image-size needs --type png|jpeg|gif")
                     }
                     let image = ProfileImage(mimeType: "image/\(type)", size: size)
-                    user = interpreter.perform { try await client.updateCurrentUserInfo(nickname: nickname, image: image) }
+                    user = context.world.perform { try await client.updateCurrentUserInfo(nickname: nickname, image: image) }
                 } else {
                     if invocation.option("--type") != nil {
                         throw ScriptError(.conflictingOptions, "--type goes with --image or --image-size")
                     }
                     let url = invocation.option("--url")
-                    user = interpreter.perform { try await client.updateCurrentUserInfo(nickname: nickname, profileURL: url) }
+                    user = context.world.perform { try await client.updateCurrentUserInfo(nickname: nickname, profileURL: url) }
                 }
-                guard let user else { return }
-                interpreter.print("profile of \(user.id): nickname \(user.nickname ?? "none"), picture \(user.profileURL ?? "none")")
+                guard let user else { return .done }
+                context.output.print("profile of \(user.id): nickname \(user.nickname ?? "none"), picture \(user.profileURL ?? "none")")
+                return .done
             }),
         CommandSpec(
             name: "delegate", group: .credentials,
@@ -248,25 +257,26 @@ extension CommandTable {
             summary:
                 "the authentication and session delegate: renew gives a new JWT or session token, decline gives none, fail throws (sessionDidHaveError), none unsets it",
             example: "delegate renew",
-            run: { interpreter, invocation in
-                let object = interpreter.current!
+            run: { context, invocation in
+                let object = context.world.current
                 let before = object.delegate.mode
-                object.delegate.mode = WorkbenchDelegate.Mode(rawValue: invocation.argument(0)!)!
+                object.delegate.mode = invocation.choice(0, as: WorkbenchDelegate.Mode.self)!
                 // Changing how the app's delegate answers is not setting a
                 // new one; setting or removing one is (and must come before connect).
                 guard (before == .none) != (object.delegate.mode == .none) else {
-                    interpreter.print("delegate of \(object.name): \(object.delegate.mode.rawValue)")
-                    return
+                    context.output.print("delegate of \(object.name): \(object.delegate.mode.rawValue)")
+                    return .done
                 }
                 let client = object.client
                 let delegate: WorkbenchDelegate? = object.delegate.mode == .none ? nil : object.delegate
-                let done: Bool? = interpreter.perform {
+                let done: Bool? = context.world.perform {
                     try await client.setAuthenticationDelegate(delegate)
                     try await client.setSessionDelegate(delegate)
                     return true
                 }
-                guard done != nil else { return }
-                interpreter.print("delegate of \(object.name): \(object.delegate.mode.rawValue)")
+                guard done != nil else { return .done }
+                context.output.print("delegate of \(object.name): \(object.delegate.mode.rawValue)")
+                return .done
             }),
     ]
 
@@ -287,16 +297,17 @@ extension CommandTable {
     /// it waits).
     static func leaving(
         _ name: String, summary: String, example: String, call: @escaping @Sendable (ChatClient) async throws -> Void,
-        said: @escaping @Sendable (_ user: String?, _ object: ClientObject, _ interpreter: Interpreter) -> String
+        said: @escaping @Sendable (_ user: String?, _ object: ClientObject, _ context: CommandContext) -> String
     ) -> CommandSpec {
         CommandSpec(
             name: name, group: .identity, summary: summary, example: example,
-            run: { interpreter, _ in
-                let object = interpreter.current!
+            run: { context, _ in
+                let object = context.world.current
                 let client = object.client
                 let user = object.userId
-                guard interpreter.perform({ try await call(client) }) != nil else { return }
-                interpreter.print(said(user, object, interpreter))
+                guard context.world.perform({ try await call(client) }) != nil else { return .done }
+                context.output.print(said(user, object, context))
+                return .done
             })
     }
 

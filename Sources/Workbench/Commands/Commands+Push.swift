@@ -9,22 +9,24 @@ extension CommandTable {
             arguments: [ArgumentSpec(name: "TOKEN", kind: .text)],
             summary: "registerPushToken(_:): this device's push token for the signed-in user (replaces the one it had)",
             example: "push register apns-1f2e",
-            run: { interpreter, invocation in
-                let object = interpreter.current!
+            run: { context, invocation in
+                let object = context.world.current
                 let token = invocation.argument(0)!
                 let client = object.client
-                guard interpreter.perform({ try await client.registerPushToken(token) }) != nil else { return }
-                interpreter.print("push token \(token) registered for \(client.deviceId) on \(object.name)")
+                guard context.world.perform({ try await client.registerPushToken(token) }) != nil else { return .done }
+                context.output.print("push token \(token) registered for \(client.deviceId) on \(object.name)")
+                return .done
             }),
         CommandSpec(
             name: "push unregister", group: .identity,
             summary: "unregisterPushToken(): this device gets no more pushes of the signed-in user",
             example: "push unregister",
-            run: { interpreter, _ in
-                let object = interpreter.current!
+            run: { context, _ in
+                let object = context.world.current
                 let client = object.client
-                guard interpreter.perform({ try await client.unregisterPushToken() }) != nil else { return }
-                interpreter.print("push token of \(client.deviceId) unregistered on \(object.name)")
+                guard context.world.perform({ try await client.unregisterPushToken() }) != nil else { return .done }
+                context.output.print("push token of \(client.deviceId) unregistered on \(object.name)")
+                return .done
             }),
     ]
 }

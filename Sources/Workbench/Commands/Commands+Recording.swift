@@ -17,17 +17,18 @@ extension CommandTable {
             summary: "list the sessions recorded in this session's database (* marks this one)",
             example: "sessions",
             keepsError: true,
-            run: { interpreter, _ in
-                guard let recording = interpreter.recording else {
-                    interpreter.print(
+            run: { context, _ in
+                guard let recording = context.session.recording else {
+                    context.output.print(
                         "this session is not being recorded (--no-record, or record stop): chatbench sessions lists the database")
-                    return
+                    return .done
                 }
                 let listing: Result<[String], RecordingError> = Result { () throws(RecordingError) in try recording.listSessions() }
                 switch listing {
-                case .success(let lines): interpreter.print(lines: lines)
+                case .success(let lines): context.output.print(lines: lines)
                 case .failure(let error): throw ScriptError(.recording, error.message)
                 }
+                return .done
             }),
         CommandSpec(
             name: "sessions show", group: .recording,
@@ -39,10 +40,11 @@ extension CommandTable {
             summary: "show a recording file's latest session: a bundle, or an app's diagnostics file (its flight recording)",
             example: "sessions show examples/field/support-ticket.sqlite",
             keepsError: true,
-            run: { interpreter, invocation in
-                interpreter.print(
+            run: { context, invocation in
+                context.output.print(
                     lines: try RecordingFile.show(
                         invocation.argument(0)!, timeline: invocation.flag("--timeline"), traffic: invocation.flag("--traffic")))
+                return .done
             }),
         CommandSpec(
             name: "replay", group: .recording,
@@ -55,20 +57,21 @@ extension CommandTable {
                 "replay another recorded session (an id, a name, last: the newest before this one; or a bundle or an app's diagnostics file) in a fresh world and compare its output, as chatbench replay does",
             example: "replay examples/field/support-ticket.sqlite",
             keepsError: true,
-            run: { interpreter, invocation in
-                let (store, recorded) = try interpreter.recordedSession(invocation.argument(0)!, for: "replay")
+            run: { context, invocation in
+                let (store, recorded) = try context.session.recordedSession(invocation.argument(0)!, for: "replay")
                 let (update, tape) = (invocation.flag("--update"), invocation.flag("--tape"))
                 let outcome = try ScriptError.recording { () throws(RecordingError) in
                     try Replayer.replay(recorded, of: store, update: update, tape: tape)
                 }
-                for note in outcome.notes { interpreter.print("note: \(note)") }
-                let report = outcome.report(update: update, tape: tape, wallTime: interpreter.timing)
-                for line in report { interpreter.print(line) }
+                for note in outcome.notes { context.output.print("note: \(note)") }
+                let report = outcome.report(update: update, tape: tape, wallTime: context.session.timing)
+                for line in report { context.output.print(line) }
                 // A divergence fails a script as a failed expect does (the subcommand exits 1).
                 if !outcome.identical, !update {
-                    interpreter.stepFailure = report.first
-                    throw ExpectOutcome.failed
+                    context.session.fail(report.first)
+                    return .expectFailed
                 }
+                return .done
             }),
         CommandSpec(
             name: "export", group: .recording,
@@ -82,7 +85,7 @@ extension CommandTable {
                 "write another recorded session (an id, a name, last, or a file) to OUT as a transcript that chatbench test runs, or as a bundle or an HTML page, as chatbench export does",
             example: "export examples/field/support-ticket.sqlite ticket.chat",
             keepsError: true,
-            run: { interpreter, invocation in
+            run: { context, invocation in
                 let reference = invocation.argument(0)!
                 let targets: [SessionExport.Target] = [
                     invocation.argument(1).map { .transcript($0) }, invocation.option("--bundle").map { .bundle($0) },
@@ -92,40 +95,24 @@ extension CommandTable {
                     let problem = targets.isEmpty ? "needs one of" : "writes one file: give only one of"
                     throw ScriptError(.syntax, "export \(problem) OUT, --bundle FILE or --html FILE: usage: \(invocation.spec.usage)")
                 }
-                let (store, recorded) = try interpreter.recordedSession(reference, for: "export")
+                let (store, recorded) = try context.session.recordedSession(reference, for: "export")
                 let (notes, done) = try ScriptError.recording { () throws(RecordingError) in
                     try SessionExport.write(recorded, of: store, source: reference, to: target, force: invocation.flag("--force"))
                 }
-                for note in notes { interpreter.print("note: \(note)") }
-                interpreter.print(done)
+                for note in notes { context.output.print("note: \(note)") }
+                context.output.print(done)
+                return .done
             }),
         CommandSpec(
             name: "record stop", group: .recording,
             summary: "stop recording this session (the steps so far stay recorded)",
             example: "record stop",
             keepsError: true,
-            run: { interpreter, _ in
-                interpreter.print(interpreter.recording?.stopRecording() ?? "not recording")
+            run: { context, _ in
+                context.output.print(context.session.recording?.stopRecording() ?? "not recording")
+                return .done
             }),
     ]
-}
-
-extension Interpreter {
-    /// The recorded session `reference` names for `verb` (`replay`,
-    /// `export`): a file, or a session of this session's recording
-    /// database other than this one (``RecordingStore/open(session:db:current:)``).
-    func recordedSession(_ reference: String, for verb: String) throws(ScriptError) -> (RecordingStore, RecordedSession) {
-        let database = recording?.databasePath
-        guard database != nil || RecordingStore.looksLikeFile(reference) else {
-            throw ScriptError(
-                .recording,
-                "this session is not recorded, so there is no database to find session \(Format.quoted(reference)) in: name a recording file, or run chatbench \(verb) \(reference) [--db PATH]"
-            )
-        }
-        return try ScriptError.recording { () throws(RecordingError) in
-            try RecordingStore.open(session: reference, db: database ?? "", current: recording?.sessionInProgress)
-        }
-    }
 }
 
 extension ScriptError {

@@ -10,9 +10,10 @@ extension CommandTable {
             summary: "after each command, print the virtual time it took and the wall time (like psql's \\timing)",
             example: "timing on",
             keepsError: true,
-            run: { interpreter, invocation in
-                interpreter.timing = invocation.argument(0) == "on"
-                interpreter.print("timing is \(interpreter.timing ? "on" : "off")")
+            run: { context, invocation in
+                context.session.timing = invocation.argument(0) == "on"
+                context.output.print("timing is \(context.session.timing ? "on" : "off")")
+                return .done
             }),
         CommandSpec(
             name: "history", group: .meta,
@@ -20,8 +21,8 @@ extension CommandTable {
             summary: "the last N lines typed (default 20), secrets redacted; -k WORD: the lines holding WORD",
             example: "history -k send",
             keepsError: true,
-            run: { interpreter, invocation in
-                let all = interpreter.historySource?() ?? interpreter.typedLines
+            run: { context, invocation in
+                let all = context.session.history
                 let words = invocation.arguments.map(\.text)
                 let numbered = all.enumerated().map { (number: $0.offset + 1, line: $0.element) }
                 let shown: [(number: Int, line: String)]
@@ -36,27 +37,29 @@ extension CommandTable {
                     shown = Array(numbered.suffix(n))
                 case 2 where words[0] == "-k":
                     shown = numbered.filter { $0.line.range(of: words[1], options: .caseInsensitive) != nil }
-                    if shown.isEmpty { interpreter.print("no line of the history holds \(Format.quoted(words[1]))") }
+                    if shown.isEmpty { context.output.print("no line of the history holds \(Format.quoted(words[1]))") }
                 default:
                     throw ScriptError(.badValue, "history takes a number of lines or -k WORD: as in history 10, history -k send")
                 }
                 let width = String(shown.last?.number ?? 0).count
                 for entry in shown {
                     let number = String(entry.number)
-                    interpreter.print(String(repeating: " ", count: width - number.count + 2) + number + "  " + entry.line)
+                    context.output.print(String(repeating: " ", count: width - number.count + 2) + number + "  " + entry.line)
                 }
+                return .done
             }),
         CommandSpec(
             name: "reset", group: .meta,
             summary: "throw the world away and start a fresh one with the same seed (handles start again at 1)",
             example: "reset",
-            run: { interpreter, _ in
-                guard interpreter.world.isEmbedded else {
+            run: { context, _ in
+                guard context.world.isEmbedded else {
                     throw ScriptError(
                         .needsEmbeddedWorld, "reset needs the embedded world: against a server, leave and start chatbench again")
                 }
-                interpreter.resetRequested = true
-                interpreter.print("a fresh world, seed \(interpreter.options.seed): every handle is gone")
+                context.session.requestReset()
+                context.output.print("a fresh world, seed \(context.session.seed): every handle is gone")
+                return .done
             }),
     ]
 }

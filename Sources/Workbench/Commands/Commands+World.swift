@@ -12,12 +12,13 @@ extension CommandTable {
         CommandSpec(
             name: "net online", group: .world, options: [clientOption],
             summary: "bring the network back (or one client's own link)", example: "net online",
-            run: { interpreter, invocation in
-                let link = try NetLink(invocation, in: interpreter)
-                if link.device == nil { interpreter.onlineEpoch.bump() }
-                interpreter.world.network.setOnline(true, device: link.device)
-                interpreter.print("network online\(link.suffix)")
-                interpreter.world.runUntilIdle()
+            run: { context, invocation in
+                let link = try NetLink(invocation, in: context.handles)
+                if link.device == nil { context.world.onlineEpoch.bump() }
+                context.world.stage.network.setOnline(true, device: link.device)
+                context.output.print("network online\(link.suffix)")
+                context.world.stage.runUntilIdle()
+                return .done
             }),
         CommandSpec(
             name: "net offline", group: .world,
@@ -29,23 +30,22 @@ extension CommandTable {
                 clientOption,
             ],
             summary: "cut the network: requests fail, realtime connections drop", example: "net offline --client tablet",
-            run: { interpreter, invocation in
-                let link = try NetLink(invocation, in: interpreter)
-                let inFlight = try InFlightCut(invocation, in: interpreter)
-                guard let after = invocation.option("--after") else {
-                    let network = interpreter.world.network
+            run: { context, invocation in
+                let link = try NetLink(invocation, in: context.handles)
+                let inFlight = try InFlightCut(invocation, in: context.world)
+                guard let delay = invocation.duration("--after") else {
+                    let network = context.world.stage.network
                     network.setOnline(false, device: link.device)
-                    interpreter.print("network offline\(link.suffix)")
-                    if let inFlight { interpreter.print(inFlight.cut(network.conditions, link: link)) }
-                    interpreter.world.runUntilIdle()
-                    return
+                    context.output.print("network offline\(link.suffix)")
+                    if let inFlight { context.output.print(inFlight.cut(network.conditions, link: link)) }
+                    context.world.stage.runUntilIdle()
+                    return .done
                 }
-                let delay = try DurationParser.parse(after)
-                guard let world = (interpreter.world as? EmbeddedStage)?.world else {
+                guard let world = context.world.embedded else {
                     throw ScriptError(.needsEmbeddedWorld, "net offline --after needs the embedded world's virtual time")
                 }
                 let network = world.network
-                let online = interpreter.onlineEpoch
+                let online = context.world.onlineEpoch
                 let epoch = online.current
                 let device = link.device
                 world.scheduler.schedule(at: world.now + delay, kind: .lifecycle("net offline (a fault)")) {
@@ -54,18 +54,20 @@ extension CommandTable {
                     network.conditions.setOnline(false, device: device)
                     if let inFlight { world.trace("network", inFlight.cut(network.conditions, link: link)) }
                 }
-                interpreter.print("the network goes offline\(link.suffix) in \(Format.duration(delay)) of virtual time")
+                context.output.print("the network goes offline\(link.suffix) in \(Format.duration(delay)) of virtual time")
+                return .done
             }),
         CommandSpec(
             name: "net latency", group: .world,
             arguments: [ArgumentSpec(name: "DURATION", kind: .duration)], options: [clientOption],
             summary: "one-way latency of the network, or of one client's link (a little seeded jitter is added)",
             example: "net latency 200ms",
-            run: { interpreter, invocation in
-                let link = try NetLink(invocation, in: interpreter)
-                let latency = try DurationParser.parse(invocation.argument(0)!)
-                interpreter.world.network.setLatency(latency, device: link.device)
-                interpreter.print("latency \(Format.duration(latency))\(link.suffix)")
+            run: { context, invocation in
+                let link = try NetLink(invocation, in: context.handles)
+                let latency = invocation.duration(0)!
+                context.world.stage.network.setLatency(latency, device: link.device)
+                context.output.print("latency \(Format.duration(latency))\(link.suffix)")
+                return .done
             }),
         CommandSpec(
             name: "net fail", group: .world,
@@ -80,94 +82,102 @@ extension CommandTable {
                 clientOption,
             ],
             summary: "the next N requests fail on the way (the outbox sends them again)", example: "net fail 2 --kind refused",
-            run: { interpreter, invocation in
-                let link = try NetLink(invocation, in: interpreter)
-                let count = Int(invocation.argument(0)!)!
-                let kind = invocation.option("--kind").flatMap(FailureKind.init(rawValue:)) ?? .reset
-                interpreter.world.network.failNext(count, kind: kind, device: link.device)
+            run: { context, invocation in
+                let link = try NetLink(invocation, in: context.handles)
+                let count = invocation.count(0)!
+                let kind = invocation.choice("--kind", as: FailureKind.self) ?? .reset
+                context.world.stage.network.failNext(count, kind: kind, device: link.device)
                 let requests = "the next \(count) request\(count == 1 ? "" : "s")\(link.of) will fail"
-                interpreter.print(invocation.option("--kind") == nil ? requests : "\(requests): \(kind.rawValue)")
+                context.output.print(invocation.option("--kind") == nil ? requests : "\(requests): \(kind.rawValue)")
+                return .done
             }),
         CommandSpec(
             name: "net drop", group: .world, options: [InFlightCut.option, clientOption],
             summary: "cut the realtime connections (the SDK reconnects with back-off); --in-flight: the requests on the wire too",
             example: "net drop --in-flight after-commit",
-            run: { interpreter, invocation in
-                let link = try NetLink(invocation, in: interpreter)
-                let inFlight = try InFlightCut(invocation, in: interpreter)
-                let network = interpreter.world.network
+            run: { context, invocation in
+                let link = try NetLink(invocation, in: context.handles)
+                let inFlight = try InFlightCut(invocation, in: context.world)
+                let network = context.world.stage.network
                 let count = link.device.map { network.openConnections(device: $0) } ?? network.openConnections
                 network.dropConnections(device: link.device)
-                interpreter.print("dropped \(count) realtime connection\(count == 1 ? "" : "s")\(link.of)")
-                if let inFlight { interpreter.print(inFlight.cut(network.conditions, link: link)) }
-                interpreter.world.runUntilIdle()
+                context.output.print("dropped \(count) realtime connection\(count == 1 ? "" : "s")\(link.of)")
+                if let inFlight { context.output.print(inFlight.cut(network.conditions, link: link)) }
+                context.world.stage.runUntilIdle()
+                return .done
             }),
         CommandSpec(
             name: "net log", group: .world,
             arguments: [ArgumentSpec(name: "STATE", kind: .choice(["on", "off"]))],
             summary: "show each request the SDK makes, with the server's answer", example: "net log on",
-            run: { interpreter, invocation in
-                interpreter.showNetwork = invocation.argument(0) == "on"
-                interpreter.print("request log \(interpreter.showNetwork ? "on" : "off")")
+            run: { context, invocation in
+                context.session.showNetwork = invocation.argument(0) == "on"
+                context.output.print("request log \(context.session.showNetwork ? "on" : "off")")
+                return .done
             }),
         CommandSpec(
             name: "clock", group: .world, summary: "the virtual time", example: "clock", keepsError: true,
-            run: { interpreter, _ in
-                interpreter.print(ClockObject(world: interpreter.world, start: interpreter.start).summary(in: interpreter))
+            run: { context, _ in
+                context.output.print(context.inspection.clock)
+                return .done
             }),
         CommandSpec(
             name: "clock advance", group: .world,
             arguments: [ArgumentSpec(name: "DURATION", kind: .duration)],
             summary: "move virtual time forward; timers due on the way fire in order", example: "clock advance 2h",
-            run: { interpreter, invocation in
-                let duration = try DurationParser.parse(invocation.argument(0)!)
-                try interpreter.world.advance(by: duration)
-                interpreter.print("clock \(ClockObject(world: interpreter.world, start: interpreter.start).summary(in: interpreter))")
+            run: { context, invocation in
+                let duration = invocation.duration(0)!
+                try context.world.stage.advance(by: duration)
+                context.output.print("clock \(context.inspection.clock)")
+                return .done
             }),
         CommandSpec(
             name: "server users", group: .world, summary: "the users the backend knows", example: "server users",
-            run: { interpreter, _ in
-                let users = try interpreter.world.server.users()
-                if users.isEmpty { interpreter.print("no users") }
+            run: { context, _ in
+                let users = try context.world.stage.server.users()
+                if users.isEmpty { context.output.print("no users") }
                 for user in users {
                     let conversations = user.conversationCount
                     let sessions = user.sessionCount
-                    interpreter.print(
+                    context.output.print(
                         "\(user.id)\(user.isAnonymous ? " (anonymous)" : ""): \(conversations) conversation\(conversations == 1 ? "" : "s"), \(sessions) session\(sessions == 1 ? "" : "s")"
                     )
                 }
+                return .done
             }),
         CommandSpec(
             name: "server sessions", group: .world,
             arguments: [ArgumentSpec(name: "ID", kind: .text)],
             summary: "the open server sessions of a user (method@device)", example: "server sessions alice",
-            run: { interpreter, invocation in
-                interpreter.show(
-                    try ServerObject(world: interpreter.world).field("sessions", argument: invocation.argument(0), in: interpreter)!)
+            run: { context, invocation in
+                context.inspection.show(try context.inspection.server("sessions", argument: invocation.argument(0))!)
+                return .done
             }),
         CommandSpec(
             name: "server pushes", group: .world,
             arguments: [ArgumentSpec(name: "ID", kind: .text)],
             summary: "the devices subscribed to a user's pushes, and the pushes sent to them", example: "server pushes alice",
-            run: { interpreter, invocation in
-                let server = ServerObject(world: interpreter.world)
-                interpreter.print("subscribed devices:")
-                interpreter.show(try server.field("pushes", argument: invocation.argument(0), in: interpreter)!)
-                interpreter.print("pushes sent:")
-                interpreter.show(try server.field("pushlog", argument: invocation.argument(0), in: interpreter)!)
+            run: { context, invocation in
+                let inspection = context.inspection
+                context.output.print("subscribed devices:")
+                inspection.show(try inspection.server("pushes", argument: invocation.argument(0))!)
+                context.output.print("pushes sent:")
+                inspection.show(try inspection.server("pushlog", argument: invocation.argument(0))!)
+                return .done
             }),
         CommandSpec(
             name: "server settings", group: .world,
             arguments: [ArgumentSpec(name: "KEY=VALUE", kind: .text, optional: true, variadic: true)],
             summary: "the app's settings, or change them", example: "server settings allowUserIdOnly=false",
-            run: { interpreter, invocation in
-                let server = interpreter.world.server
+            run: { context, invocation in
+                let server = context.world.stage.server
                 for (key, value) in try keyValues(invocation.arguments.map(\.text)).sorted(by: { $0.key < $1.key }) {
                     do { try server.updateSettings([HTTPWire.AppSetting(key: key, value: value)]) } catch {
                         throw ScriptError(.server, (error as? WireError)?.message ?? "\(error)")
                     }
                 }
-                for setting in try server.settings() { interpreter.print("\(setting.key) = \(setting.value)") }
+                for setting in try server.settings() { context.output.print("\(setting.key) = \(setting.value)") }
+                return .done
             }),
         CommandSpec(
             name: "server app new", group: .world,
@@ -175,8 +185,8 @@ extension CommandTable {
             summary:
                 "another app on the embedded backend, with this API key and the demo app's settings and JWT secret: its users and conversations are its own (client new NAME --api-key KEY signs in to it)",
             example: "server app new second-app",
-            run: { interpreter, invocation in
-                guard let world = (interpreter.world as? EmbeddedStage)?.world else {
+            run: { context, invocation in
+                guard let world = context.world.embedded else {
                     throw ScriptError(.needsEmbeddedWorld, "server app new needs the embedded world: a server's apps are its own to make")
                 }
                 let key = invocation.argument(0)!
@@ -185,38 +195,38 @@ extension CommandTable {
                 }
                 // The key is a secret (W6): not echoed, so that a transcript
                 // shows no placeholder whose number depends on the recording.
-                interpreter.print("app made with that API key; client new NAME --api-key KEY signs in to it")
+                context.output.print("app made with that API key; client new NAME --api-key KEY signs in to it")
+                return .done
             }),
         CommandSpec(
             name: "server attachments", group: .world,
             summary:
                 "the attachments the backend holds, oldest first; uploads no message names are dropped 24h after upload (embedded only)",
             example: "server attachments",
-            run: { interpreter, _ in
-                let now = interpreter.world.now
-                let attachments = try interpreter.world.server.attachments()
-                if attachments.isEmpty { interpreter.print("no attachments") }
+            run: { context, _ in
+                let now = context.world.stage.now
+                let attachments = try context.world.stage.server.attachments()
+                if attachments.isEmpty { context.output.print("no attachments") }
                 for attachment in attachments {
                     let use =
                         attachment.purpose == "profile"
                         ? "profile image" : attachment.conversationId.map { "in \($0)" } ?? "named by no message"
                     let age = Format.duration(milliseconds: now.milliseconds - attachment.createdAt.milliseconds)
-                    interpreter.print(
+                    context.output.print(
                         "\(attachment.id) by \(attachment.uploaderId), \(attachment.mimeType), \(attachment.size) bytes, \(use), uploaded \(age) ago"
                     )
                 }
+                return .done
             }),
         CommandSpec(
             name: "server messages", group: .world,
             arguments: [ArgumentSpec(name: "C", kind: .handle(.conversation))],
             summary: "the messages of a conversation as the server holds them", example: "server messages c1",
-            run: { interpreter, invocation in
-                let conversation = try interpreter.conversation(invocation.argument(0)!)
-                guard
-                    let resolved = try ServerObject(world: interpreter.world).field(
-                        "messages", argument: conversation.handle, in: interpreter)
-                else { return }
-                interpreter.show(resolved)
+            run: { context, invocation in
+                let conversation = try context.handles.conversation(invocation.argument(0)!)
+                guard let resolved = try context.inspection.server("messages", argument: conversation.handle) else { return .done }
+                context.inspection.show(resolved)
+                return .done
             }),
     ]
 }
@@ -228,12 +238,12 @@ struct NetLink {
     let device: String?
     let name: String?
 
-    init(_ invocation: Invocation, in interpreter: Interpreter) throws(ScriptError) {
+    init(_ invocation: Invocation, in handles: CommandContext.Handles) throws(ScriptError) {
         guard let word = invocation.option("--client") else {
             (device, name) = (nil, nil)
             return
         }
-        let client = try interpreter.client(word)
+        let client = try handles.client(word)
         (device, name) = (client.deviceId, client.name)
     }
 

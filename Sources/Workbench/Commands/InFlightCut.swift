@@ -19,12 +19,12 @@ struct InFlightCut {
     /// The cut `invocation` asks for; nil without `--in-flight`. Only the
     /// embedded world holds its requests on the wire: a real server has
     /// them in its sockets, out of reach.
-    init?(_ invocation: Invocation, in interpreter: Interpreter) throws(ScriptError) {
+    init?(_ invocation: Invocation, in world: CommandContext.World) throws(ScriptError) {
         guard let word = invocation.option("--in-flight") else { return nil }
         guard let point = CutPoint(rawValue: word) else {
             throw ScriptError(.badValue, "--in-flight must be one of before-commit, after-commit, got \(Format.quoted(word))")
         }
-        guard interpreter.world is EmbeddedStage else {
+        guard world.stage is EmbeddedStage else {
             throw ScriptError(
                 .needsEmbeddedWorld,
                 "\(invocation.spec.name) --in-flight needs the embedded world: a real server's requests are in its sockets, where they cannot be lost before or after its commit on demand"

@@ -229,7 +229,7 @@ final class FieldReplayClient {
         session: RecordedSession, start: Instant, traffic: [RecordedTraffic], reachability: [(time: Int64, reachable: Bool)],
         ids: ReplayedIDs, file: String, cacheMode: String, autoResend: Bool, pageSize: Int, redacted: Bool
     ) throws {
-        world = try World(seed: 1, start: start, interruption: .shared)
+        world = try World(seed: 1, start: start, interruption: Interruption())
         let runtime = FieldReplayRuntime(world: world, ids: ids)
         tape = TapeTransport(tape: traffic, runtime: runtime)
         self.file = file

@@ -4,10 +4,8 @@ import ChatSimulation
 extension Interpreter {
     /// Runs one line; returns its output and status.
     func execute(_ rawLine: String) -> StepResult {
-        lines = []
-        trailer = []
+        output.clear()
         stepFailure = nil
-        made = nil
         world.interruption.clear()
         // Against a server, what happened since the last command shows with this one.
         if world.isEmbedded { _ = log.take() }
@@ -30,7 +28,7 @@ extension Interpreter {
         if world.interruption.clear() {
             status = .interrupted
             if world.isEmbedded { stoppedAfterTicks = world.interruption.ticks - ticksAtStart }
-            trailer.append(StyledText("interrupted after \(Format.duration(world.now - stepStart)) of virtual time"))
+            output.trailer.append(StyledText("interrupted after \(Format.duration(world.now - stepStart)) of virtual time"))
         }
         if status == .scriptError { sawScriptError = true }
         if status == .expectFailed { sawExpectFailure = true }
@@ -60,6 +58,7 @@ extension Interpreter {
         // an event's time) is said as it is written, for the terminal's
         // colours (issue 30).
         let folded = EventRuns.fold(shownTexts)
+        let (lines, trailer) = (output.lines, output.trailer)
         var bound = (lines + trailer).reduce(0) { $0 + $1.text.utf8.count + 1 }
         for line in folded {
             switch line {
@@ -67,18 +66,18 @@ extension Interpreter {
             case .repeated(_, let block, _): bound += 32 + 48 + block.reduce(0) { $0 + shownTexts[$1].utf8.count + 3 } + 1
             }
         }
-        var output = StyledText()
-        output.reserveCapacity(bytes: bound, spans: folded.count + lines.count + trailer.count)
+        var styled = StyledText()
+        styled.reserveCapacity(bytes: bound, spans: folded.count + lines.count + trailer.count)
         func emit(_ line: StyledText) {
-            output.append(line)
-            output.append("\n")
+            styled.append(line)
+            styled.append("\n")
         }
         func emitEvent(at time: Instant, _ text: String) {
-            output.append("  ")
-            output.append(EventLog.stamp(time, since: start), as: .time)
-            output.append(" ")
-            output.append(text)
-            output.append("\n")
+            styled.append("  ")
+            styled.append(EventLog.stamp(time, since: start), as: .time)
+            styled.append(" ")
+            styled.append(text)
+            styled.append("\n")
         }
         lines.forEach(emit)
         for line in folded {
@@ -92,11 +91,11 @@ extension Interpreter {
         }
         trailer.forEach(emit)
         var result = StepResult(
-            styledOutput: output, status: status, events: events, virtualTime: world.now,
+            styledOutput: styled, status: status, events: events, virtualTime: world.now,
             traffic: world.takeTraffic())
         result.scriptError = scriptError
         result.stoppedAfterTicks = stoppedAfterTicks
-        result.made = made
+        result.made = output.made
         result.failure = status == .expectFailed || status == .scriptError ? stepFailure : nil
         return result
     }
@@ -169,13 +168,13 @@ extension Interpreter {
             defer { pendingBinding = nil }
             if !spec.keepsError { lastError = nil }
             do {
-                try spec.run(self, invocation)
+                switch try spec.run(CommandContext(self), invocation) {
+                case .done: return .ok
+                case .expectFailed: return .expectFailed
+                case .quit: return .quit
+                }
             } catch let error as ScriptError {
                 throw error
-            } catch let status as ExpectOutcome {
-                return status == .failed ? .expectFailed : .ok
-            } catch is QuitRequest {
-                return .quit
             } catch {
                 report(error)
             }
@@ -238,9 +237,10 @@ extension Interpreter {
     }
 
     /// Checks arguments and options against the spec.
-    private func parse(_ spec: CommandSpec, _ tokens: [Token], binding: String?, line: String) throws(ScriptError) -> Invocation {
+    func parse(_ spec: CommandSpec, _ tokens: [Token], binding: String?, line: String) throws(ScriptError) -> Invocation {
         var arguments: [Token] = []
         var options: [String: [String]] = [:]
+        var optionValues: [String: [ArgumentValue]] = [:]
         var index = 0
         while index < tokens.count {
             let token = tokens[index]
@@ -257,7 +257,7 @@ extension Interpreter {
                     }
                     let value = tokens[index]
                     index += 1
-                    try check(value, as: kind, name: option.name)
+                    optionValues[option.name, default: []].append(try check(value, as: kind, name: option.name))
                     options[option.name, default: []].append(value.text)
                 } else {
                     options[option.name, default: []].append("")
@@ -277,21 +277,26 @@ extension Interpreter {
                 .unexpectedArgument,
                 "too many arguments for \(spec.name) (unexpected \"\(arguments[spec.arguments.count].text)\"): usage: \(spec.usage)")
         }
+        var argumentValues: [ArgumentValue] = []
         for (i, token) in arguments.enumerated() {
             let argument = spec.arguments[min(i, spec.arguments.count - 1)]
-            try check(token, as: argument.kind, name: argument.name)
+            argumentValues.append(try check(token, as: argument.kind, name: argument.name))
         }
-        return Invocation(spec: spec, arguments: arguments, options: options, binding: binding, line: line)
+        return Invocation(
+            spec: spec, arguments: arguments, options: options, argumentValues: argumentValues, optionValues: optionValues,
+            binding: binding, line: line)
     }
 
-    private func check(_ token: Token, as kind: ArgumentKind, name: String) throws(ScriptError) {
+    /// Checks a word against its kind; returns its value.
+    private func check(_ token: Token, as kind: ArgumentKind, name: String) throws(ScriptError) -> ArgumentValue {
         switch kind {
         case .text, .file, .verb: break
-        case .duration: _ = try DurationParser.parse(token.text)
+        case .duration: return .duration(try DurationParser.parse(token.text))
         case .count:
             guard let n = Int(token.text), n >= 0 else {
                 throw ScriptError(.badValue, "\(name) must be a whole number, got \"\(token.text)\"")
             }
+            return .count(n)
         case .choice(let choices):
             guard choices.contains(token.text) else {
                 throw ScriptError(
@@ -304,6 +309,7 @@ extension Interpreter {
         case .handle(let kind):
             _ = try resolve(token.text, as: kind)
         }
+        return .word(token.text)
     }
 
     /// `a message (m1)`, for errors about a name in use.
@@ -323,8 +329,3 @@ extension Interpreter {
             || clients.contains { $0.name == root }
     }
 }
-
-/// Thrown by `expect` to say how it went.
-enum ExpectOutcome: Error { case held, failed }
-/// Thrown by `quit`.
-struct QuitRequest: Error {}

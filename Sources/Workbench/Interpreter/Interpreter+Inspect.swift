@@ -108,7 +108,7 @@ extension Interpreter {
         return path
     }
 
-    func expect(_ tokens: [Token]) throws -> Never {
+    func expect(_ tokens: [Token]) throws -> CommandOutcome {
         guard let first = tokens.first else {
             throw ScriptError(.syntax, "expect needs a path: expect HANDLE.field OP VALUE, as in expect w1.count == 2")
         }
@@ -149,11 +149,11 @@ extension Interpreter {
         }
         if holds {
             print("ok: \(text)", as: .success)
-            throw ExpectOutcome.held
+            return .done
         }
         let failure = "expected \(expectation), found \(found.description)"
         stepFailure = failure
         print("expect failed: \(text) — \(failure)", as: .failure)
-        throw ExpectOutcome.failed
+        return .expectFailed
     }
 }

@@ -11,7 +11,7 @@ extension Interpreter {
     /// has passed; giving up fails the step (a script exits 1). `done` is the
     /// end of what a command started with `&` began (issue 29): a message
     /// sent or failed, a watcher no longer refreshing.
-    func wait(_ invocation: Invocation) throws {
+    func wait(_ invocation: Invocation) throws -> CommandOutcome {
         let handle = invocation.argument(0)!
         let kind = invocation.argument(1)!
         let value = invocation.argument(2)
@@ -22,8 +22,7 @@ extension Interpreter {
             let example = kind == "emits" ? "wait \(handle) emits 2" : "wait \(handle) state sent"
             throw ScriptError(.missingArgument, "wait \(handle) \(kind) needs a value, as in \(example)")
         }
-        var limit = Self.defaultWaitLimit
-        if let text = invocation.option("--within") { limit = try DurationParser.parse(text) }
+        let limit = invocation.duration("--within") ?? Self.defaultWaitLimit
         let condition: () -> Bool
         let what: String
         var outcome: (() -> String)?
@@ -63,17 +62,18 @@ extension Interpreter {
         let deadline = started + limit
         world.runUntilIdle()
         while !condition() {
-            guard !world.interruption.isRequested else { return }
+            guard !world.interruption.isRequested else { return .done }
             guard world.step(until: deadline) else {
                 if world.isEmbedded, world.now < deadline { try? world.advance(by: deadline - world.now) }
                 lastError = ChatError(ChatError.Code(rawValue: "waitTimedOut"), "\(what) did not happen within \(Format.duration(limit))")
                 let failure = "gave up waiting for \(what) after \(Format.duration(world.now - started))"
                 stepFailure = failure
                 printAfterEvents("wait failed: \(failure)", as: .failure)
-                throw ExpectOutcome.failed
+                return .expectFailed
             }
         }
         printAfterEvents("waited \(Format.duration(world.now - started)) for \(what)\(outcome.map { ": \($0())" } ?? "")")
+        return .done
     }
 
     /// `settle`: runs in-flight work and recovery, and says how far the

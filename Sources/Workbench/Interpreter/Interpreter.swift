@@ -50,20 +50,13 @@ final class Interpreter: @unchecked Sendable {
     /// The recorder of this session, for `sessions` and `record stop`; nil when not recording.
     weak var recording: (any RecordingControl)?
 
-    /// Lines printed by the current step, each with what it is.
-    var lines: [StyledText] = []
-    /// Lines printed by the current step after its events (how a wait or
-    /// settle ended).
-    var trailer: [StyledText] = []
+    /// What the current step prints.
+    let output = StepOutput()
     var sawExpectFailure = false
     /// Why the current step failed, when it did: what an expect or a wait
     /// found, or the script error's message (`StepResult.failure`).
     var stepFailure: String?
     var sawScriptError = false
-    /// Whether a line used `$SCRATCH` (its folder exists).
-    private var scratchMade = false
-    /// The handle of the object the current step made (``printMade(_:_:first:)``).
-    var made: String?
 
     init(options: WorkbenchOptions) throws {
         self.options = options
@@ -95,31 +88,17 @@ final class Interpreter: @unchecked Sendable {
 
     // MARK: Output
 
-    /// Prints a line of the step's output. Control characters that came in
-    /// with the input (an escape sequence typed or piped into an error
-    /// message's echo) are written escaped, as `\u001b`: output never drives
-    /// the terminal (issue 30). `style` says what the line is (an error, an
-    /// `ok:`), for the terminal's edge to colour: it never reads the text.
-    func print(_ line: String, as style: OutputStyle? = nil) { lines.append(StyledText(Format.escapingControls(shown(line)), as: style)) }
+    /// Prints a line of the step's output (``StepOutput/print(_:as:)``).
+    func print(_ line: String, as style: OutputStyle? = nil) { output.print(line, as: style) }
 
-    /// Prints lines made as text elsewhere (help's pages, a recording's
-    /// listing) as they are, plain: what they are is not known here, and
-    /// is never guessed from their text.
-    func print(lines printed: [String]) { lines += printed.map { StyledText(shown($0)) } }
+    /// Prints lines made as text elsewhere, plain (``StepOutput/print(lines:)``).
+    func print(lines printed: [String]) { output.print(lines: printed) }
 
-    /// Prints `NAME = WHAT` for the object the step made, `name` being its
-    /// handle or the name the line gave it, and keeps the name as the
-    /// step's ``StepResult/made``. `first`: before what the step printed so far.
-    func printMade(_ name: String, _ what: String, first: Bool = false) {
-        made = name
-        let line = StyledText(Format.escapingControls(shown("\(name) = \(what)")))
-        if first { lines.insert(line, at: 0) } else { lines.append(line) }
-    }
+    /// Prints `NAME = WHAT` for the object the step made (``StepOutput/printMade(_:_:first:)``).
+    func printMade(_ name: String, _ what: String, first: Bool = false) { output.printMade(name, what, first: first) }
 
-    /// Prints `line` after the events of the step; `style` as for ``print(_:as:)``.
-    func printAfterEvents(_ line: String, as style: OutputStyle? = nil) {
-        trailer.append(StyledText(Format.escapingControls(shown(line)), as: style))
-    }
+    /// Prints `line` after the events of the step (``StepOutput/printAfterEvents(_:as:)``).
+    func printAfterEvents(_ line: String, as style: OutputStyle? = nil) { output.printAfterEvents(line, as: style) }
 
     // MARK: The session's scratch folder
 
@@ -135,26 +114,20 @@ final class Interpreter: @unchecked Sendable {
     /// `tokens` with `$SCRATCH` standing for the folder (made at its first use).
     func expandingScratch(_ tokens: [Token]) throws(ScriptError) -> [Token] {
         guard tokens.contains(where: { $0.text.contains(Self.scratchWord) }) else { return tokens }
-        if !scratchMade {
+        if output.scratchFolder == nil {
             do {
                 try FileManager.default.createDirectory(atPath: scratchFolder, withIntermediateDirectories: true)
             } catch {
                 throw ScriptError(.file, "cannot make the session's folder for \(Self.scratchWord): \(error.localizedDescription)")
             }
-            scratchMade = true
+            // From now on, what a step prints shows it as $SCRATCH.
+            output.scratchFolder = scratchFolder
         }
         return tokens.map { token in
             var token = token
             token.text = token.text.replacingOccurrences(of: Self.scratchWord, with: scratchFolder)
             return token
         }
-    }
-
-    /// `text` as printed: the scratch folder's path written back as
-    /// `$SCRATCH`, so that what a step prints is the same on every run.
-    func shown(_ text: String) -> String {
-        guard scratchMade, text.contains(scratchFolder) else { return text }
-        return text.replacingOccurrences(of: scratchFolder, with: Self.scratchWord)
     }
 
     // MARK: Handles

@@ -19,7 +19,7 @@ final class EmbeddedStage: Stage, Sendable {
     /// What crosses the simulated network is recorded at its transport
     /// boundary (requests lost on the way too), with its faults, and the
     /// other side's calls, as against a server.
-    init(seed: UInt64, interruption: Interruption = .shared) throws {
+    init(seed: UInt64, interruption: Interruption) throws {
         let world = try World(seed: seed, interruption: interruption)
         self.world = world
         let traffic = self.traffic

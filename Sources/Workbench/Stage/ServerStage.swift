@@ -46,7 +46,7 @@ final class ServerStage: Stage, Sendable {
 
     /// Connects to the server at `url` and checks it answers as the demo
     /// app; throws a one-line reason when it does not.
-    init(url: String, seed: UInt64, quietWindow: Duration = .milliseconds(50), interruption: Interruption = .shared) throws {
+    init(url: String, seed: UInt64, quietWindow: Duration = .milliseconds(50), interruption: Interruption) throws {
         self.interruption = interruption
         var base = url
         while base.hasSuffix("/") { base.removeLast() }

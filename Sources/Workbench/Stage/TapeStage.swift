@@ -23,7 +23,7 @@ final class TapeStage: Stage, Sendable {
     let random: RandomSource
     private let serverNetwork = ServerNetwork()
 
-    init(seed: UInt64, serverURL: String, source: TapeSource, interruption: Interruption = .shared) throws {
+    init(seed: UInt64, serverURL: String, source: TapeSource, interruption: Interruption) throws {
         self.seed = seed
         recordedURL = serverURL
         random = RandomSource(
