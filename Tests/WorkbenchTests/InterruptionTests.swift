@@ -17,4 +17,23 @@ import Testing
         #expect(session.execute("send c1 text hello").status == .ok)
         other.options.interruption.stop(atTick: nil)
     }
+
+    /// A send interrupted on its way, then the session reset (or ended):
+    /// the old interpreter shuts its clients down, and the send's state
+    /// changes reach its log handlers while it is being freed. They held it
+    /// unowned, which trapped ("an unowned reference … already destroyed");
+    /// they hold it weakly now, and the new session goes on.
+    @Test func aStepInterruptedMidSendThenAResetDoesNotCrash() throws {
+        let session = try WorkbenchSession(options: WorkbenchOptions())
+        _ = session.execute("user set alice")
+        _ = session.execute("start conversation")
+        _ = session.execute("watch items c1")
+        let interruption = session.options.interruption
+        interruption.stop(atTick: interruption.ticks + 3)
+        #expect(session.execute("send c1 text hello").status == .interrupted)
+        interruption.stop(atTick: nil)
+        let reset = session.execute("reset")
+        #expect(reset.status == .ok, "\(reset.output)")
+        #expect(session.execute("user set bob").status == .ok)
+    }
 }

@@ -67,8 +67,11 @@ extension Interpreter {
         // object back, or the object, its SDK client and the client's
         // open cache files outlive the session (a file-descriptor leak that
         // ended a long `explore` with "Too many open files").
-        object.relay.handler = { [unowned self, weak object] event in
-            guard let object else { return }
+        // Weak, not unowned: an event the SDK delivers after the session
+        // ended (work left in flight by an interrupted step) finds nothing
+        // to log, rather than a freed interpreter.
+        object.relay.handler = { [weak self, weak object] event in
+            guard let self, let object else { return }
             switch event {
             case .sessionChanged(let state):
                 object.audit.saw(state, client: name)

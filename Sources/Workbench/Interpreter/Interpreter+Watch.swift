@@ -15,7 +15,8 @@ extension Interpreter {
         switch target {
         case .conversations:
             object.observation = client.observeConversations(
-                onResponse: { [unowned self] response in
+                onResponse: { [weak self] response in
+                    guard let self else { return }
                     let conversations = self.absorb(response.data.elements, client: object.client)
                     Interpreter.page(
                         response, handles: conversations.map(\.handle), labels: conversations.prefix(4).map(\.label),
@@ -34,7 +35,8 @@ extension Interpreter {
         case .items(let conversation):
             object.observation = client.observeItems(
                 ofConversationWithId: conversation.id,
-                onResponse: { [unowned self] response in
+                onResponse: { [weak self] response in
+                    guard let self else { return }
                     let messages = self.absorb(response.data.elements, client: object.client)
                     Interpreter.page(
                         response, handles: messages.map(\.handle), labels: messages.prefix(4).map(\.label),
