@@ -60,7 +60,9 @@ struct ReplayCommand: ParsableCommand {
             Terminal.write(try JSONOutput.encode(ReplayReport(outcome, updated: update)) + "\n")
         } else {
             for note in outcome.notes { Terminal.error("chatbench: note: \(note)") }
-            for line in outcome.report(update: update, tape: tape) { Terminal.write(line + "\n") }
+            for line in outcome.styledReport(update: update, tape: tape) {
+                Terminal.write(Colour.paint(StyledText.line(line.text, as: line.style)))
+            }
         }
         throw ExitCode(outcome.identical || update ? 0 : 1)
     }

@@ -272,6 +272,13 @@ private let demoLines = [
         #expect(changed.first?.hasPrefix("-   [") == true && changed.first?.hasSuffix("] m1: failed") == true)
         #expect(changed.last?.hasPrefix("+   [") == true && changed.last?.hasSuffix("] m1: sent") == true)
         #expect(outcome.stepsRun == 4)
+        // The report says what each line is, as the diff made it, for a
+        // terminal's colours (issue 30): never read back from its text.
+        let report = outcome.styledReport(update: false, tape: false)
+        #expect(report.first?.style == .failure && report.first?.text.contains("diverged at step 4") == true)
+        #expect(report.filter { $0.style == .removed }.map(\.text) == [changed.first])
+        #expect(report.filter { $0.style == .added }.map(\.text) == [changed.last])
+        #expect(report.map(\.text) == outcome.report(update: false, tape: false))
 
         let updated = try Replayer.replay(session, steps: try store.steps(of: session.id), update: true)
         #expect(updated.changedSteps == 1 && updated.stepsRun == demoLines.count)

@@ -64,11 +64,11 @@ extension CommandTable {
                     try Replayer.replay(recorded, of: store, update: update, tape: tape)
                 }
                 for note in outcome.notes { context.output.print("note: \(note)") }
-                let report = outcome.report(update: update, tape: tape, wallTime: context.session.timing)
-                for line in report { context.output.print(line) }
+                let report = outcome.styledReport(update: update, tape: tape, wallTime: context.session.timing)
+                for line in report { context.output.print(line.text, as: line.style) }
                 // A divergence fails a script as a failed expect does (the subcommand exits 1).
                 if !outcome.identical, !update {
-                    context.session.fail(report.first)
+                    context.session.fail(report.first?.text)
                     return .expectFailed
                 }
                 return .done

@@ -149,7 +149,7 @@ extension Replayer {
         let actual = shownReplayed.first { $0.number == first.step }.map(stepLines) ?? []
         return ReplayOutcome.Divergence(
             step: step.number, input: step.input, expected: expected.joined(separator: "\n"), actual: actual.joined(separator: "\n"),
-            diff: LineDiff.lines(expected: expected, actual: actual), hint: first.hint)
+            diffLines: LineDiff.diff(expected: expected, actual: actual), hint: first.hint)
     }
 
     /// A watcher's emissions on the device and in the replay, as compared:

@@ -7,8 +7,10 @@ package struct ReplayOutcome: Sendable {
         package var input: String
         package var expected: String
         package var actual: String
+        /// The diff, each line typed (same, recorded, replayed).
+        package var diffLines: [LineDiff.Line]
         /// `  same`, `- recorded`, `+ replayed` lines.
-        package var diff: [String]
+        package var diff: [String] { diffLines.map(\.text) }
         /// Why, when it can be told (a verb this version lacks…).
         package var hint: String?
     }

@@ -57,7 +57,7 @@ extension Replayer {
             if !workbench.dependsOnTheMachine(input), !matcher.matches(expected: expected, actual: actual) {
                 divergence = .init(
                     step: step.number, input: step.input, expected: step.output, actual: new.output,
-                    diff: LineDiff.lines(expected: expected, actual: actual), hint: nil)
+                    diffLines: LineDiff.diff(expected: expected, actual: actual), hint: nil)
                 break
             }
             if result.status == .quit { break }

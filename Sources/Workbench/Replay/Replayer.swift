@@ -76,7 +76,7 @@ package enum Replayer {
                     }
                     divergence = .init(
                         step: step.number, input: step.input, expected: step.output, actual: new.output,
-                        diff: LineDiff.lines(expected: expected, actual: actual), hint: hint)
+                        diffLines: LineDiff.diff(expected: expected, actual: actual), hint: hint)
                 }
                 if !update { break }
             }
