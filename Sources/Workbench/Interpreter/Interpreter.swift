@@ -94,9 +94,6 @@ final class Interpreter: @unchecked Sendable {
     /// Prints lines made as text elsewhere, plain (``StepOutput/print(lines:)``).
     func print(lines printed: [String]) { output.print(lines: printed) }
 
-    /// Prints `NAME = WHAT` for the object the step made (``StepOutput/printMade(_:_:first:)``).
-    func printMade(_ name: String, _ what: String, first: Bool = false) { output.printMade(name, what, first: first) }
-
     /// Prints `line` after the events of the step (``StepOutput/printAfterEvents(_:as:)``).
     func printAfterEvents(_ line: String, as style: OutputStyle? = nil) { output.printAfterEvents(line, as: style) }
 
