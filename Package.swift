@@ -175,8 +175,9 @@ let package = Package(
         .testTarget(
             name: "WorkbenchTests",
             dependencies: ["Workbench", "ChatServer", "ChatSDKNetwork", "ChatSimulation", "ChatSDK", "ChatCore", "ChatTestSupport"],
-            // Planted failures that ShrinkCorpusTests reads by path.
-            exclude: ["ShrinkCorpus"],
+            // Planted failures that ShrinkCorpusTests reads by path; a field
+            // recording of schema v4 that the legacy readers' tests read.
+            exclude: ["ShrinkCorpus", "Fixtures"],
             swiftSettings: strict),
         .testTarget(
             name: "ChatServerTests",

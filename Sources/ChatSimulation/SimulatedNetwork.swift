@@ -15,6 +15,8 @@ package final class SimulatedNetwork: Sendable {
         /// Who opened it and its exchange number, for the wire observer.
         var deviceId = ""
         var exchange = 0
+        /// Where its frames' latency jitter is drawn from (its transport's stream).
+        var latency: RandomSource
     }
 
     /// Open connections by their id in the conditions.
@@ -23,12 +25,10 @@ package final class SimulatedNetwork: Sendable {
     /// Online, latency, failures to come, requests so far, connections to cut.
     package let conditions = NetworkConditions(latency: .milliseconds(20))
     private let scheduler: Scheduler
-    private let random: RandomSource
     let backend: Backend
 
-    init(scheduler: Scheduler, random: RandomSource, backend: Backend) {
+    init(scheduler: Scheduler, backend: Backend) {
         self.scheduler = scheduler
-        self.random = random
         self.backend = backend
     }
 
@@ -73,25 +73,33 @@ package final class SimulatedNetwork: Sendable {
     // MARK: Delivery
 
     /// Each leg of a trip: the latency with a little seeded jitter (up to a
-    /// quarter), there and back.
-    var tripLatency: FaultInjectingTransport.Latency {
-        FaultInjectingTransport.Latency(there: { self.oneWay(device: $0) }, back: { self.oneWay(device: $0) })
+    /// quarter) drawn from `jitter`, the transport's own stream, there and back.
+    func tripLatency(jitter: RandomSource) -> FaultInjectingTransport.Latency {
+        FaultInjectingTransport.Latency(
+            there: { self.oneWay(device: $0, jitter: jitter) }, back: { self.oneWay(device: $0, jitter: jitter) })
     }
 
     /// One-way latency to or from `device` (its link's, else the
     /// network's), with a little seeded jitter (up to a quarter).
-    func oneWay(device: String?) -> Duration {
+    func oneWay(device: String?, jitter: RandomSource) -> Duration {
         let base = conditions.latency(device: device).wholeMilliseconds
-        let jitter = base >= 4 ? Int64(random.int(in: 0...Int(base / 4))) : 0
-        return .milliseconds(base + jitter)
+        let extra = base >= 4 ? Int64(jitter.int(in: 0...Int(base / 4))) : 0
+        return .milliseconds(base + extra)
     }
 
-    func open(deviceId: String, exchange: Int) -> (Int, AsyncStream<RealtimeSignal>) {
+    /// One-way latency of a frame on connection `id`.
+    private func oneWay(connection id: Int) -> Duration {
+        guard let connection = connections.withLock({ $0[id] }) else { return .zero }
+        return oneWay(device: connection.deviceId, jitter: connection.latency)
+    }
+
+    func open(deviceId: String, exchange: Int, latency: RandomSource) -> (Int, AsyncStream<RealtimeSignal>) {
         let (stream, continuation) = AsyncStream<RealtimeSignal>.makeStream()
         let id = conditions.register(device: deviceId) { [weak self] id, reason in self?.cut(id, reason: reason) }
         connections.withLock {
             $0[id] = Connection(
-                continuation: continuation, subscription: nil, lastDelivery: scheduler.now, deviceId: deviceId, exchange: exchange)
+                continuation: continuation, subscription: nil, lastDelivery: scheduler.now, deviceId: deviceId, exchange: exchange,
+                latency: latency)
         }
         return (id, stream)
     }
@@ -102,7 +110,7 @@ package final class SimulatedNetwork: Sendable {
 
     /// Delivers a pushed event after the latency, in order per connection.
     func deliver(_ event: WireEvent, to id: Int) {
-        let delay = oneWay(device: connections.withLock { $0[id]?.deviceId })
+        let delay = oneWay(connection: id)
         let time: Instant? = connections.withLock { connections in
             guard var connection = connections[id] else { return nil }
             let time = max(scheduler.now + delay, connection.lastDelivery)
@@ -121,7 +129,7 @@ package final class SimulatedNetwork: Sendable {
     /// The server ends a connection (logout, revoked tokens, a merged
     /// user): after the events already on their way, the client is told why.
     func closeFromServer(_ id: Int, reason: String) {
-        let delay = oneWay(device: connections.withLock { $0[id]?.deviceId })
+        let delay = oneWay(connection: id)
         let time: Instant? = connections.withLock { connections in
             guard let connection = connections[id] else { return nil }
             return max(scheduler.now + delay, connection.lastDelivery)
@@ -155,24 +163,30 @@ struct SimulatedTransport: ChatTransport {
     let network: SimulatedNetwork
     /// The client's device: its reachability is its link's and the network's.
     let deviceId: String?
+    /// Where the latency jitter of this transport's trips is drawn from: a
+    /// stream of its own (``World/makeTransport(deviceId:)``).
+    let latency: RandomSource
     /// The faults in front of the backend for requests (and openings when
     /// nobody observes them), made once: every request of the send path
     /// goes through it.
     private let requests: FaultInjectingTransport
 
-    init(world: World, network: SimulatedNetwork, deviceId: String?) {
+    init(world: World, network: SimulatedNetwork, deviceId: String?, latency: RandomSource) {
         self.world = world
         self.network = network
         self.deviceId = deviceId
-        requests = Self.faults(world: world, network: network, exchange: 0, deviceId: deviceId)
+        self.latency = latency
+        requests = Self.faults(world: world, network: network, exchange: 0, deviceId: deviceId, latency: latency)
     }
 
     /// The faults in front of the backend; `exchange` numbers an opening
     /// for the wire observer.
-    private static func faults(world: World, network: SimulatedNetwork, exchange: Int, deviceId: String?) -> FaultInjectingTransport {
+    private static func faults(
+        world: World, network: SimulatedNetwork, exchange: Int, deviceId: String?, latency: RandomSource
+    ) -> FaultInjectingTransport {
         FaultInjectingTransport(
-            over: BackendHop(network: network, exchange: exchange), conditions: network.conditions, runtime: world,
-            latency: network.tripLatency, deviceId: deviceId)
+            over: BackendHop(network: network, exchange: exchange, latency: latency), conditions: network.conditions, runtime: world,
+            latency: network.tripLatency(jitter: latency), deviceId: deviceId)
     }
 
     /// What crosses is told to the network's observer here, at the
@@ -193,8 +207,9 @@ struct SimulatedTransport: ChatTransport {
         guard let observer = network.observer else { return try await requests.openRealtime(request) }
         let exchange = observer.opening(request)
         do {
-            let connection = try await Self.faults(world: world, network: network, exchange: exchange, deviceId: deviceId).openRealtime(
-                request)
+            let connection = try await Self.faults(world: world, network: network, exchange: exchange, deviceId: deviceId, latency: latency)
+                .openRealtime(
+                    request)
             observer.opened(.success(()), deviceId: request.deviceId, exchange: exchange)
             return connection
         } catch {
@@ -214,13 +229,15 @@ struct BackendHop: ChatTransport {
     let network: SimulatedNetwork
     /// The opening's exchange number, for the wire observer.
     var exchange = 0
+    /// Its transport's latency stream, for the connection's frames.
+    let latency: RandomSource
 
     func perform(_ envelope: WireEnvelope) async throws -> WireResponse {
         try network.backend.handle(envelope).get()
     }
 
     func openRealtime(_ request: RealtimeRequest) async throws -> RealtimeConnection {
-        let (id, stream) = network.open(deviceId: request.deviceId, exchange: exchange)
+        let (id, stream) = network.open(deviceId: request.deviceId, exchange: exchange, latency: latency)
         let network = self.network
         let result = network.backend.subscribe(
             apiKey: request.apiKey, accessToken: request.accessToken, afterUserSeq: request.afterUserSeq,

@@ -15,9 +15,14 @@ public final class World: ChatRuntime, TracingRuntime, Sendable {
     public let simulationExecutor: SimulationExecutor
     package let network: SimulatedNetwork
     public let backend: Backend
-    /// The world's one seeded random source, shared by everything in it:
-    /// the backend's ids, the network's jitter, the clients' ids.
+    /// The world's seeded source of identifiers, shared by everything in
+    /// it: the backend's ids and the clients'. Jitter comes from streams of
+    /// its own (``jitter(for:)``, the network's latency).
     package let random: RandomSource
+    /// The jitters' streams (back-offs per client, latency per transport).
+    package let streams: RandomStreams
+    /// The next number of a client's or a transport's stream.
+    package let streamNumbers = StreamNumbers()
     /// The virtual clock (the scheduler's).
     package let clock: TimeSource
     /// What stops the world mid-command (Ctrl-C).
@@ -57,16 +62,18 @@ public final class World: ChatRuntime, TracingRuntime, Sendable {
         self.interruption = interruption
         let scheduler = Scheduler(start: start)
         let random = RandomSource(seed: seed)
+        let streams = RandomStreams(seed: seed)
         self.scheduler = scheduler
         let clock = TimeSource { scheduler.now }
         self.random = random
+        self.streams = streams
         self.clock = clock
         simulationExecutor = SimulationExecutor(interruption: interruption)
         traceSink = Mutex(nil)
         backend = try Backend(
             environment: BackendEnvironment(clock: clock, random: random))
         try backend.createApp(apiKey: Self.apiKey, jwtSecret: Self.jwtSecret)
-        network = SimulatedNetwork(scheduler: scheduler, random: random, backend: backend)
+        network = SimulatedNetwork(scheduler: scheduler, backend: backend)
     }
 
     /// Starts `operation` as a task on the world's executor (what
@@ -86,12 +93,18 @@ public final class World: ChatRuntime, TracingRuntime, Sendable {
     /// A transport for an SDK client on this world's network, on the link
     /// of its device (`net offline --client`; nil: the network's alone).
     package func makeTransport(deviceId: String? = nil) -> any ChatTransport {
-        SimulatedTransport(world: self, network: network, deviceId: deviceId)
+        SimulatedTransport(
+            world: self, network: network, deviceId: deviceId, latency: streams.source("latency \(streamNumbers.next("latency"))"))
     }
 
     // MARK: ChatRuntime
 
     package var executor: any SerialExecutor & TaskExecutor { simulationExecutor }
+
+    /// A client's back-off jitter: a stream of its own (the clients
+    /// numbered in the order they are made), independent of the
+    /// identifiers drawn from ``random`` and of other clients' draws.
+    package func makeJitterSource() -> RandomSource { streams.source("jitter \(streamNumbers.next("jitter"))") }
 
     package func sleep(until deadline: Instant, kind: WaitKind) async throws {
         try await sleep(until: deadline, kind: kind, cutting: nil)

@@ -73,11 +73,12 @@ import Testing
         #expect((0..<1000).map { _ in source.fraction() }.allSatisfy { $0 >= 0 && $0 < 1 })
     }
 
-    /// A runtime's `makeID` and `randomFraction` are its random source's.
+    /// A runtime's `makeID` and, unless it says otherwise, its jitter are
+    /// its random source's.
     @Test func aRuntimeDrawsFromItsRandomSource() {
         let runtime = FixedRuntime()
         #expect(runtime.makeID(prefix: "m-") == "m-89025cc1")
-        #expect(runtime.randomFraction() == Double(0x658E_EC67) / 4_294_967_296)
+        #expect(runtime.makeJitterSource().fraction() == Double(0x658E_EC67) / 4_294_967_296)
         #expect(runtime.now == .simulationEpoch)
     }
 }

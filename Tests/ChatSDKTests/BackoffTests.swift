@@ -33,7 +33,7 @@ import Testing
             func sleep(until deadline: Instant, kind: WaitKind) async throws {}
         }
         let runtime = Counter()
-        let fractions = (0..<200).map { _ in runtime.randomFraction() }
+        let fractions = (0..<200).map { _ in runtime.makeJitterSource().fraction() }
         #expect(fractions.allSatisfy { $0 >= 0 && $0 < 1 })
         #expect(Set(fractions.map { Int($0 * 10) }).count == 10, "fractions cover [0, 1)")
     }

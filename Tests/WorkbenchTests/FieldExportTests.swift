@@ -157,8 +157,10 @@ import Testing
     static func loadWithTheSecondMessageFailed() throws -> (RecordedSession, [RecordedStep], [RecordedTraffic]) {
         var (session, steps, traffic) = try load()
         for index in steps.indices where steps[index].number == 6 {
-            for event in steps[index].events.indices where steps[index].events[event].text.hasPrefix("m-74616796: sent") {
-                steps[index].events[event].text = #"m-74616796: failed "Hello?""#
+            for event in steps[index].events.indices where steps[index].events[event].text.hasPrefix("m-ee42c90b: sent") {
+                steps[index].events[event].text = #"m-ee42c90b: failed "Hello?""#
+                steps[index].events[event].valueJSON = steps[index].events[event].valueJSON?
+                    .replacingOccurrences(of: #""state":"sent""#, with: #""state":"failed""#)
             }
         }
         return (session, steps, traffic)
@@ -169,7 +171,7 @@ import Testing
         let export = try FieldExport.export(session, steps: steps, traffic: traffic)
         #expect(!export.reproduced)
         #expect(export.notes.contains { $0.contains("toBeSent → sending → failed on the device") })
-        #expect(export.text.contains("# differs: m2 (m-74616796 on the device)"))
+        #expect(export.text.contains("# differs: m2 (m-ee42c90b on the device)"))
         #expect(export.text.contains("> expect m2.state == failed"))
         // It fails like any script, and shrink takes it as it takes any.
         let transcript = try Transcript.parse(export.text, path: "ticket.chat")

@@ -33,8 +33,8 @@ import Testing
         #expect(outcome.unusedTape == [])
         #expect(outcome.identical)
         #expect(outcome.stepsRun == 8)
-        // The device's clock: 41.138 s from the first call to the last.
-        #expect(outcome.virtualMilliseconds == 41_138)
+        // The device's clock: 41.135 s from the first call to the last.
+        #expect(outcome.virtualMilliseconds == 41_135)
         // The replay minted the device's ids again.
         #expect(outcome.steps[4].events.contains { $0.text == "call: sendMessage returned m-89025cc1 toBeSent" })
     }
@@ -42,13 +42,14 @@ import Testing
     @Test func aStateTheDeviceSawOtherwiseIsTheDivergence() throws {
         let folder = try TemporaryFolder()
         let path = try Self.tampered(
-            #"UPDATE event SET text = 'm-74616796: failed "Hello?"' WHERE text = 'm-74616796: sent "Hello?"'"#, in: folder)
+            #"UPDATE event SET text = 'm-ee42c90b: failed "Hello?"', value = json_set(value, '$.message.state', 'failed') WHERE text = 'm-ee42c90b: sent "Hello?"'"#,
+            in: folder)
         let outcome = try Self.replay(path)
         let divergence = try #require(outcome.divergence)
         #expect(divergence.step == 6)
         #expect(divergence.input == #"sendMessage(.text("Hello?"), in: "order-4711")"#)
-        #expect(divergence.diff.contains(#"- m-74616796: failed "Hello?""#))
-        #expect(divergence.diff.contains(#"+ m-74616796: sent "Hello?""#))
+        #expect(divergence.diff.contains(#"- m-ee42c90b: failed "Hello?""#))
+        #expect(divergence.diff.contains(#"+ m-ee42c90b: sent "Hello?""#))
         #expect(!outcome.identical)
     }
 
@@ -58,12 +59,12 @@ import Testing
         let path = try Self.tampered(
             """
             UPDATE traffic SET summary = 'error forbidden',
-                body = CAST('{"error":{"code":"forbidden","message":"not a member"}}' AS BLOB) WHERE seq = 10
+                body = CAST('{"error":{"code":"forbidden","message":"not a member"}}' AS BLOB) WHERE seq = 8
             """, in: folder)
         let outcome = try Self.replay(path)
         let divergence = try #require(outcome.divergence)
         #expect(divergence.step == 6)
-        #expect(divergence.diff.contains { $0.hasPrefix("+ m-74616796: failed") })
+        #expect(divergence.diff.contains { $0.hasPrefix("+ m-ee42c90b: failed") })
     }
 
     @Test func aRequestTheSDKNoLongerMakesIsListed() throws {

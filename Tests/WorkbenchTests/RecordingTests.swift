@@ -134,10 +134,9 @@ private let demoLines = [
 
     /// A file named to be read (a bundle, an app's diagnostics file) of an
     /// older schema is read through a migrated copy: its bytes stay as they
-    /// came (the field recording in examples/ is of schema v4).
+    /// came (a field recording of schema v4, kept as it was written).
     @Test func anOlderFileNamedToBeReadIsNotChanged() throws {
-        let field = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("examples/field/support-ticket.sqlite")
+        let field = URL(fileURLWithPath: FieldTypedCallsTests.legacyFixture)
         let folder = try TemporaryFolder()
         let path = folder.url.appendingPathComponent("ticket.sqlite").path
         try FileManager.default.copyItem(atPath: field.path, toPath: path)

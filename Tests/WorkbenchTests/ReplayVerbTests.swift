@@ -36,7 +36,7 @@ import Testing
         _ = _folder
         let a = try store.session("a")
         let expected = try Replayer.replay(a, of: store).report(update: false, tape: false, wallTime: false)
-        #expect(expected == ["session 1 \"a\": 4 steps replayed, identical (1m0.046s of virtual time)"])
+        #expect(expected == ["session 1 \"a\": 4 steps replayed, identical (1m0.047s of virtual time)"])
         // At the prompt, last is the newest session before this one.
         let last = recorder.execute("replay last")
         #expect(last.status == .ok)
@@ -128,7 +128,7 @@ import Testing
         let html = folder.url.appendingPathComponent("a.html").path
         let written = recorder.execute("export a --bundle \(bundle)")
         #expect(written.output == "wrote session 1 \"a\" to \(bundle) (replay it with: chatbench replay \(bundle))\n")
-        #expect(recorder.execute("replay \(bundle)").output == "session 1 \"a\": 4 steps replayed, identical (1m0.046s of virtual time)\n")
+        #expect(recorder.execute("replay \(bundle)").output == "session 1 \"a\": 4 steps replayed, identical (1m0.047s of virtual time)\n")
         #expect(recorder.execute("export a --bundle \(bundle)").status == .scriptError)
         #expect(recorder.execute("export a --bundle \(bundle) --force").status == .ok)
         #expect(recorder.execute("export a --html \(html)").output == "wrote session 1 \"a\" to \(html) (open it in a browser)\n")
@@ -148,7 +148,7 @@ import Testing
         let session = try workbench()
         let replay = session.execute("replay \(Self.fieldFile)")
         #expect(replay.status == .ok)
-        #expect(replay.output == "session 1 \"Acme Shop 3.2 (iOS)\": 8 steps replayed from the tape, identical (41.138s of virtual time)\n")
+        #expect(replay.output == "session 1 \"Acme Shop 3.2 (iOS)\": 8 steps replayed from the tape, identical (41.135s of virtual time)\n")
         let last = session.execute("replay last")
         #expect(last.status == .scriptError)
         #expect(

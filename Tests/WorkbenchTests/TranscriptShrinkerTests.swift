@@ -43,15 +43,15 @@ import Testing
         // the transcript says `m1: failed` where the world says `m1: toBeSent`.
         let (session, steps) = try Self.recorded(Self.padded)
         var text = Transcript.export(session, steps: steps)
-        let line = "  [00:10:00.071] m1: toBeSent\n"
+        let line = "  [00:10:00.065] m1: toBeSent\n"
         #expect(text.contains(line), "\(text)")
-        text = text.replacingOccurrences(of: line, with: "  [00:10:00.071] m1: failed\n")
+        text = text.replacingOccurrences(of: line, with: "  [00:10:00.065] m1: failed\n")
         var shrinker = TranscriptShrinker()
         shrinker.seed = 1
         let result = try #require(try shrinker.shrink(try Transcript.parse(text, path: "planted.chat")))
         #expect(
             result.signature
-                == #"output differs at > send c1 text "one": expected "  [00:10:00.071] m1: failed", found "  [00:10:00.071] m1: toBeSent""#
+                == #"output differs at > send c1 text "one": expected "  [00:10:00.065] m1: failed", found "  [00:10:00.065] m1: toBeSent""#
         )
         // The time of the failure needs the clock; the watchers' lines are
         // in the step's expected output before it (c2 in the list of

@@ -16,7 +16,7 @@ import Testing
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
         #expect(
             run.stdout.hasPrefix(
-                "session 1 \"Acme Shop 3.2 (iOS)\": 8 steps replayed from the tape, identical (41.138s of virtual time in "),
+                "session 1 \"Acme Shop 3.2 (iOS)\": 8 steps replayed from the tape, identical (41.135s of virtual time in "),
             "\(run.stdout)")
     }
 
@@ -26,7 +26,10 @@ import Testing
         try FileManager.default.copyItem(atPath: Self.fixture, toPath: copy)
         let queue = try DatabaseQueue(path: copy)
         try queue.write { db in
-            try db.execute(sql: #"UPDATE event SET text = 'm-74616796: failed "Hello?"' WHERE text = 'm-74616796: sent "Hello?"'"#)
+            try db.execute(
+                sql:
+                    #"UPDATE event SET text = 'm-ee42c90b: failed "Hello?"', value = json_set(value, '$.message.state', 'failed') WHERE text = 'm-ee42c90b: sent "Hello?"'"#
+            )
         }
         try queue.close()
         let run = try ChatbenchBinary.run(["replay", copy])
@@ -34,8 +37,8 @@ import Testing
         let lines = run.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first == #"session 1 "Acme Shop 3.2 (iOS)" diverged at step 6: > sendMessage(.text("Hello?"), in: "order-4711")"#)
         #expect(lines.contains("--- on the device"))
-        #expect(lines.contains(#"- m-74616796: failed "Hello?""#))
-        #expect(lines.contains(#"+ m-74616796: sent "Hello?""#))
+        #expect(lines.contains(#"- m-ee42c90b: failed "Hello?""#))
+        #expect(lines.contains(#"+ m-ee42c90b: sent "Hello?""#))
         let update = try ChatbenchBinary.run(["replay", copy, "--update"])
         #expect(update.status == 2)
         #expect(update.stderr.contains("field recording: --update cannot re-record it"))

@@ -37,16 +37,16 @@ import Workbench
         #expect(lines.count == 2 && lines[1].hasPrefix(" 1  demo  ") && lines[1].hasSuffix("      7  script  ok"))
         let show = try ChatbenchBinary.run(["sessions", "show", "demo", "--db", db])
         #expect(show.status == 0)
-        #expect(show.stdout.contains("#4 [00:00:00.049] > send c1 text \"hi\"\nm1 = text message in c1\n"))
+        #expect(show.stdout.contains("#4 [00:00:00.045] > send c1 text \"hi\"\nm1 = text message in c1\n"))
         let timeline = try ChatbenchBinary.run(["sessions", "show", "1", "--timeline", "--db", db])
         #expect(timeline.stdout.contains("│────────── sendMessage ──────────▶│ ok"))
         #expect(timeline.stdout.contains("◆ w1 emits (fresh, refreshed) 0 conversations"))
         let tape = try ChatbenchBinary.run(["sessions", "show", "1", "--traffic", "--db", db])
         #expect(tape.status == 0)
         // The embedded world records its traffic too: the request, the agent's message pushed to the client.
-        #expect(tape.stdout.contains("device-client  http → POST /v1/conversations/c-d7363ca5/messages\n"), "\(tape.stdout)")
+        #expect(tape.stdout.contains("device-client  http → POST /v1/conversations/c-fb32555e/messages\n"), "\(tape.stdout)")
         #expect(tape.stdout.contains("device-client  ws   ← event #"))
-        #expect(tape.stdout.contains("app-backend    http → agentSay(c-d7363ca5, \"hello\")"))
+        #expect(tape.stdout.contains("app-backend    http → agentSay(c-fb32555e, \"hello\")"))
         let json = try ChatbenchBinary.run(["sessions", "show", "1", "--traffic", "--json", "--db", db])
         #expect(json.stdout.contains("\"channel\" : \"ws\""))
     }
@@ -86,7 +86,7 @@ import Workbench
         _ = _folder
         let same = try ChatbenchBinary.run(["replay", "demo", "--db", db])
         #expect(same.status == 0, "\(same.stdout)\(same.stderr)")
-        #expect(same.stdout.hasPrefix("session 1 \"demo\": 7 steps replayed, identical (1h0.117s of virtual time in "))
+        #expect(same.stdout.hasPrefix("session 1 \"demo\": 7 steps replayed, identical (1h0.114s of virtual time in "))
 
         let store = try RecordingStore(path: db, create: false)
         try store.replaceSteps(
@@ -99,7 +99,7 @@ import Workbench
         let diverged = try ChatbenchBinary.run(["replay", "1", "--db", db])
         #expect(diverged.status == 1)
         #expect(diverged.stdout.hasPrefix("session 1 \"demo\" diverged at step 4: > send c1 text \"hi\"\n--- recorded\n+++ replayed\n"))
-        #expect(diverged.stdout.contains("\n-   [00:00:00.093] m1: failed\n+   [00:00:00.093] m1: sent\n"))
+        #expect(diverged.stdout.contains("\n-   [00:00:00.087] m1: failed\n+   [00:00:00.087] m1: sent\n"))
 
         let updated = try ChatbenchBinary.run(["replay", "demo", "--update", "--db", db])
         #expect(updated.status == 0)

@@ -39,7 +39,7 @@ import Testing
         let folder = try TemporaryFolder()
         let planted = folder.url.appendingPathComponent("planted.chat").path
         let text = try String(contentsOf: Self.examples.appendingPathComponent("06-sending.chat"), encoding: .utf8)
-        try text.replacingOccurrences(of: "  [00:00:00.071] m2: toBeSent\n", with: "  [00:00:00.071] m2: failed\n")
+        try text.replacingOccurrences(of: "  [00:00:00.065] m2: toBeSent\n", with: "  [00:00:00.065] m2: failed\n")
             .write(toFile: planted, atomically: true, encoding: .utf8)
         let output = folder.url.appendingPathComponent("small.chat").path
         let shrink = try ChatbenchBinary.run(["shrink", planted, "-o", output])
@@ -51,7 +51,7 @@ import Testing
                 """
                 # seed: 1
                 # shrunk from \(planted): output differs at > send c1 text "two": \
-                expected "  [00:00:00.071] m2: failed", found "  [00:00:00.071] m2: toBeSent"
+                expected "  [00:00:00.065] m2: failed", found "  [00:00:00.065] m2: toBeSent"
 
                 """), "\(small)")
         #expect(
@@ -59,8 +59,8 @@ import Testing
                 "user set alice", "start conversation", "watch items c1", "send c1 text \"one\"", "net fail 1", "send c1 text \"two\"",
             ])
         let test = try ChatbenchBinary.run(["test", output])
-        #expect(test.stdout.contains("line 28: > send c1 text \"two\""), "\(test.stdout)")
-        #expect(test.stdout.contains("-   [00:00:00.071] m2: failed\n    +   [00:00:00.071] m2: toBeSent"), "\(test.stdout)")
+        #expect(test.stdout.contains("line 27: > send c1 text \"two\""), "\(test.stdout)")
+        #expect(test.stdout.contains("-   [00:00:00.065] m2: failed\n    +   [00:00:00.065] m2: toBeSent"), "\(test.stdout)")
     }
 
     @Test func aRecordedSessionAndItsBundleShrinkToTheSameTranscript() throws {

@@ -13,9 +13,15 @@ package protocol ChatRuntime: AnyObject, Sendable {
     /// Where the time comes from (``now`` reads it).
     var clock: TimeSource { get }
 
-    /// Where random bits come from: ``makeID(prefix:)`` and
-    /// ``randomFraction()`` both draw from it.
+    /// Where random bits come from: ``makeID(prefix:)`` draws from it.
     var random: RandomSource { get }
+
+    /// Where a new client draws the jitter of its back-offs from, asked
+    /// once per client. By default ``random``; the embedded world gives each
+    /// client a stream of its own (``RandomStreams``, numbered in the order
+    /// the clients are made), so that a jitter's value does not depend on
+    /// how the draws of other clients and of identifiers interleave with it.
+    func makeJitterSource() -> RandomSource
 
     /// Suspends until `deadline`. Throws `CancellationError` when cancelled.
     /// `kind` tells the simulation whether the wait is work in flight (a
@@ -66,9 +72,7 @@ extension ChatRuntime {
     /// A fresh random identifier, `prefix` followed by hex digits.
     package func makeID(prefix: String) -> String { random.makeID(prefix: prefix) }
 
-    /// A number in [0, 1) from the runtime's randomness (seeded in the
-    /// embedded world): jitter for back-offs.
-    package func randomFraction() -> Double { random.fraction() }
+    package func makeJitterSource() -> RandomSource { random }
 
     package func sleep(for duration: Duration, kind: WaitKind) async throws {
         try await sleep(until: now + duration, kind: kind)

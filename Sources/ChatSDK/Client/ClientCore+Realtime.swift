@@ -78,11 +78,11 @@ extension ClientCore {
             setConnection(link.ended(reachable: reachable, closedByServer: closedByServer))
             // What watchers show no longer follows the server (D1).
             markWatchersStale()
-            let runtime = self.runtime
+            let jitter = self.jitter
             // Back off (1 s, 2 s, 4 s… up to 30 s, with jitter); offline,
             // wait for the network itself. A change of network ends either
             // wait early (`reachabilityChanged`).
-            var wait: RealtimeLinkMachine.Wait? = link.nextWait(fraction: { runtime.randomFraction() })
+            var wait: RealtimeLinkMachine.Wait? = link.nextWait(fraction: { jitter.fraction() })
             while let next = wait, !Task.isCancelled {
                 await sleep(next)
                 wait = link.waitsAgain(reachable: reachable)

@@ -151,10 +151,10 @@ extension ClientCore {
             // What the transport says of the network now beats what the
             // client last heard (a connection cut by going offline).
             let reachable = configuration.transport.isReachable ?? self.reachable
-            let runtime = self.runtime
+            let jitter = self.jitter
             switch outbox.failed(
                 sender, with: OutboxMachine.Failure(chatError), reachable: reachable, autoResend: configuration.autoResend,
-                fraction: { runtime.randomFraction() })
+                fraction: { jitter.fraction() })
             {
             case .waitForNetwork:
                 row.state = .toBeSent

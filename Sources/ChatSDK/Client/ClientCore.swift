@@ -11,6 +11,9 @@ actor ClientCore {
     /// beside the cache.
     nonisolated let device: DeviceIdentity
     var deviceId: String { device.id }
+    /// Where this client's back-off jitter is drawn from (its runtime's
+    /// choice, made once: in the embedded world a stream of its own).
+    nonisolated let jitter: RandomSource
     /// The cache the client keeps now (C1): `.memory` while a disk cache
     /// could not be used. In a lock so that the app can ask at any time.
     nonisolated let activeCacheMode: LockedValue<ChatClient.CacheMode>
@@ -94,6 +97,7 @@ actor ClientCore {
     init(configuration: ChatClient.Configuration, provider: (any SessionTokenProvider)?) {
         self.configuration = configuration
         self.runtime = configuration.runtime
+        self.jitter = configuration.runtime.makeJitterSource()
         self.provider = provider
         self.device = DeviceIdentity.resolve(configuration, generate: DeviceIdentity.generate)
         self.activeCacheMode = LockedValue(configuration.cacheMode)
