@@ -128,34 +128,6 @@ import Testing
     }
 }
 
-/// Holds the answers to sends until released: the server has the message
-/// and its events reach the client, the answer does not.
-private final class HeldAnswers: ChatTransport {
-    let base: any ChatTransport
-    let waiting = Locked<[CheckedContinuation<Void, Never>]>([])
-
-    init(_ base: any ChatTransport) { self.base = base }
-
-    func perform(_ envelope: WireEnvelope) async throws -> WireResponse {
-        let response = try await base.perform(envelope)
-        if case .sendMessage = envelope.request {
-            await withCheckedContinuation { continuation in waiting.withLock { $0.append(continuation) } }
-        }
-        return response
-    }
-
-    func openRealtime(_ request: RealtimeRequest) async throws -> RealtimeConnection {
-        try await base.openRealtime(request)
-    }
-
-    func release() {
-        for continuation in waiting.withLock({ waiting in
-            defer { waiting = [] }
-            return waiting
-        }) { continuation.resume() }
-    }
-}
-
 /// The same, through a client: the echo of a message whose answer is
 /// still awaited waits for it, and a shutdown writes it.
 @Suite struct EchoBatchClientTests {

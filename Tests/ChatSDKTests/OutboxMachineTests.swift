@@ -105,7 +105,57 @@ import Testing
         (.failed, false, false, .skip),
     ])
     func whatToDoWithTheHead(state: SendState.Kind, reachable: Bool, autoResend: Bool, attempt: OutboxMachine.Attempt) {
-        #expect(OutboxMachine.attempt(state: state, reachable: reachable, autoResend: autoResend) == attempt)
+        var outbox = OutboxMachine()
+        if !reachable { outbox.networkWent() }
+        #expect(outbox.attempt(state: state, autoResend: autoResend) == attempt)
+    }
+
+    // MARK: The network as an input (issue 25, Shape)
+
+    /// The network going makes the head of a queue wait for it; its return
+    /// starts the queues that waited, and heads go out again.
+    @Test func theNetworkGoingMakesHeadsWaitAndItsReturnStartsThem() throws {
+        var outbox = OutboxMachine()
+        let sender = try started(outbox.enqueue("m1", in: "c1"))
+        outbox.networkWent()
+        #expect(!outbox.reachable)
+        #expect(outbox.attempt(state: .toBeSent, autoResend: true) == .waitForNetwork)
+        #expect(outbox.attempt(state: .toBeSent, autoResend: false) == .failOffline)
+        outbox.waitForNetwork(sender)
+        let resumed = outbox.networkReturned()
+        #expect(resumed.map(\.conversationId) == ["c1"])
+        #expect(outbox.reachable)
+        #expect(outbox.attempt(state: .toBeSent, autoResend: true) == .send)
+    }
+
+    /// The network is the device's, not the user's: a reset keeps what
+    /// the outbox heard of it.
+    @Test func aResetKeepsTheNetwork() throws {
+        var outbox = OutboxMachine()
+        outbox.networkWent()
+        outbox.reset()
+        #expect(outbox.attempt(state: .toBeSent, autoResend: true) == .waitForNetwork)
+    }
+
+    /// What the transport says of the network when a send fails beats
+    /// what the outbox last heard, either way, and changes nothing after.
+    @Test(arguments: [
+        // heard reachable, the transport says, outcome
+        (true, false as Bool?, "waitForNetwork"),
+        (false, true, "backOff"),
+        (true, nil, "backOff"),
+        (false, nil, "waitForNetwork"),
+    ])
+    func whatTheTransportSaysNowBeatsWhatTheOutboxHeard(heard: Bool, now: Bool?, outcome: String) throws {
+        var outbox = OutboxMachine()
+        if !heard { outbox.networkWent() }
+        let sender = try started(outbox.enqueue("m1", in: "c1"))
+        switch outbox.failed(sender, with: .offline, reachableNow: now, autoResend: true, fraction: { 0 }) {
+        case .waitForNetwork: #expect(outcome == "waitForNetwork")
+        case .backOff: #expect(outcome == "backOff")
+        case .fail: Issue.record("an offline failure with autoResend fails nothing")
+        }
+        #expect(outbox.reachable == heard, "a word of the transport's is no news of the network")
     }
 
     // MARK: Failures (D7)
@@ -143,7 +193,7 @@ import Testing
         var outbox = OutboxMachine()
         let sender = try started(outbox.enqueue("m1", in: "c1"))
         _ = outbox.enqueue("m2", in: "c1")
-        let outcome = outbox.failed(sender, with: .retryable(after: nil), reachable: true, autoResend: true, fraction: { 0 })
+        let outcome = outbox.failed(sender, with: .retryable(after: nil), autoResend: true, fraction: { 0 })
         let wake = try #require(backOff(outcome, is: .milliseconds(500)))
         #expect(!outbox.isCurrent(sender), "the sender ends")
         #expect(outbox.backingOff == ["c1": wake.id])
@@ -152,7 +202,7 @@ import Testing
         #expect(outbox.next(again) == "m1", "the head goes again first")
         #expect(outbox.wake(wake) == nil, "a wake-up counts once")
         // It fails again: the back-off doubles (1 s, 2 s… scaled by 0.5 + fraction / 2).
-        let second = outbox.failed(again, with: .retryable(after: nil), reachable: true, autoResend: true, fraction: { 0.999 })
+        let second = outbox.failed(again, with: .retryable(after: nil), autoResend: true, fraction: { 0.999 })
         let next = try #require(backOff(second, is: .milliseconds(1999)))
         let third = try started(outbox.wake(next))
         outbox.finished(third)
@@ -167,7 +217,7 @@ import Testing
         for _ in 0..<8 {
             guard
                 case .backOff(let delay, let wake) = outbox.failed(
-                    sender, with: .retryable(after: nil), reachable: true, autoResend: true, fraction: { 1 })
+                    sender, with: .retryable(after: nil), autoResend: true, fraction: { 1 })
             else {
                 Issue.record("no back-off")
                 return
@@ -176,7 +226,7 @@ import Testing
             sender = try started(outbox.wake(wake))
         }
         #expect(delays == [1, 2, 4, 8, 16, 30, 30, 30].map { .seconds($0) })
-        let limited = outbox.failed(sender, with: .retryable(after: .seconds(90)), reachable: true, autoResend: true, fraction: { 0 })
+        let limited = outbox.failed(sender, with: .retryable(after: .seconds(90)), autoResend: true, fraction: { 0 })
         #expect(backOff(limited, is: .seconds(90)) != nil, "the server's Retry-After when it is longer")
     }
 
@@ -185,8 +235,9 @@ import Testing
         let first = try started(outbox.enqueue("m1", in: "c2"))
         let second = try started(outbox.enqueue("m2", in: "c1"))
         let third = try started(outbox.enqueue("m3", in: "c3"))
-        let outcome = outbox.failed(first, with: .retryable(after: nil), reachable: true, autoResend: true, fraction: { 0 })
-        _ = outbox.failed(second, with: .offline, reachable: false, autoResend: true, fraction: { 0 })
+        let outcome = outbox.failed(first, with: .retryable(after: nil), autoResend: true, fraction: { 0 })
+        outbox.networkWent()
+        _ = outbox.failed(second, with: .offline, autoResend: true, fraction: { 0 })
         #expect(outbox.paused == ["c1"] && outbox.backingOff.keys.sorted() == ["c2"])
         #expect(outbox.isCurrent(third), "a queue that did not fail goes on")
         let resumed = outbox.linkOpened()
@@ -214,7 +265,8 @@ import Testing
     func whatAFailureLeadsTo(failure: OutboxMachine.Failure, reachable: Bool, autoResend: Bool, outcome: String) throws {
         var outbox = OutboxMachine()
         let sender = try started(outbox.enqueue("m1", in: "c1"))
-        let result = outbox.failed(sender, with: failure, reachable: reachable, autoResend: autoResend, fraction: { 0.5 })
+        if !reachable { outbox.networkWent() }
+        let result = outbox.failed(sender, with: failure, autoResend: autoResend, fraction: { 0.5 })
         switch result {
         case .fail:
             #expect(outcome == "fail")
@@ -233,7 +285,7 @@ import Testing
         let sender = try started(outbox.enqueue("m1", in: "c1"))
         guard
             case .backOff(_, let wake) = outbox.failed(
-                sender, with: .retryable(after: nil), reachable: true, autoResend: true, fraction: { 0 })
+                sender, with: .retryable(after: nil), autoResend: true, fraction: { 0 })
         else {
             Issue.record("no back-off")
             return

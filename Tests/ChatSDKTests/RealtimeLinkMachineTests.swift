@@ -31,7 +31,9 @@ import Testing
     ])
     func anEndSaysWhy(reachable: Bool, closedByServer: String?, state: ConnectionState) {
         var link = RealtimeLinkMachine()
-        #expect(link.ended(reachable: reachable, closedByServer: closedByServer) == state)
+        _ = link.networkChanged(reachable: reachable)
+        #expect(link.ended(closedByServer: closedByServer) == state)
+        #expect(link.waiting)
     }
 
     @Test func backOffGrowsWithEachFailedAttemptAndStartsAgainOnceOpen() {
@@ -39,13 +41,13 @@ import Testing
         var waits: [RealtimeLinkMachine.Wait] = []
         var states: [ConnectionState] = []
         for _ in 0..<7 {
-            states.append(link.ended(reachable: true, closedByServer: nil))
+            states.append(link.ended(closedByServer: nil))
             waits.append(link.nextWait(fraction: { 0 }))
         }
         #expect(waits == [1, 2, 4, 8, 16, 30, 30].map { .backoff(.milliseconds($0 * 500)) })
         #expect(states.last == .waitingForNetwork(.backoff(attempt: 7)))
         _ = link.opened(hadCursor: true)
-        _ = link.ended(reachable: true, closedByServer: nil)
+        _ = link.ended(closedByServer: nil)
         #expect(link.nextWait(fraction: { 0.999_999 }) == .backoff(.milliseconds(999)))
     }
 
@@ -54,7 +56,8 @@ import Testing
     @Test func offlineWaitsForTheNetworkWithoutDrawingJitter() {
         var link = RealtimeLinkMachine()
         var draws = 0
-        _ = link.ended(reachable: false, closedByServer: nil)
+        #expect(link.networkChanged(reachable: false) == [.networkWent])
+        _ = link.ended(closedByServer: nil)
         #expect(
             link.nextWait(fraction: {
                 draws += 1
@@ -62,7 +65,8 @@ import Testing
             }) == .network)
         #expect(draws == 0)
         // An attempt counts offline too: the next back-off online is the second.
-        #expect(link.ended(reachable: true, closedByServer: nil) == .waitingForNetwork(.backoff(attempt: 2)))
+        _ = link.networkChanged(reachable: true)
+        #expect(link.ended(closedByServer: nil) == .waitingForNetwork(.backoff(attempt: 2)))
         #expect(
             link.nextWait(fraction: {
                 draws += 1
@@ -87,9 +91,81 @@ import Testing
     /// After a back-off, the link waits again for a network that went
     /// meanwhile, a day at a time, and tries a connection once it is back.
     @Test func aNetworkThatWentDuringTheBackOffIsWaitedFor() {
-        let link = RealtimeLinkMachine()
-        #expect(link.waitsAgain(reachable: false) == .network)
-        #expect(link.waitsAgain(reachable: true) == nil)
+        var link = RealtimeLinkMachine()
+        _ = link.ended(closedByServer: nil)
+        _ = link.nextWait(fraction: { 0 })
+        _ = link.networkChanged(reachable: false)
+        #expect(link.waitEnded() == .network)
+        #expect(link.waiting, "it waits again")
+        _ = link.networkChanged(reachable: true)
+        #expect(link.waitEnded() == nil)
+        #expect(!link.waiting, "it tries a connection")
         #expect(RealtimeLinkMachine.networkWait == .seconds(86_400))
+    }
+
+    // MARK: The network as an input (issue 25, Shape)
+
+    /// The network going while the link waits: it shows offline, and its
+    /// back-off ends so that it waits for the network instead; the outbox
+    /// hears it too.
+    @Test func theNetworkGoingWhileTheLinkWaitsShowsOfflineAndEndsTheWait() {
+        var link = RealtimeLinkMachine()
+        #expect(link.ended(closedByServer: nil) == .waitingForNetwork(.backoff(attempt: 1)))
+        #expect(link.nextWait(fraction: { 0 }) == .backoff(.milliseconds(500)))
+        #expect(link.networkChanged(reachable: false) == [.networkWent, .show(.waitingForNetwork(.offline)), .endWait])
+        #expect(!link.reachable)
+        #expect(link.networkChanged(reachable: false) == [], "news it knew")
+    }
+
+    /// Connected (or connecting), the link has no wait to end and shows
+    /// what it shows; only the outbox hears that the network went. The
+    /// next end says offline, and waits for the network.
+    @Test func theNetworkGoingWhileConnectedChangesNothingShown() {
+        var link = RealtimeLinkMachine()
+        _ = link.opened(hadCursor: false)
+        #expect(link.networkChanged(reachable: false) == [.networkWent])
+        #expect(link.ended(closedByServer: "bye") == .waitingForNetwork(.offline))
+        #expect(link.nextWait(fraction: { 0 }) == .network)
+    }
+
+    /// The network coming back: what waited for it goes, and the link's
+    /// wait ends at once; the same news again is nothing.
+    @Test func theNetworkComingBackEndsTheWaitAndWhatWaitedGoes() {
+        var link = RealtimeLinkMachine()
+        _ = link.networkChanged(reachable: false)
+        _ = link.ended(closedByServer: nil)
+        #expect(link.nextWait(fraction: { 0 }) == .network)
+        #expect(link.networkChanged(reachable: true) == [.networkReturned, .endWait])
+        #expect(link.reachable)
+        #expect(link.networkChanged(reachable: true) == [], "the transport saying it again")
+        #expect(link.waitEnded() == nil)
+    }
+
+    /// The app saying the network is there, which the client knew: the
+    /// server may be back, so what backs off goes now. Said of a network
+    /// that changed, it is the same news as the transport's.
+    @Test func theAppSayingTheNetworkIsThereEndsBackOffs() {
+        var link = RealtimeLinkMachine()
+        #expect(link.networkChanged(reachable: true, saidByApp: true) == [.resendNow, .endWait])
+        #expect(link.networkChanged(reachable: false, saidByApp: true) == [.networkWent])
+        #expect(link.networkChanged(reachable: false, saidByApp: true) == [])
+        #expect(link.networkChanged(reachable: true, saidByApp: true) == [.networkReturned, .endWait])
+    }
+
+    /// What the client heard of the network outlives a run of the link; a
+    /// closed link no longer waits, so the network going shows nothing.
+    @Test func aNewRunKeepsTheNetworkAndAClosedLinkNoLongerWaits() {
+        var link = RealtimeLinkMachine()
+        _ = link.opened(hadCursor: true)
+        _ = link.networkChanged(reachable: false)
+        _ = link.ended(closedByServer: nil)
+        link.stopped()
+        #expect(!link.waiting)
+        link.start()
+        #expect(!link.reachable && !link.connectedBefore && link.attempt == 0)
+        #expect(link.ended(closedByServer: nil) == .waitingForNetwork(.offline))
+        link.stopped()
+        #expect(link.networkChanged(reachable: true) == [.networkReturned, .endWait])
+        #expect(link.networkChanged(reachable: false) == [.networkWent], "not waiting: nothing to show")
     }
 }

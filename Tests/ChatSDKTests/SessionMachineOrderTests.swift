@@ -281,4 +281,26 @@ import Testing
         machine.shutDown()
         #expect(!machine.isOpen(d))
     }
+
+    /// What a request brings back counts while the call or authentication
+    /// attempt it serves does (performRaw's aliases): an attempt's answer
+    /// given back, or a new user, and it no longer does.
+    @Test func aRequestCountsWhileItsCallOrAttemptDoes() {
+        var machine = SessionMachine()
+        _ = machine.identify(userId: "alice", credential: .provider)
+        let call = machine.openCall()
+        let run = machine.startRun(.token)
+        guard case .perform(let attempt) = machine.attempt(.refresh(refreshToken: "rt"), for: run) else {
+            Issue.record("no attempt")
+            return
+        }
+        #expect(machine.counts(call) && machine.counts(attempt.id))
+        #expect(!machine.counts(run), "a run is not a request")
+        _ = machine.takeAttempt(attempt.id)
+        #expect(!machine.counts(attempt.id), "answered")
+        let next = machine.attempt(.refresh(refreshToken: "rt"), for: run)
+        _ = machine.identify(userId: "bob", credential: .provider)
+        guard case .perform(let late) = next else { return }
+        #expect(!machine.counts(call) && !machine.counts(late.id), "the user changed")
+    }
 }

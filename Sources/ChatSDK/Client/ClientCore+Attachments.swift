@@ -139,12 +139,14 @@ extension ClientCore {
         guard let id = held.attachmentId else {
             throw ChatError(.unknownAttachment, "Message \(messageId) has no attachment bytes")
         }
-        let store = self.store
-        guard case .attachmentData(let type, let data) = try await request(.attachmentData(id: id)) else {
+        let call = machine.openCall()
+        defer { machine.closeCall(call) }
+        guard case .attachmentData(let type, let data) = try await request(.attachmentData(id: id), in: call) else {
             throw ChatError(.invalidResponse, "The server answered a read of bytes with something else")
         }
-        // Unless the user changed meanwhile: the bytes are not the new user's.
-        if store === self.store {
+        // Unless the user changed meanwhile (the call no longer counts):
+        // the bytes are not the new user's.
+        if machine.isOpen(call) {
             store.keepFetched(data, mimeType: type, messageId: messageId, limit: configuration.attachmentCacheBytes)
         }
         return AttachmentData(data: data, mimeType: type, source: .network)

@@ -36,7 +36,7 @@ extension ClientCore {
                 }
             }
             guard let attempt else { throw ChatError(.sessionClosed, "The session machine ended a run without an answer") }
-            let answer = await answer(to: attempt.kind)
+            let answer = await answer(to: attempt)
             actions = machine.answered(attempt.id, answer, now: now, margin: configuration.refreshMargin)
         }
     }
@@ -77,8 +77,8 @@ extension ClientCore {
     }
 
     /// Makes an attempt: the provider, the server or a delegate answers.
-    private func answer(to attempt: SessionMachine.Attempt.Kind) async -> SessionMachine.Answer {
-        switch attempt {
+    private func answer(to attempt: SessionMachine.Attempt) async -> SessionMachine.Answer {
+        switch attempt.kind {
         case .provider(let user):
             // The machine asks only when there is one.
             guard let provider else { return .provider(.failed(SessionMachine.noProvider)) }
@@ -92,9 +92,9 @@ extension ClientCore {
                 return .provider(.failed(ChatError(.providerFailed, "The token provider failed: \(error)")))
             }
         case .signIn(let request, let token):
-            return .signIn(await serverAnswer(request, token: token))
+            return .signIn(await serverAnswer(request, token: token, for: attempt.id))
         case .refresh(let refreshToken):
-            return .refresh(await serverAnswer(.refresh(refreshToken: refreshToken), token: nil))
+            return .refresh(await serverAnswer(.refresh(refreshToken: refreshToken), token: nil, for: attempt.id))
         case .sessionDelegate:
             guard let delegate = sessionDelegate else { return .sessionDelegate(.noDelegate) }
             do {
@@ -109,9 +109,9 @@ extension ClientCore {
         }
     }
 
-    private func serverAnswer(_ request: WireRequest, token: String?) async -> Result<WireResponse, ChatError> {
+    private func serverAnswer(_ request: WireRequest, token: String?, for attempt: Int) async -> Result<WireResponse, ChatError> {
         do {
-            return .success(try await performRaw(request, token: token))
+            return .success(try await performRaw(request, token: token, for: attempt))
         } catch let error as ChatError {
             return .failure(error)
         } catch {

@@ -167,7 +167,7 @@ extension ClientCore {
     func flushPendingLogoutsNow() async {
         for token in pendingLogouts() {
             do {
-                _ = try await performRaw(.logout, token: token)
+                _ = try await performRaw(.logout, token: token, for: nil)
                 clientWideStore().removePendingLogout(accessToken: token)
             } catch let error as ChatError where error.code.isRetryable {
                 return

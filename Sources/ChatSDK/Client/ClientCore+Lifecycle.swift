@@ -71,43 +71,41 @@ extension ClientCore {
         let changes = configuration.transport.reachability()
         monitor = runtime.spawn {
             for await reachable in changes {
-                await self.reachabilityChanged(reachable)
+                await self.networkChanged(reachable: reachable)
             }
         }
     }
 
-    func reachabilityChanged(_ reachable: Bool) {
-        guard reachable != self.reachable else { return }
-        self.reachable = reachable
-        guard reachable else {
-            // Down and waiting: now it is for the network; the back-off
-            // ends, and the realtime loop waits for the network instead.
-            if case .waitingForNetwork = connection {
-                setConnection(.waitingForNetwork(.offline))
-                backoff?.cancel()
+    /// The network went or is there, as the transport reports it or as
+    /// the app says (`saidByApp`): the realtime link's machine decides what
+    /// that means, the outbox hears it, and the client performs (D7, D8).
+    func networkChanged(reachable: Bool, saidByApp: Bool = false) {
+        for action in link.networkChanged(reachable: reachable, saidByApp: saidByApp) {
+            switch action {
+            case .networkWent: outbox.networkWent()
+            case .networkReturned: networkReturned()
+            case .resendNow: if userId != nil { resendNow() }
+            case .show(let state): setConnection(state)
+            case .endWait: backoff?.cancel()
             }
-            return
         }
+    }
+
+    /// What waited for the network goes: queued logouts, the outbox's
+    /// queues, and watchers whose last refresh failed (D1), their state
+    /// saying so while the outbox goes out.
+    private func networkReturned() {
         flushPendingLogouts()
+        let senders = outbox.networkReturned()
         guard userId != nil else { return }
-        for sender in outbox.networkReturned() { spawn(sender) }
-        // Watchers whose last refresh failed try again now (D1): their
-        // state says so while the outbox goes out.
+        for sender in senders { spawn(sender) }
         let failed = watchers.keys.sorted().filter { watchers[$0]?.machine.refreshesWhenNetworkReturns == true }
         for id in failed { runtime.spawn { await self.refresh(id) } }
-        // Reconnect now rather than at the end of the back-off.
-        backoff?.cancel()
     }
 
-    /// What the app says of the network (`networkReachabilityChanged`):
-    /// as a change the transport reports; and back on a network the
-    /// client thought it had, whatever backs off goes now (D7, D8).
+    /// What the app says of the network (`networkReachabilityChanged`).
     func networkReachabilityChanged(_ reachable: Bool) {
-        let wasReachable = self.reachable
-        reachabilityChanged(reachable)
-        guard reachable, wasReachable, userId != nil else { return }
-        resendNow()
-        backoff?.cancel()
+        networkChanged(reachable: reachable, saidByApp: true)
     }
 
     // MARK: App lifecycle

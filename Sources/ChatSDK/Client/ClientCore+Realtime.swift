@@ -4,12 +4,17 @@ extension ClientCore {
     /// Opens the realtime connection if it is not open (D8).
     func ensureRealtime() {
         guard realtimeTask == nil, userId != nil, !background else { return }
+        // A new run: its first connection is not a reconnection. Started
+        // here, not in the run's task, so that a run closed before its task
+        // began cannot start the machine over under the next one.
+        link.start()
         realtimeTask = runtime.spawn { await self.runRealtime() }
     }
 
     func closeRealtime() {
         realtimeTask?.cancel()
         realtimeTask = nil
+        link.stopped()
         backoff?.cancel()
         backoff = nil
         realtime?.close()
@@ -24,7 +29,6 @@ extension ClientCore {
     /// session and every clear does) cancels the task, and the loop stops
     /// at its next step, dropping what a late answer brings.
     private func runRealtime() async {
-        var link = RealtimeLinkMachine()
         while !Task.isCancelled {
             var closedByServer: String?
             var token: String?
@@ -74,18 +78,21 @@ extension ClientCore {
                 }
             }
             guard !Task.isCancelled, !background else { return }
-            if configuration.transport.isReachable == false { reachable = false }
-            setConnection(link.ended(reachable: reachable, closedByServer: closedByServer))
+            // A transport that can tell says whether the network went with it.
+            if configuration.transport.isReachable == false { networkChanged(reachable: false) }
+            setConnection(link.ended(closedByServer: closedByServer))
             // What watchers show no longer follows the server (D1).
             markWatchersStale()
             let jitter = self.jitter
             // Back off (1 s, 2 s, 4 s… up to 30 s, with jitter); offline,
             // wait for the network itself. A change of network ends either
-            // wait early (`reachabilityChanged`).
+            // wait early (`networkChanged`).
             var wait: RealtimeLinkMachine.Wait? = link.nextWait(fraction: { jitter.fraction() })
             while let next = wait, !Task.isCancelled {
                 await sleep(next)
-                wait = link.waitsAgain(reachable: reachable)
+                // A link closed meanwhile leaves the machine to the next one.
+                guard !Task.isCancelled else { return }
+                wait = link.waitEnded()
             }
         }
     }

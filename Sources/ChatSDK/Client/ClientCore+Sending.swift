@@ -101,7 +101,7 @@ extension ClientCore {
     /// again, at the head).
     private func sendOne(_ messageId: String, by sender: OutboxMachine.Sender) async -> Bool {
         guard var row = store.message(id: messageId) else { return true }
-        switch OutboxMachine.attempt(state: row.state, reachable: reachable, autoResend: configuration.autoResend) {
+        switch outbox.attempt(state: row.state, autoResend: configuration.autoResend) {
         case .skip:
             return true
         case .waitForNetwork:
@@ -149,12 +149,11 @@ extension ClientCore {
             // server's event said it was sent.
             if store.message(id: row.id)?.state == .sent { return true }
             // What the transport says of the network now beats what the
-            // client last heard (a connection cut by going offline).
-            let reachable = configuration.transport.isReachable ?? self.reachable
+            // outbox last heard (a connection cut by going offline).
             let jitter = self.jitter
             switch outbox.failed(
-                sender, with: OutboxMachine.Failure(chatError), reachable: reachable, autoResend: configuration.autoResend,
-                fraction: { jitter.fraction() })
+                sender, with: OutboxMachine.Failure(chatError), reachableNow: configuration.transport.isReachable,
+                autoResend: configuration.autoResend, fraction: { jitter.fraction() })
             {
             case .waitForNetwork:
                 row.state = .toBeSent

@@ -76,7 +76,10 @@ actor ClientCore {
     var outbox = OutboxMachine()
     /// Per conversation, the wake-up that ends its queue's back-off (D7).
     var resendTimers: [String: Task<Void, Never>] = [:]
-    var reachable = true
+    /// The realtime link's decisions, and what the client last heard of
+    /// the network (D8): one for the client, started again by each run of
+    /// the link (``ClientCore/ensureRealtime()``).
+    var link = RealtimeLinkMachine()
     var background = false
     var backoff: Task<Void, any Error>?
     var typingTimers: [String: Task<Void, Never>] = [:]

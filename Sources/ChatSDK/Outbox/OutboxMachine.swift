@@ -47,6 +47,10 @@ struct OutboxMachine: Sendable, Hashable {
     private(set) var backingOff: [String: Int] = [:]
     /// Per conversation, the retryable failures of its head in a row.
     private(set) var failures: [String: Int] = [:]
+    /// Whether the device has a network, as the outbox last heard
+    /// (``networkWent()``, ``networkReturned()``). A reset keeps it: the
+    /// network is the device's, not the user's.
+    private(set) var reachable = true
     private var lastSenderID = 0
     private var lastWakeID = 0
 
@@ -108,10 +112,17 @@ struct OutboxMachine: Sendable, Hashable {
         return Sender(conversationId: conversationId, id: lastSenderID)
     }
 
+    /// The network went: a head waits for it (or fails, without automatic
+    /// resending) instead of going out.
+    mutating func networkWent() {
+        reachable = false
+    }
+
     /// The network is back: the senders to start for the queues that waited
     /// for it, by conversation id.
     mutating func networkReturned() -> [Sender] {
-        paused.sorted().compactMap { start($0) }
+        reachable = true
+        return paused.sorted().compactMap { start($0) }
     }
 
     /// A back-off ended: the sender to start, when `wake` is still the
@@ -132,17 +143,18 @@ struct OutboxMachine: Sendable, Hashable {
     }
 
     /// A send of `sender`'s head failed with `failure`: what happens to the
-    /// message and its queue. `reachable` is whether the device has a
-    /// network as far as it knows; `fraction` (jitter, in [0, 1)) is drawn
-    /// only for a back-off.
+    /// message and its queue. `reachableNow` is what the transport says of
+    /// the network at this moment, when it can tell (a connection cut by
+    /// going offline): it beats what the outbox last heard. `fraction`
+    /// (jitter, in [0, 1)) is drawn only for a back-off.
     mutating func failed(
-        _ sender: Sender, with failure: Failure, reachable: Bool, autoResend: Bool, fraction: () -> Double
+        _ sender: Sender, with failure: Failure, reachableNow: Bool? = nil, autoResend: Bool, fraction: () -> Double
     ) -> Outcome {
         guard autoResend, isCurrent(sender) else { return .fail }
         switch failure {
         case .final:
             return .fail
-        case .offline where !reachable:
+        case .offline where !(reachableNow ?? reachable):
             waitForNetwork(sender)
             return .waitForNetwork
         case .offline:
@@ -218,8 +230,9 @@ struct OutboxMachine: Sendable, Hashable {
         senders[sender.conversationId] == sender.id
     }
 
-    /// What to do with a message at the head of a queue, in `state`.
-    static func attempt(state: SendState.Kind, reachable: Bool, autoResend: Bool) -> Attempt {
+    /// What to do with a message at the head of a queue, in `state`, with
+    /// the network as the outbox last heard.
+    func attempt(state: SendState.Kind, autoResend: Bool) -> Attempt {
         guard state == .toBeSent else { return .skip }
         guard reachable else { return autoResend ? .waitForNetwork : .failOffline }
         return .send

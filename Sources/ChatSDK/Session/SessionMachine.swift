@@ -231,6 +231,13 @@ struct SessionMachine: Sendable, Equatable {
         calls.contains(call)
     }
 
+    /// Whether the call or authentication attempt `id` still counts: false
+    /// once the user was cleared or set again while it was in flight (what
+    /// it brings back is late, and none of the current user's).
+    func counts(_ id: Int) -> Bool {
+        calls.contains(id) || runs.values.contains { $0.attempt?.id == id }
+    }
+
     /// A new proactive refresh timer.
     mutating func startRefreshTimer() -> Int {
         let id = nextID()
