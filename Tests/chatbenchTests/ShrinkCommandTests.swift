@@ -89,6 +89,42 @@ import Testing
         #expect(try Self.inputs(fromBundle) == Self.minimal)
     }
 
+    /// A session that made an app (`server app new KEY`: the key is a
+    /// secret, W6) shrinks to a transcript that holds the key nowhere and
+    /// names the app by one placeholder throughout, and that fails as a
+    /// test the same way (issue 29's left item: the export had a
+    /// placeholder where the key was typed; it runs, and so does its shrink).
+    @Test func aSessionThatMadeAnAppShrinksToATestThatNamesItByOnePlaceholder() throws {
+        let folder = try TemporaryFolder()
+        let db = folder.url.appendingPathComponent("sessions.sqlite").path
+        let script = """
+            user set alice
+            start conversation --id c-visit
+            send c1 text "demo"
+            clock advance 1m
+            server app new key-of-the-second-app
+            client new other --api-key key-of-the-second-app
+            user set alice
+            start conversation --id c-visit
+            send c2 text "second"
+            expect server.messages(c2) == 2
+            """
+        #expect(try ChatbenchBinary.run(["--db", db], input: script + "\n").status == 1)
+        let output = folder.url.appendingPathComponent("small.chat").path
+        let shrink = try ChatbenchBinary.run(["shrink", "last", "--db", db, "-o", output])
+        #expect(shrink.status == 0, "\(shrink.stderr)")
+        let small = try String(contentsOfFile: output, encoding: .utf8)
+        #expect(!small.contains("key-of-the-second-app"), "\(small)")
+        let inputs = Self.inputs(text: small)
+        let made = try #require(inputs.first { $0.hasPrefix("server app new <secret#") }, "\(small)")
+        let key = String(made.dropFirst("server app new ".count))
+        #expect(inputs.contains("client new other --api-key \(key)"), "\(small)")
+        #expect(inputs.last == "expect server.messages(c2) == 2")
+        let test = try ChatbenchBinary.run(["test", output])
+        #expect(test.status == 1)
+        #expect(test.stdout.contains("expect failed: server.messages(c2) == 2 — expected == 2, found [\"m2\"]"), "\(test.stdout)")
+    }
+
     @Test func whatDoesNotFailSaysSoNamingIt() throws {
         let folder = try TemporaryFolder()
         let db = folder.url.appendingPathComponent("sessions.sqlite").path
