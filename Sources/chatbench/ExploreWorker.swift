@@ -21,7 +21,7 @@ final class ExploreWorker {
     struct Ending {
         /// How: `signal 4 (SIGILL): …Fatal error: …` (what it last wrote
         /// on standard error, a fatal error's message), or for a worker
-        /// killed at the time limit `no answer within 2 s (killed)`.
+        /// killed at the time limit `no answer within 60s (killed)`.
         var how: String
         /// Whether it was killed at the time limit (it had hung, or was
         /// slower than the limit allows).
