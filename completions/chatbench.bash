@@ -339,7 +339,7 @@ _chatbench_shrink() {
     repeating_flags=()
     non_repeating_flags=(--no-expects --version -h --help)
     repeating_options=()
-    non_repeating_options=(--output -o --seed --db)
+    non_repeating_options=(--output -o --seed --db --timeout)
     __chatbench_offer_flags_options 1
 
     # Offer option value completions
@@ -353,6 +353,9 @@ _chatbench_shrink() {
         ;;
     '--db')
         __chatbench_add_completions -f
+        return
+        ;;
+    '--timeout')
         return
         ;;
     esac

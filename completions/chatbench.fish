@@ -31,7 +31,7 @@ function __chatbench_parse_tokens -S
         case 'explore'
             __chatbench_parse_subcommand -r 1 'runs=' 'seed=' 'faults=' 'no-expects' 'no-shrink' 'out=' 'jobs=' 'junit=' 'shard=' 'report=' 'merge' 'version' 'h/help'
         case 'shrink'
-            __chatbench_parse_subcommand 1 'o/output=' 'seed=' 'no-expects' 'db=' 'version' 'h/help'
+            __chatbench_parse_subcommand 1 'o/output=' 'seed=' 'no-expects' 'db=' 'timeout=' 'version' 'h/help'
         case 'replay'
             __chatbench_parse_subcommand 1 'update' 'tape' 'json' 'html-on-failure=' 'seed=' 'db=' 'no-record' 'name=' 'bail' 'server=' 'version' 'h/help'
         case 'sessions'
@@ -164,6 +164,7 @@ complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_op
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench shrink" seed' -l 'seed' -d 'The world\'s seed (default: the file\'s `# seed: N`, else 1).' -rfka ''
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench shrink" no-expects' -l 'no-expects' -d 'Check only the invariants, not the script\'s own expect lines.'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench shrink" db' -l 'db' -d 'The recording database (for a SESSION named by id or name).' -rF
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench shrink" timeout' -l 'timeout' -d 'Kill a trial run still running after this many seconds of wall time: it fails as a hang (0: no limit).' -rfka ''
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench shrink" version' -l 'version' -d 'Show the version.'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench shrink" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench replay" update' -l 'update' -d 'Re-record the session\'s output instead of comparing it.'

@@ -8,6 +8,8 @@
 # With --tests:
 #   - chromium (the HTML sequence view's browser tests open pages headless), through apt;
 #   - xmllint (the JUnit report is validated against its schema), through apt;
+#   - the sqlite3 shell (a checked README block makes an app's diagnostics
+#     file with it), through apt;
 #   - openapi-spec-validator and schemathesis (scripts/test.sh validates
 #     docs/openapi.json and fuzzes the server from it), through pip.
 set -euo pipefail
@@ -36,6 +38,9 @@ if $tests && ! command -v chromium >/dev/null 2>&1; then
 fi
 if $tests && ! command -v xmllint >/dev/null 2>&1; then
     missing+=(libxml2-utils)
+fi
+if $tests && ! command -v sqlite3 >/dev/null 2>&1; then
+    missing+=(sqlite3)
 fi
 if $tests && ! command -v python3 >/dev/null 2>&1; then
     missing+=(python3 python3-pip)

@@ -10,18 +10,28 @@ import Workbench
 /// `shrink`: requests go to its standard input, answers come back one a
 /// line. A worker runs many runs (one process per job, not per run); when
 /// it crashes, the run it was on is reported as a crash and the next
-/// request starts a new worker.
+/// request starts a new worker. With a time limit, a worker that has not
+/// answered a request within it is killed, and the request hung.
 final class ExploreWorker {
     /// What begins each line of the protocol on the worker's standard
     /// output (anything else there is not an answer).
     static let prefix = "chatbench-worker: "
 
+    /// How a worker ended in the middle of a request.
+    struct Ending {
+        /// How: `signal 4 (SIGILL): …Fatal error: …` (what it last wrote
+        /// on standard error, a fatal error's message), or for a worker
+        /// killed at the time limit `no answer within 60s (killed)`.
+        var how: String
+        /// Whether it was killed at the time limit (it had hung, or was
+        /// slower than the limit allows).
+        var hung: Bool
+    }
+
     /// How a request ended.
     enum Outcome {
         case finished([Violation])
-        /// The worker died: how (`signal 4 (SIGILL)`), and what it last
-        /// wrote on standard error (a fatal error's message).
-        case crashed(String)
+        case died(Ending)
     }
 
     /// How a transcript's shrink trial ended (``TranscriptShrinker``).
@@ -29,13 +39,14 @@ final class ExploreWorker {
         case finished(TranscriptShrinker.Trial)
         /// The worker died in step `step` (nil: before the first), after
         /// the steps before it printed `outputs`.
-        case crashed(String, step: Int?, outputs: [[String]])
+        case died(Ending, step: Int?, outputs: [[String]])
     }
 
     private let pid: pid_t
     private let input: Int32
     private let output: Int32
     private let errorFile: String
+    private let limit: Duration?
     private var buffer: [UInt8] = []
     private var ended = false
 
@@ -47,8 +58,9 @@ final class ExploreWorker {
         return arguments
     }
 
-    /// Starts a worker: this same executable with `arguments`.
-    init(arguments: [String]) throws {
+    /// Starts a worker: this same executable with `arguments`; `limit`
+    /// is how long it may take to answer a request (nil: no limit).
+    init(arguments: [String], limit: Duration? = nil) throws {
         // One worker starts at a time: the pipes of one must not be
         // inherited by another (they are close-on-exec once made), or a
         // worker that crashes would never look ended.
@@ -57,6 +69,7 @@ final class ExploreWorker {
         self.input = input
         self.output = output
         self.errorFile = errorFile
+        self.limit = limit
     }
 
     private static let starting = Mutex(())
@@ -114,10 +127,10 @@ final class ExploreWorker {
         switch exchange(line, progress: { _ in }) {
         case .answered(let text):
             guard let violations = try? JSONDecoder().decode([Violation].self, from: Data(text.utf8)) else {
-                return .crashed("the worker's answer could not be read")
+                return .died(Ending(how: "the worker's answer could not be read", hung: false))
             }
             return .finished(violations)
-        case .died(let how): return .crashed(how)
+        case .died(let ending): return .died(ending)
         }
     }
 
@@ -139,23 +152,24 @@ final class ExploreWorker {
         switch answer {
         case .answered(let text):
             guard let trial = try? JSONDecoder().decode(TranscriptShrinker.Trial.self, from: Data(text.utf8)) else {
-                return .crashed("the worker's answer could not be read", step: step, outputs: outputs)
+                return .died(Ending(how: "the worker's answer could not be read", hung: false), step: step, outputs: outputs)
             }
             return .finished(trial)
-        case .died(let how): return .crashed(how, step: step, outputs: outputs)
+        case .died(let ending): return .died(ending, step: step, outputs: outputs)
         }
     }
 
     private enum Answer {
         /// What followed `done `.
         case answered(String)
-        case died(String)
+        case died(Ending)
     }
 
     /// Sends `line` and reads the worker's lines up to its `done`, each
-    /// before it given to `progress`.
+    /// before it given to `progress`; past the time limit, kills the worker.
     private func exchange(_ line: String, progress: (Substring) -> Void) -> Answer {
-        guard !ended else { return .died("the worker had ended") }
+        guard !ended else { return .died(Ending(how: "the worker had ended", hung: false)) }
+        let deadline = limit.map { ContinuousClock.now + $0 }
         var bytes = Array((line + "\n").utf8)
         var sent = 0
         while sent < bytes.count {
@@ -165,41 +179,63 @@ final class ExploreWorker {
             sent += n
         }
         bytes = []
-        while let answer = readLine() {
-            guard answer.hasPrefix(Self.prefix) else { continue }
-            let text = answer.dropFirst(Self.prefix.count)
-            if text.hasPrefix("done ") { return .answered(String(text.dropFirst(5))) }
-            progress(text)
+        while true {
+            switch readLine(by: deadline) {
+            case .line(let answer):
+                guard answer.hasPrefix(Self.prefix) else { continue }
+                let text = answer.dropFirst(Self.prefix.count)
+                if text.hasPrefix("done ") { return .answered(String(text.dropFirst(5))) }
+                progress(text)
+            case .end: return .died(died())
+            case .late:
+                kill(pid, SIGKILL)
+                _ = died()
+                return .died(Ending(how: "no answer within \(Format.duration(limit ?? .zero)) (killed)", hung: true))
+            }
         }
-        return .died(died())
     }
 
-    /// A line of the worker's standard output; nil at its end.
-    private func readLine() -> String? {
+    private enum Read {
+        case line(String)
+        /// The worker's standard output ended.
+        case end
+        /// The deadline passed first.
+        case late
+    }
+
+    /// A line of the worker's standard output, unless it ends or `deadline` passes first.
+    private func readLine(by deadline: ContinuousClock.Instant?) -> Read {
         while true {
             if let newline = buffer.firstIndex(of: 10) {
                 let line = String(decoding: buffer[..<newline], as: UTF8.self)
                 buffer.removeSubrange(...newline)
-                return line
+                return .line(line)
+            }
+            if let deadline {
+                let left = ContinuousClock.now.duration(to: deadline)
+                guard left > .zero else { return .late }
+                let milliseconds = left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1
+                var ready = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
+                let polled = poll(&ready, 1, Int32(min(milliseconds, Int64(Int32.max))))
+                if polled < 0 && errno == EINTR { continue }
+                if polled == 0 { continue }
             }
             var chunk = [UInt8](repeating: 0, count: 4096)
             let n = chunk.withUnsafeMutableBytes { read(output, $0.baseAddress!, $0.count) }
             if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { return nil }
+            guard n > 0 else { return .end }
             buffer += chunk[..<n]
         }
     }
 
     /// The worker ended in the middle of a request: how.
-    private func died() -> String {
+    private func died() -> Ending {
         let status = reap()
-        let message = (try? String(contentsOfFile: errorFile, encoding: .utf8)).flatMap { text in
-            text.split(separator: "\n").last { $0.contains("Fatal error") } ?? text.split(separator: "\n").last
-        }
+        let message = (try? String(contentsOfFile: errorFile, encoding: .utf8)).flatMap(CrashMessage.message(inStandardError:))
         try? FileManager.default.removeItem(atPath: errorFile)
         var how = Self.describe(status)
         if let message { how += ": " + String(message.prefix(300)) }
-        return how
+        return Ending(how: how, hung: false)
     }
 
     /// Closes the worker's input and waits for it; its wait status.
@@ -243,52 +279,4 @@ final class ExploreWorker {
     }
 
     private static func failure(_ message: String) -> any Error { Failure(description: message) }
-}
-
-/// A worker started when first needed and again after each crash.
-final class RestartingWorker {
-    let arguments: [String]
-    private var worker: ExploreWorker?
-
-    init(arguments: [String]) { self.arguments = arguments }
-
-    /// Run `number` of the worker's file: its violations, a crash one of them.
-    func run(_ number: Int) throws -> [Violation] { Self.violations(try perform { $0.run(number) }) }
-
-    /// `lines` as they are (a shrink trial).
-    func check(_ lines: [String]) throws -> [Violation] { Self.violations(try perform { $0.check(lines) }) }
-
-    /// A transcript's shrink trial. A trial that crashes fails at the step
-    /// it crashed in, with the crash as its signature.
-    func trial(_ steps: [TranscriptShrinker.Step]) throws -> TranscriptShrinker.Trial {
-        let worker = try self.worker ?? ExploreWorker(arguments: arguments)
-        self.worker = worker
-        switch worker.trial(steps) {
-        case .finished(let trial): return trial
-        case .crashed(let how, let step, let outputs):
-            self.worker = nil
-            let failure = TranscriptShrinker.Trial.Failure(index: step ?? 0, signature: "the step crashed (\(how))")
-            return TranscriptShrinker.Trial(failure: failure, outputs: outputs)
-        }
-    }
-
-    func finish() {
-        worker?.finish()
-        worker = nil
-    }
-
-    private func perform(_ body: (ExploreWorker) -> ExploreWorker.Outcome) throws -> ExploreWorker.Outcome {
-        let worker = try self.worker ?? ExploreWorker(arguments: arguments)
-        self.worker = worker
-        let outcome = body(worker)
-        if case .crashed = outcome { self.worker = nil }
-        return outcome
-    }
-
-    static func violations(_ outcome: ExploreWorker.Outcome) -> [Violation] {
-        switch outcome {
-        case .finished(let violations): violations
-        case .crashed(let how): [Violation(invariant: .crash, detail: "the run crashed (\(how))")]
-        }
-    }
 }

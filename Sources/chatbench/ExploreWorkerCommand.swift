@@ -20,8 +20,16 @@ struct ExploreWorkerCommand: ParsableCommand {
         commandName: "explore-worker", abstract: "The child process explore runs its runs in (internal).", shouldDisplay: false)
 
     /// For tests only: the worker traps on purpose in a run or trial whose
-    /// lines include this exact line (a stand-in for an SDK crash).
+    /// lines include this exact line (a stand-in for an SDK crash). Its
+    /// message names an object's address, as the runtime's do (an unowned
+    /// reference read after it was freed), which differs from one process
+    /// to the next.
     static let crashVariable = "CHATBENCH_TEST_CRASH_ON_LINE"
+
+    /// For tests only: the worker hangs on purpose (sleeps for ever) in a
+    /// run or trial whose lines include this exact line (a stand-in for a
+    /// deadlock in the SDK).
+    static let hangVariable = "CHATBENCH_TEST_HANG_ON_LINE"
 
     @Argument var file: String?
     @Option var seed: UInt64 = 1
@@ -36,6 +44,7 @@ struct ExploreWorkerCommand: ParsableCommand {
         let lines = file.map(ExploreCommand.inputs(of:)) ?? []
         var budget: Duration?
         let crashLine = ProcessInfo.processInfo.environment[Self.crashVariable]
+        let hangLine = ProcessInfo.processInfo.environment[Self.hangVariable]
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         func answer(_ line: String) {
@@ -43,7 +52,13 @@ struct ExploreWorkerCommand: ParsableCommand {
             Terminal.flush()
         }
         func crashIfAsked(_ candidate: [String]) {
-            if let crashLine, candidate.contains(crashLine) { fatalError("\(Self.crashVariable) asked for a crash at \"\(crashLine)\"") }
+            if let crashLine, candidate.contains(crashLine) {
+                let object = Unmanaged.passUnretained(JSONEncoder()).toOpaque()
+                fatalError("object \(object): \(Self.crashVariable) asked for a crash at \"\(crashLine)\"")
+            }
+            if let hangLine, candidate.contains(hangLine) {
+                while true { sleep(3600) }
+            }
         }
         while let request = readLine() {
             let violations: [Violation]

@@ -21,7 +21,9 @@ struct ShrinkCommand: ParsableCommand {
             an app's diagnostics file) is exported as a transcript (as chatbench export writes \
             it) and shrunk as one: its failure is the first step whose output differs from the \
             recording, or a failed expect. Lines are removed by delta debugging, then numbers \
-            made smaller (fewer failures, shorter durations). The result is written to -o FILE, \
+            made smaller (fewer failures, shorter durations). A trial still running after \
+            --timeout is killed and fails as a hang (a script's: no hang; a transcript's: the \
+            step hung), so a shrink ends whatever its trials do. The result is written to -o FILE, \
             else printed; a session's to session-ID-shrunk.chat (a recording file's to \
             NAME-shrunk.chat) in the current folder. Exit status 1 when the input does not \
             fail at all.
@@ -48,6 +50,18 @@ struct ShrinkCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The recording database (for a SESSION named by id or name).", valueName: "path"), completion: .file())
     var db: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Kill a trial run still running after this many seconds of wall time: it fails as a hang (0: no limit).", valueName: "seconds"))
+    var timeout: Double = 60
+
+    func validate() throws {
+        if timeout < 0 { throw ValidationError("--timeout must be 0 (no limit) or a number of seconds, got \(timeout)") }
+    }
+
+    /// How long a trial may run (nil: no limit).
+    private var limit: Duration? { timeout > 0 ? .milliseconds(Int64((timeout * 1000).rounded())) : nil }
+
     func run() throws {
         let started = Date()
         guard Self.isScriptFile(file) else { return try shrinkSession(started: started) }
@@ -69,7 +83,8 @@ struct ShrinkCommand: ParsableCommand {
         shrinker.checkExpects = !noExpects && transcript.kind == .script
         // Each trial in a worker: a trial that crashes is a failure too.
         let worker = RestartingWorker(
-            arguments: ExploreWorker.arguments(file: nil, seed: shrinker.seed, faults: nil, noExpects: !shrinker.checkExpects))
+            arguments: ExploreWorker.arguments(file: nil, seed: shrinker.seed, faults: nil, noExpects: !shrinker.checkExpects),
+            limit: limit)
         defer { worker.finish() }
         guard let result = try shrinker.shrink(lines, check: worker.check) else {
             Terminal.error("chatbench: \(file) does not fail: nothing to shrink")
@@ -117,7 +132,8 @@ struct ShrinkCommand: ParsableCommand {
         shrinker.seed = seed ?? transcript.seed ?? 1
         // Each trial in a worker, as a script's: a trial that crashes fails
         // with the crash as its signature, and the shrink goes on.
-        let worker = RestartingWorker(arguments: ExploreWorker.arguments(file: nil, seed: shrinker.seed, faults: nil, noExpects: false))
+        let worker = RestartingWorker(
+            arguments: ExploreWorker.arguments(file: nil, seed: shrinker.seed, faults: nil, noExpects: false), limit: limit)
         defer { worker.finish() }
         guard let result = try shrinker.shrink(transcript, trial: { steps, _ in try worker.trial(steps) }) else { return nil }
         var shrunk = result.transcript

@@ -36,6 +36,32 @@ import Testing
         #expect(result.kind == .transcript && result.updatedText == nil)
     }
 
+    /// A README block that shows what commands print (`$ COMMAND` lines,
+    /// then their output) is a checked one (`sh checked`, run by
+    /// scripts/readme_commands_check.py in the test command), so its output
+    /// is what the build prints, not what it printed once (the shrink block
+    /// said 23 trial runs where shrink made 22). A block of commands alone
+    /// says nothing to check.
+    @Test func theReadmesShellSessionsAreChecked() throws {
+        let readme = Self.folder.deletingLastPathComponent().appendingPathComponent("README.md")
+        let lines = try String(contentsOf: readme, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        var unchecked: [Int] = []
+        var open: (line: Int, info: Substring, session: Bool)?
+        for (index, line) in lines.enumerated() {
+            if let block = open {
+                if line.trimmingCharacters(in: .whitespaces) == "```" {
+                    if block.session, block.info != "sh checked" { unchecked.append(block.line) }
+                    open = nil
+                } else if line.hasPrefix("$ ") {
+                    open?.session = true
+                }
+            } else if line.hasPrefix("```") {
+                open = (index + 1, line.dropFirst(3), false)
+            }
+        }
+        #expect(unchecked.isEmpty, "README.md: blocks of commands and their output not marked `sh checked`, at lines \(unchecked)")
+    }
+
     @Test func markdownTranscriptBlocksKeepTheFilesLineNumbers() throws {
         let text =
             "# Title\n\nprose\n\n```transcript\n> clock\nclock [..]\n```\n\n```sh\n> not this\n```\n\n```transcript\n> expect error == none\nok: error == none\n```\n"

@@ -89,6 +89,42 @@ import Testing
         #expect(try Self.inputs(fromBundle) == Self.minimal)
     }
 
+    /// A session that made an app (`server app new KEY`: the key is a
+    /// secret, W6) shrinks to a transcript that holds the key nowhere and
+    /// names the app by one placeholder throughout, and that fails as a
+    /// test the same way (issue 29's left item: the export had a
+    /// placeholder where the key was typed; it runs, and so does its shrink).
+    @Test func aSessionThatMadeAnAppShrinksToATestThatNamesItByOnePlaceholder() throws {
+        let folder = try TemporaryFolder()
+        let db = folder.url.appendingPathComponent("sessions.sqlite").path
+        let script = """
+            user set alice
+            start conversation --id c-visit
+            send c1 text "demo"
+            clock advance 1m
+            server app new key-of-the-second-app
+            client new other --api-key key-of-the-second-app
+            user set alice
+            start conversation --id c-visit
+            send c2 text "second"
+            expect server.messages(c2) == 2
+            """
+        #expect(try ChatbenchBinary.run(["--db", db], input: script + "\n").status == 1)
+        let output = folder.url.appendingPathComponent("small.chat").path
+        let shrink = try ChatbenchBinary.run(["shrink", "last", "--db", db, "-o", output])
+        #expect(shrink.status == 0, "\(shrink.stderr)")
+        let small = try String(contentsOfFile: output, encoding: .utf8)
+        #expect(!small.contains("key-of-the-second-app"), "\(small)")
+        let inputs = Self.inputs(text: small)
+        let made = try #require(inputs.first { $0.hasPrefix("server app new <secret#") }, "\(small)")
+        let key = String(made.dropFirst("server app new ".count))
+        #expect(inputs.contains("client new other --api-key \(key)"), "\(small)")
+        #expect(inputs.last == "expect server.messages(c2) == 2")
+        let test = try ChatbenchBinary.run(["test", output])
+        #expect(test.status == 1)
+        #expect(test.stdout.contains("expect failed: server.messages(c2) == 2 — expected == 2, found [\"m2\"]"), "\(test.stdout)")
+    }
+
     @Test func whatDoesNotFailSaysSoNamingIt() throws {
         let folder = try TemporaryFolder()
         let db = folder.url.appendingPathComponent("sessions.sqlite").path
@@ -143,6 +179,9 @@ import Testing
     /// step that crashes is the failure (here on purpose, through the
     /// worker's test-only variable), and the shrink keeps it. Before, the
     /// trials ran in shrink's own process and a crash ended the shrink.
+    /// The crash's message names an address, another in each process: the
+    /// signature has it as `0x…` (before, no smaller trial crashed "the
+    /// same way", and the shrink kept all five steps).
     @Test func aTranscriptThatCrashesShrinksToTheStepThatCrashes() throws {
         let folder = try TemporaryFolder()
         let path = try Self.transcript(
@@ -152,7 +191,7 @@ import Testing
         #expect(shrink.status == 0, "\(shrink.stderr)")
         #expect(shrink.stdout.contains("# shrunk from \(path): the step crashed (signal "), "\(shrink.stdout)")
         #expect(
-            shrink.stdout.contains("CHATBENCH_TEST_CRASH_ON_LINE asked for a crash at \"app restart\")\n> app restart\n"),
+            shrink.stdout.contains("object 0x…: CHATBENCH_TEST_CRASH_ON_LINE asked for a crash at \"app restart\")\n> app restart\n"),
             "\(shrink.stdout)")
         #expect(Self.inputs(text: shrink.stdout) == ["app restart"])
     }

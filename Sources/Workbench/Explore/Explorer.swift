@@ -92,11 +92,13 @@ package struct Explorer: Sendable {
 
     /// The signature a shrunk script must keep: the first violation's
     /// invariant, and for an expect or a script error, its line and what it
-    /// found or why it failed.
+    /// found or why it failed; for a crash, how it ended and the runtime's
+    /// message (``CrashMessage``).
     package static func signature(of violations: [Violation]) -> String? {
         guard let first = violations.first else { return nil }
         switch first.invariant {
         case .expects, .scriptError: return "\(first.invariant.rawValue): \(first.detail)\(first.referents ?? "")"
+        case .crash: return "\(first.invariant.rawValue): \(first.detail)"
         default: return first.invariant.rawValue
         }
     }
