@@ -120,4 +120,25 @@ import Testing
         let emissions = steps.flatMap(\.events).filter { $0.source.hasPrefix("w") }
         #expect(!emissions.isEmpty && emissions.allSatisfy(\.kind.isWatcher))
     }
+
+    /// A field recording's events are typed from their values: a fresh
+    /// emission is fresh (its text, `w1: …, fresh, refreshed`, never read),
+    /// and its session's changes go on the client's lane.
+    @Test func aFieldRecordingsEventsAreTypedByTheirValues() {
+        let fresh = FieldTypedEventsTests.emission([("m-1", .sent)], fresh: true, .refreshed, source: "w1")
+        #expect(fresh.kind == .emission(watcher: "w1", fresh: true))
+        let session = FieldTypedEventsTests.recorded(.session(state: .signedOut))
+        #expect(session.kind == .state(client: "client", change: "session signedOut"))
+        #expect(FieldTypedEventsTests.recorded(.warning(text: "w1 emits (fresh")).kind == .other)
+    }
+
+    /// An event written as JSON before it had a kind reads back, typed as
+    /// a row of that time is.
+    @Test func anEventsJSONWithoutItsKindReadsBack() throws {
+        let json = #"{"source":"w1","text":"w1 emits (fresh, refreshed) 0 items","virtualTime":5}"#
+        let event = try JSONDecoder().decode(RecordedEvent.self, from: Data(json.utf8))
+        #expect(event.kind == .emission(watcher: "w1", fresh: true))
+        let again = try JSONDecoder().decode(RecordedEvent.self, from: JSONEncoder().encode(event))
+        #expect(again == event)
+    }
 }

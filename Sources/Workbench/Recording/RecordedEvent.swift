@@ -30,4 +30,19 @@ package struct RecordedEvent: Sendable, Hashable, Codable {
         self.kind =
             kind ?? valueJSON.flatMap(AppEvent.init(json:)).map(Kind.init) ?? Kind(legacySource: source, text: text)
     }
+
+    private enum CodingKeys: String, CodingKey {
+        case virtualTime, source, text, valueJSON, kind
+    }
+
+    /// An event read from JSON (`sessions show --json`); one written
+    /// before events had kinds is typed as its row would be.
+    package init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            virtualTime: try container.decode(Int64.self, forKey: .virtualTime),
+            source: try container.decode(String.self, forKey: .source), text: try container.decode(String.self, forKey: .text),
+            valueJSON: try container.decodeIfPresent(String.self, forKey: .valueJSON),
+            kind: try container.decodeIfPresent(Kind.self, forKey: .kind))
+    }
 }
