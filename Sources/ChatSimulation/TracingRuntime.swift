@@ -8,7 +8,7 @@ import ChatCore
 package protocol TracingRuntime: ChatRuntime {
     /// Reports something worth showing (a request's fate, a provider asked
     /// for tokens) to whoever observes the world.
-    func trace(_ source: String, _ message: String)
+    func trace(_ trace: Trace)
 
     /// Waits as `sleep(until:kind:)` does, one leg of `trip`: a cut of the
     /// trip ends the wait, throwing its ``WireTrip/Cut``. The embedded
@@ -18,6 +18,11 @@ package protocol TracingRuntime: ChatRuntime {
 }
 
 extension TracingRuntime {
+    /// Reports a line of `source` (``Trace/line(source:message:)``).
+    package func trace(_ source: String, _ message: String) {
+        trace(.line(source: source, message: message))
+    }
+
     package func sleep(until deadline: Instant, kind: WaitKind, trip: WireTrip) async throws {
         try await sleep(until: deadline, kind: kind)
         if let cut = trip.cutSoFar { throw cut }

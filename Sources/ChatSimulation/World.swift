@@ -42,8 +42,8 @@ public final class World: ChatRuntime, TracingRuntime, Sendable {
     /// came back wrapped in one more reabstraction thunk each time it was
     /// read, so a trace cost grew with the number of traces before it.
     private final class TraceSink: Sendable {
-        let call: @Sendable (Instant, String, String) -> Void
-        init(_ call: @escaping @Sendable (Instant, String, String) -> Void) { self.call = call }
+        let call: @Sendable (Instant, Trace) -> Void
+        init(_ call: @escaping @Sendable (Instant, Trace) -> Void) { self.call = call }
     }
 
     /// The embedded app every client of the world uses by default.
@@ -144,13 +144,13 @@ public final class World: ChatRuntime, TracingRuntime, Sendable {
         }
     }
 
-    package func trace(_ source: String, _ message: String) {
+    package func trace(_ trace: Trace) {
         let sink = traceSink.withLock { $0 }
-        sink?.call(now, source, message)
+        sink?.call(now, trace)
     }
 
     /// Where `trace` lines go (the workbench's event log).
-    package func onTrace(_ sink: @escaping @Sendable (Instant, String, String) -> Void) {
+    package func onTrace(_ sink: @escaping @Sendable (Instant, Trace) -> Void) {
         let box = TraceSink(sink)
         traceSink.withLock { $0 = box }
     }

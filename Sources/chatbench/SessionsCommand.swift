@@ -60,7 +60,7 @@ struct SessionsCommand: ParsableCommand {
             if options.json {
                 Terminal.write(try JSONOutput.encode(sessions.map(Listed.init)) + "\n")
             } else {
-                for line in SessionListing.table(sessions) { Terminal.write(line + "\n") }
+                for line in SessionListing.table(sessions) { Terminal.write(Colour.paint(line) + "\n") }
             }
         }
     }
@@ -133,13 +133,13 @@ struct SessionsCommand: ParsableCommand {
             }
             let lines =
                 if timeline {
-                    Timeline.draw(session, steps: steps, traffic: tape ?? [])
+                    Timeline.draw(session, steps: steps, traffic: tape ?? []).map { StyledText($0) }
                 } else if let tape {
-                    TrafficListing.lines(session, steps: steps, traffic: tape)
+                    TrafficListing.lines(session, steps: steps, traffic: tape).map { StyledText($0) }
                 } else {
                     SessionListing.transcript(session, steps: steps)
                 }
-            for line in lines { Terminal.write(line + "\n") }
+            for line in lines { Terminal.write(Colour.paint(line) + "\n") }
         }
     }
 }

@@ -59,7 +59,7 @@ func makeClient(_ world: World, provider: SimulatedTokenProvider) -> ChatClient 
     func run(seed: UInt64) throws -> [String] {
         let world = try World(seed: seed)
         let log = Mutex<[String]>([])
-        world.onTrace { time, source, message in log.withLock { $0.append("\(time) \(source) \(message)") } }
+        world.onTrace { time, trace in log.withLock { $0.append("\(time) \(trace)") } }
         let client = makeClient(world, provider: SimulatedTokenProvider(world: world))
         _ = world.run { try await client.setCurrentUser(userId: "alice") }
         let conversation = try world.run { try await client.startConversation() }!.get()

@@ -28,6 +28,32 @@ import Testing
         #expect(results[8].output == "\"error: not really\"\n" && parts(results[8]) == [])
     }
 
+    /// `sessions` and `sessions show` mark their times and their statuses
+    /// (a failure, a success) as they make them; the recorded output they
+    /// show stays plain, whatever it reads like.
+    @Test func theSessionListingsSayWhatTheirPartsAre() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.url.appendingPathComponent("s.sqlite").path
+        let workbench = try WorkbenchSession(options: WorkbenchOptions())
+        let recorder = try Recorder(store: try RecordingStore(path: path), workbench: workbench, kind: "script")
+        _ = recorder.execute("user set alice")
+        _ = recorder.execute("expect client.user == bob")
+        let listing = recorder.execute("sessions")
+        #expect(listing.output.hasSuffix("  script  expect failed, recording\n"))
+        #expect(parts(listing).count == 2)
+        #expect(parts(listing).first?.hasPrefix("time: 20") == true && parts(listing).last == "failure: expect failed")
+        let shown = recorder.execute("sessions show \(path)")
+        #expect(shown.output.contains("\n#2 [00:00:00.000] (expectFailed) > expect client.user == bob\nexpect failed: "))
+        #expect(
+            parts(shown) == [
+                "failure: expect failed", "time: [00:00:00.000]", "time: [00:00:00.000]", "failure:  (expectFailed)",
+                "time: [00:00:00.000]",
+            ])
+        recorder.finish()
+        let listed = SessionListing.table(try RecordingStore(path: path).sessions())
+        #expect(listed.last?.styledParts.map { "\($0.style): \($0.text)" }.last == "failure: expect failed")
+    }
+
     /// `run FILE` shows its lines' output with what each line is.
     @Test func aScriptRunInTheSessionKeepsItsStyles() throws {
         let folder = try TemporaryFolder()

@@ -11,7 +11,7 @@ import Testing
         #expect(WorldEvent.client("phone", .connectionChanged(.connected)).source == "phone.connection")
         #expect(WorldEvent.client("phone", .warning("careful")).source == "phone")
         #expect(WorldEvent.messageState(message: "m1", state: .sent).source == "m1:")
-        #expect(WorldEvent.trace(source: "net", message: "send → ok").source == "net:")
+        #expect(WorldEvent.request(name: "send", answer: "ok").source == "net:")
         #expect(WorldEvent.emission(watcher: "inbox", fresh: true, refreshing: .refreshed, summary: "0 items").source == "inbox")
     }
 
@@ -27,7 +27,8 @@ import Testing
         #expect(
             WorldEvent.watcherEnded(watcher: "w3", error: ChatError(.userCleared, "The user was cleared")).text
                 == "w3 ended: userCleared — The user was cleared")
-        #expect(WorldEvent.trace(source: "net", message: "x").isNetwork)
+        #expect(WorldEvent.request(name: "send", answer: "ok").text == "net: send → ok")
+        #expect(WorldEvent(.request(name: "send", answer: "ok")).isNetwork)
         #expect(!WorldEvent.trace(source: "provider", message: "x").isNetwork)
     }
 

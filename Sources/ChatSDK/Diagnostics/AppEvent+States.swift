@@ -82,7 +82,7 @@ extension AppEvent.Session {
     }
 
     /// As ``SessionState``'s `description`: `authenticated(alice, via: tokens)`.
-    var text: String {
+    package var text: String {
         switch self {
         case .signedOut: "signedOut"
         case .userSet(let user): "userSet(\(user))"
@@ -108,7 +108,7 @@ extension AppEvent.Connection {
     }
 
     /// As ``ConnectionState``'s `description`: `waitingForNetwork(offline)`.
-    var text: String {
+    package var text: String {
         switch self {
         case .disconnected: "disconnected"
         case .connecting: "connecting"

@@ -7,7 +7,7 @@ package import GRDB
 /// diagnostics file) share it: one store, read by the same commands.
 package enum RecordingSchema {
     /// The newest migration this version knows.
-    package static let current = "v8"
+    package static let current = "v9"
     /// `PRAGMA application_id` of a chatbench recording ("chbt"): a
     /// workbench session's file and an app's flight recording alike.
     package static let applicationID: Int32 = 0x6368_6274
@@ -174,6 +174,17 @@ package enum RecordingSchema {
         // (TrafficEntry+LegacySummary.swift).
         migrator.registerMigration("v8") { db in
             try db.execute(sql: "ALTER TABLE traffic ADD COLUMN kind TEXT")
+        }
+        // What each of the workbench's events is, as its producer knew it
+        // (``RecordedEvent/Kind``, JSON: a request and its answer, a
+        // watcher's emission and whether fresh, a client's state change…),
+        // beside its text for people, so that the timeline and the
+        // sequence view draw by the value instead of parsing the text back
+        // (issue 30). NULL on rows written before v9 and on a field
+        // recording's (typed by `value`): those are typed by the one
+        // legacy reader (RecordedEvent+LegacyText.swift).
+        migrator.registerMigration("v9") { db in
+            try db.execute(sql: "ALTER TABLE event ADD COLUMN kind TEXT")
         }
         return migrator
     }

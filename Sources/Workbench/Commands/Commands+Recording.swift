@@ -3,7 +3,7 @@ protocol RecordingControl: AnyObject {
     /// Stops recording; says what happened.
     func stopRecording() -> String
     /// The sessions of the recording database, as a table.
-    func listSessions() throws(RecordingError) -> [String]
+    func listSessions() throws(RecordingError) -> [StyledText]
     /// The recording database's path.
     var databasePath: String { get }
     /// This session's id while it is being recorded; nil once stopped.
@@ -23,9 +23,11 @@ extension CommandTable {
                         "this session is not being recorded (--no-record, or record stop): chatbench sessions lists the database")
                     return .done
                 }
-                let listing: Result<[String], RecordingError> = Result { () throws(RecordingError) in try recording.listSessions() }
+                let listing: Result<[StyledText], RecordingError> = Result { () throws(RecordingError) in
+                    try recording.listSessions()
+                }
                 switch listing {
-                case .success(let lines): context.output.print(lines: lines)
+                case .success(let lines): context.output.print(styledLines: lines)
                 case .failure(let error): throw ScriptError(.recording, error.message)
                 }
                 return .done
@@ -42,7 +44,7 @@ extension CommandTable {
             keepsError: true,
             run: { context, invocation in
                 context.output.print(
-                    lines: try RecordingFile.show(
+                    styledLines: try RecordingFile.show(
                         invocation.argument(0)!, timeline: invocation.flag("--timeline"), traffic: invocation.flag("--traffic")))
                 return .done
             }),

@@ -66,8 +66,8 @@ final class Interpreter: @unchecked Sendable {
         start = world.now
         table = CommandTable.standard
         let log = self.log
-        world.onTrace { time, source, message in
-            log.append(time, .trace(source: source, message: message))
+        world.onTrace { time, trace in
+            log.append(time, WorldEvent(trace))
         }
         current = makeClient(named: "client", cacheMode: .disk, apiKey: World.apiKey)
         world.runUntilIdle()

@@ -46,6 +46,13 @@ final class StepOutput: @unchecked Sendable {
     /// is never guessed from their text.
     func print(lines printed: [String]) { lines += printed.map { StyledText(shown($0)) } }
 
+    /// Prints lines made elsewhere with what their parts are (a recording's
+    /// listing: its times, its statuses). A line that shows the scratch
+    /// folder is printed plain, as `$SCRATCH`: its styles were for its text.
+    func print(styledLines printed: [StyledText]) {
+        lines += printed.map { shown($0.text) == $0.text ? $0 : StyledText(shown($0.text)) }
+    }
+
     /// Prints `NAME = WHAT` for the object the step made, `name` being its
     /// handle or the name the line gave it, and keeps the name as the
     /// step's ``StepResult/made``. `first`: before what the step printed so far.

@@ -1,5 +1,6 @@
 import ChatCore
 import ChatSDK
+import ChatSimulation
 
 /// One fact of the world during a step, as the one place that saw it
 /// happen recorded it: an SDK event of a client, a watcher's emission or
@@ -23,8 +24,18 @@ package indirect enum WorldEvent: Sendable, Hashable {
     case watcherEnded(watcher: String, error: ChatError)
     /// One of the user's messages entered a new state.
     case messageState(message: String, state: SendState)
-    /// A line of the other side or the world (`provider`, `net`, `delegate`).
+    /// A request's fate on the simulated network (``Trace/request(name:answer:)``).
+    case request(name: String, answer: String)
+    /// A line of the other side or the world (`provider`, `delegate`, `network`).
     case trace(source: String, message: String)
+
+    /// The event of what the world traced.
+    init(_ trace: Trace) {
+        switch trace {
+        case .request(let name, let answer): self = .request(name: name, answer: answer)
+        case .line(let source, let message): self = .trace(source: source, message: message)
+        }
+    }
 
     /// What the recording's `event.source` holds (docs/recording-schema.md):
     /// `client.session`, `client.connection`, `client`, `w1`, `m1:`, `net:`…
@@ -32,6 +43,7 @@ package indirect enum WorldEvent: Sendable, Hashable {
         switch self {
         case .client(let name, .sessionChanged): "\(name).session"
         case .client(let name, .connectionChanged): "\(name).connection"
+        case .request: "net:"
         case .client(let name, _): name
         case .emission(let watcher, _, _, _), .watcherEnded(let watcher, _): watcher
         case .messageState(let message, _): "\(message):"
@@ -43,6 +55,7 @@ package indirect enum WorldEvent: Sendable, Hashable {
     var text: String {
         switch self {
         case .client(let name, let event): Self.describe(event, of: name)
+        case .request(let name, let answer): "net: \(name) → \(answer)"
         case .emission(let watcher, let fresh, let refreshing, let summary):
             "\(watcher) emits (\(fresh ? "fresh" : "cached"), \(refreshing.name)) \(summary)"
                 + (refreshing.error.map { " — \($0.code)" } ?? "")
@@ -55,13 +68,22 @@ package indirect enum WorldEvent: Sendable, Hashable {
 
     /// Whether it is a line of the network (shown with `net log on`).
     var isNetwork: Bool {
-        if case .trace("net", _) = self { true } else { false }
+        if case .request = self { true } else { false }
+    }
+
+    /// A client's state change as its lane shows it: `session → signedOut`,
+    /// `connection → connected`; nil for its other events.
+    static func change(_ event: ChatEvent) -> String? {
+        switch event {
+        case .sessionChanged(let state): "session → \(state)"
+        case .connectionChanged(let state): "connection → \(state)"
+        default: nil
+        }
     }
 
     private static func describe(_ event: ChatEvent, of name: String) -> String {
         switch event {
-        case .sessionChanged(let state): "\(name).session → \(state)"
-        case .connectionChanged(let state): "\(name).connection → \(state)"
+        case .sessionChanged, .connectionChanged: "\(name).\(Self.change(event) ?? "")"
         case .warning(let text): "\(name) warning: \(text)"
         case .authenticationFailed(let error): "\(name) authenticationFailed: \(error.code) — \(error.message)"
         case .sessionWasRefreshed: "\(name) sessionWasRefreshed"

@@ -61,22 +61,6 @@ package struct RecordedStep: Sendable, Hashable, Codable {
     package var callJSON: String? = nil
 }
 
-/// One event of a step (table `event`).
-package struct RecordedEvent: Sendable, Hashable, Codable {
-    /// Virtual time in milliseconds since the Unix epoch.
-    package var virtualTime: Int64
-    /// `client.session`, `w1`, `m1:`, `net:`…
-    package var source: String
-    /// The whole event line, redacted.
-    package var text: String
-    /// In a field recording, the event as a value: ChatSDK's ``AppEvent``
-    /// as JSON (`event.value`, v7), what a replay or an export reads. Nil
-    /// for the workbench's own events and for events recorded before the
-    /// recorder wrote their values (what a call returned and a message's
-    /// states from v7, every event since issue 30's typed states).
-    package var valueJSON: String? = nil
-}
-
 extension StepStatus {
     /// The name the database keeps.
     package var recordedName: String {

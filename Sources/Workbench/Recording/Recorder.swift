@@ -97,7 +97,7 @@ extension Recorder: RecordingControl {
 
     var sessionInProgress: Int64? { isRecording ? session.id : nil }
 
-    func listSessions() throws(RecordingError) -> [String] {
+    func listSessions() throws(RecordingError) -> [StyledText] {
         SessionListing.table(try store.sessions(), current: isRecording ? session.id : nil)
     }
 }

@@ -169,7 +169,8 @@ package final class RecordingStore: Sendable {
         }
         if superseded {
             let known = try database.read { try migrator.appliedIdentifiers($0) }
-            let newest = known.sorted().last ?? "?"
+            // By number: `v10` is newer than `v9`.
+            let newest = known.max { (Int($0.dropFirst()) ?? 0) < (Int($1.dropFirst()) ?? 0) } ?? "?"
             throw RecordingError(
                 .newerSchema,
                 "\(path) was written by a newer chatbench (schema \(newest); this one knows up to \(RecordingSchema.current)): upgrade chatbench, or pass --db with another path"
@@ -362,12 +363,12 @@ package final class RecordingStore: Sendable {
         guard !step.events.isEmpty else { return }
         let insertEvent = try db.cachedStatement(
             sql: """
-                INSERT INTO event (session_id, step, seq, virtual_time, source, text, value) VALUES (?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO event (session_id, step, seq, virtual_time, source, text, value, kind) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """)
         for (index, event) in step.events.enumerated() {
             try insertEvent.run(
                 .int(sessionID), .int(Int64(step.number)), .int(Int64(index + 1)), .int(event.virtualTime), .text(event.source),
-                .text(event.text), .text(event.valueJSON))
+                .text(event.text), .text(event.valueJSON), .text(event.kind.json))
         }
     }
 
@@ -446,11 +447,14 @@ package final class RecordingStore: Sendable {
         try read { db in
             var events: [Int: [RecordedEvent]] = [:]
             let eventRows = try Row.fetchCursor(
-                db, sql: "SELECT step, virtual_time, source, text, value FROM event WHERE session_id = ? ORDER BY step, seq",
+                db, sql: "SELECT step, virtual_time, source, text, value, kind FROM event WHERE session_id = ? ORDER BY step, seq",
                 arguments: [sessionID])
             while let row = try eventRows.next() {
+                // No kind (a row of an earlier build, a field recording's): from its value, else its text (LEGACY).
+                let kind = (row["kind"] as String?).flatMap(RecordedEvent.Kind.init(json:))
                 events[row["step"], default: []].append(
-                    RecordedEvent(virtualTime: row["virtual_time"], source: row["source"], text: row["text"], valueJSON: row["value"]))
+                    RecordedEvent(
+                        virtualTime: row["virtual_time"], source: row["source"], text: row["text"], valueJSON: row["value"], kind: kind))
             }
             return try Row.fetchAll(
                 db,

@@ -14,6 +14,11 @@ package enum SessionListing {
     /// `ok`, `expect failed`, `script error`; `unfinished` is added when the
     /// session never ended (still running, or its process was killed).
     package static func status(_ session: RecordedSession, current: Bool = false) -> String {
+        styledStatus(session, current: current).text
+    }
+
+    /// ``status(_:current:)``, its worst a failure or a success.
+    static func styledStatus(_ session: RecordedSession, current: Bool = false) -> StyledText {
         let worst =
             switch session.status {
             case "scriptError": "script error"
@@ -21,65 +26,100 @@ package enum SessionListing {
             case "interrupted": "interrupted"
             default: "ok"
             }
-        if current { return worst + ", recording" }
-        return session.ended == nil ? worst + ", unfinished" : worst
+        var status = StyledText(worst, as: style(ofStatus: session.status))
+        if current {
+            status.append(", recording")
+        } else if session.ended == nil {
+            status.append(", unfinished")
+        }
+        return status
     }
 
-    /// The sessions as a table with a header; `current` gets a `*`.
-    package static func table(_ sessions: [RecordedSession], current: Int64? = nil) -> [String] {
-        guard !sessions.isEmpty else { return ["no sessions recorded yet"] }
-        let header = ["ID", "NAME", "STARTED", "STEPS", "KIND", "STATUS"]
+    /// What a session's or a step's status is, for a terminal's colours:
+    /// a failed expect or a script error a failure, `ok` a success.
+    static func style(ofStatus status: String) -> OutputStyle? {
+        switch status {
+        case "ok": .success
+        case "expectFailed", "scriptError": .failure
+        default: nil
+        }
+    }
+
+    /// The sessions as a table with a header; `current` gets a `*`. Each
+    /// row's start is a time, and its status a failure or a success.
+    package static func table(_ sessions: [RecordedSession], current: Int64? = nil) -> [StyledText] {
+        guard !sessions.isEmpty else { return [StyledText("no sessions recorded yet")] }
+        let header = ["ID", "NAME", "STARTED", "STEPS", "KIND", "STATUS"].map { StyledText($0) }
         let rows = sessions.map { session in
             [
-                (session.id == current ? "*" : "") + String(session.id), session.name ?? "-", date(session.created),
-                String(session.stepCount), session.kind, status(session, current: session.id == current),
+                StyledText((session.id == current ? "*" : "") + String(session.id)), StyledText(session.name ?? "-"),
+                StyledText(date(session.created), as: .time), StyledText(String(session.stepCount)), StyledText(session.kind),
+                styledStatus(session, current: session.id == current),
             ]
         }
-        var widths = header.map(\.count)
+        var widths = header.map(\.text.count)
         for row in rows {
-            for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) }
+            for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.text.count) }
         }
-        func line(_ cells: [String]) -> String {
-            cells.enumerated().map { index, cell in
+        func line(_ cells: [StyledText]) -> StyledText {
+            var line = StyledText()
+            for (index, cell) in cells.enumerated() {
+                if index > 0 { line.append("  ") }
+                let padding = String(repeating: " ", count: widths[index] - cell.text.count)
                 // Numbers right-aligned, text left-aligned; the last column unpadded.
-                if index == 0 || index == 3 { return String(repeating: " ", count: widths[index] - cell.count) + cell }
-                if index == cells.count - 1 { return cell }
-                return cell + String(repeating: " ", count: widths[index] - cell.count)
-            }.joined(separator: "  ")
+                if index == 0 || index == 3 { line.append(padding) }
+                line.append(cell)
+                if index != 0, index != 3, index != cells.count - 1 { line.append(padding) }
+            }
+            return line
         }
         return [line(header)] + rows.map(line)
     }
 
     /// The first line of `sessions show`. A field recording (an app's
     /// flight recorder, mode `field`) names its app and SDK instead.
-    package static func summary(_ session: RecordedSession) -> String {
+    package static func summary(_ session: RecordedSession) -> String { styledSummary(session).text }
+
+    /// ``summary(_:)``, its status a failure or a success.
+    static func styledSummary(_ session: RecordedSession) -> StyledText {
         let steps = "\(session.stepCount) step\(session.stepCount == 1 ? "" : "s")"
-        if session.isFieldRecording {
-            return
-                "session \(session.label): \(date(session.created)), \(session.toolVersion), field recording of an app, \(steps), \(status(session))"
-        }
-        return
-            "session \(session.label): \(date(session.created)), chatbench \(session.toolVersion), seed \(session.seed), \(session.mode), \(session.kind), \(steps), \(status(session))"
+        let what =
+            session.isFieldRecording
+            ? "\(session.toolVersion), field recording of an app"
+            : "chatbench \(session.toolVersion), seed \(session.seed), \(session.mode), \(session.kind)"
+        var line = StyledText("session \(session.label): \(date(session.created)), \(what), \(steps), ")
+        line.append(styledStatus(session))
+        return line
     }
 
     /// `sessions show`: every step's input and output, with the step's
-    /// virtual time (events carry their own times in the output).
-    package static func transcript(_ session: RecordedSession, steps: [RecordedStep]) -> [String] {
-        var lines = [summary(session), "\(session.isFieldRecording ? "device" : "platform"): \(session.platform)"]
-        guard let first = steps.first else { return lines + ["(no steps)"] }
+    /// virtual time (events carry their own times in the output). Times
+    /// are marked as such, and statuses as failures or successes; the
+    /// steps' output is plain (what its lines were is not recorded).
+    package static func transcript(_ session: RecordedSession, steps: [RecordedStep]) -> [StyledText] {
+        var lines = [styledSummary(session), StyledText("\(session.isFieldRecording ? "device" : "platform"): \(session.platform)")]
+        guard let first = steps.first else { return lines + [StyledText("(no steps)")] }
         let start = startTime(of: steps, first: first, session: session)
         var stepStart = start
         for step in steps {
             // A step starts where the one before it ended.
-            lines.append("")
+            lines.append(StyledText())
             // An app's call is stamped when it was made.
             if session.isFieldRecording { stepStart = step.virtualTime }
-            lines.append(
-                "#\(step.number) \(stamp(stepStart, since: start))\(step.status == "ok" ? "" : " (\(step.status))") > \(step.input)")
-            lines += step.output.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+            var header = StyledText("#\(step.number) ")
+            header.append(stamp(stepStart, since: start), as: .time)
+            if step.status != "ok" { header.append(" (\(step.status))", as: style(ofStatus: step.status)) }
+            header.append(" > \(step.input)")
+            lines.append(header)
+            lines += step.output.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map { StyledText(String($0)) }
             // An app's calls print nothing: what followed them is what the client said.
             if session.isFieldRecording {
-                lines += step.events.map { "  \(stamp($0.virtualTime, since: start)) \($0.text)" }
+                for event in step.events {
+                    var line = StyledText("  ")
+                    line.append(stamp(event.virtualTime, since: start), as: .time)
+                    line.append(" \(event.text)")
+                    lines.append(line)
+                }
             }
             stepStart = step.virtualTime
         }

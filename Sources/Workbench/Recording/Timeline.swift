@@ -83,23 +83,18 @@ package enum Timeline {
         return entry.direction == .in ? "│◀" + left + label + right + "│ \(device)" : "│" + left + label + right + "▶│ \(device)"
     }
 
-    /// `net: sendMessage → ok` becomes an arrow to the server and back;
-    /// watcher emissions get a diamond; other events a bullet, on the client.
+    /// A request on the network (`net: sendMessage → ok`) becomes an arrow
+    /// to the server and back; a watcher's lines get a diamond; other
+    /// events a bullet, on the client. By the event's kind, never its text.
     static func row(for event: RecordedEvent) -> String {
-        let text = event.text
-        if event.source == "net:" {
-            let body = text.dropFirst("net: ".count)
-            let parts = body.components(separatedBy: " → ")
-            let request = parts[0]
-            let answer = parts.count > 1 ? parts[1...].joined(separator: " → ") : ""
-            let label = " \(request) "
+        switch event.kind {
+        case .request(let name, let answer):
+            let label = " \(name) "
             let dashes = max(2, lane - label.count - 1)
             let left = dashes / 2
             return "│" + String(repeating: "─", count: left) + label + String(repeating: "─", count: dashes - left) + "▶│ " + answer
+        case let kind where kind.isWatcher: return "◆ " + event.text
+        default: return "• " + event.text
         }
-        if event.source.hasPrefix("w"), event.source.dropFirst().allSatisfy(\.isNumber) || text.contains(" emits ") {
-            return "◆ " + text
-        }
-        return "• " + text
     }
 }

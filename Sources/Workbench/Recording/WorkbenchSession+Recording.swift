@@ -25,7 +25,8 @@ extension WorkbenchSession {
         let input = redact(input)
         let output = redact(result.output)
         let events = result.events.map {
-            RecordedEvent(virtualTime: $0.time.milliseconds, source: $0.source, text: redact($0.text))
+            RecordedEvent(
+                virtualTime: $0.time.milliseconds, source: $0.source, text: redact($0.text), kind: $0.event.recordedKind.redacted(redact))
         }
         return RecordedStep(
             number: number, input: input, output: output, status: result.status.recordedName,

@@ -43,7 +43,7 @@ final class EmbeddedStage: Stage, Sendable {
         let backend = world.backend
         return .immediate { userId in try backend.issueTokens(apiKey: apiKey, userId: userId) }
     }
-    func onTrace(_ sink: @escaping @Sendable (Instant, String, String) -> Void) { world.onTrace(sink) }
+    func onTrace(_ sink: @escaping @Sendable (Instant, Trace) -> Void) { world.onTrace(sink) }
     func runUntilIdle() { world.runUntilIdle() }
     func settle() -> [String] { world.settle() }
     func step(until deadline: Instant) -> Bool { world.step(until: deadline) }
@@ -57,5 +57,5 @@ final class EmbeddedStage: Stage, Sendable {
     var clock: TimeSource { world.clock }
     var random: RandomSource { world.random }
     func sleep(until deadline: Instant, kind: WaitKind) async throws { try await world.sleep(until: deadline, kind: kind) }
-    func trace(_ source: String, _ message: String) { world.trace(source, message) }
+    func trace(_ trace: Trace) { world.trace(trace) }
 }

@@ -28,7 +28,7 @@ final class ServerStage: Stage, Sendable {
     /// Client-side ids: from the seed, tagged with this session's component
     /// (``DeviceIDTag``).
     let random: RandomSource
-    private let traceSink = Mutex<(@Sendable (Instant, String, String) -> Void)?>(nil)
+    private let traceSink = Mutex<(@Sendable (Instant, Trace) -> Void)?>(nil)
     private let timers = Mutex<(next: Int, deadlines: [Int: (time: Instant, kind: WaitKind)])>((0, [:]))
     /// How long nothing must happen for a command to be over.
     let quietWindow: Duration
@@ -129,7 +129,7 @@ final class ServerStage: Stage, Sendable {
         set { traffic.isCapturing = newValue }
     }
 
-    func onTrace(_ sink: @escaping @Sendable (Instant, String, String) -> Void) { traceSink.withLock { $0 = sink } }
+    func onTrace(_ sink: @escaping @Sendable (Instant, Trace) -> Void) { traceSink.withLock { $0 = sink } }
 
     // MARK: Running
 
@@ -223,9 +223,9 @@ final class ServerStage: Stage, Sendable {
         try await TimeSource.sleepOnSystemClock(until: deadline)
     }
 
-    func trace(_ source: String, _ message: String) {
+    func trace(_ trace: Trace) {
         let sink = traceSink.withLock { $0 }
-        sink?(now, source, message)
+        sink?(now, trace)
     }
 }
 

@@ -29,7 +29,7 @@ protocol Stage: TracingRuntime {
     /// the workbench's token provider answers with).
     func tokenIssuer(apiKey: String) -> SimulatedTokenProvider.Issuer
     /// Where `trace` lines go.
-    func onTrace(_ sink: @escaping @Sendable (Instant, String, String) -> Void)
+    func onTrace(_ sink: @escaping @Sendable (Instant, Trace) -> Void)
 
     /// Runs until no work is in flight.
     func runUntilIdle()

@@ -81,7 +81,7 @@ final class TapeStage: Stage, Sendable {
         return .immediate { userId in try server.answer(.issueTokens(userId: userId)) }
     }
 
-    func onTrace(_ sink: @escaping @Sendable (Instant, String, String) -> Void) { world.onTrace(sink) }
+    func onTrace(_ sink: @escaping @Sendable (Instant, Trace) -> Void) { world.onTrace(sink) }
     func runUntilIdle() { world.runUntilIdle() }
     /// As against the server: timers due within five seconds, whatever
     /// their kind (the recorded session ran on real time).
@@ -108,7 +108,7 @@ final class TapeStage: Stage, Sendable {
     var executor: any SerialExecutor & TaskExecutor { world.executor }
     var clock: TimeSource { world.clock }
     func sleep(until deadline: Instant, kind: WaitKind) async throws { try await world.sleep(until: deadline, kind: kind) }
-    func trace(_ source: String, _ message: String) { world.trace(source, message) }
+    func trace(_ trace: Trace) { world.trace(trace) }
 }
 
 /// A session's traffic tape, for a replay with `--tape`.

@@ -116,7 +116,7 @@ struct Builder {
         var names: [String] = []
         for step in steps {
             for event in step.events {
-                if let name = Self.client(ofSource: event.source) { names.append(name) }
+                if case .state(let name, _) = event.kind { names.append(name) }
             }
         }
         names += pendingClients.map(Self.client(ofDevice:))
@@ -131,13 +131,6 @@ struct Builder {
         lanes.append(.init(title: "server", role: .server))
         otherSide = lanes.count
         lanes.append(.init(title: "other side", role: .otherSide))
-    }
-
-    static func client(ofSource source: String) -> String? {
-        for suffix in [".session", ".connection"] where source.hasSuffix(suffix) {
-            return String(source.dropLast(suffix.count))
-        }
-        return nil
     }
 
     static func client(ofDevice device: String) -> String {
@@ -182,30 +175,34 @@ struct Builder {
         return merged.sorted { ($0.time, $0.rank, $0.order) < ($1.time, $1.rank, $1.order) }.map(\.item)
     }
 
+    /// An event's item, by the event's kind (never its text, which is
+    /// only shown); nil for a request when the traffic rows say more.
     mutating func item(for event: RecordedEvent) -> SequenceView.Item? {
         let text = event.text
         var item = SequenceView.Item(time: event.virtualTime, kind: .event, from: current, to: current, label: text, detail: text)
-        if let name = Self.client(ofSource: event.source), let lane = clientLanes[name] {
+        switch event.kind {
+        case .state(let client, let change):
+            guard let lane = clientLanes[client] else { break }
             current = lane
             item.kind = .state
             item.from = lane
             item.to = lane
-            item.label = String(text.dropFirst(name.count + 1))
-        } else if event.source == "net:" {
+            item.label = change
+        case .request(let name, let answer):
             if hasTraffic { return nil }
-            let parts = text.dropFirst("net: ".count).components(separatedBy: " → ")
-            item.kind = parts.count > 1 && parts[1] != "ok" ? .refused : .request
+            item.kind = answer == "ok" ? .request : .refused
             item.to = server
-            item.label = parts[0]
-            item.answer = parts.count > 1 ? parts[1...].joined(separator: " → ") : nil
-        } else if event.source == "provider:" {
+            item.label = name
+            item.answer = answer
+        case .provider:
             item.kind = .provider
             item.from = otherSide
             item.to = otherSide
-        } else if event.source.hasSuffix(":"), event.source.first == "m" {
-            item.kind = .message
-        } else if event.source.first == "w", event.source.dropFirst().allSatisfy(\.isNumber) {
-            item.kind = text.contains("(fresh") ? .fresh : .cached
+        case .message: item.kind = .message
+        case .emission(_, let fresh): item.kind = fresh ? .fresh : .cached
+        // Drawn as its watcher's cached lines are.
+        case .watcherEnded: item.kind = .cached
+        case .other: break
         }
         return item
     }

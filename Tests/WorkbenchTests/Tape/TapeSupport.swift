@@ -65,7 +65,7 @@ final class ClientRuntime: ChatRuntime {
     var executor: any SerialExecutor & TaskExecutor { world.executor }
     var clock: TimeSource { world.clock }
     func sleep(until deadline: Instant, kind: WaitKind) async throws { try await world.sleep(until: deadline, kind: kind) }
-    func trace(_ source: String, _ message: String) { world.trace(source, message) }
+    func trace(_ trace: Trace) { world.trace(trace) }
 }
 
 /// A message event for the tape tests.

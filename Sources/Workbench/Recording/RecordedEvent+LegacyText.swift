@@ -1,0 +1,43 @@
+// LEGACY: the one place that reads an event's text back. Rows written
+// before schema v9 have no `event.kind` (and the workbench's own have no
+// `event.value`): they are typed from their source and text here, and
+// only here, by the rules the timeline and the sequence view used to
+// apply to the text. Nothing else parses an event's text; nothing written
+// from v9 on is read by it.
+
+extension RecordedEvent.Kind {
+    /// LEGACY: the kind of an event written before v9, from its source
+    /// (`alice.session`, `net:`, `provider:`, `m1:`, `w1`) and its text
+    /// (`net: sendMessage → ok`, `w1 emits (fresh, refreshed) …`).
+    package init(legacySource source: String, text: String) {
+        if let client = Self.legacyClient(ofSource: source) {
+            self = .state(client: client, change: String(text.dropFirst(client.count + 1)))
+        } else if source == "net:", let arrow = text.range(of: " → ") {
+            // The request's name has no arrow: the answer is all after the first.
+            self = .request(name: String(text[..<arrow.lowerBound].dropFirst("net: ".count)), answer: String(text[arrow.upperBound...]))
+        } else if source == "provider:" {
+            self = .provider
+        } else if source.hasSuffix(":"), source.first == "m" {
+            self = .message(handle: String(source.dropLast()))
+        } else if source.first == "w", source.dropFirst().allSatisfy(\.isNumber) || text.contains(" emits ") {
+            if text.hasPrefix("\(source) emits (") {
+                self = .emission(watcher: source, fresh: text.hasPrefix("\(source) emits (fresh"))
+            } else if text.hasPrefix("\(source) ended: ") {
+                self = .watcherEnded(watcher: source)
+            } else {
+                // A field recording's (`w1: 1 item (m-1 sent), fresh, refreshed`).
+                self = .emission(watcher: source, fresh: text.contains("(fresh"))
+            }
+        } else {
+            self = .other
+        }
+    }
+
+    /// `alice` of `alice.session` and `alice.connection`.
+    private static func legacyClient(ofSource source: String) -> String? {
+        for suffix in [".session", ".connection"] where source.hasSuffix(suffix) {
+            return String(source.dropLast(suffix.count))
+        }
+        return nil
+    }
+}
