@@ -105,13 +105,13 @@ struct HTMLViewTests {
         let timeline = try ChatbenchBinary.run(["sessions", "show", "faults", "--timeline", "--db", db])
         #expect(timeline.status == 0)
         let lines = timeline.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.contains("[00:00:00.047]  │◀┄┄┄┄ event #1 messageCreated ┄┄┄┄│ client"), "\(timeline.stdout)")
-        #expect(lines.contains("[00:00:00.139]  │─ POST /v1/conversations/c-89025cc1/messages ─✕ error failed (client)"))
-        #expect(lines.contains("[00:00:00.116]  ⚡ network: fail next 1"))
-        #expect(lines.contains("[00:00:00.139]  ⚡ network: offline"))
+        #expect(lines.contains("[00:00:00.112]  │◀┄┄┄┄ event #3 messageCreated ┄┄┄┄│ client"), "\(timeline.stdout)")
+        #expect(lines.contains("[00:00:00.136]  │─ POST /v1/conversations/c-89025cc1/messages ─✕ error failed (client)"))
+        #expect(lines.contains("[00:00:00.112]  ⚡ network: fail next 1"))
+        #expect(lines.contains("[00:00:00.136]  ⚡ network: offline"))
         // (After the reconnection's refetch that a freshness-honest watcher makes.)
-        #expect(lines.contains("[00:00:00.278]  ⚡ network: restart device-client"), "\(timeline.stdout)")
-        #expect(lines.contains("[00:00:00.024]  │────────── sendMessage ──────────▶│ ok"))
+        #expect(lines.contains("[00:00:00.276]  ⚡ network: restart device-client"), "\(timeline.stdout)")
+        #expect(lines.contains("[00:00:00.020]  │────────── sendMessage ──────────▶│ ok"))
     }
 
     @Test func aScreenshotIsNotBlank() throws {
