@@ -28,7 +28,7 @@ final class RestartingWorker {
         self.limit = limit
     }
 
-    /// Run `number` of the worker's file: its violations, a crash one of them.
+    /// Run `number` of the worker's file: its violations, a crash or a hang one of them.
     func run(_ number: Int) throws -> [Violation] { Self.violations(try perform { $0.run(number) }) }
 
     /// `lines` as they are (a shrink trial).
