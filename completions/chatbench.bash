@@ -293,7 +293,7 @@ _chatbench_explore() {
     repeating_flags=()
     non_repeating_flags=(--no-expects --no-shrink --merge --version -h --help)
     repeating_options=()
-    non_repeating_options=(--runs --seed --faults --out --jobs --junit --shard --report)
+    non_repeating_options=(--runs --seed --faults --out --jobs --timeout --junit --shard --report)
     __chatbench_offer_flags_options -1
 
     # Offer option value completions
@@ -311,6 +311,9 @@ _chatbench_explore() {
         return
         ;;
     '--jobs')
+        return
+        ;;
+    '--timeout')
         return
         ;;
     '--junit')

@@ -29,7 +29,7 @@ function __chatbench_parse_tokens -S
         case 'test'
             __chatbench_parse_subcommand -r 1 'junit=' 'update' 'jobs=' 'json' 'annotations=' 'html-on-failure=' 'timeout=' 'shard=' 'server=' 'version' 'h/help'
         case 'explore'
-            __chatbench_parse_subcommand -r 1 'runs=' 'seed=' 'faults=' 'no-expects' 'no-shrink' 'out=' 'jobs=' 'junit=' 'shard=' 'report=' 'merge' 'version' 'h/help'
+            __chatbench_parse_subcommand -r 1 'runs=' 'seed=' 'faults=' 'no-expects' 'no-shrink' 'out=' 'jobs=' 'timeout=' 'junit=' 'shard=' 'report=' 'merge' 'version' 'h/help'
         case 'shrink'
             __chatbench_parse_subcommand 1 'o/output=' 'seed=' 'no-expects' 'db=' 'timeout=' 'version' 'h/help'
         case 'replay'
@@ -153,6 +153,7 @@ complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_op
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench explore" no-shrink' -l 'no-shrink' -d 'Save failures as they are, without shrinking them.'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench explore" out' -l 'out' -d 'Where failing runs are saved.' -rfka ''
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench explore" jobs' -l 'jobs' -d 'How many runs at once (default: the number of cores).' -rfka ''
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench explore" timeout' -l 'timeout' -d 'Kill a run (or a trial run of its shrink) still running after this many seconds of wall time: it fails as a hang (0: no limit). The default, 60, is hundreds of times what a run of an example takes (well under a second), so a run slowed down by a loaded machine is not taken for a hang.' -rfka ''
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench explore" junit' -l 'junit' -d 'Write a JUnit XML report to this file: a test case per file explored.' -rF
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench explore" shard' -l 'shard' -d 'Make only shard K of N of the runs: every Nth run, starting at run K-1 (for splitting an exploration across CI machines).' -rfka ''
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench explore" report' -l 'report' -d 'Write what this exploration found to this JSON file, for --merge.' -rfa '(for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.\'json\';printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')'

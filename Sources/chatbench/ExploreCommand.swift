@@ -18,7 +18,9 @@ struct ExploreCommand: ParsableCommand {
             show only their user's data, allowed session and connection transitions, a \
             signed-out user leaves nothing, no crash, a bounded run, and the script's own \
             expects (unless --no-expects). Runs go to worker processes (one per job): a \
-            crash fails its run and the others go on. The same file, seed and run give \
+            crash fails its run and the others go on, and so does a run still running \
+            after --timeout, which is killed and fails as a hang (no hang); the shrink \
+            of a failure is bounded by the same limit. The same file, seed and run give \
             the same run, whatever --jobs. Each failure is saved as a script that \
             `chatbench run` reproduces, shrunk unless --no-shrink. --shard K/N runs every \
             Nth run, starting at run K-1, so N machines can share one exploration; \
@@ -61,6 +63,12 @@ struct ExploreCommand: ParsableCommand {
     var jobs: Int?
 
     @Option(
+        help: ArgumentHelp(
+            "Kill a run (or a trial run of its shrink) still running after this many seconds of wall time: it fails as a hang (0: no limit). The default, 60, is hundreds of times what a run of an example takes (well under a second), so a run slowed down by a loaded machine is not taken for a hang.",
+            valueName: "seconds"))
+    var timeout: Double = 60
+
+    @Option(
         help: ArgumentHelp("Write a JUnit XML report to this file: a test case per file explored.", valueName: "file"), completion: .file())
     var junit: String?
 
@@ -90,8 +98,12 @@ struct ExploreCommand: ParsableCommand {
         if merge, shard != nil { throw ValidationError("--merge takes the shards' reports: it runs nothing, so --shard does not apply") }
         if runs < 1 { throw ValidationError("--runs must be at least 1") }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        try RestartingWorker.validate(timeout: timeout)
         _ = try Self.kinds(faults)
     }
+
+    /// How long a run, or a trial of its shrink, may run (nil: no limit).
+    private var limit: Duration? { RestartingWorker.limit(timeout: timeout) }
 
     /// The kinds a `--faults` list names (nil: the defaults, all but `cut`).
     static func kinds(_ faults: String?) throws -> Set<FaultSchedule.Kind> {
@@ -190,7 +202,8 @@ struct ExploreCommand: ParsableCommand {
 
     /// Runs `lines` once per run number on `--jobs` threads, each thread
     /// feeding a worker process of its own (started again after a crash,
-    /// which is the run's failure), reporting progress on standard error as
+    /// or after a run it did not answer within `--timeout`: the run's
+    /// failure, `no hang`), reporting progress on standard error as
     /// runs end.
     private func explore(_ lines: [String], of file: String, runs numbers: [Int], with explorer: Explorer) throws -> ExploreReport {
         let started = Date()
@@ -201,7 +214,7 @@ struct ExploreCommand: ParsableCommand {
         let arguments = ExploreWorker.arguments(file: file, seed: seed, faults: faults, noExpects: noExpects)
         DispatchQueue.concurrentPerform(iterations: max(1, min(numbers.count, jobs ?? ProcessInfo.processInfo.activeProcessorCount))) {
             _ in
-            let worker = RestartingWorker(arguments: arguments)
+            let worker = RestartingWorker(arguments: arguments, limit: limit)
             defer { worker.finish() }
             while true {
                 let position = next.add(1, ordering: .relaxed).oldValue
@@ -234,8 +247,10 @@ struct ExploreCommand: ParsableCommand {
             var shrinker = Shrinker()
             shrinker.seed = seed
             shrinker.checkExpects = !noExpects
-            // Each trial in a worker: a trial that crashes is a failure too.
-            let worker = RestartingWorker(arguments: ExploreWorker.arguments(file: nil, seed: seed, faults: nil, noExpects: noExpects))
+            // Each trial in a worker: a trial that crashes is a failure too,
+            // and one that hangs is killed at the run's limit.
+            let worker = RestartingWorker(
+                arguments: ExploreWorker.arguments(file: nil, seed: seed, faults: nil, noExpects: noExpects), limit: limit)
             defer { worker.finish() }
             let (body, ending) = Explorer.shrinkable(run)
             if let shrunk = try shrinker.shrink(body, check: { try worker.check($0 + ending) }) {

@@ -1,3 +1,4 @@
+import ArgumentParser
 import Workbench
 
 /// A worker started when first needed and again after each crash (or
@@ -7,12 +8,27 @@ final class RestartingWorker {
     let limit: Duration?
     private var worker: ExploreWorker?
 
+    /// The limit `--timeout SECONDS` gives (`explore` and `shrink` take it
+    /// alike): nil for 0, no limit. A limit beyond a billion seconds is
+    /// none in practice, and is held there.
+    static func limit(timeout seconds: Double) -> Duration? {
+        seconds > 0 ? .milliseconds(Int64((min(seconds, 1e9) * 1000).rounded())) : nil
+    }
+
+    /// Refuses a `--timeout` that is no number of seconds: a negative
+    /// one, `nan`, `inf`.
+    static func validate(timeout seconds: Double) throws {
+        guard seconds >= 0, seconds.isFinite else {
+            throw ValidationError("--timeout must be 0 (no limit) or a number of seconds, got \(seconds)")
+        }
+    }
+
     init(arguments: [String], limit: Duration? = nil) {
         self.arguments = arguments
         self.limit = limit
     }
 
-    /// Run `number` of the worker's file: its violations, a crash one of them.
+    /// Run `number` of the worker's file: its violations, a crash or a hang one of them.
     func run(_ number: Int) throws -> [Violation] { Self.violations(try perform { $0.run(number) }) }
 
     /// `lines` as they are (a shrink trial).

@@ -55,12 +55,10 @@ struct ShrinkCommand: ParsableCommand {
             "Kill a trial run still running after this many seconds of wall time: it fails as a hang (0: no limit).", valueName: "seconds"))
     var timeout: Double = 60
 
-    func validate() throws {
-        if timeout < 0 { throw ValidationError("--timeout must be 0 (no limit) or a number of seconds, got \(timeout)") }
-    }
+    func validate() throws { try RestartingWorker.validate(timeout: timeout) }
 
     /// How long a trial may run (nil: no limit).
-    private var limit: Duration? { timeout > 0 ? .milliseconds(Int64((timeout * 1000).rounded())) : nil }
+    private var limit: Duration? { RestartingWorker.limit(timeout: timeout) }
 
     func run() throws {
         let started = Date()

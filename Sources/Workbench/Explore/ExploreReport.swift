@@ -30,8 +30,8 @@ package struct ExploreReport: Sendable, Hashable {
 
     /// The file as one test case (`--junit`): passed when no run failed,
     /// else a failure per kind of failure, named as what it is (an expect
-    /// that failed, a script line that failed, a crash, or an invariant that
-    /// broke), with how many runs it took and the first of them.
+    /// that failed, a script line that failed, a crash, a hang, or an
+    /// invariant that broke), with how many runs it took and the first of them.
     package var testResult: TranscriptResult {
         let failures = byInvariant.map { group in
             let first = group.runs[0]
@@ -41,6 +41,7 @@ package struct ExploreReport: Sendable, Hashable {
             case .expects: return "an expect failed \(runs): \(detail)"
             case .scriptError: return "a script line failed \(runs): \(detail)"
             case .crash: return "a run crashed \(runs): \(detail)"
+            case .hang: return "a run hung \(runs): \(detail)"
             default: return "an invariant broke \(runs): \(group.invariant.rawValue) (\(detail))"
             }
         }

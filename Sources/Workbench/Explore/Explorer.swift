@@ -106,10 +106,11 @@ package struct Explorer: Sendable {
     /// What of a failing run shrinking may cut, and the ending it keeps:
     /// for an invariant checked after the heal, the heal stays whole at the
     /// end (without it the invariant breaks for a reason of its own, a
-    /// world never healed); an expect, a script error or a crash keep none.
+    /// world never healed); an expect, a script error, a crash or a hang
+    /// keep none (the line that crashes or hangs may be anywhere).
     package static func shrinkable(_ run: Run) -> (body: [String], ending: [String]) {
         let heal = FaultSchedule.heal
-        let afterHeal = ![.expects, .scriptError, .crash].contains(run.violations.first?.invariant)
+        let afterHeal = ![.expects, .scriptError, .crash, .hang].contains(run.violations.first?.invariant)
         guard afterHeal, run.lines.suffix(heal.count) == heal[...] else { return (run.lines, []) }
         return (Array(run.lines.dropLast(heal.count)), heal)
     }

@@ -18,8 +18,8 @@ package enum Invariant: String, Sendable, Hashable, CaseIterable, Codable {
     case signedOutKeepsNothing = "a signed-out user leaves nothing"
     /// The run did not crash (a trap, a fatal error, a signal).
     case crash = "no crash"
-    /// The run ended within its worker's real-time limit (`shrink
-    /// --timeout`): one still running then was killed.
+    /// The run ended within its worker's real-time limit (`explore
+    /// --timeout`, `shrink --timeout`): one still running then was killed.
     case hang = "no hang"
     /// A run stays within its virtual-time budget.
     case bounded = "bounded run"
