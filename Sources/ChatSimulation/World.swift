@@ -20,9 +20,7 @@ public final class World: ChatRuntime, TracingRuntime, Sendable {
     /// its own (``jitter(for:)``, the network's latency).
     package let random: RandomSource
     /// The jitters' streams (back-offs per client, latency per transport).
-    package let streams: RandomStreams
-    /// The next number of a client's or a transport's stream.
-    package let streamNumbers = StreamNumbers()
+    private let streams: RandomStreams
     /// The virtual clock (the scheduler's).
     package let clock: TimeSource
     /// What stops the world mid-command (Ctrl-C).
@@ -94,7 +92,7 @@ public final class World: ChatRuntime, TracingRuntime, Sendable {
     /// of its device (`net offline --client`; nil: the network's alone).
     package func makeTransport(deviceId: String? = nil) -> any ChatTransport {
         SimulatedTransport(
-            world: self, network: network, deviceId: deviceId, latency: streams.source("latency \(streamNumbers.next("latency"))"))
+            world: self, network: network, deviceId: deviceId, latency: streams.next("latency"))
     }
 
     // MARK: ChatRuntime
@@ -104,7 +102,7 @@ public final class World: ChatRuntime, TracingRuntime, Sendable {
     /// A client's back-off jitter: a stream of its own (the clients
     /// numbered in the order they are made), independent of the
     /// identifiers drawn from ``random`` and of other clients' draws.
-    package func makeJitterSource() -> RandomSource { streams.source("jitter \(streamNumbers.next("jitter"))") }
+    package func makeJitterSource() -> RandomSource { streams.next("jitter") }
 
     package func sleep(until deadline: Instant, kind: WaitKind) async throws {
         try await sleep(until: deadline, kind: kind, cutting: nil)

@@ -38,6 +38,17 @@ import Testing
         #expect(streams.source("jitter phone").nextUInt64() == expected.1)
     }
 
+    @Test func nextNumbersTheStreamsOfAPurposeInTheOrderAsked() {
+        let streams = RandomStreams(seed: 3)
+        let first = streams.next("jitter").nextUInt64()
+        let second = streams.next("jitter").nextUInt64()
+        let latency = streams.next("latency").nextUInt64()
+        let named = RandomStreams(seed: 3)
+        #expect(first == named.source("jitter 1").nextUInt64())
+        #expect(second == named.source("jitter 2").nextUInt64())
+        #expect(latency == named.source("latency 1").nextUInt64())
+    }
+
     @Test func fnv1aMatchesItsPublishedVectors() {
         #expect(RandomStreams.fnv1a("") == 0xCBF2_9CE4_8422_2325)
         #expect(RandomStreams.fnv1a("a") == 0xAF63_DC4C_8601_EC8C)

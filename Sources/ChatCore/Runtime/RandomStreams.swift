@@ -17,10 +17,25 @@
 package final class RandomStreams: Sendable {
     private let seed: UInt64
     private let sources: LockedValue<[String: RandomSource]>
+    /// How many streams ``next(_:)`` has handed out, per purpose.
+    private let counts: LockedValue<[String: Int]>
 
     package init(seed: UInt64) {
         self.seed = seed
         sources = LockedValue([:])
+        counts = LockedValue([:])
+    }
+
+    /// A new stream for `purpose`: `"purpose 1"`, then `"purpose 2"`…, in
+    /// the order asked (the order in which the script makes clients and
+    /// transports, not a device id, which may be random).
+    package func next(_ purpose: String) -> RandomSource {
+        let number = counts.withLock { counts in
+            let number = (counts[purpose] ?? 0) + 1
+            counts[purpose] = number
+            return number
+        }
+        return source("\(purpose) \(number)")
     }
 
     /// The stream named `name`, made at its first use from the seed and the
@@ -44,23 +59,5 @@ package final class RandomStreams: Sendable {
             hash = hash &* 0x0000_0100_0000_01B3
         }
         return hash
-    }
-}
-
-/// Numbers handed out in order, one sequence per name: which stream of a
-/// ``RandomStreams`` a new client or transport gets, by the order in which
-/// the script made them (not by a device id, which may be random).
-package final class StreamNumbers: Sendable {
-    private let next: LockedValue<[String: Int]>
-
-    package init() { next = LockedValue([:]) }
-
-    /// 1, 2, 3… for each `name`.
-    package func next(_ name: String) -> Int {
-        next.withLock { numbers in
-            let number = (numbers[name] ?? 0) + 1
-            numbers[name] = number
-            return number
-        }
     }
 }
