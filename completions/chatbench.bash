@@ -173,13 +173,13 @@ _chatbench() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    repl|run|test|explore|shrink|replay|sessions|export|serve|help)
+    repl|run|test|explore|shrink|replay|sessions|export|serve|apps|help)
         # Offer subcommand argument completions
         "_chatbench_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'repl run test explore shrink replay sessions export serve help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'repl run test explore shrink replay sessions export serve apps help' -- "${cur}"))
         ;;
     esac
 }
@@ -544,6 +544,61 @@ _chatbench_serve() {
         return
         ;;
     '--log-level')
+        return
+        ;;
+    esac
+}
+
+_chatbench_apps() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __chatbench_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    list|add)
+        # Offer subcommand argument completions
+        "_chatbench_apps_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'list add' -- "${cur}"))
+        ;;
+    esac
+}
+
+_chatbench_apps_list() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--db)
+    __chatbench_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--db')
+        __chatbench_add_completions -f
+        return
+        ;;
+    esac
+}
+
+_chatbench_apps_add() {
+    repeating_flags=()
+    non_repeating_flags=(--secret-stdin --allow-user-id-only --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--db)
+    __chatbench_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--db')
+        __chatbench_add_completions -f
         return
         ;;
     esac

@@ -46,6 +46,14 @@ function __chatbench_parse_tokens -S
             __chatbench_parse_subcommand 2 'bundle=' 'html=' 'force' 'db=' 'version' 'h/help'
         case 'serve'
             __chatbench_parse_subcommand 0 'host=' 'port=' 'db=' 'sync=' 'seed=' 'idle-timeout=' 'request-timeout=' 'max-connections=' 'max-connections-per-address=' 'max-streams-per-user=' 'shutdown-grace=' 'log-level=' 'no-demo-app' 'version' 'h/help'
+        case 'apps'
+            __chatbench_parse_subcommand 0 'version' 'h/help'
+            switch $unparsed_tokens[1]
+            case 'list'
+                __chatbench_parse_subcommand 0 'db=' 'json' 'version' 'h/help'
+            case 'add'
+                __chatbench_parse_subcommand 1 'db=' 'secret-stdin' 'allow-user-id-only' 'version' 'h/help'
+            end
         case 'help'
             __chatbench_parse_subcommand -r 1 'version'
         end
@@ -112,6 +120,7 @@ complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_positional 
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_positional "chatbench" -eq 1' -fa 'sessions' -d 'List or show recorded sessions.'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_positional "chatbench" -eq 1' -fa 'export' -d 'Export a recorded session as a transcript, or as a self-contained bundle.'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_positional "chatbench" -eq 1' -fa 'serve' -d 'Run the backend as an HTTP + WebSocket server.'
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_positional "chatbench" -eq 1' -fa 'apps' -d 'List a server\'s apps, or add one with a secret of its own.'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_positional "chatbench" -eq 1' -fa 'help' -d 'Show subcommand help information.'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench repl" seed' -l 'seed' -d 'Seed of the embedded world\'s random choices.' -rfka ''
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench repl" db' -l 'db' -d 'Record into this SQLite database instead of the default one.' -rF
@@ -215,7 +224,20 @@ complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_op
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench serve" max-streams-per-user' -l 'max-streams-per-user' -d 'Open event streams of one user; one more closes that user\'s oldest, with the reason.' -rfka ''
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench serve" shutdown-grace' -l 'shutdown-grace' -d 'On SIGINT or SIGTERM, idle connections close at once; requests in flight get this many seconds to be answered, then every connection still open is closed and the server exits.' -rfka ''
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench serve" log-level' -l 'log-level' -d 'Log level: trace, debug, info, notice, warning, error, critical.' -rfka ''
-complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench serve" no-demo-app' -l 'no-demo-app' -d 'Do not create the well-known demo app (demo-key and its published secret) in a database that has no app.'
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench serve" no-demo-app' -l 'no-demo-app' -d 'Do not create the well-known demo app (demo-key and its published secret) in a database that does not have it.'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench serve" version' -l 'version' -d 'Show the version.'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench serve" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench apps" version' -l 'version' -d 'Show the version.'
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench apps" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_positional "chatbench apps" -eq 1' -fa 'list' -d 'List the apps: API key, users, conversations, and whether anyone may sign in by user id alone.'
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_positional "chatbench apps" -eq 1' -fa 'add' -d 'Add an app; print its new secret, once.'
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench apps list" db' -l 'db' -d 'The server\'s SQLite database.' -rF
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench apps list" json' -l 'json' -d 'Print as JSON.'
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench apps list" version' -l 'version' -d 'Show the version.'
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench apps list" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench apps add" db' -l 'db' -d 'The server\'s SQLite database.' -rF
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench apps add" secret-stdin' -l 'secret-stdin' -d 'Read the app\'s secret from the first line of standard input instead of making one.'
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench apps add" allow-user-id-only' -l 'allow-user-id-only' -d 'Let anyone with the API key sign in as any of the app\'s users by id alone (SPEC A10; the demo app\'s setting).'
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench apps add" version' -l 'version' -d 'Show the version.'
+complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench apps add" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'chatbench' -n '__chatbench_should_offer_completions_for_flags_or_options "chatbench help" version' -l 'version' -d 'Show the version.'

@@ -18,7 +18,7 @@ scripts/test.sh ("server attack").
 - session token: logout revokes the session token it was opened with;
 - demo app: allowUserIdOnly is named at start; --no-demo-app has none;
 - second SIGTERM: ends a graceful shutdown at once;
-- another app: a second app (added to the database between two runs) is
+- another app: a second app (added with `chatbench apps add` while the server runs) is
   answered the same for a user id and a conversation id the demo app has as
   for ids nobody has, on every route that takes them, and its "alice" and
   the demo app's are two users.
@@ -415,7 +415,7 @@ def second_signal(binary, work):
     print(f"     second SIGTERM: exit {status} {took:.2f} s after it")
 
 
-OTHER_KEY, OTHER_SECRET = "other-key", "other-secret-0123456789abcdef"
+OTHER_KEY, OTHER_SECRET = "other-key", "other-secret-0123456789abcdef-0123456789"
 
 
 def normalised(response, ids):
@@ -474,16 +474,13 @@ def other_app(binary, work):
             pair = http.post("/v1/app/tokens", headers=APP, json={"userId": "alice"}).json()
             http.post("/v1/conversations/c-held/messages", headers=user_headers(pair["accessToken"]),
                       json={"createConversation": {}, "message": {"id": "m1", "content": text("DEMO SECRET")}})
-    finally:
-        server.stop()
-    db = sqlite3.connect(path)
-    db.execute("INSERT INTO app (apiKey, jwtSecret, settings) SELECT ?, ?, settings FROM app WHERE apiKey = ?",
-               (OTHER_KEY, OTHER_SECRET, API_KEY))
-    db.commit()
-    db.close()
-    server = Server(binary, path, "--log-level", "error")
-    try:
-        with httpx.Client(base_url=server.url, timeout=10) as http:
+            # The operator adds the second app as operators do, while the
+            # server runs, with the demo app's setting for sign-in by id.
+            added = subprocess.run([binary, "apps", "add", OTHER_KEY, "--db", path, "--secret-stdin", "--allow-user-id-only"],
+                                   input=OTHER_SECRET + "\n", capture_output=True, text=True, timeout=60)
+            check("another app: `chatbench apps add` adds it beside a running server, its secret not echoed",
+                  added.returncode == 0 and OTHER_SECRET not in added.stdout + added.stderr,
+                  f"exit {added.returncode}: {added.stderr.strip()}")
             timing = time_other_app(http)
             held = probe_other_app(http, "alice", "c-held")
             unknown = probe_other_app(http, "nobody", "c-free")

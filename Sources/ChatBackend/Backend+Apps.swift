@@ -33,15 +33,32 @@ extension Backend {
     }
 }
 
+/// An app as its operator sees it (`chatbench apps list`): its key, how
+/// many users and conversations it holds, and its settings. Never its secret.
+package struct AppSummary: Sendable, Equatable {
+    package let apiKey: String
+    package let users: Int
+    package let conversations: Int
+    package let settings: AppSettings
+}
+
 extension Backend {
-    /// The API keys of the apps whose settings let anyone with the key sign
-    /// in as any user by id alone (`allowUserIdOnly`, SPEC A10), in key
-    /// order: `serve` names them at start (issue 26).
-    package func apiKeysAllowingUserIdOnly() -> [String] {
-        let apps = (try? read { db in try Row.fetchAll(db, sql: "SELECT apiKey, settings FROM app ORDER BY apiKey") }) ?? []
-        return apps.compactMap { row in
-            guard let settings = try? Self.decodedSettings(row["settings"]), settings.allowUserIdOnly else { return nil }
-            return row["apiKey"]
+    /// Every app, in key order, with its counts and settings.
+    package func apps() throws(WireError) -> [AppSummary] {
+        try read { db in
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT a.apiKey, a.settings,
+                      (SELECT COUNT(*) FROM user u WHERE u.apiKey = a.apiKey) AS users,
+                      (SELECT COUNT(*) FROM conversation c JOIN user u ON u.id = c.ownerId WHERE u.apiKey = a.apiKey) AS conversations
+                    FROM app a ORDER BY a.apiKey
+                    """)
+            return try rows.map { row in
+                AppSummary(
+                    apiKey: row["apiKey"], users: row["users"], conversations: row["conversations"],
+                    settings: try Self.decodedSettings(row["settings"]))
+            }
         }
     }
 }

@@ -46,7 +46,7 @@ public final class ChatServer: Sendable {
         /// power loss may lose the last ones; `.full` syncs at every commit
         /// (about 1.6 ms each, which capped the server near 266 msg/s).
         public var commitSync: CommitSync = .normal
-        /// Creates the demo app (`demo-key`) when the database has none. Default true.
+        /// Creates the demo app (`demo-key`) when the database does not have it. Default true.
         public var createDemoApp = true
         /// A connection that sends nothing for this long, with no request
         /// of its own being answered, is closed (from its first byte on).

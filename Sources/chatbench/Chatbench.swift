@@ -42,6 +42,7 @@ struct Chatbench: ParsableCommand {
             SessionsCommand.self,
             ExportCommand.self,
             ServeCommand.self,
+            AppsCommand.self,
         ],
         defaultSubcommand: ReplCommand.self
     )

@@ -22,7 +22,8 @@ struct ServeCommand: ParsableCommand {
             user at most --max-streams-per-user event streams, and a stream whose client does not \
             read is closed (1013, slow consumer). The \
             demo app (API key demo-key, app secret demo-secret-0123456789abcdef) is created when \
-            the database has none, unless --no-demo-app. An app that lets anyone sign in as any \
+            the database does not have it, unless --no-demo-app; `chatbench apps add` makes apps \
+            with secrets of their own. An app that lets anyone sign in as any \
             user by id alone (its allowUserIdOnly setting, on by default) is named in a warning at \
             start. One server per database file: a file in use by another server, another \
             program's SQLite file or a damaged one is refused before anything is written to it. \
@@ -101,7 +102,7 @@ struct ServeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Log level: trace, debug, info, notice, warning, error, critical.", valueName: "level"))
     var logLevel: String = "info"
 
-    @Flag(help: "Do not create the well-known demo app (demo-key and its published secret) in a database that has no app.")
+    @Flag(help: "Do not create the well-known demo app (demo-key and its published secret) in a database that does not have it.")
     var noDemoApp = false
 
     func validate() throws {
@@ -169,7 +170,7 @@ struct ServeCommand: ParsableCommand {
             Terminal.error("chatbench serve: cannot open the database \(db): \(error)")
             throw ExitCode(1)
         }
-        for apiKey in server.backend.apiKeysAllowingUserIdOnly() {
+        for apiKey in ((try? server.backend.apps()) ?? []).filter(\.settings.allowUserIdOnly).map(\.apiKey) {
             Terminal.error(
                 "chatbench serve: warning: app \(String(apiKey.prefix(4)))… (its API key's start) lets anyone with its API key sign in as any "
                     + "of its users by id alone (allowUserIdOnly); turn it off in its settings "

@@ -187,7 +187,9 @@ extension CommandTable {
             example: "server app new second-app",
             run: { context, invocation in
                 guard let world = context.world.embedded else {
-                    throw ScriptError(.needsEmbeddedWorld, "server app new needs the embedded world: a server's apps are its own to make")
+                    throw ScriptError(
+                        .needsEmbeddedWorld,
+                        "server app new needs the embedded world: a server's operator adds apps with `chatbench apps add KEY --db FILE`")
                 }
                 let key = invocation.argument(0)!
                 do { try world.backend.createApp(apiKey: key, jwtSecret: World.jwtSecret) } catch {
