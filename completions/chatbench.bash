@@ -188,7 +188,7 @@ _chatbench_repl() {
     repeating_flags=()
     non_repeating_flags=(--no-record --bail --no-rc --no-pager --version -h --help)
     repeating_options=()
-    non_repeating_options=(--seed --db --name --server -c)
+    non_repeating_options=(--seed --db --name --server --api-key -c)
     __chatbench_offer_flags_options 0
 
     # Offer option value completions
@@ -206,6 +206,9 @@ _chatbench_repl() {
     '--server')
         return
         ;;
+    '--api-key')
+        return
+        ;;
     '-c')
         return
         ;;
@@ -216,7 +219,7 @@ _chatbench_run() {
     repeating_flags=()
     non_repeating_flags=(--no-record --bail --version -h --help)
     repeating_options=()
-    non_repeating_options=(--seed --db --name --server)
+    non_repeating_options=(--seed --db --name --server --api-key)
     __chatbench_offer_flags_options 1
 
     # Offer option value completions
@@ -232,6 +235,9 @@ _chatbench_run() {
         return
         ;;
     '--server')
+        return
+        ;;
+    '--api-key')
         return
         ;;
     esac
@@ -376,7 +382,7 @@ _chatbench_replay() {
     repeating_flags=()
     non_repeating_flags=(--update --tape --json --no-record --bail --version -h --help)
     repeating_options=()
-    non_repeating_options=(--html-on-failure --seed --db --name --server)
+    non_repeating_options=(--html-on-failure --seed --db --name --server --api-key)
     __chatbench_offer_flags_options 1
 
     # Offer option value completions
@@ -396,6 +402,9 @@ _chatbench_replay() {
         return
         ;;
     '--server')
+        return
+        ;;
+    '--api-key')
         return
         ;;
     esac

@@ -16,6 +16,8 @@ public struct WorkbenchOptions: Sendable {
     package var width: Int?
     /// The server to run against (`--server URL`); nil for the embedded world.
     package var serverURL: String?
+    /// The app the workbench plays against that server; nil for the demo app.
+    package var app: AppCredentials?
     /// A server-mode session's traffic tape to replay instead of a server.
     package var tape: TapeSource?
     /// What stops a running command: a session's own by default, which

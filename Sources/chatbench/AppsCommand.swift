@@ -15,7 +15,8 @@ struct AppsCommand: ParsableCommand {
             it: a running server answers a new app's requests at once. A file that is another \
             program's, or damaged, is refused before anything is written to it. Start a server with \
             apps of its own with `serve --no-demo-app`: the demo app's secret is published. The \
-            workbench (`chatbench --server URL`) drives the demo app only.
+            workbench plays an app with `chatbench --server URL --api-key KEY`, its secret in \
+            CHATBENCH_APP_SECRET.
             """,
         subcommands: [List.self, Add.self],
         defaultSubcommand: List.self

@@ -22,6 +22,8 @@ struct Chatbench: ParsableCommand {
             The REPL's options (`repl --help`), before or after the subcommand:
               --seed <n>        Seed of the embedded world's random choices (default 1).
               --server <url>    Run against a running `chatbench serve`.
+              --api-key <key>   With --server: play this app (its secret in
+                                CHATBENCH_APP_SECRET); default the demo app.
               --no-record       Do not record this session.
               --db <path>       Record into this SQLite database.
               --name <name>     Name the recorded session.

@@ -29,7 +29,7 @@ extension CommandTable {
                 }
                 let cache = invocation.choice("--cache", as: ChatClient.CacheMode.self) ?? .disk
                 let client = context.world.makeClient(
-                    named: name, cacheMode: cache, apiKey: invocation.option("--api-key") ?? World.apiKey,
+                    named: name, cacheMode: cache, apiKey: invocation.option("--api-key") ?? context.world.stage.app.apiKey,
                     autoResend: !invocation.flag("--no-auto-resend"))
                 context.world.current = client
                 context.world.stage.runUntilIdle()

@@ -40,7 +40,7 @@ extension CommandTable {
                     notBefore: invocation.duration("--nbf"))
                 let jwt = AppJWTFactory.sign(
                     userId: id, expiresIn: exp, name: invocation.option("--name"), email: invocation.option("--email"),
-                    secret: invocation.option("--secret") ?? World.jwtSecret, world: context.world.stage, flaws: flaws)
+                    secret: invocation.option("--secret") ?? context.world.stage.app.secret, world: context.world.stage, flaws: flaws)
                 object.delegate.userId = id
                 let client = object.client
                 guard let user = context.world.perform({ try await client.loginUser(jwt: jwt) }) else { return .done }
@@ -146,7 +146,8 @@ extension CommandTable {
                 }
                 // The workbench plays the app's backend, which signs with the app's secret.
                 let signature =
-                    invocation.flag("--signed") ? UserSignature.sign(userId: id, secret: World.jwtSecret) : invocation.option("--signature")
+                    invocation.flag("--signed")
+                    ? UserSignature.sign(userId: id, secret: context.world.stage.app.secret) : invocation.option("--signature")
                 let headers = try keyValues(invocation.values("--header"))
                 let given =
                     invocation.option("--token") != nil || invocation.option("--scheme") != nil || signature != nil || !headers.isEmpty

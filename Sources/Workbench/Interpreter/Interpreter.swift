@@ -69,7 +69,7 @@ final class Interpreter: @unchecked Sendable {
         world.onTrace { time, trace in
             log.append(time, WorldEvent(trace))
         }
-        current = makeClient(named: "client", cacheMode: .disk, apiKey: World.apiKey)
+        current = makeClient(named: "client", cacheMode: .disk, apiKey: world.app.apiKey)
         world.runUntilIdle()
         _ = log.take()
     }
@@ -184,7 +184,7 @@ final class Interpreter: @unchecked Sendable {
     /// of another app (`server app new`) is answered in that app (in the
     /// embedded world; a running server answers in the workbench's app).
     func server(of client: ClientObject) -> any ServerSide {
-        guard client.apiKey != World.apiKey, let embedded = (world as? EmbeddedStage)?.world else { return world.server }
+        guard client.apiKey != world.app.apiKey, let embedded = (world as? EmbeddedStage)?.world else { return world.server }
         return EmbeddedServerSide(backend: embedded.backend, apiKey: client.apiKey)
     }
 
@@ -316,7 +316,9 @@ extension Interpreter {
             return try TapeStage(
                 seed: options.seed, serverURL: options.serverURL ?? "tape", source: tape, interruption: options.interruption)
         }
-        if let url = options.serverURL { return try ServerStage(url: url, seed: options.seed, interruption: options.interruption) }
+        if let url = options.serverURL {
+            return try ServerStage(url: url, seed: options.seed, app: options.app ?? .demo, interruption: options.interruption)
+        }
         return try EmbeddedStage(seed: options.seed, interruption: options.interruption)
     }
 }

@@ -50,7 +50,7 @@ final class WorkbenchDelegate: AuthenticationDelegate, SessionDelegate, Inspecta
     func onInvalidAuth() async -> String? {
         let (mode, user) = ask("a new JWT")
         guard mode == .renew, let user else { return nil }
-        return AppJWTFactory.sign(userId: user, expiresIn: .seconds(3600), world: world)
+        return AppJWTFactory.sign(userId: user, expiresIn: .seconds(3600), secret: world.app.secret, world: world)
     }
 
     nonisolated(nonsending) func renewSessionToken() async throws -> String? {
@@ -84,7 +84,7 @@ final class WorkbenchDelegate: AuthenticationDelegate, SessionDelegate, Inspecta
 enum AppJWTFactory {
     static func sign(
         userId: String, expiresIn: Duration, name: String? = nil, email: String? = nil,
-        secret: String = World.jwtSecret, world: any ChatRuntime
+        secret: String, world: any ChatRuntime
     ) -> String {
         sign(userId: userId, expiresIn: expiresIn, name: name, email: email, secret: secret, world: world, flaws: Flaws())
     }

@@ -68,7 +68,9 @@ final class ServerObject: Inspectable {
             // A conversation of a client of another app (server app new) is
             // read in that app: ids are per app.
             var holder = server
-            if let conversation, conversation.client.apiKey != World.apiKey { holder = interpreter.server(of: conversation.client) }
+            if let conversation, conversation.client.apiKey != interpreter.world.app.apiKey {
+                holder = interpreter.server(of: conversation.client)
+            }
             do {
                 let messages = try holder.messages(conversationId: id)
                 return .list(messages.map { .object(ServerMessageObject(message: $0, interpreter: interpreter)) })

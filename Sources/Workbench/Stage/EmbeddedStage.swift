@@ -39,6 +39,7 @@ final class EmbeddedStage: Stage, Sendable {
 
     func makeTransport(deviceId: String) -> any ChatTransport { world.makeTransport(deviceId: deviceId) }
 
+    var app: AppCredentials { .demo }
     func tokenIssuer(apiKey: String) -> SimulatedTokenProvider.Issuer {
         let backend = world.backend
         return .immediate { userId in try backend.issueTokens(apiKey: apiKey, userId: userId) }

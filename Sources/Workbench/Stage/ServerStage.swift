@@ -17,6 +17,7 @@ import Synchronization
 /// identifiers come from the seed, as in the embedded world.
 final class ServerStage: Stage, Sendable {
     let seed: UInt64
+    let app: AppCredentials
     let baseURL: String
     let server: any ServerSide
     private let recordingServer: RecordingServerSide
@@ -46,7 +47,9 @@ final class ServerStage: Stage, Sendable {
 
     /// Connects to the server at `url` and checks it answers as the demo
     /// app; throws a one-line reason when it does not.
-    init(url: String, seed: UInt64, quietWindow: Duration = .milliseconds(50), interruption: Interruption) throws {
+    init(url: String, seed: UInt64, app: AppCredentials = .demo, quietWindow: Duration = .milliseconds(50), interruption: Interruption)
+        throws
+    {
         self.interruption = interruption
         var base = url
         while base.hasSuffix("/") { base.removeLast() }
@@ -57,9 +60,12 @@ final class ServerStage: Stage, Sendable {
         baseURL = base
         random = RandomSource(seed: seed, idTag: DeviceIDTag.random())
         self.quietWindow = quietWindow
-        let http = HTTPServerSide(baseURL: base, apiKey: World.apiKey, secret: World.jwtSecret)
+        self.app = app
+        let http = HTTPServerSide(baseURL: base, apiKey: app.apiKey, secret: app.secret)
         do {
             _ = try http.settings()
+        } catch let error as WireError where [.invalidApiKey, .invalidAppSecret].contains(error.code) {
+            throw ScriptError(.server, "cannot use the server at \(base) as app \(app.apiKey): \(error.message)")
         } catch {
             throw ScriptError(.server, "cannot use the server at \(base): \(error) (is `chatbench serve` running there?)")
         }
@@ -109,7 +115,7 @@ final class ServerStage: Stage, Sendable {
     }
 
     func tokenIssuer(apiKey: String) -> SimulatedTokenProvider.Issuer {
-        let app = AppBackendClient(baseURL: baseURL, apiKey: apiKey, secret: World.jwtSecret)
+        let app = AppBackendClient(baseURL: baseURL, apiKey: apiKey, secret: apiKey == self.app.apiKey ? self.app.secret : World.jwtSecret)
         let recording = recordingServer
         let network = serverNetwork
         return .remote { userId in

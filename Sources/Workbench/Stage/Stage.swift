@@ -19,6 +19,8 @@ protocol Stage: TracingRuntime {
     var serverURL: String? { get }
     /// The server as the other side sees it.
     var server: any ServerSide { get }
+    /// The app the workbench plays (``AppCredentials``).
+    var app: AppCredentials { get }
     /// The network between the clients and the server, with its faults.
     var network: any NetworkControl { get }
     /// What stops a running command (Ctrl-C, or a replay's stop).

@@ -76,6 +76,9 @@ final class TapeStage: Stage, Sendable {
         serverNetwork.transport(over: tape, runtime: self, deviceId: deviceId)
     }
 
+    /// The demo app's: a tape answers for the app the session played.
+    var app: AppCredentials { .demo }
+
     func tokenIssuer(apiKey: String) -> SimulatedTokenProvider.Issuer {
         let server = tapeServer
         return .immediate { userId in try server.answer(.issueTokens(userId: userId)) }
