@@ -131,7 +131,11 @@ public final class WorkbenchSession {
 
     /// One line saying what this is, for the top of an interactive session.
     package var banner: String {
-        "chatbench \(WorkbenchVersion.current) — \(options.serverURL.map { "server \($0), real time" } ?? "embedded backend, seed \(options.seed), clock \(interpreter.world.now)"). Type help, Tab completes, Ctrl-D quits."
+        let app = options.app.map { " as app \($0.apiKey)" } ?? ""
+        let world =
+            options.serverURL.map { "server \($0)\(app), real time" }
+            ?? "embedded backend, seed \(options.seed), clock \(interpreter.world.now)"
+        return "chatbench \(WorkbenchVersion.current) — \(world). Type help, Tab completes, Ctrl-D quits."
     }
 
     /// Executes one line and returns what it printed.
