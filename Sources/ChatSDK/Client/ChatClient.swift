@@ -235,6 +235,12 @@ public final class ChatClient: Sendable {
 
     /// Sends a message; it appears at once in `watchItems` as `toBeSent` and
     /// moves to `sending`, then `sent` or `failed` (D6).
+    ///
+    /// A conversation this device does not hold (its id came from a push, a
+    /// new session, another device) is asked of the server first, as a
+    /// watcher asks it: `unknownConversation` when the server does not have
+    /// it for this user either, and the network's error (`offline`) when
+    /// it cannot be asked.
     @discardableResult
     public func sendMessage(_ content: MessageContent, replyingTo: String? = nil, in conversationId: String) async throws -> Message {
         try await recorded(.sendMessage(content: recordedContent(content), replyingTo: replyingTo, conversation: conversationId)) {

@@ -24,8 +24,16 @@ extension ClientCore {
     ///
     /// `data`: an attachment's bytes, kept in the cache with the message
     /// until it is sent; the send uploads them first (one item of the outbox).
-    func sendMessage(_ content: MessageContent, data: Data? = nil, replyingTo: String?, in conversationId: String) throws -> Message {
+    ///
+    /// A conversation this device does not hold (opened from a push, after
+    /// a sign-in with an empty memory cache, or on a second device) is
+    /// asked of the server first, as a watcher asks it (D5).
+    func sendMessage(_ content: MessageContent, data: Data? = nil, replyingTo: String?, in conversationId: String) async throws
+        -> Message
+    {
         try checkRunning()
+        _ = try requireUser()
+        if store.conversation(id: conversationId) == nil { try await fetchConversation(conversationId) }
         let user = try requireUser()
         guard var conversation = store.conversation(id: conversationId) else {
             throw ChatError(.unknownConversation, "No conversation \(conversationId) on this device")
@@ -59,6 +67,27 @@ extension ClientCore {
         notifyWatchers(of: .items(conversationId))
         enqueueSend(message.id, in: conversationId)
         return message
+    }
+
+    /// Stores the server's conversation `id` on this device, for a call of
+    /// the app's that needs it here; `unknownConversation` when the server
+    /// does not have it either (for this user), and the network's error
+    /// when it cannot be asked. Kept only if the user is still the one the
+    /// call began with.
+    func fetchConversation(_ id: String) async throws {
+        let call = machine.openCall()
+        defer { machine.closeCall(call) }
+        let answer: WireResponse
+        do {
+            answer = try await request(.getConversation(id: id), in: call)
+        } catch let error as ChatError where error.code == .unknownConversation {
+            throw ChatError(.unknownConversation, "No conversation \(id) on this device or the server")
+        }
+        try check(call)
+        guard case .conversation(let conversation) = answer else {
+            throw ChatError(.unknownConversation, "No conversation \(id) on this device or the server")
+        }
+        if store.conversation(id: id) == nil { storeServerConversation(conversation) }
     }
 
     /// Sends a failed message again with the same client id (D6).
