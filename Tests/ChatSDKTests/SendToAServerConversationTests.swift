@@ -12,15 +12,21 @@ import Testing
 /// asks the server for it first, as a watcher does (D5; issue 28's open
 /// question: it used to throw "No conversation … on this device").
 @Suite struct SendToAServerConversationTests {
-    @Test func aSendIntoTheUsersConversationOnTheServerFetchesItThenSends() throws {
-        let f = try Fixture()
+    /// Alice starts conversation "Knee" and sends "first"; then `user` is
+    /// set in a new session, whose memory cache starts empty.
+    static func sentOnce(_ f: Fixture, then user: String) throws -> Conversation {
         try f.call { try await f.client.setCurrentUser(userId: "alice") }
         let conversation = try f.call { try await f.client.startConversation(title: "Knee") }
         try f.call { try await f.client.sendMessage(.text("first"), in: conversation.id) }
         f.world.runUntilIdle()
-        // A new session on this device: the memory cache starts empty.
         try f.call { await f.client.clearCurrentUser() }
-        try f.call { try await f.client.setCurrentUser(userId: "alice") }
+        try f.call { try await f.client.setCurrentUser(userId: user) }
+        return conversation
+    }
+
+    @Test func aSendIntoTheUsersConversationOnTheServerFetchesItThenSends() throws {
+        let f = try Fixture()
+        let conversation = try Self.sentOnce(f, then: "alice")
         #expect(try f.call { try await f.client.conversation(withId: conversation.id) } == nil, "the cache starts empty")
 
         let second = try f.call { try await f.client.sendMessage(.text("second"), in: conversation.id) }
@@ -32,28 +38,18 @@ import Testing
 
     @Test func anotherUsersConversationIsForbiddenAndNobodysUnknown() throws {
         let f = try Fixture()
-        try f.call { try await f.client.setCurrentUser(userId: "alice") }
-        let alices = try f.call { try await f.client.startConversation(title: "Private") }
-        try f.call { try await f.client.sendMessage(.text("mine"), in: alices.id) }
-        f.world.runUntilIdle()
-        try f.call { await f.client.clearCurrentUser() }
-        try f.call { try await f.client.setCurrentUser(userId: "bob") }
+        let alices = try Self.sentOnce(f, then: "bob")
         let theirs = chatError { try f.call { try await f.client.sendMessage(.text("hi"), in: alices.id) } }
         let nobodys = chatError { try f.call { try await f.client.sendMessage(.text("hi"), in: "c-nobodys") } }
         #expect(theirs?.code == .forbidden && theirs?.message == "The conversation belongs to another user", "the server's answer")
         #expect(nobodys?.code == .unknownConversation && nobodys?.message == "No conversation c-nobodys on this device or the server")
-        #expect(try f.world.backend.messages(conversationId: alices.id).map(\.content) == [.text("mine")])
+        #expect(try f.world.backend.messages(conversationId: alices.id).map(\.content) == [.text("first")])
         #expect(try f.call { try await f.client.conversation(withId: alices.id) } == nil)
     }
 
     @Test func offlineTheConversationCannotBeAskedAndTheSendSaysWhy() throws {
         let f = try Fixture()
-        try f.call { try await f.client.setCurrentUser(userId: "alice") }
-        let conversation = try f.call { try await f.client.startConversation() }
-        try f.call { try await f.client.sendMessage(.text("first"), in: conversation.id) }
-        f.world.runUntilIdle()
-        try f.call { await f.client.clearCurrentUser() }
-        try f.call { try await f.client.setCurrentUser(userId: "alice") }
+        let conversation = try Self.sentOnce(f, then: "alice")
         f.world.network.setOnline(false)
         let error = chatError { try f.call { try await f.client.sendMessage(.text("second"), in: conversation.id) } }
         #expect(error?.code == .offline, "\(String(describing: error))")
@@ -71,12 +67,7 @@ import Testing
             }
             return transport
         })
-        try f.call { try await f.client.setCurrentUser(userId: "alice") }
-        let conversation = try f.call { try await f.client.startConversation(title: "Knee") }
-        try f.call { try await f.client.sendMessage(.text("first"), in: conversation.id) }
-        f.world.runUntilIdle()
-        try f.call { await f.client.clearCurrentUser() }
-        try f.call { try await f.client.setCurrentUser(userId: "alice") }
+        let conversation = try Self.sentOnce(f, then: "alice")
         holding.withLock { $0 = true }
         let outcome = Locked<ChatError?>(nil)
         _ = f.world.spawn {
