@@ -140,13 +140,13 @@ public final class WorkbenchSession {
 
     /// Executes one line and returns what it printed.
     public func execute(_ line: String) -> StepResult {
-        if let kept = historyLine(for: line) { interpreter.typedLines.append(kept) }
-        let timed = interpreter.timing
+        if let kept = historyLine(for: line) { interpreter.state.typedLines.append(kept) }
+        let timed = interpreter.state.timing
         let started = ContinuousClock.now
         let virtualStart = interpreter.world.now
         var result = interpreter.world.exclusively { interpreter.execute(line) }
-        if interpreter.resetRequested { reset() }
-        if timed, interpreter.timing {
+        if interpreter.state.resetRequested { reset() }
+        if timed, interpreter.state.timing {
             result.timing =
                 "virtual \(Format.duration(result.virtualTime - virtualStart)), wall \(Format.wall(seconds: (ContinuousClock.now - started).timeInterval))"
         }
@@ -165,23 +165,23 @@ public final class WorkbenchSession {
     /// Where `history` finds earlier lines (the REPL's history store); by
     /// default, the lines of this session.
     package var historySource: (() -> [String])? {
-        get { interpreter.historySource }
-        set { interpreter.historySource = newValue }
+        get { interpreter.state.historySource }
+        set { interpreter.state.historySource = newValue }
     }
 
     /// A fresh world with the same seed and the same settings (`reset`).
     private func reset() {
         let old = interpreter
         guard let fresh = try? Interpreter(options: old.options) else {
-            old.resetRequested = false
+            old.state.resetRequested = false
             return
         }
         fresh.recording = old.recording
         fresh.sawScriptError = old.sawScriptError
         fresh.sawExpectFailure = old.sawExpectFailure
-        fresh.timing = old.timing
-        fresh.historySource = old.historySource
-        fresh.typedLines = old.typedLines
+        fresh.state.timing = old.state.timing
+        fresh.state.historySource = old.state.historySource
+        fresh.state.typedLines = old.state.typedLines
         fresh.world.capturesTraffic = old.world.capturesTraffic
         interpreter = fresh
     }

@@ -16,7 +16,7 @@ import Testing
 
     @Test func aHandlerActsThroughItsContextAlone() throws {
         let interpreter = try Interpreter(options: WorkbenchOptions())
-        let context = CommandContext(interpreter)
+        let context = interpreter.context
         let timing = try invocation("timing", ["on"])
         #expect(try timing.spec.run(context, timing) == .done)
         #expect(context.output.lines.map(\.text) == ["timing is on"])
@@ -28,7 +28,7 @@ import Testing
     /// and quit says so.
     @Test func aCommandSaysHowItEndedAsAValue() throws {
         let interpreter = try Interpreter(options: WorkbenchOptions())
-        let context = CommandContext(interpreter)
+        let context = interpreter.context
         let held = try invocation("expect", ["error", "==", "none"])
         #expect(try held.spec.run(context, held) == .done)
         let failed = try invocation("expect", ["error", "!=", "none"])
@@ -54,8 +54,7 @@ import Testing
     }
 
     /// No command file names the interpreter: what a handler needs is on
-    /// the context, added there on purpose (CommandContext.swift is the
-    /// one file that reaches into the interpreter for them).
+    /// the context, added there on purpose.
     @Test func commandFilesNeverReachIntoTheInterpreter() throws {
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("../../Sources/Workbench/Commands").standardized
@@ -65,6 +64,25 @@ import Testing
             let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
             #expect(!text.contains("interpreter"), "\(file) reaches into the interpreter")
         }
+    }
+
+    /// Nor does the context, its parts or any object (issue 29): the
+    /// context is made of the session's parts, and objects read the
+    /// session through an ``InspectionScope``. Only the interpreter's own
+    /// files name its type.
+    @Test func theContextAndTheObjectsNeverNameTheInterpreterType() throws {
+        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../Sources/Workbench").standardized
+        var checked = 0
+        for folder in ["Commands", "Objects"] {
+            let url = sources.appendingPathComponent(folder)
+            for file in try FileManager.default.contentsOfDirectory(atPath: url.path) where file.hasSuffix(".swift") {
+                let text = try String(contentsOf: url.appendingPathComponent(file), encoding: .utf8)
+                #expect(text.range(of: "\\bInterpreter\\b", options: .regularExpression) == nil, "\(folder)/\(file) names Interpreter")
+                checked += 1
+            }
+        }
+        #expect(checked >= 30)
     }
 }
 

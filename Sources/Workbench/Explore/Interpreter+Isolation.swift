@@ -38,7 +38,7 @@ extension Interpreter {
     func ownership() -> Ownerships {
         var ownerships = Ownerships()
         for client in clients where ownerships.byApp[client.apiKey] == nil {
-            let server = server(of: client)
+            let server = handles.server(of: client)
             var ownership = Ownership()
             for user in (try? server.users()) ?? [] {
                 let ids = Set(((try? server.conversations(userId: user.id)) ?? []).map(\.id))
@@ -60,7 +60,7 @@ extension Interpreter {
             let ownership = ownerships[client]
             let user = client.userId
             var strangers: [String] = []
-            for element in watcher.elementObjects(in: self) {
+            for element in watcher.elementObjects(in: handles) {
                 switch element {
                 case let conversation as ConversationObject:
                     // Ownership is by the server's ids; objects hold the client's.

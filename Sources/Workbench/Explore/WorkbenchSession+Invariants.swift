@@ -41,7 +41,7 @@ extension Interpreter {
         func server(_ conversationId: String, of client: ClientObject) -> [WireMessage] {
             let key = Key(apiKey: client.apiKey, conversationId: conversationId)
             if let known = serverMessages[key] { return known }
-            let fetched = (try? self.server(of: client).messages(conversationId: conversationId)) ?? []
+            let fetched = (try? handles.server(of: client).messages(conversationId: conversationId)) ?? []
             serverMessages[key] = fetched
             return fetched
         }
@@ -95,13 +95,15 @@ extension Interpreter {
                 found.append(
                     Violation(
                         invariant: .ordered,
-                        detail: "in \(handle(forID: conversationId) ?? conversationId) the server holds \(sent.map(\.handle)) out of order")
+                        detail:
+                            "in \(handles.handle(forID: conversationId) ?? conversationId) the server holds \(sent.map(\.handle)) out of order"
+                    )
                 )
             }
         }
         for watcher in objects.others(WatcherObject.self) where watcher.state != "ended" && watcher.fresh {
             guard case .items(let conversation) = watcher.target else { continue }
-            let shown = watcher.elementObjects(in: self).compactMap { ($0 as? MessageObject)?.id }
+            let shown = watcher.elementObjects(in: handles).compactMap { ($0 as? MessageObject)?.id }
             let unsent = Set(messages.filter { $0.latest?.state != .sent }.map(\.id))
             let shownSent = shown.filter { !unsent.contains($0) }
             let newest = server(watcher.client.client.serverId(ofConversation: conversation.id), of: watcher.client).sorted {

@@ -9,11 +9,11 @@ extension Interpreter {
         let candidates: [String]
         if words.isEmpty {
             if current.contains(".") || current.contains("[") { return fieldCompletions(current) }
-            candidates = table.verbWords + objects.keys.sorted() + Self.reservedRoots
+            candidates = table.verbWords + handles.roots
         } else if words.first == "expect" || words.first == "inspect" {
             if words.count == 1 {
                 if current.contains(".") { return fieldCompletions(current) }
-                candidates = objects.keys.sorted() + Self.reservedRoots
+                candidates = handles.roots
             } else if words.count == 2, words[0] == "expect" {
                 candidates = Comparison.allCases.map(\.rawValue)
             } else {
@@ -51,7 +51,7 @@ extension Interpreter {
         case .choice(let choices): return choices
         case .handle(let kind):
             if kind == .client { return clients.map(\.name) }
-            return objects.filter { kind == .any || Self.kind(of: $0.value) == kind }.map(\.key).sorted()
+            return objects.filter { kind == .any || SessionObjects.kind(of: $0.value) == kind }.map(\.key).sorted()
         case .text, .file, .duration, .count, .verb: return []
         }
     }
@@ -72,8 +72,8 @@ extension Interpreter {
         guard let dot = word.lastIndex(of: ".") else { return [] }
         let base = String(word[..<dot])
         let partial = String(word[word.index(after: dot)...])
-        guard let path = try? PathExpression.parse(base), isKnownRoot(path.root),
-            case .object(let object)? = try? evaluate(path)
+        guard let path = try? PathExpression.parse(base), handles.isKnownRoot(path.root),
+            case .object(let object)? = try? context.inspection.evaluate(path)
         else { return [] }
         return object.pathFieldNames
             .map { $0.hasSuffix(")") ? String($0.prefix(while: { $0 != "(" })) + "(" : $0 }

@@ -5,7 +5,7 @@ extension Interpreter {
     /// Runs one line; returns its output and status.
     func execute(_ rawLine: String) -> StepResult {
         output.clear()
-        stepFailure = nil
+        state.stepFailure = nil
         world.interruption.clear()
         // Against a server, what happened since the last command shows with this one.
         if world.isEmbedded { _ = log.take() }
@@ -21,7 +21,7 @@ extension Interpreter {
                 print("script error: \(error.message)", as: .failure)
                 status = .scriptError
                 scriptError = error.code
-                stepFailure = error.message
+                state.stepFailure = error.message
             }
         }
         var stoppedAfterTicks: Int?
@@ -43,7 +43,7 @@ extension Interpreter {
                 // recording; with the input's control characters escaped (see `print`).
                 let text = Format.escapingControls(entry.text)
                 events.append(StepEvent(time: entry.time, event: entry.event, text: text))
-                if showNetwork || !entry.event.isNetwork {
+                if state.showNetwork || !entry.event.isNetwork {
                     shownTimes.append(entry.time)
                     shownTexts.append(text)
                 }
@@ -96,7 +96,7 @@ extension Interpreter {
         result.scriptError = scriptError
         result.stoppedAfterTicks = stoppedAfterTicks
         result.made = output.made
-        result.failure = status == .expectFailed || status == .scriptError ? stepFailure : nil
+        result.failure = status == .expectFailed || status == .scriptError ? state.stepFailure : nil
         return result
     }
 
@@ -124,14 +124,15 @@ extension Interpreter {
             guard first.text.allSatisfy(PathExpression.isIdentifierCharacter), first.text.first?.isLetter == true else {
                 throw ScriptError(.syntax, "\"\(first.text)\" cannot name a handle: use letters, digits, - and _")
             }
-            guard table.spec(named: first.text) == nil, !Self.reservedRoots.contains(first.text) else {
+            guard table.spec(named: first.text) == nil, !SessionObjects.reservedRoots.contains(first.text) else {
                 throw ScriptError(.nameTaken, "\"\(first.text)\" is a verb or a built-in name; choose another handle name")
             }
-            if isTaken(first.text) {
-                let free = (2...).lazy.map { "\(first.text)_\($0)" }.first { !self.isTaken($0) }!
+            if handles.isTaken(first.text) {
+                let free = (2...).lazy.map { "\(first.text)_\($0)" }.first { !self.handles.isTaken($0) }!
                 throw ScriptError(
                     .nameTaken,
-                    "\(first.text) already names \(describeHandle(first.text)): names are never rebound; pick another, as in \(free) = …")
+                    "\(first.text) already names \(handles.describeHandle(first.text)): names are never rebound; pick another, as in \(free) = …"
+                )
             }
             binding = first.text
             tokens.removeFirst(2)
@@ -144,14 +145,14 @@ extension Interpreter {
             PathExpression.looksLikePath(tokens[0].text)
         {
             let path = try PathExpression.parse(tokens[0].text)
-            if isKnownRoot(path.root) {
-                print(json(try evaluate(path)))
+            if handles.isKnownRoot(path.root) {
+                print(json(try context.inspection.evaluate(path)))
                 return .ok
             }
         }
         // A lone built-in name that is also a verb needing arguments
         // (`provider`) is an inspection.
-        let lone = binding == nil && tokens.count == 1 && !tokens[0].quoted && isKnownRoot(tokens[0].text)
+        let lone = binding == nil && tokens.count == 1 && !tokens[0].quoted && handles.isKnownRoot(tokens[0].text)
         if let (spec, used) = table.match(tokens), !(lone && spec.arguments.contains { !$0.optional }) {
             let invocation: Invocation
             do {
@@ -163,12 +164,13 @@ extension Interpreter {
                 guard let kind = spec.makes else {
                     throw ScriptError(.wrongKind, "\(spec.name) makes no object to name: write it without \"\(binding) =\"")
                 }
-                pendingBinding = (binding, kind.handlePrefix)
+                handles.pendingBinding = (binding, kind.handlePrefix)
             }
-            defer { pendingBinding = nil }
-            if !spec.keepsError { lastError = nil }
+            defer { handles.pendingBinding = nil }
+            if !spec.keepsError { state.lastError = nil }
+            let context = self.context
             do {
-                switch try spec.run(CommandContext(self), invocation) {
+                switch try spec.run(context, invocation) {
                 case .done: return .ok
                 case .expectFailed: return .expectFailed
                 case .quit: return .quit
@@ -176,21 +178,21 @@ extension Interpreter {
             } catch let error as ScriptError {
                 throw error
             } catch {
-                report(error)
+                context.world.report(error)
             }
             return .ok
         }
         if binding == nil, tokens.count == 1, !tokens[0].quoted, PathExpression.looksLikePath(tokens[0].text) {
             let path = try PathExpression.parse(tokens[0].text)
-            if isKnownRoot(path.root) {
-                let resolved = try evaluate(path)
-                show(resolved)
+            if handles.isKnownRoot(path.root) {
+                let inspection = context.inspection
+                inspection.show(try inspection.evaluate(path))
                 return .ok
             }
         }
         let word = tokens[0].text
         if binding == nil, tokens.count == 1, PathExpression.looksLikePath(word) {
-            let candidates = table.verbWords + objects.keys.sorted() + Self.reservedRoots
+            let candidates = table.verbWords + handles.roots
             throw ScriptError(.unknownVerb, "unknown verb or handle \"\(word)\"\(Suggestion.hint(for: word, in: candidates))")
         }
         if let group = table.specs.first(where: { $0.words.first == word }) {
@@ -236,96 +238,8 @@ extension Interpreter {
             .map { $0.0.text }
     }
 
-    /// Checks arguments and options against the spec.
+    /// Checks arguments and options against the spec (``CommandSpec/parse(_:binding:line:handles:)``).
     func parse(_ spec: CommandSpec, _ tokens: [Token], binding: String?, line: String) throws(ScriptError) -> Invocation {
-        var arguments: [Token] = []
-        var options: [String: [String]] = [:]
-        var optionValues: [String: [ArgumentValue]] = [:]
-        var index = 0
-        while index < tokens.count {
-            let token = tokens[index]
-            index += 1
-            if !token.quoted, token.text.hasPrefix("--"), token.text.count > 2 {
-                guard let option = spec.options.first(where: { $0.name == token.text }) else {
-                    let names = spec.options.map(\.name)
-                    let known = names.isEmpty ? "; \(spec.name) takes no options" : Suggestion.hint(for: token.text, in: names)
-                    throw ScriptError(.unknownOption, "unknown option \(token.text) for \(spec.name)\(known)")
-                }
-                if let kind = option.value {
-                    guard index < tokens.count else {
-                        throw ScriptError(.missingArgument, "\(option.name) needs a value (\(option.valueName)): \(spec.usage)")
-                    }
-                    let value = tokens[index]
-                    index += 1
-                    optionValues[option.name, default: []].append(try check(value, as: kind, name: option.name))
-                    options[option.name, default: []].append(value.text)
-                } else {
-                    options[option.name, default: []].append("")
-                }
-                continue
-            }
-            arguments.append(token)
-        }
-        let required = spec.arguments.filter { !$0.optional }.count
-        let variadic = spec.arguments.last?.variadic == true
-        if arguments.count < required {
-            let missing = spec.arguments[arguments.count]
-            throw ScriptError(.missingArgument, "\(spec.name) needs \(missing.name): usage: \(spec.usage)")
-        }
-        if !variadic, arguments.count > spec.arguments.count {
-            throw ScriptError(
-                .unexpectedArgument,
-                "too many arguments for \(spec.name) (unexpected \"\(arguments[spec.arguments.count].text)\"): usage: \(spec.usage)")
-        }
-        var argumentValues: [ArgumentValue] = []
-        for (i, token) in arguments.enumerated() {
-            let argument = spec.arguments[min(i, spec.arguments.count - 1)]
-            argumentValues.append(try check(token, as: argument.kind, name: argument.name))
-        }
-        return Invocation(
-            spec: spec, arguments: arguments, options: options, argumentValues: argumentValues, optionValues: optionValues,
-            binding: binding, line: line)
-    }
-
-    /// Checks a word against its kind; returns its value.
-    private func check(_ token: Token, as kind: ArgumentKind, name: String) throws(ScriptError) -> ArgumentValue {
-        switch kind {
-        case .text, .file, .verb: break
-        case .duration: return .duration(try DurationParser.parse(token.text))
-        case .count:
-            guard let n = Int(token.text), n >= 0 else {
-                throw ScriptError(.badValue, "\(name) must be a whole number, got \"\(token.text)\"")
-            }
-            return .count(n)
-        case .choice(let choices):
-            guard choices.contains(token.text) else {
-                throw ScriptError(
-                    .badValue,
-                    "\(name) must be one of \(choices.joined(separator: ", ")), got \"\(token.text)\"\(Suggestion.hint(for: token.text, in: choices))"
-                )
-            }
-        case .handle(.conversation) where Self.looksLikeConversationID(token.text):
-            break
-        case .handle(let kind):
-            _ = try resolve(token.text, as: kind)
-        }
-        return .word(token.text)
-    }
-
-    /// `a message (m1)`, for errors about a name in use.
-    func describeHandle(_ name: String) -> String {
-        if let object = objects[name] {
-            let kind = Self.kind(of: object)
-            return object.handle == name ? "a \(kind.rawValue)" : "a \(kind.rawValue) (\(object.handle))"
-        }
-        if clients.contains(where: { $0.name == name }) { return "a client" }
-        return "a built-in object"
-    }
-
-    static let reservedRoots = ["client", "error", "server", "provider", "clock", "net", "delegate"]
-
-    func isKnownRoot(_ root: String) -> Bool {
-        Self.reservedRoots.contains(root) || objects[root] != nil || handle(forID: root) != nil
-            || clients.contains { $0.name == root }
+        try spec.parse(tokens, binding: binding, line: line, handles: handles)
     }
 }

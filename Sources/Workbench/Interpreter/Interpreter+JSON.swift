@@ -9,7 +9,7 @@ extension Interpreter {
         case .object(let object):
             var members = ["\"handle\":" + Self.json(.string(object.handle))]
             for name in object.fieldNames {
-                guard let field = try? object.field(name, argument: nil, in: self) else { continue }
+                guard let field = try? object.field(name, argument: nil, in: handles) else { continue }
                 let text: String =
                     switch field {
                     case .object(let inner): Self.json(.string(inner.handle))

@@ -20,42 +20,20 @@ final class Interpreter: @unchecked Sendable {
     let table: CommandTable
     let options: WorkbenchOptions
 
-    var clients: [ClientObject] = []
     /// Bumped by `net online`: a `net offline --after` armed before it and
     /// not yet due no longer fires (the window it opened is closed).
     let onlineEpoch = OnlineEpoch()
-    var current: ClientObject!
-    /// Handle → object, for every object the session created or saw, and
-    /// SDK or server id → handle.
-    var objects = ObjectRegistry()
-    var counters: [String: Int] = [:]
-    /// The name `NAME = VERB …` gives the object the verb makes, taken by
-    /// the first handle of that kind handed out while the verb runs.
-    var pendingBinding: (name: String, prefix: String)?
-    var lastError: ChatError?
-    var showNetwork = false
+    /// The session's clients and objects, and the words that name them.
+    let handles: SessionObjects
+    /// The session's settings, its last error, why the step failed.
+    let state: SessionSettings
     /// Where this session's clients keep their disk caches: a fresh folder,
     /// removed when the session ends (never printed: output stays the same).
     let cacheFolder: String
-    var runDepth = 0
-    /// `timing on`.
-    var timing = false
-    /// `reset` ran: the session replaces this interpreter after the step.
-    var resetRequested = false
-    /// The lines typed in this session, redacted (what `history` lists
-    /// when no `historySource` is set).
-    var typedLines: [String] = []
-    /// Earlier lines, from the REPL's history store.
-    var historySource: (() -> [String])?
-    /// The recorder of this session, for `sessions` and `record stop`; nil when not recording.
-    weak var recording: (any RecordingControl)?
 
     /// What the current step prints.
     let output = StepOutput()
     var sawExpectFailure = false
-    /// Why the current step failed, when it did: what an expect or a wait
-    /// found, or the script error's message (`StepResult.failure`).
-    var stepFailure: String?
     var sawScriptError = false
 
     init(options: WorkbenchOptions) throws {
@@ -65,11 +43,13 @@ final class Interpreter: @unchecked Sendable {
         world = try Self.makeStage(options)
         start = world.now
         table = CommandTable.standard
+        handles = SessionObjects(stage: world, start: start)
+        state = SessionSettings(seed: options.seed)
         let log = self.log
         world.onTrace { time, trace in
             log.append(time, WorldEvent(trace))
         }
-        current = makeClient(named: "client", cacheMode: .disk, apiKey: world.app.apiKey)
+        handles.current = context.world.makeClient(named: "client", cacheMode: .disk, apiKey: world.app.apiKey)
         world.runUntilIdle()
         _ = log.take()
     }
@@ -127,185 +107,25 @@ final class Interpreter: @unchecked Sendable {
         }
     }
 
-    // MARK: Handles
+    // MARK: The command context
 
-    /// The next handle with this prefix: `w1`, `w2`…, skipping names the
-    /// user bound; or the name being bound, for the object it names.
-    func nextHandle(_ prefix: String) -> String {
-        if let pending = pendingBinding, pending.prefix == prefix {
-            pendingBinding = nil
-            return pending.name
-        }
-        var n = counters[prefix] ?? 0
-        repeat { n += 1 } while isTaken("\(prefix)\(n)")
-        counters[prefix] = n
-        return "\(prefix)\(n)"
+    /// What a command's handler gets (``CommandContext``): the session's
+    /// parts, never this interpreter; `run FILE` runs its lines through ``execute(_:)``.
+    var context: CommandContext {
+        CommandContext(
+            stage: world, handles: handles, state: state, output: output, log: log, onlineEpoch: onlineEpoch, cacheFolder: cacheFolder,
+            table: table, helpWidth: options.width, runLine: { self.execute($0) })
     }
 
-    /// Whether a name already names an object, a client or a built-in.
-    func isTaken(_ name: String) -> Bool {
-        objects[name] != nil || clients.contains { $0.name == name } || Self.reservedRoots.contains(name)
-    }
+    // MARK: The parts' state, as the explorer, the recorder and tests read it
 
-    func register(_ object: any Inspectable, id: String? = nil) {
-        objects.register(object, id: id)
-    }
-
-    /// The handle of the object an SDK or server id names, if the session has one.
-    func handle(forID id: String) -> String? { objects.handle(forID: id) }
-
-    /// Resolves a handle (or a raw id) to an object of `kind`.
-    func resolve(_ word: String, as kind: HandleKind) throws(ScriptError) -> any Inspectable {
-        let handle = handle(forID: word) ?? word
-        guard let object = objects[handle] ?? clients.first(where: { $0.name == word }) else {
-            let candidates =
-                objects.keys.filter { kind == .any || objects[$0].map { Self.kind(of: $0) == kind } == true }.sorted()
-                + (kind == .client || kind == .any ? clients.map(\.name) : [])
-            throw ScriptError(
-                .unknownHandle,
-                "unknown \(kind == .any ? "handle" : kind.rawValue) \"\(word)\"\(Suggestion.hint(for: word, in: candidates))")
-        }
-        guard kind == .any || Self.kind(of: object) == kind else {
-            throw ScriptError(.wrongKind, "\(word) is a \(Self.kind(of: object).rawValue), not a \(kind.rawValue)")
-        }
-        return object
-    }
-
-    func conversation(_ word: String) throws(ScriptError) -> ConversationObject {
-        if handle(forID: word) == nil, objects[word] == nil, Self.looksLikeConversationID(word) {
-            // An id learned elsewhere (a push, another device): it gets a
-            // handle on the current client, and the SDK asks the server.
-            return conversationObject(for: word, client: current)
-        }
-        return try resolve(word, as: .conversation) as! ConversationObject
-    }
-
-    /// The server as `client`'s app sees it: ids are per app, so a client
-    /// of another app (`server app new`) is answered in that app (in the
-    /// embedded world; a running server answers in the workbench's app).
-    func server(of client: ClientObject) -> any ServerSide {
-        guard client.apiKey != world.app.apiKey, let embedded = (world as? EmbeddedStage)?.world else { return world.server }
-        return EmbeddedServerSide(backend: embedded.backend, apiKey: client.apiKey)
-    }
-
-    /// The id the other side (`agent …`) names `conversation` by on the
-    /// server. When this client's conversation has not reached the server
-    /// and another user's holds its id there, the agent cannot speak in
-    /// it: before, it spoke in the other user's, which the workbench then
-    /// showed as this one's (`chatbench explore`, examples/45, run 83).
-    func agentConversationId(_ conversation: ConversationObject) throws -> String {
-        let serverId = conversation.serverId
-        let server = server(of: conversation.client)
-        guard let user = conversation.client.userId, let own = try? server.conversations(userId: user),
-            !own.contains(where: { $0.id == serverId }), (try? server.messages(conversationId: serverId)) != nil
-        else { return serverId }
-        throw ScriptError(
-            .server,
-            "\(conversation.handle) is not on the server yet, and the server's \(serverId) is another user's conversation: "
-                + "the agent cannot speak in it")
-    }
-
-    /// `c-` and hex digits, as the SDK mints conversation ids.
-    static func looksLikeConversationID(_ word: String) -> Bool {
-        word.hasPrefix("c-") && word.count > 2 && word.dropFirst(2).allSatisfy(\.isHexDigit)
-    }
-
-    func message(_ word: String) throws(ScriptError) -> MessageObject {
-        try resolve(word, as: .message) as! MessageObject
-    }
-
-    func client(_ word: String) throws(ScriptError) -> ClientObject {
-        try resolve(word, as: .client) as! ClientObject
-    }
-
-    func watcher(_ word: String) throws(ScriptError) -> WatcherObject {
-        try resolve(word, as: .watcher) as! WatcherObject
-    }
-
-    /// The object an SDK or server id names, when the session has one;
-    /// the id itself otherwise.
-    func reference(_ id: String) -> Resolved {
-        if let handle = handle(forID: id), let object = objects[handle] { return .object(object) }
-        return .value(.string(id))
-    }
-
-    static func kind(of object: any Inspectable) -> HandleKind {
-        switch object {
-        case is WatcherObject: .watcher
-        case is ConversationObject: .conversation
-        case is MessageObject: .message
-        case is ClientObject: .client
-        default: .any
-        }
-    }
-
-    /// The conversation object for an SDK conversation, made on first sight.
-    /// The conversation object for an id, made on first sight. With
-    /// `sameClient`, one of another client is not reused: an app-chosen id
-    /// can name different users' conversations (ConversationAliases).
-    func conversationObject(for id: String, client: ClientObject, sameClient: Bool = false) -> ConversationObject {
-        if let handle = handle(forID: id), let object = objects[handle] as? ConversationObject, !sameClient || object.client === client {
-            return object
-        }
-        let object = ConversationObject(handle: nextHandle("c"), id: id, client: client)
-        register(object, id: id)
-        return object
-    }
-
-    /// The message object for an SDK message, made on first sight.
-    func messageObject(for id: String, conversationId: String, client: ClientObject) -> MessageObject {
-        if let object = objects.message(withID: id) { return object }
-        let handle = nextHandle("m")
-        // A name the user chose is no number the counter handed out (that
-        // one is taken, and could not have been chosen).
-        let number = counters["m"].flatMap { handle == "m\($0)" ? $0 : nil }
-        return objects.addMessage(id: id, conversationId: conversationId, client: client, handle: handle, number: number)
-    }
-
-    /// The handle of a message the other side just wrote in `conversation`
-    /// (`agent say`, `agent send`), with what the server stored: the
-    /// workbench knows it from the backend, and the client shows it when a
-    /// watcher of the app's does.
-    func agentMessageObject(for message: WireMessage, in conversation: ConversationObject) -> MessageObject {
-        let object = messageObject(for: message.id, conversationId: conversation.id, client: conversation.client)
-        if object.latest == nil { object.latest = SeenMessage(message) }
-        return object
-    }
-
-    /// Binds `name` to an object as well as its own handle (when the object
-    /// did not already take the name as its handle). Names are never
-    /// rebound: `run` refuses a name in use before the verb runs.
-    func bind(_ name: String?, to object: any Inspectable) {
-        guard let name, object.handle != name, objects[name] == nil else { return }
-        objects[name] = object
-    }
-
-    // MARK: Running the world
-
-    /// Runs an SDK call and the world until idle. A `ChatError` is printed
-    /// and becomes `error`; nil means it failed or is still pending.
-    @discardableResult
-    func perform<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) -> T? {
-        switch world.run(operation) {
-        case .success(let value)?: return value
-        case .failure(let error)?:
-            report(error)
-            return nil
-        case nil:
-            print("(still waiting: it completes when the clock reaches a timer; try clock advance or settle)")
-            return nil
-        }
-    }
-
-    func report(_ error: any Error) {
-        let chatError: ChatError =
-            switch error {
-            case let error as ChatError: error
-            case let error as WireError: ChatError(ChatError.Code(error.code), error.message)
-            default: ChatError(ChatError.Code(rawValue: "error"), "\(error)")
-            }
-        lastError = chatError
-        print("error: \(chatError.code) — \(chatError.message)", as: .failure)
+    var clients: [ClientObject] { handles.clients }
+    var current: ClientObject! { handles.current }
+    var objects: ObjectRegistry { handles.objects }
+    /// The recorder of this session, for `sessions` and `record stop`; nil when not recording.
+    var recording: (any RecordingControl)? {
+        get { state.recording }
+        set { state.recording = newValue }
     }
 }
 

@@ -57,7 +57,7 @@ final class ClientObject: Inspectable, @unchecked Sendable {
 
     let fieldNames = ["user", "auth", "session", "connection", "connectionReason", "cache"]
 
-    func field(_ name: String, argument: String?, in interpreter: Interpreter) throws(ScriptError) -> Resolved? {
+    func field(_ name: String, argument: String?, in scope: any InspectionScope) throws(ScriptError) -> Resolved? {
         switch name {
         case "user": .value(userId.map(Value.string) ?? .none)
         case "auth": .value(auth.map { .string($0.rawValue) } ?? .none)
@@ -71,7 +71,7 @@ final class ClientObject: Inspectable, @unchecked Sendable {
         }
     }
 
-    func summary(in interpreter: Interpreter) -> String {
+    func summary(in scope: any InspectionScope) -> String {
         "\(name): user \(userId ?? "none"), session \(session), connection \(connection), cache \(client.cacheMode.rawValue)"
     }
 }

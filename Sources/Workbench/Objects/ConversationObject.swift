@@ -23,16 +23,16 @@ final class ConversationObject: Inspectable, @unchecked Sendable {
 
     let fieldNames = ["id", "serverId", "local", "title", "providerTyping", "count", "preview", "draft"]
 
-    func refresh(in interpreter: Interpreter) {
+    func refresh(in scope: any InspectionScope) {
         let client = self.client.client
         let id = self.id
-        if case .success(let value?)? = interpreter.world.run({ try await client.conversation(withId: id) }) {
+        if case .success(let value?)? = scope.stage.run({ try await client.conversation(withId: id) }) {
             latest = value
         }
     }
 
-    func field(_ name: String, argument: String?, in interpreter: Interpreter) throws(ScriptError) -> Resolved? {
-        refresh(in: interpreter)
+    func field(_ name: String, argument: String?, in scope: any InspectionScope) throws(ScriptError) -> Resolved? {
+        refresh(in: scope)
         switch name {
         case "id": return .value(.string(id))
         case "serverId": return .value(.string(serverId))
@@ -46,8 +46,8 @@ final class ConversationObject: Inspectable, @unchecked Sendable {
         }
     }
 
-    func summary(in interpreter: Interpreter) -> String {
-        refresh(in: interpreter)
+    func summary(in scope: any InspectionScope) -> String {
+        refresh(in: scope)
         guard let latest else { return "\(handle): conversation \(id) (no longer on this device)" }
         var parts = ["\(handle): conversation \(id)"]
         if let title = latest.title { parts.append(Format.quoted(title)) }

@@ -65,7 +65,7 @@ final class WorkbenchDelegate: AuthenticationDelegate, SessionDelegate, Inspecta
     var handle: String { "delegate" }
     let fieldNames = ["mode", "calls"]
 
-    func field(_ name: String, argument: String?, in interpreter: Interpreter) throws(ScriptError) -> Resolved? {
+    func field(_ name: String, argument: String?, in scope: any InspectionScope) throws(ScriptError) -> Resolved? {
         switch name {
         case "mode": .value(.string(mode.rawValue))
         case "calls": .value(.int(Int64(calls)))
@@ -73,7 +73,7 @@ final class WorkbenchDelegate: AuthenticationDelegate, SessionDelegate, Inspecta
         }
     }
 
-    func summary(in interpreter: Interpreter) -> String {
+    func summary(in scope: any InspectionScope) -> String {
         "delegate: \(mode.rawValue), asked \(calls) time\(calls == 1 ? "" : "s")"
     }
 }

@@ -14,7 +14,10 @@ enum Resolved {
     }
 }
 
-/// An object of the session that inspection can read.
+/// An object of the session that inspection can read. What its fields,
+/// summary and history may read of the rest of the session is its
+/// ``InspectionScope``: other objects by name, the clients, the stage, when
+/// the session began; never the interpreter (issue 29).
 protocol Inspectable: AnyObject {
     /// Its handle (`w1`, `c2`, `client`…).
     var handle: String { get }
@@ -24,13 +27,13 @@ protocol Inspectable: AnyObject {
     /// (`clock.timers`, `w1.elements`) or a function (`w1.indexOf(HANDLE)`).
     var pathOnlyFieldNames: [String] { get }
     /// A field's value; nil when there is no such field.
-    func field(_ name: String, argument: String?, in interpreter: Interpreter) throws(ScriptError) -> Resolved?
+    func field(_ name: String, argument: String?, in scope: any InspectionScope) throws(ScriptError) -> Resolved?
     /// One line, for typing the handle alone.
-    func summary(in interpreter: Interpreter) -> String
+    func summary(in scope: any InspectionScope) -> String
     /// What `expect` compares the object itself with.
     var comparable: Value { get }
     /// Further lines for `inspect` after the fields (its history).
-    func history(in interpreter: Interpreter) -> [String]
+    func history(in scope: any InspectionScope) -> [String]
     /// The title of those lines: `history` unless the object says otherwise.
     var historyTitle: String { get }
 }
@@ -46,7 +49,7 @@ extension Inspectable {
     /// What `expect` compares the object itself with: its handle.
     var comparable: Value { .string(handle) }
 
-    func history(in interpreter: Interpreter) -> [String] { [] }
+    func history(in scope: any InspectionScope) -> [String] { [] }
 
     var historyTitle: String { "history" }
 }

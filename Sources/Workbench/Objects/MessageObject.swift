@@ -53,7 +53,7 @@ final class MessageObject: Inspectable, @unchecked Sendable {
         "id", "kind", "text", "attachment", "state", "error", "author", "conversation", "replyTo", "readByProvider", "seq",
     ]
 
-    func field(_ name: String, argument: String?, in interpreter: Interpreter) throws(ScriptError) -> Resolved? {
+    func field(_ name: String, argument: String?, in scope: any InspectionScope) throws(ScriptError) -> Resolved? {
         switch name {
         case "id": return .value(.string(id))
         case "kind": return .value(.string(kind))
@@ -68,8 +68,8 @@ final class MessageObject: Inspectable, @unchecked Sendable {
             if case .failed(let error)? = latest?.state { return .value(.string(error.code.rawValue)) }
             return .value(.none)
         case "author": return .value(.string(author))
-        case "conversation": return interpreter.reference(conversationId)
-        case "replyTo": return latest?.replyTo.map(interpreter.reference) ?? .value(.none)
+        case "conversation": return scope.reference(conversationId)
+        case "replyTo": return latest?.replyTo.map { scope.reference($0) } ?? .value(.none)
         case "readByProvider": return .value(.bool(latest?.isReadByProvider ?? false))
         // The server's order of the conversation's messages (none until sent).
         case "seq": return .value(latest?.seq.map { .int($0) } ?? .none)
@@ -111,15 +111,15 @@ final class MessageObject: Inspectable, @unchecked Sendable {
         return "\(handle) \(who)\(view.isReadByProvider ? " read" : "") \(Format.content(view.content))"
     }
 
-    func summary(in interpreter: Interpreter) -> String {
+    func summary(in scope: any InspectionScope) -> String {
         guard let latest else { return "\(handle): message \(id)" }
         var text =
-            "\(handle): \(kind) message \(Format.content(latest.content)) by \(author) in \(interpreter.handle(forID: conversationId) ?? conversationId), \(latest.state)"
-        if let reply = latest.replyTo { text += ", replying to \(interpreter.handle(forID: reply) ?? reply)" }
+            "\(handle): \(kind) message \(Format.content(latest.content)) by \(author) in \(scope.handle(forID: conversationId) ?? conversationId), \(latest.state)"
+        if let reply = latest.replyTo { text += ", replying to \(scope.handle(forID: reply) ?? reply)" }
         return text
     }
 
-    func history(in interpreter: Interpreter) -> [String] {
-        history.map { "\(EventLog.stamp($0.time, since: interpreter.start)) \($0.state)" }
+    func history(in scope: any InspectionScope) -> [String] {
+        history.map { "\(EventLog.stamp($0.time, since: scope.start)) \($0.state)" }
     }
 }

@@ -51,7 +51,7 @@ final class WatcherObject: Inspectable, @unchecked Sendable {
     let fieldNames = ["state", "fresh", "count", "hasMore", "emissions", "error", "watching", "client"]
     let pathOnlyFieldNames = ["elements", "indexOf(HANDLE)"]
 
-    func field(_ name: String, argument: String?, in interpreter: Interpreter) throws(ScriptError) -> Resolved? {
+    func field(_ name: String, argument: String?, in scope: any InspectionScope) throws(ScriptError) -> Resolved? {
         switch name {
         case "state": .value(.string(state))
         case "fresh": .value(.bool(fresh))
@@ -61,8 +61,8 @@ final class WatcherObject: Inspectable, @unchecked Sendable {
         case "error": .value(error.map { .string($0.code.rawValue) } ?? .none)
         case "watching": .value(.string(what))
         case "client": .object(client)
-        case "elements": .list(elementObjects(in: interpreter).map { .object($0) })
-        case "indexOf": try index(of: argument, in: interpreter)
+        case "elements": .list(elementObjects(in: scope).map { .object($0) })
+        case "indexOf": try index(of: argument, in: scope)
         default: nil
         }
     }
@@ -70,28 +70,28 @@ final class WatcherObject: Inspectable, @unchecked Sendable {
     /// `w1.indexOf(m2)`: where the watcher's last emission shows an object,
     /// from 0 (newest first for items), or none when it does not show it;
     /// so that order can be asserted without counting by hand.
-    private func index(of argument: String?, in interpreter: Interpreter) throws(ScriptError) -> Resolved {
+    private func index(of argument: String?, in scope: any InspectionScope) throws(ScriptError) -> Resolved {
         guard let argument, !argument.isEmpty else {
             throw ScriptError(.syntax, "indexOf needs a handle: \(handle).indexOf(m1)")
         }
-        guard let object = interpreter.objects[argument] else {
+        guard let object = scope.object(named: argument) else {
             throw ScriptError(.unknownHandle, "unknown handle \"\(argument)\"")
         }
         return .value(elements.firstIndex(of: object.handle).map { .int(Int64($0)) } ?? .none)
     }
 
-    func elementObjects(in interpreter: Interpreter) -> [any Inspectable] {
-        elements.compactMap { interpreter.objects[$0] }
+    func elementObjects(in scope: any InspectionScope) -> [any Inspectable] {
+        elements.compactMap { scope.object(named: $0) }
     }
 
-    func summary(in interpreter: Interpreter) -> String {
+    func summary(in scope: any InspectionScope) -> String {
         var text = "\(handle): watch \(what) — \(state), \(fresh ? "fresh" : "not fresh"), \(elements.count) held"
         if hasMore { text += ", more to load" }
         if let error { text += ", error \(error.code)" }
         return text
     }
 
-    func history(in interpreter: Interpreter) -> [String] {
-        emissions.map { "\(EventLog.stamp($0.time, since: interpreter.start)) \($0.text)" }
+    func history(in scope: any InspectionScope) -> [String] {
+        emissions.map { "\(EventLog.stamp($0.time, since: scope.start)) \($0.text)" }
     }
 }

@@ -11,7 +11,7 @@ final class ErrorObject: Inspectable {
     var comparable: Value { error.map { .string($0.code.rawValue) } ?? .none }
     let fieldNames = ["code", "message"]
 
-    func field(_ name: String, argument: String?, in interpreter: Interpreter) throws(ScriptError) -> Resolved? {
+    func field(_ name: String, argument: String?, in scope: any InspectionScope) throws(ScriptError) -> Resolved? {
         switch name {
         case "code": .value(error.map { .string($0.code.rawValue) } ?? .none)
         case "message": .value(error.map { .string($0.message) } ?? .none)
@@ -19,7 +19,7 @@ final class ErrorObject: Inspectable {
         }
     }
 
-    func summary(in interpreter: Interpreter) -> String {
+    func summary(in scope: any InspectionScope) -> String {
         error.map { "\($0.code) — \($0.message)" } ?? "none"
     }
 }
@@ -33,7 +33,7 @@ final class ServerObject: Inspectable {
         "users", "requests", "messages(C)", "sessions(ID)", "pushes(ID)", "pushlog(ID)", "attributes(ID)", "conversations(ID)", "settings",
     ]
 
-    func field(_ name: String, argument: String?, in interpreter: Interpreter) throws(ScriptError) -> Resolved? {
+    func field(_ name: String, argument: String?, in scope: any InspectionScope) throws(ScriptError) -> Resolved? {
         func needs(_ what: String) throws(ScriptError) -> String {
             guard let argument, !argument.isEmpty else {
                 throw ScriptError(
@@ -44,7 +44,7 @@ final class ServerObject: Inspectable {
         }
         let server = world.server
         do {
-            return try field(name, server: server, needs: needs, in: interpreter)
+            return try field(name, server: server, needs: needs, in: scope)
         } catch let error as ScriptError {
             throw error
         } catch {
@@ -54,7 +54,7 @@ final class ServerObject: Inspectable {
 
     private func field(
         _ name: String, server: any ServerSide, needs: (String) throws(ScriptError) -> String,
-        in interpreter: Interpreter
+        in scope: any InspectionScope
     ) throws -> Resolved? {
         switch name {
         case "users":
@@ -63,17 +63,15 @@ final class ServerObject: Inspectable {
             return .value(.int(Int64(world.network.requestCount)))
         case "messages":
             let word = try needs("a conversation")
-            let conversation = try? interpreter.conversation(word)
+            let conversation = try? scope.conversation(word)
             let id = conversation?.serverId ?? word
             // A conversation of a client of another app (server app new) is
             // read in that app: ids are per app.
             var holder = server
-            if let conversation, conversation.client.apiKey != interpreter.world.app.apiKey {
-                holder = interpreter.server(of: conversation.client)
-            }
+            if let conversation, conversation.client.apiKey != scope.stage.app.apiKey { holder = scope.server(of: conversation.client) }
             do {
                 let messages = try holder.messages(conversationId: id)
-                return .list(messages.map { .object(ServerMessageObject(message: $0, interpreter: interpreter)) })
+                return .list(messages.map { .object(ServerMessageObject(message: $0, scope: scope)) })
             } catch {
                 throw ScriptError(.unknownHandle, "the server has no conversation \(word)")
             }
@@ -102,13 +100,13 @@ final class ServerObject: Inspectable {
         case "settings":
             return .list(try server.settings().map { .value(.string("\($0.key)=\($0.value)")) })
         case "conversations":
-            return .list(try server.conversations(userId: try needs("a user id")).map { interpreter.reference($0.id) })
+            return .list(try server.conversations(userId: try needs("a user id")).map { scope.reference($0.id) })
         default:
             return nil
         }
     }
 
-    func summary(in interpreter: Interpreter) -> String {
+    func summary(in scope: any InspectionScope) -> String {
         let users = (try? world.server.users()) ?? []
         return
             "server: \(world.server.label), \(users.count) user\(users.count == 1 ? "" : "s"), \(world.network.requestCount) request\(world.network.requestCount == 1 ? "" : "s") so far"
@@ -119,9 +117,9 @@ final class ServerObject: Inspectable {
 final class ServerMessageObject: Inspectable {
     let message: WireMessage
     let handle: String
-    init(message: WireMessage, interpreter: Interpreter) {
+    init(message: WireMessage, scope: any InspectionScope) {
         self.message = message
-        handle = interpreter.handle(forID: message.id) ?? message.id
+        handle = scope.handle(forID: message.id) ?? message.id
     }
     let fieldNames = ["id", "seq", "text", "author"]
 
@@ -138,7 +136,7 @@ final class ServerMessageObject: Inspectable {
         }
     }
 
-    func field(_ name: String, argument: String?, in interpreter: Interpreter) throws(ScriptError) -> Resolved? {
+    func field(_ name: String, argument: String?, in scope: any InspectionScope) throws(ScriptError) -> Resolved? {
         switch name {
         case "id": .value(.string(message.id))
         case "seq": .value(.int(message.seq))
@@ -148,7 +146,7 @@ final class ServerMessageObject: Inspectable {
         }
     }
 
-    func summary(in interpreter: Interpreter) -> String {
+    func summary(in scope: any InspectionScope) -> String {
         "#\(message.seq) \(author): \(Format.content(MessageContent(message.content))) (\(handle))"
     }
 }
@@ -160,7 +158,7 @@ final class ProviderObject: Inspectable {
     var handle: String { "provider" }
     let fieldNames = ["mode", "calls"]
 
-    func field(_ name: String, argument: String?, in interpreter: Interpreter) throws(ScriptError) -> Resolved? {
+    func field(_ name: String, argument: String?, in scope: any InspectionScope) throws(ScriptError) -> Resolved? {
         switch name {
         case "mode": .value(.string(client.provider.mode.description))
         case "calls": .value(.int(Int64(client.provider.calls)))
@@ -168,7 +166,7 @@ final class ProviderObject: Inspectable {
         }
     }
 
-    func summary(in interpreter: Interpreter) -> String {
+    func summary(in scope: any InspectionScope) -> String {
         "provider of \(client.name): \(client.provider.mode), asked \(client.provider.calls) time\(client.provider.calls == 1 ? "" : "s")"
     }
 }
@@ -187,22 +185,22 @@ final class ClockObject: Inspectable {
     let fieldNames = ["now", "elapsed", "pending"]
     let pathOnlyFieldNames = ["timers"]
 
-    func field(_ name: String, argument: String?, in interpreter: Interpreter) throws(ScriptError) -> Resolved? {
+    func field(_ name: String, argument: String?, in scope: any InspectionScope) throws(ScriptError) -> Resolved? {
         switch name {
         case "now": .value(.string(world.now.description))
         case "elapsed": .value(.string(Format.duration(world.now - start)))
-        case "timers": .list(interpreter.describeWakeUps().map { .value(.string($0)) })
+        case "timers": .list(scope.describeWakeUps().map { .value(.string($0)) })
         case "pending": .value(.int(Int64(world.pendingWakeUps.count)))
         default: nil
         }
     }
 
-    func summary(in interpreter: Interpreter) -> String {
+    func summary(in scope: any InspectionScope) -> String {
         "\(world.now) (\(Format.duration(world.now - start)) since start)"
     }
 
-    func history(in interpreter: Interpreter) -> [String] {
-        let wakeUps = interpreter.describeWakeUps()
+    func history(in scope: any InspectionScope) -> [String] {
+        let wakeUps = scope.describeWakeUps()
         return wakeUps.isEmpty ? ["none pending"] : wakeUps
     }
 
@@ -216,12 +214,12 @@ final class NetObject: Inspectable {
     var handle: String { "net" }
     let fieldNames = ["online", "latency", "requests", "connections", "failing"]
 
-    func field(_ name: String, argument: String?, in interpreter: Interpreter) throws(ScriptError) -> Resolved? {
+    func field(_ name: String, argument: String?, in scope: any InspectionScope) throws(ScriptError) -> Resolved? {
         let network = world.network
         // `net.online(tablet)`, `net.latency(tablet)`: a client's own link.
         let device: String?
         if let argument {
-            device = try interpreter.client(argument).deviceId
+            device = try scope.client(argument).deviceId
         } else {
             device = nil
         }
@@ -235,10 +233,10 @@ final class NetObject: Inspectable {
         }
     }
 
-    func summary(in interpreter: Interpreter) -> String {
+    func summary(in scope: any InspectionScope) -> String {
         let network = world.network
         // Clients whose own link differs from the network (`--client`).
-        let links = interpreter.clients.compactMap { client -> String? in
+        let links = scope.clients.compactMap { client -> String? in
             var differences: [String] = []
             if network.isOnline, !network.isOnline(device: client.deviceId) { differences.append("offline") }
             let latency = network.latency(device: client.deviceId)

@@ -2,7 +2,7 @@ import ChatCore
 import ChatSDK
 import ChatSimulation
 
-extension Interpreter {
+extension CommandContext.World {
     /// How long `wait` runs the world before giving up, unless `--within` says.
     static let defaultWaitLimit: Duration = .seconds(3600)
 
@@ -27,19 +27,19 @@ extension Interpreter {
         let what: String
         var outcome: (() -> String)?
         if kind == "done" {
-            if let watcher = try? watcher(handle) {
+            if let watcher = try? handles.watcher(handle) {
                 condition = { watcher.state != "refreshing" }
                 what = "\(watcher.handle) to be done refreshing"
                 outcome = { watcher.state }
             } else {
-                let message = try message(handle)
+                let message = try handles.message(handle)
                 condition = { [.sent, .failed].contains(message.latest?.state.kind) }
                 what = "\(message.handle) to be done (sent or failed)"
                 outcome = { message.latest?.state.name ?? "?" }
             }
         } else if kind == "emits" {
             let value = value!
-            let watcher = try watcher(handle)
+            let watcher = try handles.watcher(handle)
             guard let count = Int(value), count >= 0 else {
                 throw ScriptError(.badValue, "wait \(handle) emits needs a whole number, got \"\(value)\"")
             }
@@ -47,7 +47,7 @@ extension Interpreter {
             what = "\(watcher.handle) to emit \(count) time\(count == 1 ? "" : "s")"
         } else {
             let value = value!
-            let message = try message(handle)
+            let message = try handles.message(handle)
             let states = SendState.Kind.allCases.map(\.rawValue)
             guard let kind = SendState.Kind(rawValue: value) else {
                 throw ScriptError(
@@ -58,42 +58,33 @@ extension Interpreter {
             condition = { message.latest?.state.kind == kind }
             what = "\(message.handle) to be \(value)"
         }
-        let started = world.now
+        let started = stage.now
         let deadline = started + limit
-        world.runUntilIdle()
+        stage.runUntilIdle()
         while !condition() {
-            guard !world.interruption.isRequested else { return .done }
-            guard world.step(until: deadline) else {
-                if world.isEmbedded, world.now < deadline { try? world.advance(by: deadline - world.now) }
-                lastError = ChatError(ChatError.Code(rawValue: "waitTimedOut"), "\(what) did not happen within \(Format.duration(limit))")
-                let failure = "gave up waiting for \(what) after \(Format.duration(world.now - started))"
-                stepFailure = failure
-                printAfterEvents("wait failed: \(failure)", as: .failure)
+            guard !stage.interruption.isRequested else { return .done }
+            guard stage.step(until: deadline) else {
+                if stage.isEmbedded, stage.now < deadline { try? stage.advance(by: deadline - stage.now) }
+                state.lastError = ChatError(
+                    ChatError.Code(rawValue: "waitTimedOut"), "\(what) did not happen within \(Format.duration(limit))")
+                let failure = "gave up waiting for \(what) after \(Format.duration(stage.now - started))"
+                state.stepFailure = failure
+                output.printAfterEvents("wait failed: \(failure)", as: .failure)
                 return .expectFailed
             }
         }
-        printAfterEvents("waited \(Format.duration(world.now - started)) for \(what)\(outcome.map { ": \($0())" } ?? "")")
+        output.printAfterEvents("waited \(Format.duration(stage.now - started)) for \(what)\(outcome.map { ": \($0())" } ?? "")")
         return .done
     }
 
     /// `settle`: runs in-flight work and recovery, and says how far the
     /// clock moved and for what.
     func settle() {
-        let started = world.now
-        let reasons = world.settle()
-        guard !world.interruption.isRequested else { return }
-        var text = "settled after \(Format.duration(world.now - started))"
+        let started = stage.now
+        let reasons = stage.settle()
+        guard !stage.interruption.isRequested else { return }
+        var text = "settled after \(Format.duration(stage.now - started))"
         if !reasons.isEmpty { text += ": " + reasons.joined(separator: ", ") }
-        printAfterEvents(text)
-    }
-
-    /// What `clock.timers` and `inspect clock` list: every pending wake-up,
-    /// with when it is due, its kind and what it is for.
-    func describeWakeUps() -> [String] {
-        world.pendingWakeUps.map { wakeUp in
-            let due = wakeUp.time - world.now
-            return
-                "\(EventLog.stamp(wakeUp.time, since: start)) in \(Format.duration(due)) \(wakeUp.kind.category.rawValue): \(wakeUp.kind.purpose)"
-        }
+        output.printAfterEvents(text)
     }
 }

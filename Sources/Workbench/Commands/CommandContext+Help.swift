@@ -1,11 +1,11 @@
 import Foundation
 
-extension Interpreter {
+extension CommandContext.Inspection {
     /// `help`, `help VERB`, `help TOPIC`, `help HANDLE`, `help -k WORD`.
     func help(_ words: [String]) throws(ScriptError) {
-        let width = options.width
+        let width = helpWidth
         if words.isEmpty {
-            print(lines: table.helpText(width: width, inspection: inspectionList()))
+            output.print(lines: table.helpText(width: width, inspection: inspectionList()))
             return
         }
         if words[0] == "-k" {
@@ -19,24 +19,25 @@ extension Interpreter {
                     || page.lines.contains { $0.range(of: word, options: .caseInsensitive) != nil }
             }
             guard !found.isEmpty || !topics.isEmpty else {
-                print("nothing in help mentions \(Format.quoted(word))")
+                output.print("nothing in help mentions \(Format.quoted(word))")
                 return
             }
-            print(lines: HelpLayout.lines(found.map { ($0.usage, $0.summary) }, width: width))
-            for page in topics { print("  topic \(page.name): \(page.summary) (help \(page.name))") }
+            output.print(lines: HelpLayout.lines(found.map { ($0.usage, $0.summary) }, width: width))
+            for page in topics { output.print("  topic \(page.name): \(page.summary) (help \(page.name))") }
             return
         }
         let name = words.joined(separator: " ")
         if let page = HelpTopics.page(name) {
-            print(lines: page.flatMap { HelpTopics.wrap($0, width: width, indent: 0) })
+            output.print(lines: page.flatMap { HelpTopics.wrap($0, width: width, indent: 0) })
             return
         }
         let specs = table.specs.filter { $0.name == name || $0.words.first == name || $0.aliases.contains(name) }
         if specs.isEmpty, words.count == 1, PathExpression.looksLikePath(name), isKnownRoot(name),
             case .object(let object) = try evaluate(PathExpression.parse(name))
         {
-            print("\(name) is \(describeHandle(object.handle)); its fields: \(object.pathFieldNames.joined(separator: ", "))")
-            print("\(name).FIELD shows one, inspect \(name) shows them all with their history.")
+            output.print(
+                "\(name) is \(handles.describeHandle(object.handle)); its fields: \(object.pathFieldNames.joined(separator: ", "))")
+            output.print("\(name).FIELD shows one, inspect \(name) shows them all with their history.")
             return
         }
         guard !specs.isEmpty else {
@@ -44,12 +45,12 @@ extension Interpreter {
             throw ScriptError(
                 .unknownVerb, "no verb or topic \"\(name)\"\(Suggestion.hint(for: name, in: candidates)); help -k \(name) searches")
         }
-        for spec in specs { print(lines: table.helpText(for: spec).flatMap { HelpTopics.wrap($0, width: width, indent: 4) }) }
+        for spec in specs { output.print(lines: table.helpText(for: spec).flatMap { HelpTopics.wrap($0, width: width, indent: 4) }) }
     }
 
     /// `server: users, requests, messages(C)…`: what each built-in name reads.
     func inspectionList() -> [String] {
-        Self.reservedRoots.filter { $0 != "error" }.compactMap { root in
+        SessionObjects.reservedRoots.filter { $0 != "error" }.compactMap { root in
             guard let path = try? PathExpression.parse(root), case .object(let object)? = try? evaluate(path) else { return nil }
             return "\(root): " + object.pathFieldNames.map { "\(root).\($0)" }.joined(separator: ", ")
         }

@@ -1,24 +1,25 @@
 import ChatSDK
 import ChatSimulation
 
-extension Interpreter {
+extension CommandContext.World {
     /// Starts a watcher and logs each of its emissions the moment the SDK
     /// produces it, in order with everything else that happens.
     func startWatcher(_ target: WatcherObject.Target, binding: String?) -> WatcherObject {
-        let object = WatcherObject(handle: nextHandle("w"), target: target, client: current)
-        register(object)
-        bind(binding, to: object)
+        let object = WatcherObject(handle: handles.nextHandle("w"), target: target, client: current)
+        handles.register(object)
+        handles.bind(binding, to: object)
         let client = current.client
         let log = self.log
-        let world = self.world
-        let onEnd: @Sendable ((any Error)?) -> Void = { error in Interpreter.ended(object, error: error, world: world, log: log) }
+        let world = self.stage
+        let handles = self.handles
+        let onEnd: @Sendable ((any Error)?) -> Void = { error in Self.ended(object, error: error, world: world, log: log) }
         switch target {
         case .conversations:
             object.observation = client.observeConversations(
-                onResponse: { [weak self] response in
-                    guard let self else { return }
-                    let conversations = self.absorb(response.data.elements, client: object.client)
-                    Interpreter.page(
+                onResponse: { [weak handles] response in
+                    guard let handles else { return }
+                    let conversations = handles.absorb(response.data.elements, client: object.client)
+                    Self.page(
                         response, handles: conversations.map(\.handle), labels: conversations.prefix(4).map(\.label),
                         noun: "conversation", of: object, world: world, log: log)
                 }, onEnd: onEnd)
@@ -30,15 +31,15 @@ extension Interpreter {
                     object.elements = [conversation.handle]
                     let c = response.data
                     let text = "\(conversation.label) \(c.isLocal ? "local" : "on server")"
-                    Interpreter.emitted(response, text, by: object, world: world, log: log)
+                    Self.emitted(response, text, by: object, world: world, log: log)
                 }, onEnd: onEnd)
         case .items(let conversation):
             object.observation = client.observeItems(
                 ofConversationWithId: conversation.id,
-                onResponse: { [weak self] response in
-                    guard let self else { return }
-                    let messages = self.absorb(response.data.elements, client: object.client)
-                    Interpreter.page(
+                onResponse: { [weak handles] response in
+                    guard let handles else { return }
+                    let messages = handles.absorb(response.data.elements, client: object.client)
+                    Self.page(
                         response, handles: messages.map(\.handle), labels: messages.prefix(4).map(\.label),
                         noun: "item", of: object, world: world, log: log)
                 }, onEnd: onEnd)

@@ -1,4 +1,4 @@
-extension Interpreter {
+extension CommandContext.Inspection {
     /// Resolves a path against the session's objects.
     func evaluate(_ path: PathExpression) throws(ScriptError) -> Resolved {
         var resolved = try root(path.root)
@@ -9,7 +9,7 @@ extension Interpreter {
                 let items: [Resolved]
                 switch resolved {
                 case .list(let list): items = list
-                case .object(let object as WatcherObject): items = object.elementObjects(in: self).map { .object($0) }
+                case .object(let object as WatcherObject): items = object.elementObjects(in: handles).map { .object($0) }
                 default: throw ScriptError(.wrongKind, "\(walked) is not a list: [\(i)] needs a list or a watcher")
                 }
                 guard i < items.count else {
@@ -22,7 +22,7 @@ extension Interpreter {
             case .field(let name, let argument):
                 switch resolved {
                 case .object(let object):
-                    guard let next = try object.field(name, argument: argument, in: self) else {
+                    guard let next = try object.field(name, argument: argument, in: handles) else {
                         throw ScriptError(
                             .unknownField,
                             "\(walked) has no field \"\(name)\"\(Suggestion.hint(for: name, in: object.pathFieldNames)); fields: \(object.pathFieldNames.joined(separator: ", "))"
@@ -49,30 +49,30 @@ extension Interpreter {
 
     private func root(_ name: String) throws(ScriptError) -> Resolved {
         switch name {
-        case "client": return .object(current)
-        case "error": return .object(ErrorObject(error: lastError))
-        case "server": return .object(ServerObject(world: world))
-        case "provider": return .object(ProviderObject(client: current))
-        case "clock": return .object(ClockObject(world: world, start: start))
-        case "net": return .object(NetObject(world: world))
-        case "delegate": return .object(current.delegate)
+        case "client": return .object(handles.current)
+        case "error": return .object(ErrorObject(error: state.lastError))
+        case "server": return .object(ServerObject(world: handles.stage))
+        case "provider": return .object(ProviderObject(client: handles.current))
+        case "clock": return .object(ClockObject(world: handles.stage, start: handles.start))
+        case "net": return .object(NetObject(world: handles.stage))
+        case "delegate": return .object(handles.current.delegate)
         default:
-            if let client = clients.first(where: { $0.name == name }) { return .object(client) }
-            return .object(try resolve(name, as: .any))
+            if let client = handles.clients.first(where: { $0.name == name }) { return .object(client) }
+            return .object(try handles.resolve(name, as: .any))
         }
     }
 
     /// Prints what inspection shows for a resolved path.
     func show(_ resolved: Resolved) {
         switch resolved {
-        case .value(let value): print(value.description)
-        case .object(let object): print(object.summary(in: self))
+        case .value(let value): output.print(value.description)
+        case .object(let object): output.print(object.summary(in: handles))
         case .list(let items):
-            if items.isEmpty { print("[]") }
+            if items.isEmpty { output.print("[]") }
             for (i, item) in items.enumerated() {
                 switch item {
-                case .object(let object): print("[\(i)] \(object.summary(in: self))")
-                default: print("[\(i)] \(item.value.description)")
+                case .object(let object): output.print("[\(i)] \(object.summary(in: handles))")
+                default: output.print("[\(i)] \(item.value.description)")
                 }
             }
         }
@@ -80,20 +80,20 @@ extension Interpreter {
 
     /// `inspect HANDLE`: every field, then the history.
     func inspect(_ object: any Inspectable) {
-        print(object.summary(in: self))
+        output.print(object.summary(in: handles))
         let width = object.fieldNames.map(\.count).max() ?? 0
         for name in object.fieldNames {
-            guard let value = try? object.field(name, argument: nil, in: self) else { continue }
+            guard let value = try? object.field(name, argument: nil, in: handles) else { continue }
             let padded = name + String(repeating: " ", count: width - name.count)
             switch value {
-            case .object(let inner): print("  \(padded)  \(inner.handle)")
-            default: print("  \(padded)  \(value.value.description)")
+            case .object(let inner): output.print("  \(padded)  \(inner.handle)")
+            default: output.print("  \(padded)  \(value.value.description)")
             }
         }
-        let history = object.history(in: self)
+        let history = object.history(in: handles)
         if !history.isEmpty {
-            print("  \(object.historyTitle):")
-            for line in history { print("    \(line)") }
+            output.print("  \(object.historyTitle):")
+            for line in history { output.print("    \(line)") }
         }
     }
 
@@ -114,7 +114,7 @@ extension Interpreter {
         }
         let path = try PathExpression.parse(first.text)
         guard isKnownRoot(path.root) else {
-            let candidates = objects.keys.sorted() + Self.reservedRoots
+            let candidates = roots
             throw ScriptError(.unknownHandle, "unknown handle \"\(path.root)\"\(Suggestion.hint(for: path.root, in: candidates))")
         }
         let found = try evaluate(path).value
@@ -148,12 +148,12 @@ extension Interpreter {
             throw ScriptError(.syntax, "expect takes a path, or a path, an operator and a value: expect w1.count == 2")
         }
         if holds {
-            print("ok: \(text)", as: .success)
+            output.print("ok: \(text)", as: .success)
             return .done
         }
         let failure = "expected \(expectation), found \(found.description)"
-        stepFailure = failure
-        print("expect failed: \(text) — \(failure)", as: .failure)
+        state.stepFailure = failure
+        output.print("expect failed: \(text) — \(failure)", as: .failure)
         return .expectFailed
     }
 }
