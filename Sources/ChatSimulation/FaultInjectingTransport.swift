@@ -108,18 +108,18 @@ package struct FaultInjectingTransport: ChatTransport {
         trip?.trip.arrive()
         let result: Result<WireResponse, any Error>
         do { result = .success(try await inner.perform(envelope)) } catch { result = .failure(error) }
-        runtime.trace(.request(name: envelope.request.name, answer: Self.describe(result)))
+        runtime.trace(.request(name: envelope.request.name, answer: RequestAnswer(result)))
         do {
             if let cutThere { throw cutThere }
             if failure == .timeout {
                 // It arrived and was done; its answer is lost.
                 try await travel(Self.timeout, trip?.trip)
-                runtime.trace(.request(name: envelope.request.name, answer: "timeout (net fail)"))
+                runtime.trace(.request(name: envelope.request.name, answer: .failed(kind: .timeout, cause: "net fail")))
                 throw TransportError(.timeout, "The request timed out (net fail)")
             }
             try await travel(latency.back(device), trip?.trip)
         } catch let cut as WireTrip.Cut {
-            runtime.trace(.request(name: envelope.request.name, answer: "answer lost (\(cut.cause))"))
+            runtime.trace(.request(name: envelope.request.name, answer: .answerLost(cause: cut.cause)))
             throw cut.error
         }
         try conditions.checkOnline(device: device)
@@ -134,7 +134,7 @@ package struct FaultInjectingTransport: ChatTransport {
     /// server did it: traced and reported as such.
     private func lose(_ envelope: WireEnvelope, _ error: TransportError, by cause: String = "net fail") -> TransportError {
         onLost?(envelope)
-        runtime.trace(.request(name: envelope.request.name, answer: "\(error.kind) (\(cause))"))
+        runtime.trace(.request(name: envelope.request.name, answer: .failed(kind: error.kind, cause: cause)))
         return error
     }
 
@@ -163,16 +163,6 @@ package struct FaultInjectingTransport: ChatTransport {
             try await runtime.sleep(until: runtime.now + duration, kind: .inFlight, trip: trip)
         } else {
             try await runtime.sleep(for: duration, kind: .inFlight)
-        }
-    }
-
-    /// What the `net` trace says of an answer.
-    static func describe(_ result: Result<WireResponse, any Error>) -> String {
-        switch result {
-        case .success: "ok"
-        case .failure(let error as WireError): error.code.rawValue
-        case .failure(let error as TransportError): error.kind.rawValue
-        case .failure: "failed"
         }
     }
 }

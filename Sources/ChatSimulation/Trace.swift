@@ -4,10 +4,10 @@
 /// event and renders it once, at the edge; nothing parses its text back
 /// (issue 30).
 package enum Trace: Sendable, Hashable {
-    /// A request that reached the network, and what came of it: `ok`, an
-    /// error's code, `timeout (net fail)`, `answer lost (net offline
-    /// --in-flight)`. Shown as `net: sendMessage → ok`.
-    case request(name: String, answer: String)
+    /// A request that reached the network, and what came of it
+    /// (``RequestAnswer``: answered, refused with a code, failed as a
+    /// transport fails, its answer lost). Shown as `net: sendMessage → ok`.
+    case request(name: String, answer: RequestAnswer)
     /// A line of `source` (`provider`, `delegate`, `network`).
     case line(source: String, message: String)
 }

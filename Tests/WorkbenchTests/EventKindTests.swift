@@ -17,7 +17,7 @@ import Testing
 
     private static let kinds: [Kind] = [
         .state(client: "alice", change: "session → signedOut"),
-        .request(name: "sendMessage", answer: "answer lost (net offline --in-flight)"),
+        .request(name: "sendMessage", answer: .answerLost(cause: "net offline --in-flight")),
         .emission(watcher: "w1", fresh: true), .emission(watcher: "inbox", fresh: false), .watcherEnded(watcher: "w2"),
         .message(handle: "m1"), .provider, .other,
     ]
@@ -39,7 +39,7 @@ import Testing
             WorldEvent.client("alice", .sessionChanged(.signedOut)).recordedKind
                 == .state(client: "alice", change: "session → signedOut"))
         #expect(WorldEvent.client("wendy", .warning("alice emits (fresh → news")).recordedKind == .other)
-        #expect(WorldEvent(.request(name: "sendMessage", answer: "ok")).recordedKind == .request(name: "sendMessage", answer: "ok"))
+        #expect(WorldEvent(.request(name: "sendMessage", answer: .ok)).recordedKind == .request(name: "sendMessage", answer: .ok))
         #expect(
             WorldEvent.emission(watcher: "inbox", fresh: false, refreshing: .refreshed, summary: "1 item: \"(fresh\"").recordedKind
                 == .emission(watcher: "inbox", fresh: false))
@@ -54,22 +54,16 @@ import Testing
     /// `(fresh news) → later` stays cached.
     @Test func aRecordingKeepsEachKindAndTheViewsDrawByIt() throws {
         let folder = try TemporaryFolder()
-        let store = try RecordingStore(path: folder.url.appendingPathComponent("s.sqlite").path)
-        let recorder = try Recorder(store: store, workbench: try WorkbenchSession(options: WorkbenchOptions()), kind: "script")
-        for line in [
-            "user set alice", "start conversation", "send c1 text \"(fresh news) → later\"", "watch items c1", "feed = watch items c1",
-        ] {
-            _ = recorder.execute(line)
-        }
-        recorder.finish()
+        let (store, session) = try RecordingFixtures.record(
+            ["user set alice", "start conversation", "send c1 text \"(fresh news) → later\"", "watch items c1", "feed = watch items c1"],
+            in: folder)
         let kinds = try store.read { db in try String?.fetchAll(db, sql: "SELECT kind FROM event ORDER BY step, seq") }
         #expect(!kinds.isEmpty && kinds.allSatisfy { $0 != nil })
-        let session = try #require(try store.sessions().first)
         let steps = try store.steps(of: session.id)
         let events = steps.flatMap(\.events)
         #expect(events.contains { $0.kind == .emission(watcher: "w1", fresh: false) && $0.text.contains("(fresh news) → later") })
         #expect(events.contains { $0.kind == .emission(watcher: "feed", fresh: true) })
-        #expect(events.contains { if case .request(_, "ok") = $0.kind { $0.text.hasPrefix("net: ") } else { false } })
+        #expect(events.contains { if case .request(_, .ok) = $0.kind { $0.text.hasPrefix("net: ") } else { false } })
 
         let timeline = Timeline.draw(session, steps: steps)
         let feed = timeline.filter { $0.contains("feed emits") }
@@ -87,32 +81,17 @@ import Testing
     @Test func aFileFromBeforeV9IsReadByTheLegacyReader() throws {
         let folder = try TemporaryFolder()
         let path = folder.url.appendingPathComponent("v8.sqlite").path
-        let old: [(source: String, text: String)] = [
-            ("alice.session", "alice.session → signedOut"), ("net:", "net: sendMessage → answer lost (a → b)"),
-            ("w1", "w1 emits (cached, refreshing) 1 item: m1 agent \"(fresh\""), ("w1", "w1 ended: userCleared — The user was cleared"),
-            ("m1:", "m1: sent"), ("provider:", "provider: asked for tokens of alice (ok)"), ("delegate:", "delegate: asked"),
+        let old: [(source: String, text: String, kind: String?)] = [
+            ("alice.session", "alice.session → signedOut", nil), ("net:", "net: sendMessage → answer lost (a → b)", nil),
+            ("w1", "w1 emits (cached, refreshing) 1 item: m1 agent \"(fresh\"", nil),
+            ("w1", "w1 ended: userCleared — The user was cleared", nil), ("m1:", "m1: sent", nil),
+            ("provider:", "provider: asked for tokens of alice (ok)", nil), ("delegate:", "delegate: asked", nil),
         ]
-        let queue = try DatabaseQueue(path: path)
-        try RecordingSchema.migrator.migrate(queue, upTo: "v8")
-        let session = "(1, 'u1', '2026-11-24 00:00:00.000', 'test', 1, 'embedded', 'script', 'linux')"
-        try queue.write { db in
-            try db.execute(sql: "INSERT INTO session (id, uuid, created, tool_version, seed, mode, kind, platform) VALUES \(session)")
-            try db.execute(
-                sql: """
-                    INSERT INTO step (session_id, number, input, output, status, virtual_time, wall_time, wall_us)
-                    VALUES (1, 1, 'clock', '', 'ok', 0, '2026-11-24 00:00:00.001', 0)
-                    """)
-            for (seq, event) in old.enumerated() {
-                try db.execute(
-                    sql: "INSERT INTO event (session_id, step, seq, virtual_time, source, text) VALUES (1, 1, ?, 0, ?, ?)",
-                    arguments: [seq + 1, event.source, event.text])
-            }
-        }
-        try queue.close()
+        try RecordingFixtures.file(at: path, schema: "v8", events: old)
         let store = try RecordingStore(path: path)
         #expect(
             try store.steps(of: 1)[0].events.map(\.kind) == [
-                .state(client: "alice", change: "session → signedOut"), .request(name: "sendMessage", answer: "answer lost (a → b)"),
+                .state(client: "alice", change: "session → signedOut"), .request(name: "sendMessage", answer: .answerLost(cause: "a → b")),
                 .emission(watcher: "w1", fresh: false), .watcherEnded(watcher: "w1"), .message(handle: "m1"), .provider, .other,
             ])
         // The field recording in examples/ (schema v4): its emissions are its watchers'.

@@ -11,7 +11,7 @@ import Testing
         #expect(WorldEvent.client("phone", .connectionChanged(.connected)).source == "phone.connection")
         #expect(WorldEvent.client("phone", .warning("careful")).source == "phone")
         #expect(WorldEvent.messageState(message: "m1", state: .sent).source == "m1:")
-        #expect(WorldEvent.request(name: "send", answer: "ok").source == "net:")
+        #expect(WorldEvent.request(name: "send", answer: .ok).source == "net:")
         #expect(WorldEvent.emission(watcher: "inbox", fresh: true, refreshing: .refreshed, summary: "0 items").source == "inbox")
     }
 
@@ -27,8 +27,16 @@ import Testing
         #expect(
             WorldEvent.watcherEnded(watcher: "w3", error: ChatError(.userCleared, "The user was cleared")).text
                 == "w3 ended: userCleared — The user was cleared")
-        #expect(WorldEvent.request(name: "send", answer: "ok").text == "net: send → ok")
-        #expect(WorldEvent(.request(name: "send", answer: "ok")).isNetwork)
+        #expect(WorldEvent.request(name: "send", answer: .ok).text == "net: send → ok")
+        #expect(WorldEvent.request(name: "send", answer: .refused(code: .expiredToken)).text == "net: send → expiredToken")
+        #expect(
+            WorldEvent.request(name: "send", answer: .failed(kind: .timeout, cause: "net fail")).text == "net: send → timeout (net fail)")
+        #expect(WorldEvent.request(name: "send", answer: .failed(kind: .reset, cause: nil)).text == "net: send → reset")
+        #expect(
+            WorldEvent.request(name: "send", answer: .answerLost(cause: "net drop --in-flight")).text
+                == "net: send → answer lost (net drop --in-flight)")
+        #expect(WorldEvent.request(name: "send", answer: .unknownFailure).text == "net: send → failed")
+        #expect(WorldEvent(.request(name: "send", answer: .ok)).isNetwork)
         #expect(!WorldEvent.trace(source: "provider", message: "x").isNetwork)
     }
 

@@ -90,8 +90,9 @@ package struct TransportError: Error, Sendable, Hashable, CustomStringConvertibl
     /// How it was lost: a struct with static members, so that a kind added
     /// later breaks no caller's `switch`. Both modes produce the same kinds:
     /// the HTTP transport from its sockets' errors, the fault layer from
-    /// `net fail --kind`.
-    package struct Kind: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    /// `net fail --kind`. Codable as its raw value (a recorded request's
+    /// answer keeps it).
+    package struct Kind: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible {
         package let rawValue: String
         package init(rawValue: String) { self.rawValue = rawValue }
         package var description: String { rawValue }

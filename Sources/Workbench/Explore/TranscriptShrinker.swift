@@ -140,13 +140,23 @@ package struct TranscriptShrinker: Sendable {
     /// first expected line missing and first line found instead (`nothing`
     /// when there is none).
     static func differs(_ step: Step, found: [String], matcher: TranscriptMatcher) -> String {
-        let diff = LineDiff.lines(expected: step.expected, actual: found, anyLines: TranscriptMatcher.anyLines) {
+        let diff = LineDiff.diff(expected: step.expected, actual: found, anyLines: TranscriptMatcher.anyLines) {
             matcher.lineMatches($0, $1)
         }
-        func first(_ mark: String) -> String {
-            diff.first { $0.hasPrefix(mark) }.map { "\"\($0.dropFirst(2))\"" } ?? "nothing"
+        var (missing, instead): (String?, String?) = (nil, nil)
+        for line in diff {
+            switch line {
+            case .removed(let line) where missing == nil: missing = line
+            case .added(let line) where instead == nil: instead = line
+            default: break
+            }
         }
         let input = step.input.trimmingCharacters(in: .whitespaces)
-        return "output differs at > \(input): expected \(first("- ")), found \(first("+ "))"
+        return "output differs at > \(input): expected \(Self.quoted(missing)), found \(Self.quoted(instead))"
+    }
+
+    /// `"LINE"`, or `nothing`.
+    private static func quoted(_ line: String?) -> String {
+        line.map { "\"\($0)\"" } ?? "nothing"
     }
 }

@@ -9,8 +9,10 @@ extension WorkbenchSession {
     func referents(of input: String) -> String {
         let names = input.split { !($0.isLetter || $0.isNumber || $0 == "_") }.map(String.init)
         var described: [String] = []
-        for name in names where !described.contains(where: { $0.hasPrefix(name + " ") }) {
+        var seen: Set<String> = []
+        for name in names where !seen.contains(name) {
             guard let message = interpreter.objects[name] as? MessageObject, let latest = message.latest else { continue }
+            seen.insert(name)
             described.append("\(name) by \(message.author) \(Format.content(latest.content))")
         }
         return described.isEmpty ? "" : " (" + described.joined(separator: ", ") + ")"

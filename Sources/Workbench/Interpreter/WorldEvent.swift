@@ -25,7 +25,7 @@ package indirect enum WorldEvent: Sendable, Hashable {
     /// One of the user's messages entered a new state.
     case messageState(message: String, state: SendState)
     /// A request's fate on the simulated network (``Trace/request(name:answer:)``).
-    case request(name: String, answer: String)
+    case request(name: String, answer: RequestAnswer)
     /// A line of the other side or the world (`provider`, `delegate`, `network`).
     case trace(source: String, message: String)
 
@@ -55,7 +55,7 @@ package indirect enum WorldEvent: Sendable, Hashable {
     var text: String {
         switch self {
         case .client(let name, let event): Self.describe(event, of: name)
-        case .request(let name, let answer): "net: \(name) → \(answer)"
+        case .request(let name, let answer): "net: \(name) → \(answer.text)"
         case .emission(let watcher, let fresh, let refreshing, let summary):
             "\(watcher) emits (\(fresh ? "fresh" : "cached"), \(refreshing.name)) \(summary)"
                 + (refreshing.error.map { " — \($0.code)" } ?? "")

@@ -1,4 +1,5 @@
 import ChatSDK
+import ChatSimulation
 
 extension RecordedEvent {
     /// What an event is, as the code that logged it knew it: what the
@@ -11,8 +12,9 @@ extension RecordedEvent {
         /// client's lane as `change` (`session → signedOut`).
         case state(client: String, change: String)
         /// A request's fate on the simulated network (`net: sendMessage → ok`):
-        /// an arrow to the server labelled `name`, and its answer.
-        case request(name: String, answer: String)
+        /// an arrow to the server labelled `name`, and its answer, typed
+        /// from the fault layer that saw it (answered or not, by its value).
+        case request(name: String, answer: RequestAnswer)
         /// A watcher's emission, fresh or from the cache.
         case emission(watcher: String, fresh: Bool)
         /// A watcher that ended by itself.
@@ -38,7 +40,7 @@ extension RecordedEvent {
         package func redacted(_ redact: (String) -> String) -> Self {
             switch self {
             case .state(let client, let change): .state(client: redact(client), change: redact(change))
-            case .request(let name, let answer): .request(name: redact(name), answer: redact(answer))
+            case .request(let name, let answer): .request(name: redact(name), answer: answer.redacted(redact))
             case .emission(let watcher, let fresh): .emission(watcher: redact(watcher), fresh: fresh)
             case .watcherEnded(let watcher): .watcherEnded(watcher: redact(watcher))
             case .message(let handle): .message(handle: redact(handle))

@@ -36,13 +36,15 @@ package struct RecordedEvent: Sendable, Hashable, Codable {
     }
 
     /// An event read from JSON (`sessions show --json`); one written
-    /// before events had kinds is typed as its row would be.
+    /// before events had kinds, or with a kind this build does not read
+    /// (a request's answer as text, before answers were typed), is typed
+    /// as its row would be.
     package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
             virtualTime: try container.decode(Int64.self, forKey: .virtualTime),
             source: try container.decode(String.self, forKey: .source), text: try container.decode(String.self, forKey: .text),
             valueJSON: try container.decodeIfPresent(String.self, forKey: .valueJSON),
-            kind: try container.decodeIfPresent(Kind.self, forKey: .kind))
+            kind: (try? container.decodeIfPresent(Kind.self, forKey: .kind)) ?? nil)
     }
 }

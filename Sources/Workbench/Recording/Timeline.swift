@@ -92,7 +92,7 @@ package enum Timeline {
             let label = " \(name) "
             let dashes = max(2, lane - label.count - 1)
             let left = dashes / 2
-            return "│" + String(repeating: "─", count: left) + label + String(repeating: "─", count: dashes - left) + "▶│ " + answer
+            return "│" + String(repeating: "─", count: left) + label + String(repeating: "─", count: dashes - left) + "▶│ " + answer.text
         case let kind where kind.isWatcher: return "◆ " + event.text
         default: return "• " + event.text
         }

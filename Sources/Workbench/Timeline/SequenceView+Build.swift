@@ -190,10 +190,10 @@ struct Builder {
             item.label = change
         case .request(let name, let answer):
             if hasTraffic { return nil }
-            item.kind = answer == "ok" ? .request : .refused
+            item.kind = answer.isOK ? .request : .refused
             item.to = server
             item.label = name
-            item.answer = answer
+            item.answer = answer.text
         case .provider:
             item.kind = .provider
             item.from = otherSide
