@@ -132,6 +132,7 @@ struct ExploreCommand: ParsableCommand {
             seed: seed, runs: runs, shardIndex: shardIndex, shardCount: shardCount, faults: faults, noExpects: noExpects)
         let paths: [String]
         do { paths = try TranscriptRunner.files(in: files) } catch { SessionSource.fail(error.message) }
+        guard !paths.isEmpty else { SessionSource.fail("no .chat files in \(files.joined(separator: ", "))") }
         for file in paths {
             let lines = Self.inputs(of: file)
             let report = try explore(lines, of: file, runs: numbers, with: explorer)

@@ -204,6 +204,20 @@ import Testing
         #expect(files.map { $0.replacingOccurrences(of: folder.url.path + "/", with: "") } == ["b.chat", "sub/a.chat"])
     }
 
+    /// A folder named through a symbolic link (a checkout's `examples`
+    /// linked into a scratch folder) is searched as the folder it links to;
+    /// its files keep the linked name. Foundation's enumerator found none.
+    @Test func aFolderNamedThroughALinkIsTheFolderItLinksTo() throws {
+        let folder = try TemporaryFolder()
+        try FileManager.default.createDirectory(at: folder.url.appendingPathComponent("real/sub"), withIntermediateDirectories: true)
+        _ = try file("clock\n", name: "real/b.chat", in: folder)
+        _ = try file("clock\n", name: "real/sub/a.chat", in: folder)
+        let link = folder.url.appendingPathComponent("linked").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: folder.url.appendingPathComponent("real").path)
+        #expect(try TranscriptRunner.files(in: [link]) == [link + "/b.chat", link + "/sub/a.chat"])
+        #expect(try TranscriptRunner.files(in: [link + "/"]) == [link + "/b.chat", link + "/sub/a.chat"])
+    }
+
     @Test func filesRunInParallelInOrder() throws {
         let folder = try TemporaryFolder()
         var paths: [String] = []

@@ -40,6 +40,15 @@ import Workbench
 
     /// Two shards of an exploration, merged, are the unsharded exploration:
     /// the same table, JUnit report (but for times) and saved failures.
+    /// A folder with no script is a usage error, as for `test`: explore
+    /// used to print nothing and exit 0, which reads as "no failure".
+    @Test func aFolderWithNoScriptIsRefusedNotExploredQuietly() throws {
+        let folder = try TemporaryFolder()
+        let run = try ChatbenchBinary.run(["explore", folder.url.path, "--runs", "1"])
+        #expect(run.status == 2 && run.stdout.isEmpty)
+        #expect(run.stderr == "chatbench: no .chat files in \(folder.url.path)\n", "\(run.stderr)")
+    }
+
     @Test func twoShardsMergedEqualOneRun() throws {
         let folder = try TemporaryFolder()
         let script = folder.url.appendingPathComponent("fragile.chat")

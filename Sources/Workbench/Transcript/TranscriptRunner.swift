@@ -145,7 +145,10 @@ package enum TranscriptRunner {
     }
 
     /// The `.chat` files `paths` name: a file as is, a folder as every
-    /// `*.chat` file in it (recursively), sorted.
+    /// `*.chat` file in it (recursively), sorted. A folder named through a
+    /// symbolic link is the folder it links to (Foundation's enumerator
+    /// does not follow a link it starts at, and found no file in it); the
+    /// files keep the name they were given.
     package static func files(in paths: [String]) throws(TranscriptError) -> [String] {
         var files: [String] = []
         for path in paths {
@@ -158,7 +161,8 @@ package enum TranscriptRunner {
                 continue
             }
             let base = path.hasSuffix("/") ? String(path.dropLast()) : path
-            let found = (FileManager.default.enumerator(atPath: path)?.allObjects as? [String] ?? [])
+            let folder = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+            let found = (FileManager.default.enumerator(atPath: folder)?.allObjects as? [String] ?? [])
                 .filter { $0.hasSuffix(".chat") }
                 .sorted()
                 .map { base + "/" + $0 }
