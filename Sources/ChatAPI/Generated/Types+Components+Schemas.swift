@@ -2107,7 +2107,7 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/IdentityRequest/case2`.
             case case2(Components.Schemas.IdentityRequest.Case2Payload)
-            /// Connect with a user id alone, when the app allows it (setting allowUserIdOnly, on by default and in serve's demo app): 403 userIdOnlyNotAllowed or accessTokenRequired otherwise; with a right signature, a user id alone connects even where the app does not allow it (not where it requires an access token). Answers {"session": …}.
+            /// Connect with a user id alone, when the app allows it (setting allowUserIdOnly: on in serve's demo app, off in an app added with `chatbench apps add` unless --allow-user-id-only): 403 userIdOnlyNotAllowed or accessTokenRequired otherwise; with a right signature, a user id alone connects even where the app does not allow it (not where it requires an access token). Answers {"session": …}.
             ///
             /// - Remark: Generated from `#/components/schemas/IdentityRequest/case3`.
             package struct Case3Payload: Codable, Hashable, Sendable {
@@ -2159,7 +2159,7 @@ extension Components {
                     ])
                 }
             }
-            /// Connect with a user id alone, when the app allows it (setting allowUserIdOnly, on by default and in serve's demo app): 403 userIdOnlyNotAllowed or accessTokenRequired otherwise; with a right signature, a user id alone connects even where the app does not allow it (not where it requires an access token). Answers {"session": …}.
+            /// Connect with a user id alone, when the app allows it (setting allowUserIdOnly: on in serve's demo app, off in an app added with `chatbench apps add` unless --allow-user-id-only): 403 userIdOnlyNotAllowed or accessTokenRequired otherwise; with a right signature, a user id alone connects even where the app does not allow it (not where it requires an access token). Answers {"session": …}.
             ///
             /// - Remark: Generated from `#/components/schemas/IdentityRequest/case3`.
             case case3(Components.Schemas.IdentityRequest.Case3Payload)
