@@ -45,6 +45,13 @@ struct AppsCommand: ParsableCommand {
                 Terminal.error("chatbench apps: no such file: \(options.db)")
                 throw ExitCode(1)
             }
+            // An empty file is a database nobody made yet: listing it does
+            // not make one.
+            let size = (try? FileManager.default.attributesOfItem(atPath: options.db)[.size] as? NSNumber)?.intValue ?? 0
+            guard size > 0 else {
+                Terminal.write(json ? "[]\n" : "no apps in \(options.db)\n")
+                return
+            }
             let apps: [AppSummary]
             do {
                 apps = try AppsCommand.open(options.db).apps()
