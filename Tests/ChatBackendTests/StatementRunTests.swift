@@ -1,6 +1,7 @@
 import ChatSQLite
 import Foundation
 import GRDB
+import GRDBSQLite
 import Synchronization
 import Testing
 
@@ -56,6 +57,30 @@ import Testing
             if inTransaction { try db.execute(sql: "COMMIT") }
         }
         #expect(try queue.read { db in try String.fetchAll(db, sql: "SELECT id FROM t ORDER BY id") } == ["other", "same"])
+    }
+
+    /// Texts and blobs are bound where they lie, for the step only: after
+    /// `run`, whether it succeeded or not, no parameter still points at them.
+    @Test func nothingStaysBoundAfterARun() throws {
+        let queue = try Self.queue()
+        try queue.writeWithoutTransaction { db in
+            try db.execute(sql: "BEGIN")
+            let insert = try db.cachedStatement(sql: "INSERT INTO t (id, n, b, s) VALUES (?, ?, ?, ?)")
+            func bound() -> String? {
+                guard let sql = sqlite3_expanded_sql(insert.sqliteStatement) else { return nil }
+                defer { sqlite3_free(sql) }
+                return String(cString: sql)
+            }
+            try insert.run(.text(String(repeating: "k", count: 40)), .int(1), .blob(Data([1, 2])), .text("short"))
+            #expect(bound() == "INSERT INTO t (id, n, b, s) VALUES (NULL, NULL, NULL, NULL)")
+            #expect(throws: DatabaseError.self) { try insert.run(.text(String(repeating: "k", count: 40)), .int(2), .null, .text("s")) }
+            #expect(bound() == "INSERT INTO t (id, n, b, s) VALUES (NULL, NULL, NULL, NULL)")
+            try db.execute(sql: "COMMIT")
+        }
+        #expect(
+            try queue.read { db in try Row.fetchAll(db, sql: "SELECT id, n, b, s FROM t") } == [
+                ["id": String(repeating: "k", count: 40), "n": 1, "b": Data([1, 2]), "s": "short"]
+            ])
     }
 
     /// Outside a transaction a write commits on its own: GRDB runs it, so

@@ -16,6 +16,9 @@ import Testing
         ("", "#", false),
         ("anything", "", true),
         ("Sessions", "sessions", false),
+        ("$SCRATCH/t.chat", "$SCRATCH", true),
+        ("last $SCRATC", "$SCRATCH", false),
+        ("$$SCRATCH$SCRATCH", "$SCRATCH", true),
     ])
     func findsWhatFoundationFinds(line: String, word: String, expected: Bool) {
         let found: Bool
@@ -23,6 +26,7 @@ import Testing
         case "sessions": found = line.containsASCII("sessions")
         case "record": found = line.containsASCII("record")
         case "#": found = line.containsASCII("#")
+        case "$SCRATCH": found = line.containsASCII("$SCRATCH")
         default: found = line.containsASCII("")
         }
         #expect(found == expected)

@@ -48,6 +48,23 @@ import Testing
         #expect(session.historyLine(for: "server app new <secret#7>") == "server app new <secret#7>")
     }
 
+    /// A known value is found wherever it starts, after false starts of
+    /// itself, at a text's first and last byte, and not where a text ends
+    /// with only its beginning (issue 31: looked for with `memchr`).
+    @Test(arguments: [Redactor.Engine.scanner, .expressions])
+    func aKnownValueIsFoundWhereverItStarts(engine: Redactor.Engine) {
+        let redactor = Redactor(engine: engine)
+        #expect(redactor.redact("x --secret pa55pa55word") == "x --secret <secret#1>")
+        let cases = [
+            ("pa55pa55word", "<secret#1>"), ("pa55pa55pa55word!", "pa55<secret#1>!"), ("pa55pa55wor", "pa55pa55wor"),
+            ("ppa55pa55word pa55pa55word", "p<secret#1> <secret#1>"), ("p", "p"), ("", ""),
+        ]
+        for (text, redacted) in cases {
+            #expect(redactor.redact(text) == redacted)
+            #expect(String(decoding: redactor.redact(body: Data(text.utf8)), as: UTF8.self) == redacted)
+        }
+    }
+
     @Test func shortValuesAreNotReplacedInOrdinaryText() {
         let redactor = Redactor()
         _ = redactor.redact("x --token abc")

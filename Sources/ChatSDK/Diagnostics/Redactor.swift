@@ -104,6 +104,25 @@ package final class Redactor {
         return result
     }
 
+    /// Where `needle` first starts in `haystack`: what every redacted text
+    /// is asked once a secret is known (the tape's API key, from the first
+    /// request on), by the C library's `memchr` and `memcmp` rather than
+    /// byte by byte through `Collection` (issue 31).
+    private static func firstOccurrence(of needle: [UInt8], in haystack: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard let first = needle.first, let base = haystack.baseAddress, haystack.count >= needle.count else { return nil }
+        return needle.withUnsafeBufferPointer { needle -> Int? in
+            guard let start = needle.baseAddress else { return nil }
+            let last = haystack.count - needle.count
+            var from = 0
+            while from <= last, let found = memchr(base + from, Int32(first), last - from + 1) {
+                let at = UnsafeRawPointer(base).distance(to: found)
+                if memcmp(found, start, needle.count) == 0 { return at }
+                from = at + 1
+            }
+            return nil
+        }
+    }
+
     /// Where `needle` first starts in `haystack`, byte for byte.
     private static func firstOccurrence<Bytes: Collection<UInt8>>(of needle: [UInt8], in haystack: Bytes) -> Bytes.Index? {
         guard let first = needle.first else { return nil }

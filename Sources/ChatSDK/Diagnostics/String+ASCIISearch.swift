@@ -1,3 +1,5 @@
+import Foundation
+
 extension StringProtocol {
     /// Whether `word` (ASCII) occurs in the string, compared byte for byte:
     /// a cheap test for what runs on every step. Foundation's `contains` of
@@ -5,6 +7,11 @@ extension StringProtocol {
     /// one, each tens of thousands of instructions on a long line.
     package func containsASCII(_ word: StaticString) -> Bool {
         word.withUTF8Buffer { needle in
+            // A native string's bytes, searched in place by the C library:
+            // through this generic extension's `Collection` calls, each
+            // byte cost a look-up of metadata (~4 k instructions a short
+            // word, the workbench asks it of a send's every token: issue 31).
+            if let found = utf8.withContiguousStorageIfAvailable({ Self.find(needle, in: $0) }) { return found }
             guard let first = needle.first else { return true }
             let bytes = utf8
             var from = bytes.startIndex
@@ -14,5 +21,17 @@ extension StringProtocol {
             }
             return false
         }
+    }
+
+    private static func find(_ needle: UnsafeBufferPointer<UInt8>, in haystack: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = needle.first, let start = needle.baseAddress else { return true }
+        guard let base = haystack.baseAddress, haystack.count >= needle.count else { return false }
+        let last = haystack.count - needle.count
+        var from = 0
+        while from <= last, let found = memchr(base + from, Int32(first), last - from + 1) {
+            if memcmp(found, start, needle.count) == 0 { return true }
+            from = UnsafeRawPointer(base).distance(to: found) + 1
+        }
+        return false
     }
 }

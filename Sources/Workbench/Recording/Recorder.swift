@@ -67,7 +67,7 @@ package final class Recorder {
         let step = workbench.recordedStep(
             number: stepNumber, input: line, result: result, wallTime: startedAt, wallMicroseconds: wallMicroseconds)
         // Redacted after the step's text: placeholders are numbered in that order.
-        let traffic = workbench.redacted(pendingTraffic + result.traffic)
+        let traffic = workbench.redacted(pendingTraffic.isEmpty ? result.traffic : pendingTraffic + result.traffic)
         pendingTraffic = []
         do {
             try store.append(step, traffic: traffic, firstSeq: tapeLength + 1, to: session.id)
