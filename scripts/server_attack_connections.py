@@ -9,7 +9,10 @@ Loopback only; every loop is bounded in count and in time (about 80 s in all).
    each send one byte of a request head per second (closed ones are opened
    again, 4,000 in all at most). Meanwhile a normal client asks
    `GET /health` 5 times: it must get 5 answers, the server must stay
-   alive and leave at least 64 of its descriptors free.
+   alive and leave at least 64 of its descriptors free. A client that
+   connects and sends its request only 4 s later (what a busy server sees
+   of a request it has not read yet) must be answered too: the slow
+   readers are closed to make room before a connection that sent nothing.
 2. A WebSocket client that upgrades and then reads nothing while its user
    gets about 24 MB of events: the server's memory stays flat and the
    stream is closed with a code and a reason saying why (slow consumer).
@@ -121,6 +124,29 @@ def health(port, timeout=5.0, why=None):
         return False
 
 
+def late_request(port, delay, why, timeout=10.0):
+    """A client that connects, then sends its request `delay` seconds later:
+    to the server, the normal client whose request a busy server has not
+    read yet (it sees a connection that sent nothing). True when answered 200."""
+    began = time.monotonic()
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=timeout) as connection:
+            time.sleep(delay)
+            connection.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            answer = b""
+            while b"\r\n" not in answer:
+                chunk = connection.recv(4096)
+                if not chunk:
+                    break
+                answer += chunk
+            if answer.startswith(b"HTTP/1.1 200"):
+                return True
+            why.append(f"late request: {answer[:40]!r} after {time.monotonic() - began:.1f} s")
+    except OSError as error:
+        why.append(f"late request: {type(error).__name__}: {error} after {time.monotonic() - began:.1f} s")
+    return False
+
+
 # MARK: 1. Slowloris
 
 def open_slow(port):
@@ -142,6 +168,10 @@ def slowloris(binary, scratch):
         began = time.monotonic()
         # 20 rounds of one byte per connection per second; the normal client
         # asks at 3, 6, 9, 12 and 15 s (before and after the request timeout).
+        # At 4 s a client connects and sends its request 4 s later: while
+        # the attack's new connections keep coming from its address, its
+        # quiet connection must not be the one closed to make room.
+        late = []
         for second in range(20):
             if process.poll() is not None:
                 break
@@ -149,6 +179,10 @@ def slowloris(binary, scratch):
             if second in (3, 6, 9, 12, 15):
                 attempts += 1
                 thread = threading.Thread(target=lambda: answers.append(health(port, why=unanswered)))
+                thread.start()
+                threads.append(thread)
+            if second == 4:
+                thread = threading.Thread(target=lambda: late.append(late_request(port, 4.0, unanswered)))
                 thread.start()
                 threads.append(thread)
             kept = []
@@ -178,12 +212,16 @@ def slowloris(binary, scratch):
         elapsed = time.monotonic() - began
         print(f"slowloris: {SLOW_CONNECTIONS} connections, one byte a second for {elapsed:.0f} s ({opened} opened, "
               f"{closed_by_server} closed by the server); server held at most {peak} sockets, {held} at the end; "
-              f"normal client answered {sum(answers)}/{attempts}; RSS {rss_before:.1f} -> {rss_after:.1f} MB")
+              f"normal client answered {sum(answers)}/{attempts}, its request sent 4 s after connecting "
+              f"{'answered' if late == [True] else 'not answered'}; RSS {rss_before:.1f} -> {rss_after:.1f} MB")
         check(f"the server survives {SLOW_CONNECTIONS} slow connections under ulimit -n {SERVER_FILE_LIMIT}",
               alive, f"exit status {process.returncode}")
         check(f"a normal client gets answers during the attack ({sum(answers)}/{attempts})",
               attempts == 5 and sum(answers) == 5 and answered_after,
               "; ".join(unanswered) + ("" if answered_after else "; not answered after the attack"))
+        check("a client whose request comes 4 s after it connected is answered during the attack "
+              "(its quiet connection outlasts the slow readers from its address)",
+              late == [True], "; ".join(unanswered))
         check(f"the server leaves descriptors free ({peak} sockets, at most {SERVER_FILE_LIMIT - 64} of {SERVER_FILE_LIMIT})",
               0 < peak <= SERVER_FILE_LIMIT - 64)
         check(f"slow connections are closed by the server ({closed_by_server})", closed_by_server >= SLOW_CONNECTIONS)

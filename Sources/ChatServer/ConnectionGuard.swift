@@ -31,8 +31,8 @@ final class ConnectionRegistry: Sendable {
 
     var limits: ConnectionTable<ObjectIdentifier>.Limits { state.withLock { $0.table.limits } }
 
-    /// Takes a new connection in, closing the longest idle (or slowest
-    /// reading) one if the caps are reached; false: every connection is
+    /// Takes a new connection in, closing the slowest reading (or longest
+    /// idle) one if the caps are reached (``ConnectionTable``'s order); false: every connection is
     /// busy and this one is to be closed at once.
     func admit(_ channel: any Channel) -> Bool {
         let address = channel.remoteAddress?.ipAddress ?? "?"
@@ -57,6 +57,10 @@ final class ConnectionRegistry: Sendable {
 
     func set(_ channel: any Channel, _ phase: ConnectionTable<ObjectIdentifier>.Phase) {
         state.withLock { $0.table.set(ObjectIdentifier(channel), phase, now: Self.now) }
+    }
+
+    func received(_ channel: any Channel, bytes: Int) {
+        state.withLock { $0.table.received(ObjectIdentifier(channel), bytes: bytes) }
     }
 
     func remove(_ channel: any Channel) {
@@ -114,8 +118,9 @@ enum RawHTTPAnswer {
 /// request (head and body) is not read in full within the request timeout
 /// of its first byte (however slowly the bytes come), closes idle
 /// connections at once when the server starts shutting down, keeps the
-/// connection's phase in the registry (which closes the longest idle one
-/// when the caps are reached), and rewrites the body-less answer
+/// connection's phase and how fast its request comes in the registry
+/// (which closes the slowest reader, or the longest idle, when the caps
+/// are reached), and rewrites the body-less answer
 /// Hummingbird gives a refused WebSocket upgrade into the JSON error the
 /// refusal recorded.
 final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
@@ -134,7 +139,7 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
     private var pendingClose: Scheduled<Void>?
     /// The request being read must be read in full by then.
     private var requestDeadline: Scheduled<Void>?
-    private var phase = ConnectionTable<ObjectIdentifier>.Phase.idle
+    private var phase = ConnectionTable<ObjectIdentifier>.Phase.opened
     /// This handler's place in the pipeline, for ``answerAndClose(_:)``.
     private var context: ChannelHandlerContext?
 
@@ -168,7 +173,10 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
         awaitingAnswer = true
         pendingClose?.cancel()
         pendingClose = nil
-        if phase == .idle { startReadingRequest(context: context) }
+        if phase == .opened || phase == .idle { startReadingRequest(context: context) }
+        // How fast the request comes decides which connection closes first
+        // when the caps are reached (a slow reader before an upload in flow).
+        if phase == .readingRequest { registry.received(context.channel, bytes: unwrapInboundIn(data).readableBytes) }
         context.fireChannelRead(data)
     }
 

@@ -4,12 +4,22 @@
 ///
 /// Every connection is in a ``Phase``. A new connection is admitted while
 /// there are fewer than ``Limits/maxConnections`` in all and fewer than
-/// ``Limits/maxPerAddress`` from its address. Past either cap, the
-/// connection that has been idle or reading one request the longest
-/// (from that address when the address is over its cap) is closed to make
-/// room: a keep-alive connection nobody uses, or one that trickles a
-/// request's head. Connections being answered and event streams are never
-/// chosen; when only those are left, the new connection is refused.
+/// ``Limits/maxPerAddress`` from its address. Past either cap, one
+/// connection (from that address when the address is over its cap) is
+/// closed to make room, the one that does least for its descriptor:
+///
+/// 1. one reading a request, the slowest first (fewest bytes a second since
+///    the request's first byte, counting at least a second): a slowloris
+///    trickling a head goes before an upload in full flow, however long
+///    that upload has been going;
+/// 2. then a keep-alive connection between requests, idle the longest;
+/// 3. last, a connection that has sent nothing yet, open the longest: a
+///    client that just connected and whose request the server has not read
+///    yet (a busy server reads late) is not closed while slow readers are
+///    there to close, though new connections keep coming from its address.
+///
+/// Connections being answered and event streams are never chosen; when
+/// only those are left, the new connection is refused.
 struct ConnectionTable<ID: Hashable>: Sendable where ID: Sendable {
     /// How many connections the server holds.
     struct Limits: Sendable, Equatable {
@@ -36,7 +46,9 @@ struct ConnectionTable<ID: Hashable>: Sendable where ID: Sendable {
 
     /// What a connection is doing.
     enum Phase: Sendable, Equatable {
-        /// Open, no request started (new, or between keep-alive requests).
+        /// Just accepted: no byte read yet.
+        case opened
+        /// Between keep-alive requests: an answer went out, no new request started.
         case idle
         /// Bytes of a request came in; its head or body is not read in full.
         case readingRequest
@@ -46,7 +58,7 @@ struct ConnectionTable<ID: Hashable>: Sendable where ID: Sendable {
         case stream
 
         /// Whether the connection may be closed to make room for another.
-        var isEvictable: Bool { self == .idle || self == .readingRequest }
+        var isEvictable: Bool { self == .opened || self == .idle || self == .readingRequest }
     }
 
     /// What to do with a new connection.
@@ -61,8 +73,10 @@ struct ConnectionTable<ID: Hashable>: Sendable where ID: Sendable {
     private struct Entry {
         var address: String
         var phase: Phase
-        /// Instant of the last change of phase (a monotonic tick).
+        /// Instant of the last change of phase (a monotonic tick, in nanoseconds).
         var since: UInt64
+        /// Bytes read since the request being read began (``Phase/readingRequest``).
+        var bytes: Int = 0
     }
 
     let limits: Limits
@@ -83,15 +97,15 @@ struct ConnectionTable<ID: Hashable>: Sendable where ID: Sendable {
     mutating func admit(_ id: ID, address: String, now: UInt64) -> Admission {
         var answer = Admission.admit
         if count(from: address) >= limits.maxPerAddress {
-            guard let victim = oldestEvictable(from: address) else { return .refuse }
+            guard let victim = evictionCandidate(from: address, now: now) else { return .refuse }
             remove(victim)
             answer = .admitClosing(victim)
         } else if entries.count >= limits.maxConnections {
-            guard let victim = oldestEvictable(from: nil) else { return .refuse }
+            guard let victim = evictionCandidate(from: nil, now: now) else { return .refuse }
             remove(victim)
             answer = .admitClosing(victim)
         }
-        entries[id] = Entry(address: address, phase: .idle, since: now)
+        entries[id] = Entry(address: address, phase: .opened, since: now)
         perAddress[address, default: 0] += 1
         return answer
     }
@@ -101,7 +115,15 @@ struct ConnectionTable<ID: Hashable>: Sendable where ID: Sendable {
         guard var entry = entries[id], entry.phase != phase else { return }
         entry.phase = phase
         entry.since = now
+        entry.bytes = 0
         entries[id] = entry
+    }
+
+    /// A connection reading a request read `bytes` more of it (unknown ids,
+    /// and connections in another phase, are ignored).
+    mutating func received(_ id: ID, bytes: Int) {
+        guard entries[id]?.phase == .readingRequest else { return }
+        entries[id]?.bytes += bytes
     }
 
     /// A connection closed (unknown ids are ignored).
@@ -111,12 +133,43 @@ struct ConnectionTable<ID: Hashable>: Sendable where ID: Sendable {
         perAddress[entry.address] = left > 0 ? left : nil
     }
 
-    private func oldestEvictable(from address: String?) -> ID? {
-        var best: (id: ID, since: UInt64)?
+    private func evictionCandidate(from address: String?, now: UInt64) -> ID? {
+        var best: (id: ID, rank: Rank)?
         for (id, entry) in entries where entry.phase.isEvictable && (address == nil || entry.address == address) {
-            if let current = best, current.since <= entry.since { continue }
-            best = (id, entry.since)
+            let rank = Rank(entry, now: now)
+            if let current = best, !(rank < current.rank) { continue }
+            best = (id, rank)
         }
         return best?.id
+    }
+
+    /// How willingly a connection is closed to make room: the smallest goes
+    /// first (see the type's comment).
+    private struct Rank: Comparable {
+        /// 0 reading a request, 1 between requests, 2 nothing read yet.
+        var order: Int
+        /// A reading request's bytes a second; 0 for the others.
+        var rate: Double
+        var since: UInt64
+
+        init(_ entry: Entry, now: UInt64) {
+            switch entry.phase {
+            case .readingRequest:
+                order = 0
+                let seconds = max(1, Double(now &- min(now, entry.since)) / 1_000_000_000)
+                rate = Double(entry.bytes) / seconds
+            case .idle:
+                order = 1
+                rate = 0
+            default:
+                order = 2
+                rate = 0
+            }
+            since = entry.since
+        }
+
+        static func < (a: Rank, b: Rank) -> Bool {
+            (a.order, a.rate, a.since) < (b.order, b.rate, b.since)
+        }
     }
 }
