@@ -255,14 +255,24 @@ struct ExploreCommand: ParsableCommand {
             defer { worker.finish() }
             let (body, ending) = Explorer.shrinkable(run)
             if let shrunk = try shrinker.shrink(body, check: { try worker.check($0 + ending) }) {
-                let lines = shrunk.lines + ending
-                failure.script += "\n# shrunk from \(run.lines.count) lines to \(lines.count) in \(shrunk.trials) trial runs:\n"
-                failure.shrunk = Explorer.script(
-                    Explorer.Run(number: run.number, lines: lines, violations: run.violations), seed: seed, from: file)
+                if shrunk.confirmed {
+                    let lines = shrunk.lines + ending
+                    failure.script += "\n# shrunk from \(run.lines.count) lines to \(lines.count) in \(shrunk.trials) trial runs:\n"
+                    failure.shrunk = Explorer.script(
+                        Explorer.Run(number: run.number, lines: lines, violations: run.violations), seed: seed, from: file)
+                } else {
+                    failure.script += "\n# \(Self.unconfirmedHang(trials: shrunk.trials))\n"
+                }
             }
         }
         try write(failure)
         return failure
+    }
+
+    /// What a shrink says when no smaller script hung again (``Shrinker/Result/confirmed``).
+    static func unconfirmedHang(trials: Int) -> String {
+        "not shrunk: no smaller script hung again when tried once more (\(trials) trial runs); "
+            + "the run may be slower than the time limit on this machine rather than stuck"
     }
 
     /// Writes a saved failure (and its shrunk script) into `--out`.

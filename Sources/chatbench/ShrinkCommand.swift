@@ -89,6 +89,7 @@ struct ShrinkCommand: ParsableCommand {
             throw ExitCode(1)
         }
         try write("# seed: \(shrinker.seed)\n# shrunk from \(file): \(result.signature)\n" + result.lines.joined(separator: "\n") + "\n")
+        if !result.confirmed { Terminal.error("chatbench: note: " + ExploreCommand.unconfirmedHang(trials: result.trials)) }
         Terminal.error("from \(lines.count) lines to \(result.lines.count) in \(result.trials) trial runs, " + Self.seconds(since: started))
         Terminal.flush()
     }

@@ -14,6 +14,10 @@ package struct Shrinker: Sendable {
         package var lines: [String]
         package var signature: String
         package var trials: Int
+        /// False when a hang found on the way could not be found again: no
+        /// smaller script hung when tried once more, and `lines` are the
+        /// script as it was given (see ``Shrinker/reduce(_:input:replacing:pinned:confirming:signature:)``).
+        package var confirmed = true
     }
 
     /// nil when `lines` does not fail at all. `check` runs a trial (by
@@ -26,9 +30,14 @@ package struct Shrinker: Sendable {
         let lines = lines.filter {
             !$0.trimmingCharacters(in: .whitespaces).isEmpty && !$0.trimmingCharacters(in: .whitespaces).hasPrefix("#")
         }
-        guard let reduced = try Self.reduce(lines, input: { $0 }, replacing: { $1 }, signature: { Explorer.signature(of: try check($0)) })
+        // A hang is a time limit passed, which a loaded machine passes
+        // too: what shrinking found hanging is tried once more.
+        let hang = Explorer.signature(of: [Violation(invariant: .hang, detail: "")])
+        guard
+            let reduced = try Self.reduce(
+                lines, input: { $0 }, replacing: { $1 }, confirming: { $0 == hang }, signature: { Explorer.signature(of: try check($0)) })
         else { return nil }
-        return Result(lines: reduced.elements, signature: reduced.signature, trials: reduced.trials)
+        return Result(lines: reduced.elements, signature: reduced.signature, trials: reduced.trials, confirmed: reduced.confirmed)
     }
 
     /// The delta debugging both shrinks share (a script's lines, a
@@ -38,52 +47,92 @@ package struct Shrinker: Sendable {
     /// (`replacing` gives an element with another input); a `pinned`
     /// element, like a line marked `# keep`, is neither removed nor edited.
     /// nil when `elements` has no signature (it does not fail).
+    ///
+    /// When `confirming` says the signature depends on more than the
+    /// elements (a hang: a time limit, which a loaded machine's slow run
+    /// passes too), a trial that found it may have been wrong: the result
+    /// is tried once more, and when it does not fail the same way again,
+    /// the shrink goes on from the latest smaller list found before it that
+    /// does (tried once more too, the latest first), or from the elements
+    /// as given when none does. After three such passes, what is left is
+    /// the last list tried twice, else the elements as given, not
+    /// `confirmed`.
     package static func reduce<Element>(
         _ elements: [Element], input: (Element) -> String, replacing: (Element, String) -> Element,
-        pinned: (Element) -> Bool = { _ in false }, signature check: ([Element]) throws -> String?
-    ) throws -> (elements: [Element], signature: String, trials: Int)? {
+        pinned: (Element) -> Bool = { _ in false }, confirming: (String) -> Bool = { _ in false },
+        signature check: ([Element]) throws -> String?
+    ) throws -> (elements: [Element], signature: String, trials: Int, confirmed: Bool)? {
         var trials = 0
         func signature(_ candidate: [Element]) throws -> String? {
             trials += 1
             return try check(candidate)
         }
         guard let target = try signature(elements) else { return nil }
-        var current = elements
-        // ddmin: remove chunks, halving their size when nothing goes; a
-        // line marked to keep stays whatever its chunk.
-        var chunk = max(1, current.count / 2)
-        while chunk >= 1 {
-            var removedAny = false
-            var start = 0
-            while start < current.count {
-                let end = min(current.count, start + chunk)
-                let kept = current[start..<end].filter { pinned($0) || isKept(input($0)) }
-                let candidate = Array(current[..<start] + kept + current[end...])
-                if candidate.count < current.count, !candidate.isEmpty, try signature(candidate) == target {
-                    current = candidate
-                    removedAny = true
-                    start += kept.count
-                } else {
-                    start += chunk
+        /// One pass from `start`: the smallest list found, and each list a
+        /// trial found failing the same way on the way, in order.
+        func pass(from start: [Element]) throws -> (current: [Element], accepted: [[Element]]) {
+            var current = start
+            var accepted: [[Element]] = []
+            // ddmin: remove chunks, halving their size when nothing goes; a
+            // line marked to keep stays whatever its chunk.
+            var chunk = max(1, current.count / 2)
+            while chunk >= 1 {
+                var removedAny = false
+                var start = 0
+                while start < current.count {
+                    let end = min(current.count, start + chunk)
+                    let kept = current[start..<end].filter { pinned($0) || isKept(input($0)) }
+                    let candidate = Array(current[..<start] + kept + current[end...])
+                    if candidate.count < current.count, !candidate.isEmpty, try signature(candidate) == target {
+                        current = candidate
+                        accepted.append(candidate)
+                        removedAny = true
+                        start += kept.count
+                    } else {
+                        start += chunk
+                    }
+                }
+                if !removedAny {
+                    if chunk == 1 { break }
+                    chunk /= 2
                 }
             }
-            if !removedAny {
-                if chunk == 1 { break }
-                chunk /= 2
-            }
-        }
-        // Then the numbers: each one as small as still fails the same way.
-        for index in current.indices where !pinned(current[index]) {
-            for smaller in smaller(input(current[index])) {
-                var candidate = current
-                candidate[index] = replacing(current[index], smaller)
-                if try signature(candidate) == target {
-                    current = candidate
-                    break
+            // Then the numbers: each one as small as still fails the same way.
+            for index in current.indices where !pinned(current[index]) {
+                for smaller in smaller(input(current[index])) {
+                    var candidate = current
+                    candidate[index] = replacing(current[index], smaller)
+                    if try signature(candidate) == target {
+                        current = candidate
+                        accepted.append(candidate)
+                        break
+                    }
                 }
             }
+            return (current, accepted)
         }
-        return (current, target, trials)
+        guard confirming(target) else { return (try pass(from: elements).current, target, trials, true) }
+        // A signature that a trial may find wrongly: the result must fail
+        // the same way once more. When it does not, the latest list found
+        // before it that does is shrunk again (the elements as given when
+        // none does), three passes at most.
+        var start = elements
+        var startIsGiven = true
+        var doubtful = false
+        for _ in 0..<3 {
+            let (current, accepted) = try pass(from: start)
+            if accepted.isEmpty { return (current, target, trials, !(doubtful && startIsGiven)) }
+            var again: [Element]?
+            for (index, candidate) in accepted.enumerated().reversed() where try signature(candidate) == target {
+                if index == accepted.count - 1 { return (candidate, target, trials, true) }
+                again = candidate
+                break
+            }
+            doubtful = true
+            start = again ?? elements
+            startIsGiven = again == nil
+        }
+        return (start, target, trials, !startIsGiven)
     }
 
     /// Whether a line is marked to keep: a trailing `# keep` comment.
