@@ -25,8 +25,9 @@ package struct RecordedSession: Sendable, Hashable, Codable {
     package var platform: String
     /// How many steps it has (computed when listed).
     package var stepCount: Int
-    /// The worst status of its steps: `ok`, `expectFailed` or `scriptError`.
-    package var status: String
+    /// The worst status of its steps: `ok`, `interrupted`, `expectFailed`
+    /// or `scriptError`.
+    package var status: StepStatus
 
     /// `7 "demo"`, or `7` when unnamed.
     package var label: String { name.map { "\(id) \"\($0)\"" } ?? "\(id)" }
@@ -42,8 +43,8 @@ package struct RecordedStep: Sendable, Hashable, Codable {
     package var input: String
     /// What it printed, redacted, each line ending with "\n".
     package var output: String
-    /// `ok`, `expectFailed`, `scriptError` or `quit`.
-    package var status: String
+    /// How it ended (the `status` column keeps its ``StepStatus/recordedName``).
+    package var status: StepStatus
     /// The virtual clock when the step ended, in milliseconds since the Unix epoch.
     package var virtualTime: Int64
     /// When the step started (wall clock).
@@ -61,7 +62,29 @@ package struct RecordedStep: Sendable, Hashable, Codable {
     package var callJSON: String? = nil
 }
 
-extension StepStatus {
+extension StepStatus: Codable {
+    /// The status the database names `name`; nil for a name it never keeps.
+    package init?(recordedName name: String) {
+        guard let status = [Self.ok, .expectFailed, .scriptError, .quit, .interrupted].first(where: { $0.recordedName == name }) else {
+            return nil
+        }
+        self = status
+    }
+
+    /// As JSON (`sessions show --json`): its recorded name.
+    public init(from decoder: any Decoder) throws {
+        let name = try decoder.singleValueContainer().decode(String.self)
+        guard let status = Self(recordedName: name) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "no step status \(name)"))
+        }
+        self = status
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(recordedName)
+    }
+
     /// The name the database keeps.
     package var recordedName: String {
         switch self {

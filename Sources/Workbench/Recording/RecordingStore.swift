@@ -309,7 +309,7 @@ package final class RecordingStore: Sendable {
         return RecordedSession(
             id: id, uuid: uuid, name: new.name, created: new.created, ended: nil, toolVersion: new.toolVersion,
             seed: new.seed, mode: new.mode, serverURL: new.serverURL, kind: new.kind, platform: new.platform,
-            stepCount: 0, status: "ok")
+            stepCount: 0, status: .ok)
     }
 
     /// Appends one step, its events and the traffic it carried (already
@@ -357,7 +357,7 @@ package final class RecordingStore: Sendable {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
         try insertStep.run(
-            .int(sessionID), .int(Int64(step.number)), .text(step.input), .text(step.output), .text(step.status), .int(step.virtualTime),
+            .int(sessionID), .int(Int64(step.number)), .text(step.input), .text(step.output), .text(step.status.recordedName), .int(step.virtualTime),
             .text(SQLiteTime.string(from: step.wallTime)), .int(step.wallMicroseconds),
             .int(step.stoppedAfterTicks), .text(step.callJSON))
         guard !step.events.isEmpty else { return }
@@ -403,7 +403,7 @@ package final class RecordingStore: Sendable {
             id: row["id"], uuid: row["uuid"], name: row["name"], created: row["created"], ended: row["ended"],
             toolVersion: row["tool_version"], seed: UInt64(bitPattern: row["seed"]), mode: row["mode"],
             serverURL: row["server_url"], kind: row["kind"], platform: row["platform"], stepCount: row["steps"],
-            status: ["ok", "interrupted", "expectFailed", "scriptError"][max(0, min(3, worst))])
+            status: [StepStatus.ok, .interrupted, .expectFailed, .scriptError][max(0, min(3, worst))])
     }
 
     /// Every session, oldest first.
@@ -463,8 +463,12 @@ package final class RecordingStore: Sendable {
                 arguments: [sessionID]
             ).map { row in
                 let number: Int = row["number"]
+                guard let status = StepStatus(recordedName: row["status"]) else {
+                    throw RecordingError(
+                        .corrupt, "step \(number) of session \(sessionID) has a status this version does not know: \(row["status"] as String)")
+                }
                 return RecordedStep(
-                    number: number, input: row["input"], output: row["output"], status: row["status"],
+                    number: number, input: row["input"], output: row["output"], status: status,
                     virtualTime: row["virtual_time"], wallTime: row["wall_time"], wallMicroseconds: row["wall_us"],
                     events: events[number] ?? [], stoppedAfterTicks: row["stopped_after_ticks"], callJSON: row["call"])
             }

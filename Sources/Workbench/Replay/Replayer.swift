@@ -70,7 +70,7 @@ package enum Replayer {
                     let expected = TranscriptRunner.lines(of: step.output)
                     let actual = TranscriptRunner.lines(of: new.output)
                     var hint: String?
-                    if result.scriptError == .unknownVerb, step.status != "scriptError" {
+                    if result.scriptError == .unknownVerb, step.status != .scriptError {
                         hint =
                             "this chatbench (\(WorkbenchVersion.current)) does not know a verb the session used (recorded with \(session.toolVersion)): upgrade chatbench to replay it"
                     }

@@ -21,9 +21,9 @@ extension SequenceView {
         var bands: [Band] = []
         var stepStart = start
         for (index, step) in steps.enumerated() {
-            let status =
-                index == steps.count - 1 && session.ended == nil && session.kind != "replay" && step.status == "ok"
-                ? "interrupted" : step.status
+            let status: StepStatus =
+                index == steps.count - 1 && session.ended == nil && session.kind != "replay" && step.status == .ok
+                ? .interrupted : step.status
             let items = builder.items(of: step, traffic: byStep[step.number] ?? [])
             let began = min(stepStart, items.first?.time ?? stepStart, step.events.first?.virtualTime ?? stepStart)
             bands.append(

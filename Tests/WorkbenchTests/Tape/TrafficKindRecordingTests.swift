@@ -123,7 +123,7 @@ import Testing
         RecordedSession(
             id: 3, uuid: "u", name: "demo", created: Date(timeIntervalSince1970: 1_767_225_600), ended: Date(),
             toolVersion: "0.1.0", seed: 1, mode: "embedded", serverURL: nil, kind: "script", platform: "test",
-            stepCount: 1, status: "ok")
+            stepCount: 1, status: .ok)
     }
 
     private func rows(_ entries: [TrafficEntry]) -> [RecordedTraffic] {
@@ -134,7 +134,7 @@ import Testing
     /// offline`) is a refusal; a lost request's is lost.
     @Test func theSequenceViewTellsARefusalFromALostRequestByKind() {
         let step = RecordedStep(
-            number: 1, input: "send c1 text hi", output: "", status: "ok", virtualTime: t0.milliseconds + 50, wallTime: Date(),
+            number: 1, input: "send c1 text hi", output: "", status: .ok, virtualTime: t0.milliseconds + 50, wallTime: Date(),
             wallMicroseconds: 1, events: [])
         let request = Kind.request(method: "POST", path: "/v1/conversations/c-1/messages", query: [:])
         let traffic = rows([
