@@ -206,7 +206,7 @@ import Testing
 
     @Test func aWorkbenchSessionIsNotAFieldRecording() throws {
         var (session, steps, traffic) = try Self.load()
-        session.mode = "embedded"
+        session.mode = .embedded
         #expect(throws: RecordingError.self) { try FieldExport.export(session, steps: steps, traffic: traffic) }
     }
 }

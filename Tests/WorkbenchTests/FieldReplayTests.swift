@@ -106,7 +106,7 @@ import Testing
 
     @Test func aWorkbenchSessionIsRefused() throws {
         var (session, steps, traffic) = try FieldExportTests.load()
-        session.mode = "embedded"
+        session.mode = .embedded
         #expect(throws: RecordingError.self) { try Replayer.replayField(session, steps: steps, traffic: traffic) }
     }
 }

@@ -278,6 +278,24 @@ private let demoLines = [
         }
     }
 
+    /// So is a session's mode: a replay decides by the value (an embedded
+    /// session replays, a server's needs its tape), and a mode no
+    /// chatbench writes is refused as damaged, naming it (before, it was a
+    /// string: such a session was "recorded against a server").
+    @Test func aSessionsModeIsReadAsTheValueItWas() throws {
+        let (store, session, _folder) = try recorded(["user set alice"])
+        _ = _folder
+        #expect(session.mode == .embedded && !session.isFieldRecording)
+        #expect(String(decoding: try JSONEncoder().encode(session), as: UTF8.self).contains(#""mode":"embedded""#))
+        try store.write { db in try db.execute(sql: "UPDATE session SET mode = 'underwater'") }
+        #expect {
+            try store.session("r")
+        } throws: { error in
+            let error = error as? RecordingError
+            return error?.code == .corrupt && error?.message.contains("a mode this version does not know: underwater") == true
+        }
+    }
+
     @Test func aTamperedOutputDiverges() throws {
         let (store, session, _folder) = try recorded(demoLines)
         _ = _folder
@@ -375,7 +393,7 @@ private let demoLines = [
 
     @Test func aServerModeSessionNeedsTheTape() throws {
         var session = try recorded(["clock"]).1
-        session.mode = "server"
+        session.mode = .server
         #expect { try Replayer.replay(session, steps: []) } throws: { ($0 as? RecordingError)?.code == .unsupported }
     }
 

@@ -9,7 +9,7 @@ import Testing
 @Suite struct SequenceViewTests {
     private let t0 = Instant.simulationEpoch.milliseconds
 
-    private func session(mode: String = "embedded", ended: Bool = true) -> RecordedSession {
+    private func session(mode: SessionMode = .embedded, ended: Bool = true) -> RecordedSession {
         RecordedSession(
             id: 3, uuid: "u", name: "demo", created: Date(timeIntervalSince1970: 1_767_225_600), ended: ended ? Date() : nil,
             toolVersion: "0.1.0", seed: 1, mode: mode, serverURL: nil, kind: "script", platform: "test",
@@ -210,7 +210,7 @@ import Testing
     @Test func theTrafficListingCountsFromTheSessionsZero() {
         let session = RecordedSession(
             id: 3, uuid: "u", name: "demo", created: Date(timeIntervalSince1970: Double(t0) / 1000), ended: Date(),
-            toolVersion: "0.1.0", seed: 1, mode: "server", serverURL: "http://127.0.0.1:1", kind: "script", platform: "test",
+            toolVersion: "0.1.0", seed: 1, mode: .server, serverURL: "http://127.0.0.1:1", kind: "script", platform: "test",
             stepCount: 1, status: .ok)
         let steps = [step(1, "send c1 text hi", at: 120, events: [(100, "m1: sending")])]
         let traffic = [row(1, step: 1, 86, "device-client", .http, .out, "POST /v1/messages")]

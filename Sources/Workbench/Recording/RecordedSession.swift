@@ -15,8 +15,8 @@ package struct RecordedSession: Sendable, Hashable, Codable {
     /// The chatbench version that recorded it.
     package var toolVersion: String
     package var seed: UInt64
-    /// `embedded` or `server`.
-    package var mode: String
+    /// Which world it ran in (the `mode` column keeps its name).
+    package var mode: SessionMode
     /// The server's URL in server mode.
     package var serverURL: String?
     /// `repl`, `script`, `replay`…: how the session was driven.
@@ -32,7 +32,18 @@ package struct RecordedSession: Sendable, Hashable, Codable {
     /// `7 "demo"`, or `7` when unnamed.
     package var label: String { name.map { "\(id) \"\($0)\"" } ?? "\(id)" }
     /// Recorded by an app's flight recorder (ChatSDK's `diagnostics`), not the workbench.
-    package var isFieldRecording: Bool { mode == "field" }
+    package var isFieldRecording: Bool { mode == .field }
+}
+
+/// Which world a recorded session ran in: the `mode` column keeps its
+/// raw value, and every reader decides by the value (issue 30).
+package enum SessionMode: String, Sendable, Hashable, Codable {
+    /// The embedded world, on its virtual clock.
+    case embedded
+    /// Against a running server, in real time (its traffic is a tape).
+    case server
+    /// An app's flight recorder on a device (ChatSDK's `diagnostics`).
+    case field
 }
 
 /// One recorded step (table `step`).

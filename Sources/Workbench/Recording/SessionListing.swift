@@ -86,7 +86,7 @@ package enum SessionListing {
         let what =
             session.isFieldRecording
             ? "\(session.toolVersion), field recording of an app"
-            : "chatbench \(session.toolVersion), seed \(session.seed), \(session.mode), \(session.kind)"
+            : "chatbench \(session.toolVersion), seed \(session.seed), \(session.mode.rawValue), \(session.kind)"
         var line = StyledText("session \(session.label): \(date(session.created)), \(what), \(steps), ")
         line.append(styledStatus(session))
         return line
@@ -130,7 +130,7 @@ package enum SessionListing {
     /// earlier; against a server (real time), when the session began.
     static func startTime(of steps: [RecordedStep], first: RecordedStep, session: RecordedSession) -> Int64 {
         let origin =
-            session.mode != "embedded"
+            session.mode != .embedded
             ? Int64((session.created.timeIntervalSince1970 * 1000).rounded(.down))
             : Instant.simulationEpochMilliseconds
         let earliest = steps.lazy.flatMap(\.events).map(\.virtualTime).min() ?? first.virtualTime

@@ -15,7 +15,7 @@ package enum Replayer {
     package static func replay(
         _ session: RecordedSession, steps recorded: [RecordedStep], update: Bool = false, keepTraffic: Bool = false
     ) throws(RecordingError) -> ReplayOutcome {
-        guard session.mode == "embedded" else {
+        guard session.mode == .embedded else {
             throw RecordingError(
                 .unsupported,
                 "session \(session.label) was recorded against a server\(session.serverURL.map { " (\($0))" } ?? ""): replay it from its traffic tape with --tape"

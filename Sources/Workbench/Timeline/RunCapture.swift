@@ -36,7 +36,7 @@ package final class RunCapture {
         let worst: StepStatus = statuses.contains(.scriptError) ? .scriptError : (statuses.contains(.expectFailed) ? .expectFailed : .ok)
         let session = RecordedSession(
             id: 0, uuid: UUID().uuidString, name: name, created: started, ended: Date(), toolVersion: WorkbenchVersion.current,
-            seed: options.seed, mode: options.serverURL == nil ? "embedded" : "server", serverURL: options.serverURL, kind: kind,
+            seed: options.seed, mode: options.serverURL == nil ? .embedded : .server, serverURL: options.serverURL, kind: kind,
             platform: "", stepCount: steps.count, status: worst)
         return SequenceHTML.render(SequenceView(session: session, steps: steps, traffic: traffic))
     }

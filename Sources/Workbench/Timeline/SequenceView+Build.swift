@@ -14,7 +14,7 @@ extension SequenceView {
             first.map { SessionListing.startTime(of: steps, first: $0, session: session) }
             ?? Int64((session.created.timeIntervalSince1970 * 1000).rounded(.down))
         start = min(origin, traffic.map(\.entry.time.milliseconds).min() ?? origin)
-        clock = session.mode == "server" ? "wall time" : "virtual time"
+        clock = session.mode == .server ? "wall time" : "virtual time"
         title = SessionListing.summary(session)
         builder.collectLanes(steps: steps)
         let byStep = Builder.rowsByStep(traffic, lastStep: steps.last?.number)

@@ -122,7 +122,7 @@ import Testing
     private func session() -> RecordedSession {
         RecordedSession(
             id: 3, uuid: "u", name: "demo", created: Date(timeIntervalSince1970: 1_767_225_600), ended: Date(),
-            toolVersion: "0.1.0", seed: 1, mode: "embedded", serverURL: nil, kind: "script", platform: "test",
+            toolVersion: "0.1.0", seed: 1, mode: .embedded, serverURL: nil, kind: "script", platform: "test",
             stepCount: 1, status: .ok)
     }
 
