@@ -139,23 +139,16 @@ final class ExploreWorker {
     /// says where it happened.
     func trial(_ steps: [TranscriptShrinker.Step]) -> TrialOutcome {
         let json = (try? JSONEncoder().encode(steps)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
-        var (step, outputs): (Int?, [[String]]) = (nil, [])
-        let answer = exchange("trial " + json) { line in
-            if line.hasPrefix("step "), let number = Int(line.dropFirst(5)) {
-                step = number
-            } else if line.hasPrefix("output "),
-                let printed = try? JSONDecoder().decode([String].self, from: Data(line.dropFirst(7).utf8))
-            {
-                outputs.append(printed)
-            }
-        }
+        var progress = TrialProgress.SoFar()
+        let answer = exchange("trial " + json) { progress.read($0) }
         switch answer {
         case .answered(let text):
             guard let trial = try? JSONDecoder().decode(TranscriptShrinker.Trial.self, from: Data(text.utf8)) else {
-                return .died(Ending(how: "the worker's answer could not be read", hung: false), step: step, outputs: outputs)
+                return .died(
+                    Ending(how: "the worker's answer could not be read", hung: false), step: progress.step, outputs: progress.outputs)
             }
             return .finished(trial)
-        case .died(let ending): return .died(ending, step: step, outputs: outputs)
+        case .died(let ending): return .died(ending, step: progress.step, outputs: progress.outputs)
         }
     }
 

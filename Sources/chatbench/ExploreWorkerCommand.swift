@@ -9,8 +9,9 @@ import Workbench
 /// - `run N`: run N of FILE under its fault schedule;
 /// - `check ["line", …]`: the given lines as they are (a shrink trial);
 /// - `trial [step, …]`: a transcript's shrink trial (``TranscriptShrinker``):
-///   it says `step N` before each step and `output N [lines]` after it,
-///   and answers `done {the trial as JSON}`.
+///   it says `progress {…}` before each step and after it (a
+///   ``TrialProgress``: the step it is on, what each printed), and answers
+///   `done {the trial as JSON}`.
 ///
 /// It announces each (`started N`, `started check`) before running it and
 /// answers `done [violations as JSON]` after, so a process that ends between
@@ -68,12 +69,10 @@ struct ExploreWorkerCommand: ParsableCommand {
                 let trial = try TranscriptShrinker.trial(
                     steps, seed: seed,
                     willRun: { index, step in
-                        answer("step \(index)")
+                        answer(TrialProgress.willRun(step: index).line)
                         crashIfAsked([step.input])
                     },
-                    ran: { index, output in
-                        answer("output \(index) " + String(decoding: (try? encoder.encode(output)) ?? Data("[]".utf8), as: UTF8.self))
-                    })
+                    ran: { index, output in answer(TrialProgress.ran(step: index, output: output).line) })
                 answer("done " + String(decoding: try encoder.encode(trial), as: UTF8.self))
                 continue
             }

@@ -98,7 +98,7 @@ struct ShrinkCommand: ParsableCommand {
     /// it), shrunk as one, written as a `.chat` file.
     private func shrinkSession(started: Date) throws {
         let (store, recorded) = try SessionSource.open(file, db: db)
-        if recorded.mode == "server" {
+        if recorded.mode == .server {
             SessionSource.fail(
                 "session \(recorded.label) was recorded against a server: its transcript would run in the embedded world and fail "
                     + "for that alone; replay it from its tape (chatbench replay \(file) --tape)")

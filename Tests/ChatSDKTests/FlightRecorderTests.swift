@@ -87,7 +87,7 @@ import Testing
         #expect(traffic.contains("in ok sent"))
         // Each row's kind beside its summary (v8).
         let kinds = try Self.rows("SELECT kind FROM traffic ORDER BY seq", in: path)
-        #expect(kinds.contains(#"{"answer":{"_0":{"ok":{"response":"sent"}}}}"#))
+        #expect(kinds.contains(#"{"answer":{"answer":{"ok":{"response":"sent"}}}}"#))
         // The workbench's schema, applied by its own migrations.
         #expect(
             try Self.rows("SELECT identifier FROM grdb_migrations", in: path) == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9"])

@@ -73,6 +73,40 @@ import Testing
         #expect(Kind(json: #"{"teleport":{}}"#) == nil)
     }
 
+    /// Every value of a kind is under a key that names it: a case's one
+    /// unlabelled value under the case's name (`{"answer":{"answer":…}}`),
+    /// as in AppCall and AppEvent, never under Swift's positional `_0`.
+    @Test func noValueOfAKindIsKeyedByPosition() throws {
+        for (kind, _) in Self.kinds {
+            #expect(!kind.json.contains(#""_0""#), "\(kind.json)")
+            #expect(!String(decoding: try #require(TapeCoding.encode(kind)), as: UTF8.self).contains(#""_0""#))
+        }
+        #expect(Kind.answer(.offline).json == #"{"answer":{"answer":{"offline":{}}}}"#)
+        #expect(Kind.untyped("x").json == #"{"untyped":{"untyped":"x"}}"#)
+    }
+
+    /// LEGACY: a kind written with its one value keyed by position (v8
+    /// until the keys were named, as examples/field/support-ticket.sqlite
+    /// has them) reads back as the same kind.
+    @Test func kindsKeyedByPositionReadBack() {
+        var read = 0
+        for (kind, _) in Self.kinds {
+            var json = kind.json
+            for name in ["answer", "refused", "call", "fault", "untyped"] where json.hasPrefix(#"{"\#(name)":{"\#(name)":"#) {
+                json = #"{"\#(name)":{"_0":"# + json.dropFirst(#"{"\#(name)":{"\#(name)":"#.count)
+            }
+            guard json != kind.json else { continue }
+            read += 1
+            #expect(Kind(json: json) == kind, "\(json)")
+        }
+        #expect(read == 24)
+        #expect(Kind(json: #"{"answer":{"_0":{"ok":{"response":"sent"}}}}"#) == .answer(.ok(response: "sent")))
+        #expect(
+            Kind(json: #"{"fault":{"_0":{"lost":{"device":"device-alice","request":"sendMessage"}}}}"#)
+                == .fault(.lost(request: "sendMessage", device: "device-alice")))
+        #expect(Kind(json: #"{"answer":{"_0":{"teleport":{}}}}"#) == nil)
+    }
+
     /// The rows of a file from before v8 are typed from their summaries,
     /// by their channel, direction and device.
     @Test func theLegacyReaderTypesOldRows() {

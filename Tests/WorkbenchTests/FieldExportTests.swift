@@ -50,7 +50,7 @@ import Testing
 
     static func step(_ number: Int, _ input: String, at time: Int64, _ events: [(Int64, String, String)] = []) -> RecordedStep {
         RecordedStep(
-            number: number, input: input, output: "", status: "ok", virtualTime: time, wallTime: Date(), wallMicroseconds: 0,
+            number: number, input: input, output: "", status: .ok, virtualTime: time, wallTime: Date(), wallMicroseconds: 0,
             events: events.map { RecordedEvent(virtualTime: $0.0, source: $0.1, text: $0.2) })
     }
 
@@ -206,7 +206,7 @@ import Testing
 
     @Test func aWorkbenchSessionIsNotAFieldRecording() throws {
         var (session, steps, traffic) = try Self.load()
-        session.mode = "embedded"
+        session.mode = .embedded
         #expect(throws: RecordingError.self) { try FieldExport.export(session, steps: steps, traffic: traffic) }
     }
 }

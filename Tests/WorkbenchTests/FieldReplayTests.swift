@@ -85,7 +85,7 @@ import Testing
     @Test func aWatcherOnTheDeviceMayShowLessButNotOtherwise() {
         func step(_ number: Int, _ texts: [String]) -> RecordedStep {
             RecordedStep(
-                number: number, input: "call\(number)()", output: "", status: "ok", virtualTime: Int64(number), wallTime: Date(),
+                number: number, input: "call\(number)()", output: "", status: .ok, virtualTime: Int64(number), wallTime: Date(),
                 wallMicroseconds: 0, events: texts.map { RecordedEvent(virtualTime: Int64(number), source: "w1", text: $0) })
         }
         let replay = [
@@ -106,7 +106,7 @@ import Testing
 
     @Test func aWorkbenchSessionIsRefused() throws {
         var (session, steps, traffic) = try FieldExportTests.load()
-        session.mode = "embedded"
+        session.mode = .embedded
         #expect(throws: RecordingError.self) { try Replayer.replayField(session, steps: steps, traffic: traffic) }
     }
 }

@@ -75,7 +75,7 @@ import Testing
 
     static func step(_ number: Int, _ events: [RecordedEvent]) -> RecordedStep {
         RecordedStep(
-            number: number, input: "call\(number)()", output: "", status: "ok", virtualTime: Int64(number), wallTime: Date(),
+            number: number, input: "call\(number)()", output: "", status: .ok, virtualTime: Int64(number), wallTime: Date(),
             wallMicroseconds: 0, events: events)
     }
 

@@ -91,7 +91,7 @@ private let demoLines = [
                 for number in 1...steps {
                     try store.append(
                         RecordedStep(
-                            number: number, input: "clock", output: "clock\n", status: "ok", virtualTime: 0,
+                            number: number, input: "clock", output: "clock\n", status: .ok, virtualTime: 0,
                             wallTime: Date(), wallMicroseconds: 1,
                             events: [RecordedEvent(virtualTime: 0, source: "x", text: "x \(number)")]),
                         to: session.id)
@@ -256,6 +256,46 @@ private let demoLines = [
         #expect(outcome.seconds < 5)
     }
 
+    /// A step's status is a value from the interpreter to the readers
+    /// (issue 30): the file keeps its name, `sessions show --json` writes
+    /// it, and a name no chatbench writes is no status but a damaged
+    /// step, said so (before, it was read as a string and shown as it was).
+    @Test func aStepsStatusIsReadAsTheValueItWas() throws {
+        let (store, session, _folder) = try recorded(["user set alice", "expect client.user == \"bob\"", "frobnicate"])
+        _ = _folder
+        let steps = try store.steps(of: session.id)
+        #expect(steps.map(\.status) == [.ok, .expectFailed, .scriptError])
+        #expect(session.status == .scriptError)
+        let json = try JSONEncoder().encode(steps[1])
+        #expect(String(decoding: json, as: UTF8.self).contains(#""status":"expectFailed""#))
+        #expect(try JSONDecoder().decode(RecordedStep.self, from: json) == steps[1])
+        try store.write { db in try db.execute(sql: "UPDATE step SET status = 'teleported' WHERE number = 2") }
+        #expect {
+            try store.steps(of: session.id)
+        } throws: { error in
+            let error = error as? RecordingError
+            return error?.code == .corrupt && error?.message.contains("a status this version does not know: teleported") == true
+        }
+    }
+
+    /// So is a session's mode: a replay decides by the value (an embedded
+    /// session replays, a server's needs its tape), and a mode no
+    /// chatbench writes is refused as damaged, naming it (before, it was a
+    /// string: such a session was "recorded against a server").
+    @Test func aSessionsModeIsReadAsTheValueItWas() throws {
+        let (store, session, _folder) = try recorded(["user set alice"])
+        _ = _folder
+        #expect(session.mode == .embedded && !session.isFieldRecording)
+        #expect(String(decoding: try JSONEncoder().encode(session), as: UTF8.self).contains(#""mode":"embedded""#))
+        try store.write { db in try db.execute(sql: "UPDATE session SET mode = 'underwater'") }
+        #expect {
+            try store.session("r")
+        } throws: { error in
+            let error = error as? RecordingError
+            return error?.code == .corrupt && error?.message.contains("a mode this version does not know: underwater") == true
+        }
+    }
+
     @Test func aTamperedOutputDiverges() throws {
         let (store, session, _folder) = try recorded(demoLines)
         _ = _folder
@@ -332,7 +372,7 @@ private let demoLines = [
         recorder.finish()
         let recorded = try store.session("i")
         let steps = try store.steps(of: recorded.id)
-        #expect(steps[3].status == "interrupted" && steps[3].stoppedAfterTicks == 1_000)
+        #expect(steps[3].status == .interrupted && steps[3].stoppedAfterTicks == 1_000)
         #expect(stoppedAt - steps[0].virtualTime < 30 * 86_400_000)
         let outcome = try Replayer.replay(recorded, steps: steps)
         #expect(outcome.divergence == nil)
@@ -353,7 +393,7 @@ private let demoLines = [
 
     @Test func aServerModeSessionNeedsTheTape() throws {
         var session = try recorded(["clock"]).1
-        session.mode = "server"
+        session.mode = .server
         #expect { try Replayer.replay(session, steps: []) } throws: { ($0 as? RecordingError)?.code == .unsupported }
     }
 

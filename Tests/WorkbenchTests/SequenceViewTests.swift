@@ -9,14 +9,14 @@ import Testing
 @Suite struct SequenceViewTests {
     private let t0 = Instant.simulationEpoch.milliseconds
 
-    private func session(mode: String = "embedded", ended: Bool = true) -> RecordedSession {
+    private func session(mode: SessionMode = .embedded, ended: Bool = true) -> RecordedSession {
         RecordedSession(
             id: 3, uuid: "u", name: "demo", created: Date(timeIntervalSince1970: 1_767_225_600), ended: ended ? Date() : nil,
             toolVersion: "0.1.0", seed: 1, mode: mode, serverURL: nil, kind: "script", platform: "test",
-            stepCount: 3, status: "expectFailed")
+            stepCount: 3, status: .expectFailed)
     }
 
-    private func step(_ number: Int, _ input: String, _ status: String = "ok", at ms: Int64, events: [(Int64, String)] = []) -> RecordedStep
+    private func step(_ number: Int, _ input: String, _ status: StepStatus = .ok, at ms: Int64, events: [(Int64, String)] = []) -> RecordedStep
     {
         RecordedStep(
             number: number, input: input, output: "out \(number)\n", status: status, virtualTime: t0 + ms,
@@ -46,7 +46,7 @@ import Testing
                     (0, "provider: asked for tokens of alice (ok)"),
                 ]),
             step(2, "net offline", at: 100, events: [(100, "w1 emits (cached, refreshing) 1 item")]),
-            step(3, "expect <b>m2.state == sent</b>", "expectFailed", at: 300, events: [(300, "phone.session → signedOut")]),
+            step(3, "expect <b>m2.state == sent</b>", .expectFailed, at: 300, events: [(300, "phone.session → signedOut")]),
         ]
         let traffic = [
             row(
@@ -142,7 +142,7 @@ import Testing
     @Test func theFirstFailureIsAFailedStepBeforeARefusedRequest() {
         let steps = [
             step(1, "token expire", at: 10), step(2, "send c1 text hi", at: 100),
-            step(3, "expect m1.state == sent", "expectFailed", at: 200),
+            step(3, "expect m1.state == sent", .expectFailed, at: 200),
         ]
         let traffic = [
             row(1, step: 2, 20, "device-client", .http, .out, "POST /v1/messages", exchange: 1),
@@ -182,7 +182,7 @@ import Testing
     @Test func theLastStepOfAnUnfinishedSessionIsInterrupted() {
         let (_, steps, traffic) = recorded
         let view = SequenceView(session: session(ended: false), steps: Array(steps.prefix(2)), traffic: traffic)
-        #expect(view.bands.map(\.status) == ["ok", "interrupted"])
+        #expect(view.bands.map(\.status) == [.ok, .interrupted])
         #expect(view.firstFailure == 2)
     }
 
@@ -210,8 +210,8 @@ import Testing
     @Test func theTrafficListingCountsFromTheSessionsZero() {
         let session = RecordedSession(
             id: 3, uuid: "u", name: "demo", created: Date(timeIntervalSince1970: Double(t0) / 1000), ended: Date(),
-            toolVersion: "0.1.0", seed: 1, mode: "server", serverURL: "http://127.0.0.1:1", kind: "script", platform: "test",
-            stepCount: 1, status: "ok")
+            toolVersion: "0.1.0", seed: 1, mode: .server, serverURL: "http://127.0.0.1:1", kind: "script", platform: "test",
+            stepCount: 1, status: .ok)
         let steps = [step(1, "send c1 text hi", at: 120, events: [(100, "m1: sending")])]
         let traffic = [row(1, step: 1, 86, "device-client", .http, .out, "POST /v1/messages")]
         let listing = TrafficListing.lines(session, steps: steps, traffic: traffic)

@@ -82,7 +82,7 @@ import Testing
 
         let store = try RecordingStore(path: path, create: false)
         let recorded = try store.session("story")
-        #expect(recorded.mode == "server")
+        #expect(recorded.mode == .server)
         let steps = try store.steps(of: recorded.id)
         let traffic = try store.traffic(of: recorded.id)
         let outcome = try await onThread { try Replayer.replayTape(recorded, steps: steps, traffic: traffic) }.get()

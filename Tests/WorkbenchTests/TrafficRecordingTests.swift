@@ -119,7 +119,7 @@ import Testing
             #expect(try counts() == [number, number * (number + 1) / 2])
         }
         let step = RecordedStep(
-            number: 4, input: "clock", output: "", status: "ok", virtualTime: 0, wallTime: Date(), wallMicroseconds: 0, events: [],
+            number: 4, input: "clock", output: "", status: .ok, virtualTime: 0, wallTime: Date(), wallMicroseconds: 0, events: [],
             stoppedAfterTicks: nil)
         try store.append(step, traffic: [entry(9, "bob-device", .http, .out, "GET /v1/limits", nil, 1)], to: recorder.session.id)
         #expect(try store.traffic(of: recorder.session.id).map(\.seq) == Array(1...7))
@@ -136,7 +136,7 @@ import Testing
         for count in counts {
             let events = (1...count).map { RecordedEvent(virtualTime: Int64($0), source: "sdk", text: "event \($0)") }
             let step = RecordedStep(
-                number: count, input: "clock", output: "", status: "ok", virtualTime: 0, wallTime: Date(), wallMicroseconds: 0,
+                number: count, input: "clock", output: "", status: .ok, virtualTime: 0, wallTime: Date(), wallMicroseconds: 0,
                 events: events, stoppedAfterTicks: nil)
             let traffic = (1...count).map { entry(Int64($0), "device-\($0)", .http, .out, "GET /v1/limits", "{\"n\":\($0)}", $0) }
             try store.append(step, traffic: traffic, to: session.id)

@@ -213,38 +213,19 @@ extension RecordedValue {
     ///
     /// - Keys by position (schema v6 and v7 as the first builds wrote
     ///   them): `{"text":{"_0":"hi"}}`, the one value of the case `text`
-    ///   keyed `_0`, becomes `{"text":{"text":"hi"}}`.
+    ///   keyed `_0`, becomes `{"text":{"text":"hi"}}` (``LegacyPositionalKeys``).
     /// - A message's state as `SendState` renders it (the first v7 builds,
     ///   before the error's code had a key of its own): `"state":
     ///   "failed(offline)"` becomes `"state":"failed","error":"offline"`
     ///   (``SendState/Kind/legacy(_:)``).
     static func legacy(_ data: Data) -> Data? {
-        guard let tree = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else { return nil }
-        var found = false
-        func remake(_ node: Any) -> Any {
-            if let array = node as? [Any] { return array.map(remake) }
-            guard var object = node as? [String: Any] else { return node }
-            if let text = object["state"] as? String, object["error"] == nil, let state = SendState.Kind.legacy(text),
+        LegacyPositionalKeys.remade(data) { object in
+            guard let text = object["state"] as? String, object["error"] == nil, let state = SendState.Kind.legacy(text),
                 let error = state.error
-            {
-                found = true
-                object["state"] = state.kind.rawValue
-                object["error"] = error
-            }
-            var out: [String: Any] = [:]
-            for (key, value) in object {
-                if var fields = value as? [String: Any], let sole = fields["_0"], fields.count == 1 {
-                    found = true
-                    fields = [key: sole]
-                    out[key] = remake(fields)
-                } else {
-                    out[key] = remake(value)
-                }
-            }
-            return out
+            else { return false }
+            object["state"] = state.kind.rawValue
+            object["error"] = error
+            return true
         }
-        let remade = remake(tree)
-        guard found else { return nil }
-        return try? JSONSerialization.data(withJSONObject: remade, options: [.fragmentsAllowed])
     }
 }

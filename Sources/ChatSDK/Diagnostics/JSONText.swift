@@ -45,10 +45,11 @@ package struct JSONText {
         close()
     }
 
-    /// `{"name":{"_0":…}}`: a case with one unlabelled value.
+    /// `{"name":{"name":…}}`: a case with one unlabelled value, keyed by
+    /// the case's name (its `…CodingKeys`), not by position (`_0`).
     package mutating func wrapping(_ name: String, _ value: (inout JSONText) -> Void) {
         open(name)
-        key("_0")
+        key(name)
         value(&self)
         close()
     }

@@ -34,6 +34,16 @@ extension TrafficEntry {
         /// reader (``TrafficEntry/Kind/init(legacySummary:channel:direction:deviceId:)``)
         /// cannot type: only shown.
         case untyped(String)
+
+        // A case's one unlabelled value is keyed by the case's name
+        // (`{"answer":{"answer":{"ok":{}}}}`), as in AppCall and AppEvent,
+        // where Swift's own coding keys it by position (`_0`). Rows written
+        // so before are read by the LEGACY reader (``init(legacyJSON:)``).
+        enum AnswerCodingKeys: String, CodingKey { case _0 = "answer" }
+        enum RefusedCodingKeys: String, CodingKey { case _0 = "refused" }
+        enum CallCodingKeys: String, CodingKey { case _0 = "call" }
+        enum FaultCodingKeys: String, CodingKey { case _0 = "fault" }
+        enum UntypedCodingKeys: String, CodingKey { case _0 = "untyped" }
     }
 
     /// How a request, a call or an event stream's opening ended.

@@ -119,8 +119,21 @@ extension TrafficEntry.Kind {
     /// ended it (`{"closed":{"reason":…}}`, without `by`): who, from the
     /// reason the embedded network gave its cuts; or before the other
     /// side's calls were typed (`{"call":{"_0":"agentSay(c-1, \"Hi\")"}}`):
-    /// the call from its rendering, or ``untyped(_:)``.
+    /// the call from its rendering, or ``untyped(_:)``; or before a case's
+    /// one value was keyed by the case's name (`{"answer":{"_0":{"ok":{}}}}`,
+    /// ``LegacyPositionalKeys``).
     init?(legacyJSON json: String) {
+        if let kind = Self(legacyTextJSON: json) {
+            self = kind
+        } else if let remade = LegacyPositionalKeys.remade(Data(json.utf8)), let kind = TapeCoding.decode(Self.self, from: remade) {
+            self = kind
+        } else {
+            return nil
+        }
+    }
+
+    /// LEGACY: a call kept as its rendering, or a close without who closed.
+    private init?(legacyTextJSON json: String) {
         struct Call: Decodable {
             struct Rendering: Decodable {
                 // swift-format-ignore: AlwaysUseLowerCamelCase

@@ -15,8 +15,8 @@ package struct RecordedSession: Sendable, Hashable, Codable {
     /// The chatbench version that recorded it.
     package var toolVersion: String
     package var seed: UInt64
-    /// `embedded` or `server`.
-    package var mode: String
+    /// Which world it ran in (the `mode` column keeps its name).
+    package var mode: SessionMode
     /// The server's URL in server mode.
     package var serverURL: String?
     /// `repl`, `script`, `replay`…: how the session was driven.
@@ -25,13 +25,25 @@ package struct RecordedSession: Sendable, Hashable, Codable {
     package var platform: String
     /// How many steps it has (computed when listed).
     package var stepCount: Int
-    /// The worst status of its steps: `ok`, `expectFailed` or `scriptError`.
-    package var status: String
+    /// The worst status of its steps: `ok`, `interrupted`, `expectFailed`
+    /// or `scriptError`.
+    package var status: StepStatus
 
     /// `7 "demo"`, or `7` when unnamed.
     package var label: String { name.map { "\(id) \"\($0)\"" } ?? "\(id)" }
     /// Recorded by an app's flight recorder (ChatSDK's `diagnostics`), not the workbench.
-    package var isFieldRecording: Bool { mode == "field" }
+    package var isFieldRecording: Bool { mode == .field }
+}
+
+/// Which world a recorded session ran in: the `mode` column keeps its
+/// raw value, and every reader decides by the value (issue 30).
+package enum SessionMode: String, Sendable, Hashable, Codable {
+    /// The embedded world, on its virtual clock.
+    case embedded
+    /// Against a running server, in real time (its traffic is a tape).
+    case server
+    /// An app's flight recorder on a device (ChatSDK's `diagnostics`).
+    case field
 }
 
 /// One recorded step (table `step`).
@@ -42,8 +54,8 @@ package struct RecordedStep: Sendable, Hashable, Codable {
     package var input: String
     /// What it printed, redacted, each line ending with "\n".
     package var output: String
-    /// `ok`, `expectFailed`, `scriptError` or `quit`.
-    package var status: String
+    /// How it ended (the `status` column keeps its ``StepStatus/recordedName``).
+    package var status: StepStatus
     /// The virtual clock when the step ended, in milliseconds since the Unix epoch.
     package var virtualTime: Int64
     /// When the step started (wall clock).
@@ -61,7 +73,29 @@ package struct RecordedStep: Sendable, Hashable, Codable {
     package var callJSON: String? = nil
 }
 
-extension StepStatus {
+extension StepStatus: Codable {
+    /// The status the database names `name`; nil for a name it never keeps.
+    package init?(recordedName name: String) {
+        guard let status = [Self.ok, .expectFailed, .scriptError, .quit, .interrupted].first(where: { $0.recordedName == name }) else {
+            return nil
+        }
+        self = status
+    }
+
+    /// As JSON (`sessions show --json`): its recorded name.
+    public init(from decoder: any Decoder) throws {
+        let name = try decoder.singleValueContainer().decode(String.self)
+        guard let status = Self(recordedName: name) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "no step status \(name)"))
+        }
+        self = status
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(recordedName)
+    }
+
     /// The name the database keeps.
     package var recordedName: String {
         switch self {

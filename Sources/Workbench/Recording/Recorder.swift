@@ -35,7 +35,7 @@ package final class Recorder {
         self.workbench = workbench
         var new = RecordingStore.NewSession(name: name, seed: workbench.options.seed, kind: kind)
         if let url = workbench.options.serverURL {
-            new.mode = "server"
+            new.mode = .server
             new.serverURL = url
             // The clock is real: the session starts when its clock's zero is.
             new.created = Date(timeIntervalSince1970: Double(workbench.startTime.milliseconds) / 1000)

@@ -248,7 +248,7 @@ package final class RecordingStore: Sendable {
         package var seed: UInt64
         /// `repl`, `script`…
         package var kind: String
-        package var mode = "embedded"
+        package var mode = SessionMode.embedded
         package var serverURL: String?
         package var toolVersion = WorkbenchVersion.current
         package var platform = RecordingStore.platform
@@ -295,7 +295,7 @@ package final class RecordingStore: Sendable {
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
-                    uuid, new.name, new.created, new.toolVersion, Int64(bitPattern: new.seed), new.mode, new.serverURL, new.kind,
+                    uuid, new.name, new.created, new.toolVersion, Int64(bitPattern: new.seed), new.mode.rawValue, new.serverURL, new.kind,
                     new.platform,
                 ])
             return db.lastInsertedRowID
@@ -309,7 +309,7 @@ package final class RecordingStore: Sendable {
         return RecordedSession(
             id: id, uuid: uuid, name: new.name, created: new.created, ended: nil, toolVersion: new.toolVersion,
             seed: new.seed, mode: new.mode, serverURL: new.serverURL, kind: new.kind, platform: new.platform,
-            stepCount: 0, status: "ok")
+            stepCount: 0, status: .ok)
     }
 
     /// Appends one step, its events and the traffic it carried (already
@@ -357,7 +357,7 @@ package final class RecordingStore: Sendable {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
         try insertStep.run(
-            .int(sessionID), .int(Int64(step.number)), .text(step.input), .text(step.output), .text(step.status), .int(step.virtualTime),
+            .int(sessionID), .int(Int64(step.number)), .text(step.input), .text(step.output), .text(step.status.recordedName), .int(step.virtualTime),
             .text(SQLiteTime.string(from: step.wallTime)), .int(step.wallMicroseconds),
             .int(step.stoppedAfterTicks), .text(step.callJSON))
         guard !step.events.isEmpty else { return }
@@ -397,19 +397,22 @@ package final class RecordingStore: Sendable {
                   FROM step WHERE session_id = s.id), 0) AS worst
         """
 
-    private static func session(_ row: Row) -> RecordedSession {
+    private static func session(_ row: Row) throws(RecordingError) -> RecordedSession {
         let worst: Int = row["worst"]
+        guard let mode = SessionMode(rawValue: row["mode"]) else {
+            throw RecordingError(.corrupt, "session \(row["id"] as Int64) has a mode this version does not know: \(row["mode"] as String)")
+        }
         return RecordedSession(
             id: row["id"], uuid: row["uuid"], name: row["name"], created: row["created"], ended: row["ended"],
-            toolVersion: row["tool_version"], seed: UInt64(bitPattern: row["seed"]), mode: row["mode"],
+            toolVersion: row["tool_version"], seed: UInt64(bitPattern: row["seed"]), mode: mode,
             serverURL: row["server_url"], kind: row["kind"], platform: row["platform"], stepCount: row["steps"],
-            status: ["ok", "interrupted", "expectFailed", "scriptError"][max(0, min(3, worst))])
+            status: [StepStatus.ok, .interrupted, .expectFailed, .scriptError][max(0, min(3, worst))])
     }
 
     /// Every session, oldest first.
     package func sessions() throws(RecordingError) -> [RecordedSession] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT \(Self.sessionColumns) FROM session s ORDER BY s.id").map(Self.session)
+            try Row.fetchAll(db, sql: "SELECT \(Self.sessionColumns) FROM session s ORDER BY s.id").map { try Self.session($0) }
         }
     }
 
@@ -422,19 +425,19 @@ package final class RecordingStore: Sendable {
             if let id = Int64(reference),
                 let row = try Row.fetchOne(db, sql: "SELECT \(Self.sessionColumns) FROM session s WHERE s.id = ?", arguments: [id])
             {
-                return Self.session(row)
+                return try Self.session(row)
             }
             if let named = try Row.fetchOne(
                 db, sql: "SELECT \(Self.sessionColumns) FROM session s WHERE s.name = ? OR s.uuid = ? ORDER BY s.id DESC LIMIT 1",
                 arguments: [reference, reference])
             {
-                return Self.session(named)
+                return try Self.session(named)
             }
             guard reference == "last" else { return nil }
             return try Row.fetchOne(
                 db, sql: "SELECT \(Self.sessionColumns) FROM session s WHERE s.id IS NOT ? ORDER BY s.id DESC LIMIT 1",
                 arguments: [excluding]
-            ).map(Self.session)
+            ).map { try Self.session($0) }
         }
         guard let found else {
             throw RecordingError(.unknownSession, "no session \"\(reference)\" in \(path): `chatbench sessions --db \(path)` lists them")
@@ -463,8 +466,12 @@ package final class RecordingStore: Sendable {
                 arguments: [sessionID]
             ).map { row in
                 let number: Int = row["number"]
+                guard let status = StepStatus(recordedName: row["status"]) else {
+                    throw RecordingError(
+                        .corrupt, "step \(number) of session \(sessionID) has a status this version does not know: \(row["status"] as String)")
+                }
                 return RecordedStep(
-                    number: number, input: row["input"], output: row["output"], status: row["status"],
+                    number: number, input: row["input"], output: row["output"], status: status,
                     virtualTime: row["virtual_time"], wallTime: row["wall_time"], wallMicroseconds: row["wall_us"],
                     events: events[number] ?? [], stoppedAfterTicks: row["stopped_after_ticks"], callJSON: row["call"])
             }
@@ -493,7 +500,7 @@ package final class RecordingStore: Sendable {
                     """,
                 arguments: [
                     session.id, session.uuid, session.name, session.created, session.ended, session.toolVersion,
-                    Int64(bitPattern: session.seed), session.mode, session.serverURL, session.kind, session.platform,
+                    Int64(bitPattern: session.seed), session.mode.rawValue, session.serverURL, session.kind, session.platform,
                 ])
             for step in steps { try Self.insert(step, sessionID: session.id, db) }
             for row in traffic {

@@ -21,10 +21,10 @@ package enum SessionListing {
     static func styledStatus(_ session: RecordedSession, current: Bool = false) -> StyledText {
         let worst =
             switch session.status {
-            case "scriptError": "script error"
-            case "expectFailed": "expect failed"
-            case "interrupted": "interrupted"
-            default: "ok"
+            case .scriptError: "script error"
+            case .expectFailed: "expect failed"
+            case .interrupted: "interrupted"
+            case .ok, .quit: "ok"
             }
         var status = StyledText(worst, as: style(ofStatus: session.status))
         if current {
@@ -37,11 +37,11 @@ package enum SessionListing {
 
     /// What a session's or a step's status is, for a terminal's colours:
     /// a failed expect or a script error a failure, `ok` a success.
-    static func style(ofStatus status: String) -> OutputStyle? {
+    static func style(ofStatus status: StepStatus) -> OutputStyle? {
         switch status {
-        case "ok": .success
-        case "expectFailed", "scriptError": .failure
-        default: nil
+        case .ok: .success
+        case .expectFailed, .scriptError: .failure
+        case .quit, .interrupted: nil
         }
     }
 
@@ -86,7 +86,7 @@ package enum SessionListing {
         let what =
             session.isFieldRecording
             ? "\(session.toolVersion), field recording of an app"
-            : "chatbench \(session.toolVersion), seed \(session.seed), \(session.mode), \(session.kind)"
+            : "chatbench \(session.toolVersion), seed \(session.seed), \(session.mode.rawValue), \(session.kind)"
         var line = StyledText("session \(session.label): \(date(session.created)), \(what), \(steps), ")
         line.append(styledStatus(session))
         return line
@@ -108,7 +108,7 @@ package enum SessionListing {
             if session.isFieldRecording { stepStart = step.virtualTime }
             var header = StyledText("#\(step.number) ")
             header.append(stamp(stepStart, since: start), as: .time)
-            if step.status != "ok" { header.append(" (\(step.status))", as: style(ofStatus: step.status)) }
+            if step.status != .ok { header.append(" (\(step.status.recordedName))", as: style(ofStatus: step.status)) }
             header.append(" > \(step.input)")
             lines.append(header)
             lines += step.output.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map { StyledText(String($0)) }
@@ -130,7 +130,7 @@ package enum SessionListing {
     /// earlier; against a server (real time), when the session began.
     static func startTime(of steps: [RecordedStep], first: RecordedStep, session: RecordedSession) -> Int64 {
         let origin =
-            session.mode != "embedded"
+            session.mode != .embedded
             ? Int64((session.created.timeIntervalSince1970 * 1000).rounded(.down))
             : Instant.simulationEpochMilliseconds
         let earliest = steps.lazy.flatMap(\.events).map(\.virtualTime).min() ?? first.virtualTime

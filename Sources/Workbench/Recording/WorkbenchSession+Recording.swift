@@ -29,7 +29,7 @@ extension WorkbenchSession {
                 virtualTime: $0.time.milliseconds, source: $0.source, text: redact($0.text), kind: $0.event.recordedKind.redacted(redact))
         }
         return RecordedStep(
-            number: number, input: input, output: output, status: result.status.recordedName,
+            number: number, input: input, output: output, status: result.status,
             virtualTime: result.virtualTime.milliseconds, wallTime: wallTime, wallMicroseconds: wallMicroseconds,
             events: events, stoppedAfterTicks: result.stoppedAfterTicks)
     }
@@ -87,7 +87,7 @@ extension WorkbenchSession {
         guard let world = (interpreter.world as? EmbeddedStage)?.world else { return }
         world.removeInterruptionPoint()
         world.interruption.stop(atTick: nil)
-        guard let step, step.status == StepStatus.interrupted.recordedName else { return }
+        guard let step, step.status == .interrupted else { return }
         if let ticks = step.stoppedAfterTicks {
             world.interruption.stop(atTick: world.interruption.ticks + max(ticks, 1))
             return

@@ -11,7 +11,7 @@ extension Replayer {
     package static func replayTape(
         _ session: RecordedSession, steps recorded: [RecordedStep], traffic: [RecordedTraffic]
     ) throws(RecordingError) -> ReplayOutcome {
-        guard session.mode == "server" else {
+        guard session.mode == .server else {
             throw RecordingError(
                 .unsupported,
                 "session \(session.label) was recorded in the embedded world: it has no traffic tape; replay it without --tape")

@@ -15,7 +15,7 @@ package enum Replayer {
     package static func replay(
         _ session: RecordedSession, steps recorded: [RecordedStep], update: Bool = false, keepTraffic: Bool = false
     ) throws(RecordingError) -> ReplayOutcome {
-        guard session.mode == "embedded" else {
+        guard session.mode == .embedded else {
             throw RecordingError(
                 .unsupported,
                 "session \(session.label) was recorded against a server\(session.serverURL.map { " (\($0))" } ?? ""): replay it from its traffic tape with --tape"
@@ -70,7 +70,7 @@ package enum Replayer {
                     let expected = TranscriptRunner.lines(of: step.output)
                     let actual = TranscriptRunner.lines(of: new.output)
                     var hint: String?
-                    if result.scriptError == .unknownVerb, step.status != "scriptError" {
+                    if result.scriptError == .unknownVerb, step.status != .scriptError {
                         hint =
                             "this chatbench (\(WorkbenchVersion.current)) does not know a verb the session used (recorded with \(session.toolVersion)): upgrade chatbench to replay it"
                     }

@@ -33,10 +33,10 @@ package final class RunCapture {
     package func html(name: String, kind: String) -> String {
         let options = workbench.options
         let statuses = Set(steps.map(\.status))
-        let worst: String = statuses.contains("scriptError") ? "scriptError" : (statuses.contains("expectFailed") ? "expectFailed" : "ok")
+        let worst: StepStatus = statuses.contains(.scriptError) ? .scriptError : (statuses.contains(.expectFailed) ? .expectFailed : .ok)
         let session = RecordedSession(
             id: 0, uuid: UUID().uuidString, name: name, created: started, ended: Date(), toolVersion: WorkbenchVersion.current,
-            seed: options.seed, mode: options.serverURL == nil ? "embedded" : "server", serverURL: options.serverURL, kind: kind,
+            seed: options.seed, mode: options.serverURL == nil ? .embedded : .server, serverURL: options.serverURL, kind: kind,
             platform: "", stepCount: steps.count, status: worst)
         return SequenceHTML.render(SequenceView(session: session, steps: steps, traffic: traffic))
     }

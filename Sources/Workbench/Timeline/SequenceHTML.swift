@@ -73,7 +73,7 @@ package enum SequenceHTML {
 
     static func render(_ band: SequenceView.Band, start: Int64, into html: inout String) {
         let output = band.output.count > outputLimit ? String(band.output.prefix(outputLimit)) + "…" : band.output
-        html += "<section class=\"step \(e(band.status))\" id=\"s\(band.number)\" data-n=\"\(band.number)\">"
+        html += "<section class=\"step \(e(band.status.recordedName))\" id=\"s\(band.number)\" data-n=\"\(band.number)\">"
         html += "<h2 data-t=\"\(stamp(band.start, since: start))\" data-d=\"\(e(output))\">"
         html += "<span class=\"in\">#\(band.number) \(e(band.input))</span><span class=\"st\">\(e(band.statusLabel))</span></h2>\n"
         for item in band.items { render(item, start: start, into: &html) }

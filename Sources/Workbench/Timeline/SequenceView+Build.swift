@@ -14,16 +14,16 @@ extension SequenceView {
             first.map { SessionListing.startTime(of: steps, first: $0, session: session) }
             ?? Int64((session.created.timeIntervalSince1970 * 1000).rounded(.down))
         start = min(origin, traffic.map(\.entry.time.milliseconds).min() ?? origin)
-        clock = session.mode == "server" ? "wall time" : "virtual time"
+        clock = session.mode == .server ? "wall time" : "virtual time"
         title = SessionListing.summary(session)
         builder.collectLanes(steps: steps)
         let byStep = Builder.rowsByStep(traffic, lastStep: steps.last?.number)
         var bands: [Band] = []
         var stepStart = start
         for (index, step) in steps.enumerated() {
-            let status =
-                index == steps.count - 1 && session.ended == nil && session.kind != "replay" && step.status == "ok"
-                ? "interrupted" : step.status
+            let status: StepStatus =
+                index == steps.count - 1 && session.ended == nil && session.kind != "replay" && step.status == .ok
+                ? .interrupted : step.status
             let items = builder.items(of: step, traffic: byStep[step.number] ?? [])
             let began = min(stepStart, items.first?.time ?? stepStart, step.events.first?.virtualTime ?? stepStart)
             bands.append(

@@ -72,9 +72,9 @@ package struct SequenceView: Sendable, Hashable {
     package struct Band: Sendable, Hashable {
         package var number: Int
         package var input: String
-        /// `ok`, `expectFailed`, `scriptError`, `quit`, or `interrupted` (the
-        /// last step of a session whose process never ended it).
-        package var status: String
+        /// How it ended; `interrupted` also for the last step of a session
+        /// whose process never ended it.
+        package var status: StepStatus
         package var output: String
         /// When it started and ended.
         package var start: Int64
@@ -83,14 +83,14 @@ package struct SequenceView: Sendable, Hashable {
 
         package var statusLabel: String {
             switch status {
-            case "ok": "ok"
-            case "expectFailed": "failed expect"
-            case "scriptError": "script error"
-            case "interrupted": "interrupted"
-            default: status
+            case .ok: "ok"
+            case .expectFailed: "failed expect"
+            case .scriptError: "script error"
+            case .interrupted: "interrupted"
+            case .quit: status.recordedName
             }
         }
-        package var failed: Bool { status != "ok" && status != "quit" }
+        package var failed: Bool { status != .ok && status != .quit }
     }
 
     package var title: String

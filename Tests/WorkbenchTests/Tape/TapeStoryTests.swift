@@ -80,7 +80,7 @@ import Testing
             step: { number, body in
                 try body()
                 let step = RecordedStep(
-                    number: number, input: "step \(number)", output: "", status: "ok", virtualTime: world.now.milliseconds,
+                    number: number, input: "step \(number)", output: "", status: .ok, virtualTime: world.now.milliseconds,
                     wallTime: Date(), wallMicroseconds: 0, events: [])
                 try store.append(step, traffic: workbench.redacted(traffic.take(leaving: [])), to: session.id)
             }, agentSays: { id in _ = try world.backend.agentSay(conversationId: id, text: "hello") })

@@ -34,17 +34,23 @@ import Testing
         (.http, .out, "network", .fault(.failNext(count: 2, kind: "timeout", device: nil))),
     ]
 
-    /// A recording keeps each row's kind (JSON, keys sorted) beside its
-    /// summary, and gives the same kinds back.
-    @Test func aRecordingKeepsEachKind() throws {
-        let folder = try TemporaryFolder()
+    /// A recording in `folder` of one step whose traffic is a row of each of ``kinds``: its store and session.
+    private func recording(in folder: TemporaryFolder) throws -> (store: RecordingStore, session: Int64) {
         let store = try RecordingStore(path: folder.url.appendingPathComponent("s.sqlite").path)
         let recorder = try Recorder(
             store: store, workbench: try WorkbenchSession(options: WorkbenchOptions()), name: "kinds", kind: "script")
         let traffic = Self.kinds.enumerated().map { index, row in entry(Int64(index), row.2, row.0, row.1, row.3) }
         recorder.record("clock", StepResult(output: "", status: .ok, traffic: traffic))
         recorder.finish()
-        let tape = try store.traffic(of: recorder.session.id)
+        return (store, recorder.session.id)
+    }
+
+    /// A recording keeps each row's kind (JSON, keys sorted) beside its
+    /// summary, and gives the same kinds back.
+    @Test func aRecordingKeepsEachKind() throws {
+        let folder = try TemporaryFolder()
+        let (store, session) = try recording(in: folder)
+        let tape = try store.traffic(of: session)
         #expect(tape.map(\.entry.kind) == Self.kinds.map(\.3))
         let columns = try store.read { db in
             try Row.fetchAll(db, sql: "SELECT kind, summary FROM traffic ORDER BY seq").map {
@@ -53,7 +59,25 @@ import Testing
         }
         #expect(columns.map(\.0) == Self.kinds.map(\.3.json))
         #expect(columns.map(\.1) == Self.kinds.map(\.3.summary))
-        #expect(columns[1] == (#"{"answer":{"_0":{"rejected":{"code":"offline"}}}}"#, "error offline"))
+        #expect(columns[1] == (#"{"answer":{"answer":{"rejected":{"code":"offline"}}}}"#, "error offline"))
+    }
+
+    /// LEGACY: a v8 file whose kinds keep a case's one value under Swift's
+    /// positional key (`{"answer":{"_0":…}}`, as builds wrote them before
+    /// the keys were named) gives the same kinds back.
+    @Test func kindsKeyedByPositionInAnOlderFileReadBack() throws {
+        let folder = try TemporaryFolder()
+        let (store, session) = try recording(in: folder)
+        try store.write { db in
+            for name in ["answer", "refused", "call", "fault"] {
+                try db.execute(
+                    sql: "UPDATE traffic SET kind = replace(kind, ?, ?)",
+                    arguments: [#"{"\#(name)":{"\#(name)":"#, #"{"\#(name)":{"_0":"#])
+            }
+        }
+        let positional = try store.read { db in try String.fetchAll(db, sql: "SELECT kind FROM traffic ORDER BY seq") }
+        #expect(positional.filter { $0.contains(#""_0""#) }.count == 6)
+        #expect(try store.traffic(of: session).map(\.entry.kind) == Self.kinds.map(\.3))
     }
 
     /// A file written before v8 has no kinds: its rows are typed from their
@@ -98,8 +122,8 @@ import Testing
     private func session() -> RecordedSession {
         RecordedSession(
             id: 3, uuid: "u", name: "demo", created: Date(timeIntervalSince1970: 1_767_225_600), ended: Date(),
-            toolVersion: "0.1.0", seed: 1, mode: "embedded", serverURL: nil, kind: "script", platform: "test",
-            stepCount: 1, status: "ok")
+            toolVersion: "0.1.0", seed: 1, mode: .embedded, serverURL: nil, kind: "script", platform: "test",
+            stepCount: 1, status: .ok)
     }
 
     private func rows(_ entries: [TrafficEntry]) -> [RecordedTraffic] {
@@ -110,7 +134,7 @@ import Testing
     /// offline`) is a refusal; a lost request's is lost.
     @Test func theSequenceViewTellsARefusalFromALostRequestByKind() {
         let step = RecordedStep(
-            number: 1, input: "send c1 text hi", output: "", status: "ok", virtualTime: t0.milliseconds + 50, wallTime: Date(),
+            number: 1, input: "send c1 text hi", output: "", status: .ok, virtualTime: t0.milliseconds + 50, wallTime: Date(),
             wallMicroseconds: 1, events: [])
         let request = Kind.request(method: "POST", path: "/v1/conversations/c-1/messages", query: [:])
         let traffic = rows([
