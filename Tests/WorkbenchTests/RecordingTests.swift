@@ -83,6 +83,7 @@ private let demoLines = [
                     """)
         }
         #expect(monotonic == 0)
+        #expect(steps.allSatisfy { $0.deviceClock == nil })
         recorder.finish()
         #expect(try reader.session("demo").ended != nil)
     }
