@@ -34,6 +34,9 @@ package final class WallClockRuntime: ChatRuntime, Sendable {
         offset.withLock { $0 += change.wholeMilliseconds }
     }
 
+    /// How far the wall clock has been set from the world's.
+    package var wallClockOffset: Duration { .milliseconds(offset.withLock { $0 }) }
+
     package var executor: any SerialExecutor & TaskExecutor { world.executor }
     package var monotonicClock: TimeSource { world.clock }
     package var random: RandomSource { world.random }

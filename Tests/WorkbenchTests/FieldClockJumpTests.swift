@@ -104,6 +104,26 @@ import Testing
         #expect(outcome.virtualMilliseconds < 60_000)
     }
 
+    /// The replay's client reads the wall clock the device read: set at the
+    /// call where the recording shows the device's was, so what depended on
+    /// the date depends on it again (its own recording says so too).
+    @Test(arguments: jumps) func theReplaySetsTheClientsClockWhereTheDevicesWasSet(_ jump: Duration) throws {
+        let folder = try TemporaryFolder()
+        let recording = try Self.record(jump: jump, into: folder)
+        let (session, steps, _) = try FieldExportTests.load(recording.path)
+        let outcome = try FieldReplayTests.replay(recording.path)
+        #expect(outcome.identical)
+        // At each call, the wall clock as far from the monotonic time as the device's was (times themselves are not compared).
+        let offsets = { (steps: [RecordedStep]) in steps.map { step in step.deviceClock.map { $0 - step.virtualTime } } }
+        #expect(offsets(outcome.steps) == offsets(steps))
+        #expect(offsets(steps).contains(jump.wholeMilliseconds))
+        let said = { (steps: [RecordedStep]) in
+            SessionListing.clockNotes(session, steps: steps).map { $0.components(separatedBy: " (it read").first! }
+        }
+        #expect(said(steps).count == 1)
+        #expect(said(outcome.steps) == said(steps))
+    }
+
     /// `chatbench export FILE test.chat`: the sends in their order, the
     /// clock advanced by the time between them, and the transcript passes.
     @Test(arguments: jumps) func theExportRunsOnTheMonotonicTime(_ jump: Duration) throws {
