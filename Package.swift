@@ -174,7 +174,9 @@ let package = Package(
             ], swiftSettings: strict),
         .testTarget(
             name: "WorkbenchTests",
-            dependencies: ["Workbench", "ChatServer", "ChatSDKNetwork", "ChatSimulation", "ChatSDK", "ChatCore", "ChatTestSupport"],
+            dependencies: [
+                "Workbench", "ChatServer", "ChatSDKNetwork", "ChatSimulation", "ChatSDK", "ChatCore", "ChatSQLite", "ChatTestSupport",
+            ],
             // Planted failures that ShrinkCorpusTests reads by path; a field
             // recording of schema v4 that the legacy readers' tests read.
             exclude: ["ShrinkCorpus", "Fixtures"],

@@ -17,6 +17,9 @@ package final class RealTimeRuntime: ChatRuntime, Sendable {
     /// The system clock, in milliseconds.
     package let clock = TimeSource.system
 
+    /// The system's continuous clock, which setting the date does not move.
+    package let monotonicClock = TimeSource.monotonic
+
     /// The system's random generator; identifiers end with 16 hex digits.
     package let random = RandomSource.system(idDigits: 16)
 

@@ -90,7 +90,52 @@ import Testing
         #expect(kinds.contains(#"{"answer":{"answer":{"ok":{"response":"sent"}}}}"#))
         // The workbench's schema, applied by its own migrations.
         #expect(
-            try Self.rows("SELECT identifier FROM grdb_migrations", in: path) == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9"])
+            try Self.rows("SELECT identifier FROM grdb_migrations", in: path)
+                == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10"])
+    }
+
+    /// Each record carries the device's wall clock (`virtual_time`, and
+    /// `wall_time` on calls and wire rows) and its monotonic time (v10,
+    /// `monotonic_time`: ms since the session began): setting the device's
+    /// date moves the one, not the other.
+    @Test func eachRecordCarriesTheWallClockAndTheMonotonicTime() throws {
+        let folder = try TemporaryFolder()
+        let settings = Self.settings(in: folder)
+        let world = try World(seed: 1)
+        let device = WallClockRuntime(world: world)
+        var configuration = ChatClient.Configuration(apiKey: World.apiKey, transport: world.makeTransport(), runtime: device)
+        configuration.cacheMode = .memory
+        configuration.diagnostics = settings
+        let origin = world.now.milliseconds
+        let client = ChatClient(configuration: configuration, tokenProvider: SimulatedTokenProvider(world: world))
+        world.runUntilIdle()
+        _ = try #require(world.run { try await client.setCurrentUser(userId: "alice") }).get()
+        world.advance(by: .seconds(2))
+        device.setWallClock(by: .seconds(-3600))
+        let set = world.now.milliseconds - origin
+        _ = try #require(world.run { try await client.startConversation(id: "c-1", title: nil) }).get()
+        _ = try #require(world.run { try await client.sendMessage(.text("hi"), in: "c-1") }).get()
+        world.runUntilIdle()
+        let path = settings.file
+        let sessionStart = "CAST(ROUND((julianday(created) - 2440587.5) * 86400000) AS INTEGER)"
+        #expect(try Self.rows("SELECT \(sessionStart) FROM session", in: path) == ["\(origin)"])
+        for (table, order) in [("step", "number"), ("event", "step, seq"), ("traffic", "seq")] {
+            let rows = try DatabaseQueue(path: path).read { db in
+                try Row.fetchAll(db, sql: "SELECT virtual_time, monotonic_time FROM \(table) ORDER BY \(order)")
+                    .map { (wall: $0["virtual_time"] as Int64, monotonic: $0["monotonic_time"] as Int64?) }
+            }
+            let monotonic = rows.compactMap(\.monotonic)
+            #expect(monotonic.count == rows.count, "\(table)")
+            #expect(monotonic == monotonic.sorted(), "\(table): in record order")
+            #expect(rows.contains { $0.monotonic! >= set }, "\(table)")
+            for row in rows {
+                // Before the date was set, the wall clock read the session's start plus the monotonic time; after, an hour less.
+                #expect(row.wall == origin + row.monotonic! - (row.monotonic! >= set ? 3_600_000 : 0), "\(table) \(row)")
+            }
+        }
+        // A call's and a wire row's `wall_time` is its wall clock, as a date.
+        let asDate = "CAST(ROUND((julianday(wall_time) - 2440587.5) * 86400000) AS INTEGER) = virtual_time"
+        #expect(try Self.rows("SELECT DISTINCT \(asDate) FROM step UNION SELECT DISTINCT \(asDate) FROM traffic", in: path) == ["1"])
     }
 
     @Test func exportWritesOneSelfContainedFile() throws {

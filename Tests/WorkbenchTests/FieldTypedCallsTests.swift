@@ -20,29 +20,17 @@ import Testing
     /// its diagnostics file, exported.
     static func record(into folder: TemporaryFolder) throws -> String {
         let world = try World(seed: 1)
-        var configuration = ChatClient.Configuration(apiKey: World.apiKey, transport: world.makeTransport(), runtime: world)
-        configuration.cacheMode = .memory
-        configuration.deviceId = "device-typed"
-        var diagnostics = ChatClient.Diagnostics(file: folder.url.appendingPathComponent("diagnostics.sqlite").path, appName: "Typed 1.0")
-        diagnostics.device = "test device"
-        configuration.diagnostics = diagnostics
-        let client = ChatClient(configuration: configuration, tokenProvider: SimulatedTokenProvider(world: world))
-        world.runUntilIdle()
-        func call<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) throws {
-            _ = try #require(world.run(operation)).get()
-            world.runUntilIdle()
-        }
-        try call { try await client.setCurrentUser(userId: "alice") }
-        try call { try await client.startConversation(id: awkwardConversation, title: "A (\"quoted\") title") }
+        let app = FieldApp(world: world, deviceId: "device-typed", appName: "Typed 1.0", in: folder)
+        let client = app.client
+        try app.call { try await client.setCurrentUser(userId: "alice") }
+        try app.call { try await client.startConversation(id: awkwardConversation, title: "A (\"quoted\") title") }
         let watcher = client.watchItems(ofConversationWithId: awkwardConversation)
         world.spawn { _ = try? await watcher.first { _ in false } }
         world.runUntilIdle()
-        try call { try await client.sendMessage(.text(awkwardText), in: awkwardConversation) }
+        try app.call { try await client.sendMessage(.text(awkwardText), in: awkwardConversation) }
         world.advance(by: .seconds(2))
-        try call { await client.shutdown() }
-        let export = folder.url.appendingPathComponent("export.sqlite").path
-        try client.exportDiagnostics(to: export)
-        return export
+        try app.call { await client.shutdown() }
+        return try app.export()
     }
 
     @Test func aNewRecordingKeepsEachCallAsAValue() throws {

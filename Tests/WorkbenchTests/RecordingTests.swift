@@ -37,7 +37,7 @@ private let demoLines = [
         }
         #expect(id == RecordingStore.applicationID)
         #expect(mode == "wal")
-        #expect(migrations == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9"])
+        #expect(migrations == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10"])
         // `bundle` is in bundle files only (issue 13).
         #expect(tables == ["event", "grdb_migrations", "session", "step", "traffic"])
     }
@@ -73,6 +73,17 @@ private let demoLines = [
         #expect(steps[3].events.map(\.source).contains("m1:"))
         let listed = try reader.session("demo")
         #expect(listed.stepCount == 4 && listed.ended == nil && listed.seed == 1 && listed.kind == "script")
+        // The world's own clock is the virtual one: no monotonic time is written beside it (v10, field recordings only).
+        let monotonic = try reader.database.read { db in
+            try Int.fetchOne(
+                db,
+                sql: """
+                    SELECT (SELECT COUNT(monotonic_time) FROM step) + (SELECT COUNT(monotonic_time) FROM event)
+                        + (SELECT COUNT(monotonic_time) FROM traffic)
+                    """)
+        }
+        #expect(monotonic == 0)
+        #expect(steps.allSatisfy { $0.deviceClock == nil })
         recorder.finish()
         #expect(try reader.session("demo").ended != nil)
     }
@@ -178,7 +189,7 @@ private let demoLines = [
         let path = folder.url.appendingPathComponent("s.sqlite").path
         _ = try RecordingStore(path: path)
         let queue = try DatabaseQueue(path: path)
-        try queue.write { try $0.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v10')") }
+        try queue.write { try $0.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v11')") }
         try queue.close()
         #expect {
             try RecordingStore(path: path)
@@ -186,7 +197,7 @@ private let demoLines = [
             let error = error as? RecordingError
             return error?.code == .newerSchema
                 && error?.message
-                    == "\(path) was written by a newer chatbench (schema v10; this one knows up to v9): upgrade chatbench, or pass --db with another path"
+                    == "\(path) was written by a newer chatbench (schema v11; this one knows up to v10): upgrade chatbench, or pass --db with another path"
         }
     }
 

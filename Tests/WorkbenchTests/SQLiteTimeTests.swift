@@ -1,5 +1,7 @@
 import ChatCore
+import ChatSQLite
 import Foundation
+import GRDB
 import Testing
 
 @testable import Workbench
@@ -35,5 +37,21 @@ import Testing
 
     @Test func theFormatIsSQLites() {
         #expect(SQLiteTime.string(from: Date(timeIntervalSince1970: 1_767_225_600.25)) == "2026-01-01 00:00:00.250")
+    }
+
+    /// The flight recorder's times, whole milliseconds, are written exactly
+    /// (no rounding through a `Double`), and read back to the millisecond.
+    @Test func wholeMillisecondsAreWrittenExactly() throws {
+        #expect(SQLiteTime.string(milliseconds: 1_767_225_600_123) == "2026-01-01 00:00:00.123")
+        #expect(SQLiteTime.string(milliseconds: 1_767_225_600_999) == "2026-01-01 00:00:00.999")
+        #expect(SQLiteTime.string(milliseconds: -1) == "1969-12-31 23:59:59.999")
+        #expect(SQLiteTime.string(milliseconds: 0) == "1970-01-01 00:00:00.000")
+        var random = SeededRandom(seed: 31)
+        for _ in 0..<2_000 {
+            let milliseconds = Int64.random(in: 0...4_102_444_800_000, using: &random)
+            let text = SQLiteTime.string(milliseconds: milliseconds)
+            let read = try #require(Date.fromDatabaseValue(text.databaseValue))
+            #expect(Int64((read.timeIntervalSince1970 * 1000).rounded()) == milliseconds, "\(text)")
+        }
     }
 }

@@ -10,8 +10,16 @@ package protocol ChatRuntime: AnyObject, Sendable {
     /// `unownedExecutor`) and that tasks spawned by the SDK prefer.
     var executor: any SerialExecutor & TaskExecutor { get }
 
-    /// Where the time comes from (``now`` reads it).
+    /// Where the time comes from (``now`` reads it): the device's wall
+    /// clock in an app (it can jump: NTP, the user setting the date), the
+    /// virtual clock in the embedded world.
     var clock: TimeSource { get }
+
+    /// A clock that never jumps, for how long passed between two moments
+    /// (the flight recorder's monotonic time). By default ``clock``: a
+    /// virtual clock moves only forward, and only when it is moved. A
+    /// runtime on the system's wall clock gives ``TimeSource/monotonic``.
+    var monotonicClock: TimeSource { get }
 
     /// Where random bits come from: ``makeID(prefix:)`` draws from it.
     var random: RandomSource { get }
@@ -68,6 +76,8 @@ package struct WaitKind: Sendable, Hashable, CustomStringConvertible {
 extension ChatRuntime {
     /// The current time.
     package var now: Instant { clock.now }
+
+    package var monotonicClock: TimeSource { clock }
 
     /// A fresh random identifier, `prefix` followed by hex digits.
     package func makeID(prefix: String) -> String { random.makeID(prefix: prefix) }

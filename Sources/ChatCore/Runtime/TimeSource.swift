@@ -21,6 +21,20 @@ package struct TimeSource: Sendable {
     package static let system = TimeSource {
         Instant(milliseconds: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)))
     }
+
+    /// A clock that never jumps: whole milliseconds on the system's
+    /// continuous clock (`ContinuousClock`: `CLOCK_BOOTTIME` on Linux,
+    /// `mach_continuous_time` on Apple platforms, which keep counting while
+    /// the device sleeps), since the first time it is read in the process.
+    /// Setting the date, NTP or a time zone does not move it: what a
+    /// runtime on the ``system`` clock gives as its
+    /// ``ChatRuntime/monotonicClock``, to measure how long passed between
+    /// two moments (the flight recorder's `monotonic_time`). Only the
+    /// difference between two readings means anything.
+    package static let monotonic: TimeSource = {
+        let origin = ContinuousClock.now
+        return TimeSource { Instant(milliseconds: (ContinuousClock.now - origin).wholeMilliseconds) }
+    }()
 }
 
 extension TimeSource {

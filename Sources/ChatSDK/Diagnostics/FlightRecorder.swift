@@ -1,4 +1,5 @@
 package import ChatCore
+internal import ChatSQLite
 import Foundation
 internal import GRDB
 
@@ -18,6 +19,13 @@ internal import GRDB
 ///   before it;
 /// - `traffic` rows for the wire, as the workbench's tape records it.
 ///
+/// Each record carries two times: the device's wall clock (the runtime's
+/// ``ChatRuntime/clock``: `virtual_time` in ms, and `wall_time` as a date on
+/// steps and wire rows), for when it happened in the world, and its
+/// monotonic clock (``ChatRuntime/monotonicClock``, `monotonic_time`: ms
+/// since the session began), which setting the date, NTP or a time zone
+/// does not move: what readers order and space the records by.
+///
 /// Every record is one commit (WAL, `synchronous=NORMAL`): an app that is
 /// killed keeps what it had. Secrets go through the workbench's redactor at
 /// the write point, with the API key, app-issued tokens and header values
@@ -31,6 +39,8 @@ internal import GRDB
 package final class FlightRecorder: @unchecked Sendable {
     let settings: ChatClient.Diagnostics
     let runtime: any ChatRuntime
+    /// The monotonic clock's reading when the session began: `monotonic_time` counts from it.
+    let monotonicOrigin: Instant
     let database: DatabaseQueue
     private let lock = NSLock()
     private var state: State
@@ -82,6 +92,7 @@ package final class FlightRecorder: @unchecked Sendable {
         _ = redactor.placeholder(for: apiKey, kind: "secret")
         state = State(redactor: redactor)
         let now = runtime.now.milliseconds
+        monotonicOrigin = runtime.monotonicClock.now
         let session = try database.write { db -> Int64 in
             try db.execute(
                 sql: """
@@ -89,7 +100,7 @@ package final class FlightRecorder: @unchecked Sendable {
                     VALUES (?, ?, ?, ?, 0, 'field', NULL, 'app', ?)
                     """,
                 arguments: [
-                    UUID().uuidString.lowercased(), settings.appName, Date(timeIntervalSince1970: Double(now) / 1000),
+                    UUID().uuidString.lowercased(), settings.appName, SQLiteTime.string(milliseconds: now),
                     "ChatSDK \(ChatClient.sdkVersion)", settings.device,
                 ])
             return db.lastInsertedRowID
@@ -108,17 +119,18 @@ package final class FlightRecorder: @unchecked Sendable {
         write { state, db in
             state.step += 1
             state.eventSeq = 0
+            let (wall, monotonic) = times()
             // Prepared once per connection (GRDB's cache): preparing it for
             // every record cost more than the commit (issue 27's callgrind).
             try db.cachedStatement(
                 sql: """
-                    INSERT INTO step (session_id, number, input, output, status, virtual_time, wall_time, wall_us, call)
-                    VALUES (?, ?, ?, '', 'ok', ?, ?, 0, ?)
+                    INSERT INTO step (session_id, number, input, output, status, virtual_time, wall_time, wall_us, call, monotonic_time)
+                    VALUES (?, ?, ?, '', 'ok', ?, ?, 0, ?, ?)
                     """
             ).execute(
                 arguments: [
-                    state.session, state.step, state.redactor.redact(call.text), runtime.now.milliseconds, Date(),
-                    json.map(state.redactor.redact),
+                    state.session, state.step, state.redactor.redact(call.text), wall, SQLiteTime.string(milliseconds: wall),
+                    json.map(state.redactor.redact), monotonic,
                 ])
         }
     }
@@ -133,31 +145,39 @@ package final class FlightRecorder: @unchecked Sendable {
             // Before the first call (none is: the client's creation is one), nothing to hang it on.
             guard state.step > 0 else { return }
             state.eventSeq += 1
+            let (wall, monotonic) = times()
             try db.cachedStatement(
-                sql: "INSERT INTO event (session_id, step, seq, virtual_time, source, text, value) VALUES (?, ?, ?, ?, ?, ?, ?)"
+                sql: """
+                    INSERT INTO event (session_id, step, seq, virtual_time, source, text, value, monotonic_time)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    """
             )
             .execute(arguments: [
-                state.session, state.step, state.eventSeq, runtime.now.milliseconds, source, state.redactor.redact(text),
-                json.map(state.redactor.redact),
+                state.session, state.step, state.eventSeq, wall, source, state.redactor.redact(text), json.map(state.redactor.redact),
+                monotonic,
             ])
         }
     }
 
-    /// What crossed the wire (the tape recording transport's sink).
+    /// What crossed the wire (the tape recording transport's sink), at the
+    /// entry's time on the wall clock (when it crossed) and at the moment it
+    /// is written on the monotonic one (the sink is called as it crosses).
     package func traffic(_ entry: TrafficEntry) {
         write { state, db in
             state.trafficSeq += 1
             let kind = entry.kind.redacted(state.redactor.redact)
             let body = entry.body.map { content($0, state.redactor) }
+            let wall = entry.time.milliseconds
             try db.cachedStatement(
                 sql: """
-                    INSERT INTO traffic (session_id, seq, step, virtual_time, wall_time, channel, direction, summary, body, device_id, exchange, kind)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO traffic (session_id, seq, step, virtual_time, wall_time, channel, direction, summary, body, device_id, exchange, kind, monotonic_time)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """
             ).execute(
                 arguments: [
-                    state.session, state.trafficSeq, state.step > 0 ? state.step : nil, entry.time.milliseconds, Date(),
+                    state.session, state.trafficSeq, state.step > 0 ? state.step : nil, wall, SQLiteTime.string(milliseconds: wall),
                     entry.channel.rawValue, entry.direction.rawValue, kind.summary, body, entry.deviceId, entry.exchange, kind.json,
+                    monotonicTime(),
                 ])
         }
     }
@@ -175,11 +195,25 @@ package final class FlightRecorder: @unchecked Sendable {
         settings.content == .redacted ? ContentRedaction.summary(of: text) : text
     }
 
-    /// Marks the session ended (the client shut down).
+    /// Marks the session ended (the client shut down), on the wall clock.
     package func finish() {
         write { state, db in
-            try db.execute(sql: "UPDATE session SET ended = ? WHERE id = ?", arguments: [Date(), state.session])
+            try db.execute(
+                sql: "UPDATE session SET ended = ? WHERE id = ?",
+                arguments: [SQLiteTime.string(milliseconds: runtime.now.milliseconds), state.session])
         }
+    }
+
+    // MARK: Clocks
+
+    /// Now on the wall clock (ms since the Unix epoch) and on the monotonic
+    /// one (ms since the session began), read in record order (under the lock).
+    private func times() -> (wall: Int64, monotonic: Int64) {
+        (runtime.now.milliseconds, monotonicTime())
+    }
+
+    private func monotonicTime() -> Int64 {
+        runtime.monotonicClock.now.milliseconds - monotonicOrigin.milliseconds
     }
 
     // MARK: Export

@@ -7,7 +7,7 @@ package import GRDB
 /// diagnostics file) share it: one store, read by the same commands.
 package enum RecordingSchema {
     /// The newest migration this version knows.
-    package static let current = "v9"
+    package static let current = "v10"
     /// `PRAGMA application_id` of a chatbench recording ("chbt"): a
     /// workbench session's file and an app's flight recording alike.
     package static let applicationID: Int32 = 0x6368_6274
@@ -185,6 +185,20 @@ package enum RecordingSchema {
         // legacy reader (RecordedEvent+LegacyText.swift).
         migrator.registerMigration("v9") { db in
             try db.execute(sql: "ALTER TABLE event ADD COLUMN kind TEXT")
+        }
+        // A field recording's rows on the device's monotonic clock (ms since
+        // its session began, a clock that setting the date does not move),
+        // beside `virtual_time`, the device's wall clock, which can jump
+        // (NTP, the user): readers order and space a field recording by the
+        // monotonic time (issue 27). NULL in the workbench's own sessions
+        // (their clock is the virtual one, or a server's) and before v10.
+        migrator.registerMigration("v10") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE step ADD COLUMN monotonic_time INTEGER;
+                    ALTER TABLE event ADD COLUMN monotonic_time INTEGER;
+                    ALTER TABLE traffic ADD COLUMN monotonic_time INTEGER;
+                    """)
         }
         return migrator
     }

@@ -53,6 +53,7 @@ extension Replayer {
         for step in recorded.dropFirst() {
             replay.tape.beginStep(step.number)
             replay.advance(to: step.virtualTime)
+            replay.setWallClock(as: step)
             guard let call = FieldCall(step) else { continue }
             if case .unsupported(let name) = call {
                 notes.append(
@@ -217,6 +218,7 @@ extension Replayer {
 /// starts at the recording's start.
 final class FieldReplayClient {
     let world: World
+    let runtime: FieldReplayRuntime
     let tape: TapeTransport
     let client: ChatClient
     let file: String
@@ -231,7 +233,9 @@ final class FieldReplayClient {
     ) throws {
         world = try World(seed: 1, start: start, interruption: Interruption())
         let runtime = FieldReplayRuntime(world: world, ids: ids)
-        tape = TapeTransport(tape: traffic, runtime: runtime)
+        self.runtime = runtime
+        // The tape's times are the recording's monotonic ones: the world's clock, whatever the device's date.
+        tape = TapeTransport(tape: traffic, runtime: world)
         self.file = file
         let transport = FieldReplayTransport(tape: tape)
         for change in reachability {
@@ -258,6 +262,18 @@ final class FieldReplayClient {
         let target = Instant(milliseconds: time)
         if target > world.now { world.advance(by: target - world.now) }
         world.runUntilIdle()
+    }
+
+    /// Sets the client's wall clock where the device's was when it made
+    /// `step`'s call (schema v10: its wall clock beside its monotonic time),
+    /// when it was set by a second or more since: what depended on the date
+    /// on the device (a message's local time, a token's expiry) depends on
+    /// it again. A recording made before v10, or whose device kept its
+    /// date, leaves it on the monotonic time.
+    func setWallClock(as step: RecordedStep) {
+        guard let wall = step.deviceClock else { return }
+        let change = Duration.milliseconds(wall - step.virtualTime) - runtime.device.wallClockOffset
+        if abs(change.wholeMilliseconds) >= 1000 { runtime.device.setWallClock(by: change) }
     }
 
     /// Makes the app's call again, and runs the world until it is idle.
@@ -355,19 +371,23 @@ final class FieldReplayTransport: ChatTransport {
 /// given out first, and no jitter: each back-off (reconnection, outbox
 /// retry) is the shortest the device could have waited, so the replay asks
 /// the tape no later than the device asked the server, and the tape holds
-/// each answer to its recorded time.
+/// each answer to its recorded time. Its wall clock is a device's
+/// (``WallClockRuntime``): set where the recording shows the device's was.
 final class FieldReplayRuntime: ChatRuntime, Sendable {
     let world: World
+    let device: WallClockRuntime
     let random: RandomSource
 
     init(world: World, ids: ReplayedIDs) {
         self.world = world
+        device = WallClockRuntime(world: world)
         random = RandomSource(NoJitter(), idDigits: 16, replaying: ids)
     }
 
     var executor: any SerialExecutor & TaskExecutor { world.executor }
-    var clock: TimeSource { world.clock }
-    func sleep(until deadline: Instant, kind: WaitKind) async throws { try await world.sleep(until: deadline, kind: kind) }
+    var clock: TimeSource { device.clock }
+    var monotonicClock: TimeSource { device.monotonicClock }
+    func sleep(until deadline: Instant, kind: WaitKind) async throws { try await device.sleep(until: deadline, kind: kind) }
 }
 
 /// A list a watcher gives, whatever its elements: its `loadMore`.

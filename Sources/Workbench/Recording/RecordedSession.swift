@@ -56,7 +56,11 @@ package struct RecordedStep: Sendable, Hashable, Codable {
     package var output: String
     /// How it ended (the `status` column keeps its ``StepStatus/recordedName``).
     package var status: StepStatus
-    /// The virtual clock when the step ended, in milliseconds since the Unix epoch.
+    /// The session's clock when the step ended, in milliseconds since the
+    /// Unix epoch: the virtual clock, or the wall clock against a server;
+    /// for a field recording's call, when the app made it: from schema v10
+    /// on the device's monotonic clock counted from the session's start
+    /// (`created` + `step.monotonic_time`), before that on its wall clock.
     package var virtualTime: Int64
     /// When the step started (wall clock).
     package var wallTime: Date
@@ -71,6 +75,12 @@ package struct RecordedStep: Sendable, Hashable, Codable {
     /// (`step.call`, v6), read with ``FieldCall/init(_:)``. Nil for the
     /// workbench's own steps and for calls recorded before v6.
     package var callJSON: String? = nil
+    /// A field recording's call from schema v10: its time on the device's
+    /// wall clock (`step.virtual_time`), ms since the Unix epoch, while
+    /// ``virtualTime`` is on its monotonic clock: where the two part, the
+    /// device's clock was set (``SessionListing/clockNotes(_:steps:)``).
+    /// Nil otherwise.
+    package var deviceClock: Int64? = nil
 }
 
 extension StepStatus: Codable {

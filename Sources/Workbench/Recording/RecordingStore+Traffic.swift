@@ -31,10 +31,11 @@ extension RecordingStore {
     /// feeds the SDK from (``TapeTransport``). Empty for an embedded session.
     package func traffic(of sessionID: Int64) throws(RecordingError) -> [RecordedTraffic] {
         try read { db in
-            try Row.fetchAll(
+            let origin = try Self.monotonicOrigin(of: sessionID, db)
+            return try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT seq, step, virtual_time, wall_time, channel, direction, summary, body, device_id, exchange, kind
+                    SELECT seq, step, virtual_time, monotonic_time, wall_time, channel, direction, summary, body, device_id, exchange, kind
                     FROM traffic WHERE session_id = ? ORDER BY seq
                     """,
                 arguments: [sessionID]
@@ -62,7 +63,8 @@ extension RecordingStore {
                     kind = TrafficEntry.Kind(legacySummary: row["summary"], channel: channel, direction: direction, deviceId: deviceId)
                 }
                 let entry = TrafficEntry(
-                    time: Instant(milliseconds: row["virtual_time"]), deviceId: deviceId, channel: channel,
+                    time: Instant(milliseconds: Self.sessionTime(row["virtual_time"], row["monotonic_time"], origin: origin)),
+                    deviceId: deviceId, channel: channel,
                     direction: direction, kind: kind, body: row["body"], exchange: row["exchange"])
                 return RecordedTraffic(seq: row["seq"], step: row["step"], wallTime: row["wall_time"], entry: entry)
             }

@@ -445,24 +445,31 @@ package final class RecordingStore: Sendable {
         return found
     }
 
-    /// The steps of a session, in order, with their events.
+    /// The steps of a session, in order, with their events, each at its
+    /// time on the session's clock (``sessionTime(_:_:origin:)``).
     package func steps(of sessionID: Int64) throws(RecordingError) -> [RecordedStep] {
         try read { db in
+            let origin = try Self.monotonicOrigin(of: sessionID, db)
             var events: [Int: [RecordedEvent]] = [:]
             let eventRows = try Row.fetchCursor(
-                db, sql: "SELECT step, virtual_time, source, text, value, kind FROM event WHERE session_id = ? ORDER BY step, seq",
+                db,
+                sql:
+                    "SELECT step, virtual_time, monotonic_time, source, text, value, kind FROM event WHERE session_id = ? ORDER BY step, seq",
                 arguments: [sessionID])
             while let row = try eventRows.next() {
                 // No kind (a row of an earlier build, a field recording's): from its value, else its text (LEGACY).
                 let kind = (row["kind"] as String?).flatMap(RecordedEvent.Kind.init(json:))
                 events[row["step"], default: []].append(
                     RecordedEvent(
-                        virtualTime: row["virtual_time"], source: row["source"], text: row["text"], valueJSON: row["value"], kind: kind))
+                        virtualTime: Self.sessionTime(row["virtual_time"], row["monotonic_time"], origin: origin), source: row["source"],
+                        text: row["text"], valueJSON: row["value"], kind: kind))
             }
             return try Row.fetchAll(
                 db,
-                sql:
-                    "SELECT number, input, output, status, virtual_time, wall_time, wall_us, stopped_after_ticks, call FROM step WHERE session_id = ? ORDER BY number",
+                sql: """
+                    SELECT number, input, output, status, virtual_time, monotonic_time, wall_time, wall_us, stopped_after_ticks, call
+                    FROM step WHERE session_id = ? ORDER BY number
+                    """,
                 arguments: [sessionID]
             ).map { row in
                 let number: Int = row["number"]
@@ -470,12 +477,31 @@ package final class RecordingStore: Sendable {
                     throw RecordingError(
                         .corrupt, "step \(number) of session \(sessionID) has a status this version does not know: \(row["status"] as String)")
                 }
+                let monotonic: Int64? = row["monotonic_time"]
                 return RecordedStep(
                     number: number, input: row["input"], output: row["output"], status: status,
-                    virtualTime: row["virtual_time"], wallTime: row["wall_time"], wallMicroseconds: row["wall_us"],
-                    events: events[number] ?? [], stoppedAfterTicks: row["stopped_after_ticks"], callJSON: row["call"])
+                    virtualTime: Self.sessionTime(row["virtual_time"], monotonic, origin: origin), wallTime: row["wall_time"],
+                    wallMicroseconds: row["wall_us"], events: events[number] ?? [], stoppedAfterTicks: row["stopped_after_ticks"],
+                    callJSON: row["call"], deviceClock: monotonic == nil ? nil : row["virtual_time"])
             }
         }
+    }
+
+    /// Where a row is on the session's clock, what readers order and space
+    /// by: a field recording's row from v10 on the device's monotonic clock
+    /// (its `monotonic_time`, ms since the session began, counted from the
+    /// session's `created`: a wall clock that jumps does not reorder or
+    /// stretch it); any other row (the workbench's own, a field recording
+    /// made before v10) at its `virtual_time`, as before.
+    static func sessionTime(_ virtualTime: Int64, _ monotonicTime: Int64?, origin: Int64) -> Int64 {
+        monotonicTime.map { origin + $0 } ?? virtualTime
+    }
+
+    /// The session's start (`created`), in ms since the Unix epoch: where
+    /// its monotonic times count from.
+    static func monotonicOrigin(of sessionID: Int64, _ db: Database) throws -> Int64 {
+        let created = try Date.fetchOne(db, sql: "SELECT created FROM session WHERE id = ?", arguments: [sessionID])
+        return created.map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) } ?? 0
     }
 
     // MARK: Bundles

@@ -98,6 +98,7 @@ package enum SessionListing {
     /// steps' output is plain (what its lines were is not recorded).
     package static func transcript(_ session: RecordedSession, steps: [RecordedStep]) -> [StyledText] {
         var lines = [styledSummary(session), StyledText("\(session.isFieldRecording ? "device" : "platform"): \(session.platform)")]
+        lines += clockNotes(session, steps: steps).map { StyledText($0) }
         guard let first = steps.first else { return lines + [StyledText("(no steps)")] }
         let start = startTime(of: steps, first: first, session: session)
         var stepStart = start
@@ -124,6 +125,31 @@ package enum SessionListing {
             stepStart = step.virtualTime
         }
         return lines
+    }
+
+    /// Where a field recording's device clock was set while it recorded
+    /// (schema v10: its calls carry the wall clock beside the monotonic
+    /// one, and the two part by a second or more between two calls):
+    /// `device clock: set back 1h between #5 and #6 (it read 2026-01-01
+    /// 00:00:05 UTC at #6); times here are its monotonic clock`. None for
+    /// other sessions and for field recordings made before v10.
+    package static func clockNotes(_ session: RecordedSession, steps: [RecordedStep]) -> [String] {
+        guard session.isFieldRecording else { return [] }
+        var notes: [String] = []
+        var last: (number: Int, offset: Int64)?
+        for step in steps {
+            guard let wall = step.deviceClock else { continue }
+            let offset = wall - step.virtualTime
+            defer { last = (step.number, offset) }
+            guard let before = last, abs(offset - before.offset) >= 1000 else { continue }
+            let jump = offset - before.offset
+            // To the second: the two clocks are read a moment apart.
+            let seconds = (abs(jump) + 500) / 1000 * 1000
+            notes.append(
+                "device clock: set \(jump < 0 ? "back" : "forward") \(Format.duration(milliseconds: seconds)) between #\(before.number) and #\(step.number) (it read \(date(Date(timeIntervalSince1970: Double(wall) / 1000))) at #\(step.number)); times here are its monotonic clock"
+            )
+        }
+        return notes
     }
 
     /// The world's start: the simulation epoch, or the first event if

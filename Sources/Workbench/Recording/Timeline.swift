@@ -9,7 +9,7 @@ package enum Timeline {
     static let lane = 34
 
     package static func draw(_ session: RecordedSession, steps: [RecordedStep], traffic: [RecordedTraffic] = []) -> [String] {
-        var lines = [SessionListing.summary(session)]
+        var lines = [SessionListing.summary(session)] + SessionListing.clockNotes(session, steps: steps)
         guard let first = steps.first else { return lines + ["(no steps)"] }
         let start = SessionListing.startTime(of: steps, first: first, session: session)
         let blank = String(repeating: " ", count: 14)

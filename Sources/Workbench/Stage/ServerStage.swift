@@ -208,6 +208,10 @@ final class ServerStage: Stage, Sendable {
 
     let clock = TimeSource.system
 
+    /// Against a server the client's clock is the wall clock: its flight
+    /// recorder measures time on the continuous one.
+    let monotonicClock = TimeSource.monotonic
+
     func sleep(until deadline: Instant, kind: WaitKind) async throws {
         let timer: Int? =
             switch kind.category {

@@ -14,8 +14,10 @@ extension SequenceView {
             first.map { SessionListing.startTime(of: steps, first: $0, session: session) }
             ?? Int64((session.created.timeIntervalSince1970 * 1000).rounded(.down))
         start = min(origin, traffic.map(\.entry.time.milliseconds).min() ?? origin)
-        clock = session.mode == .server ? "wall time" : "virtual time"
-        title = SessionListing.summary(session)
+        // A field recording from v10 is drawn on the device's monotonic clock, from the wall time it began at.
+        let monotonic = session.isFieldRecording && steps.contains { $0.deviceClock != nil }
+        clock = session.mode == .server ? "wall time" : monotonic ? "the device's monotonic time" : "virtual time"
+        title = ([SessionListing.summary(session)] + SessionListing.clockNotes(session, steps: steps)).joined(separator: "; ")
         builder.collectLanes(steps: steps)
         let byStep = Builder.rowsByStep(traffic, lastStep: steps.last?.number)
         var bands: [Band] = []

@@ -2,12 +2,26 @@ import Foundation
 
 /// Wall-clock times as the database keeps them, `YYYY-MM-DD HH:MM:SS.SSS`
 /// in UTC (GRDB's format for dates, which SQLite's date functions read),
-/// formatted without a DateFormatter: the recorder writes one per step.
-enum SQLiteTime {
-    static func string(from date: Date) -> String {
+/// formatted without a DateFormatter: the workbench's recorder writes one
+/// per step, the SDK's flight recorder one per call and wire row.
+package enum SQLiteTime {
+    package static func string(from date: Date) -> String {
         let interval = date.timeIntervalSince1970
-        var seconds = time_t(interval.rounded(.down))
-        let milliseconds = Int((interval - Double(seconds)) * 1000)
+        let seconds = time_t(interval.rounded(.down))
+        return string(seconds: seconds, milliseconds: Int((interval - Double(seconds)) * 1000))
+    }
+
+    /// The same for a time in whole milliseconds since the Unix epoch,
+    /// exactly (no rounding through a `Double`).
+    package static func string(milliseconds time: Int64) -> String {
+        let (seconds, milliseconds) = time.quotientAndRemainder(dividingBy: 1000)
+        return milliseconds < 0
+            ? string(seconds: time_t(seconds - 1), milliseconds: Int(milliseconds + 1000))
+            : string(seconds: time_t(seconds), milliseconds: Int(milliseconds))
+    }
+
+    private static func string(seconds: time_t, milliseconds: Int) -> String {
+        var seconds = seconds
         var parts = tm()
         gmtime_r(&seconds, &parts)
         let year = Int(parts.tm_year) + 1900
@@ -42,7 +56,7 @@ enum SQLiteTime {
     }
 
     /// The same text for any year, by padding each number's own text.
-    static func paddedString(_ parts: tm, milliseconds: Int) -> String {
+    package static func paddedString(_ parts: tm, milliseconds: Int) -> String {
         func pad(_ value: Int32, _ width: Int) -> String {
             let text = String(value)
             return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
