@@ -41,6 +41,18 @@ extension HTTPTransport {
         }
     }
 
+    /// What an error of the app's own request (its token provider asking
+    /// its backend) amounts to (D7): URLSession's errors read as the
+    /// transport reads its own, a `TransportError` (``AppBackendClient``'s)
+    /// as it is; nil for what is not the network's, or not retryable.
+    package func networkFailure(of error: any Error) -> TransportError? {
+        if let error = error as? TransportError { return error.kind.isRetryable ? error : nil }
+        guard error is URLError else { return nil }
+        // As an answer's failure: a code that names no loss is not one.
+        let kind = Self.kind(of: error, answered: true)
+        return kind.isRetryable ? TransportError(kind, Self.describe(error)) : nil
+    }
+
     /// `error` in one line: URLSession's own description (which names the
     /// cause on Linux, curl's words) and its code, not the NSError dump.
     static func describe(_ error: any Error) -> String {

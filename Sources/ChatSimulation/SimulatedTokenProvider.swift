@@ -12,6 +12,9 @@ public final class SimulatedTokenProvider: SessionTokenProvider {
         case ok
         /// Throws.
         case fail
+        /// Cannot reach the app's backend: throws the network's failure (a
+        /// refused connection), as a provider asking it over HTTP does.
+        case unreachable
         /// Returns strings that are not tokens.
         case malformed
         /// Returns tokens that expired an hour ago.
@@ -23,6 +26,7 @@ public final class SimulatedTokenProvider: SessionTokenProvider {
             switch self {
             case .ok: "ok"
             case .fail: "fail"
+            case .unreachable: "unreachable"
             case .malformed: "malformed"
             case .expired: "expired"
             case .delay(let duration): "delay \(duration.wholeMilliseconds)ms"
@@ -93,6 +97,8 @@ public final class SimulatedTokenProvider: SessionTokenProvider {
             }
         case .fail:
             throw ProviderFailure()
+        case .unreachable:
+            throw TransportError(.refused, "the app's backend could not be reached (connection refused)")
         case .malformed:
             return TokenPair(
                 accessToken: "not a token", accessExpiresAt: runtime.now + .seconds(3600),

@@ -76,6 +76,24 @@ import Testing
         #expect(HTTPTransport.kind(of: CocoaError(.coderReadCorrupt), answered: true) == .failed)
     }
 
+    /// D7, issue 25: a token provider's own request to the app's backend
+    /// (URLSession's error, or AppBackendClient's `TransportError`) is read
+    /// as the transport reads its own; what names no loss is not the
+    /// network's, and stays the provider's failure.
+    @Test func aProvidersNetworkErrorsAreClassifiedAsTheTransportsOwn() {
+        let transport = HTTPTransport(baseURL: "http://127.0.0.1:9")
+        #expect(transport.networkFailure(of: URLError(.cannotConnectToHost))?.kind == .refused)
+        #expect(transport.networkFailure(of: URLError(.notConnectedToInternet))?.kind == .refused)
+        #expect(transport.networkFailure(of: URLError(.timedOut))?.kind == .timeout)
+        #expect(transport.networkFailure(of: URLError(.networkConnectionLost))?.kind == .reset)
+        #expect(transport.networkFailure(of: TransportError(.refused, "down"))?.kind == .refused)
+        #expect(transport.networkFailure(of: TransportError(.unavailable, "503"))?.kind == .unavailable)
+        #expect(transport.networkFailure(of: URLError(.badURL)) == nil)
+        #expect(transport.networkFailure(of: URLError(.unknown)) == nil)
+        #expect(transport.networkFailure(of: TransportError(.failed, "unreadable")) == nil)
+        #expect(transport.networkFailure(of: CocoaError(.coderReadCorrupt)) == nil)
+    }
+
     #if canImport(Glibc)
         /// The same kinds from real sockets: a server that closes without a
         /// word, one that resets, one that cuts its answer short, one that

@@ -154,6 +154,10 @@ import Testing
             ["state needsCredentials(alice, providerTimeout)", "fail providerTimeout"]
         ),
         (.provider(.cancelled), ["fail userCleared"]),
+        // The app's backend out of reach (D7): the network's failure, the
+        // next need asks again; the app is not asked for credentials.
+        (.provider(.failed(ChatError(.networkFailure, "refused"))), ["state userSet(alice)", "fail networkFailure"]),
+        (.provider(.failed(ChatError(.offline, "no network"))), ["state userSet(alice)", "fail offline"]),
         (.signIn(.success(.ok)), ["fail networkFailure"]),
     ])
     func theProviderAnswers(_ answer: Answer, expected: [String]) {

@@ -128,6 +128,29 @@ import Testing
         #expect(again.last?.isDataFresh == true)
     }
 
+    /// A provider that cannot reach the app's backend (refused: the
+    /// server is down, the device offline) fails as the network fails (D7,
+    /// issue 25): the message waits `toBeSent`, the session is not asking
+    /// the app for credentials, and the message goes by itself, without a
+    /// retry, once the backend answers. (It used to fail `providerFailed`
+    /// for good: an app whose provider asked a server that was down lost
+    /// every message sent meanwhile.)
+    @Test func aProviderThatCannotReachItsBackendLeavesTheMessageToBeSent() throws {
+        let f = try Fixture()
+        try f.call { try await f.client.setCurrentUser(userId: "alice") }
+        let conversation = try f.call { try await f.client.startConversation() }
+        f.provider.mode = .unreachable
+        let message = try f.call { try await f.client.sendMessage(.text("hi"), in: conversation.id) }
+        f.world.runUntilIdle()
+        #expect(try f.call { try await f.client.message(withId: message.id)?.state } == .toBeSent)
+        #expect(f.sessionStates.last == .userSet(userId: "alice"))
+        #expect(!f.sessionStates.contains { if case .needsCredentials = $0 { true } else { false } })
+        f.provider.mode = .ok
+        f.world.advance(by: .seconds(60))
+        #expect(try f.call { try await f.client.message(withId: message.id)?.state } == .sent)
+        #expect(try f.world.backend.messages(conversationId: conversation.id).map(\.id) == [message.id])
+    }
+
     @Test func switchingUsers() throws {
         let f = try Fixture()
         try f.call { try await f.client.setCurrentUser(userId: "alice") }

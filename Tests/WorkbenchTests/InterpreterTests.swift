@@ -61,7 +61,7 @@ func run(_ lines: [String], seed: UInt64 = 1) throws -> (session: WorkbenchSessi
         ("clock advance 10x", "script error: invalid duration \"10x\": write a number and a unit, e.g. 500ms, 30s, 10m, 2h\n"),
         ("net onlin", "script error: net needs one of online, offline, latency, fail, drop, log, got \"onlin\" (did you mean online?)\n"),
         ("send c1 text", "script error: unknown conversation \"c1\"\n"),
-        ("provider sometimes", "script error: MODE must be one of ok, fail, malformed, expired, delay, got \"sometimes\"\n"),
+        ("provider sometimes", "script error: MODE must be one of ok, fail, unreachable, malformed, expired, delay, got \"sometimes\"\n"),
         ("user set", "script error: user set needs ID: usage: user set ID\n"),
         ("user set a b", "script error: too many arguments for user set (unexpected \"b\"): usage: user set ID\n"),
         ("expect client.user ~= x", "script error: unknown comparison \"~=\": use one of == != < <= > >= contains (did you mean ==?)\n"),

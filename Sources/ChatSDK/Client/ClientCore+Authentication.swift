@@ -89,6 +89,12 @@ extension ClientCore {
             } catch is CancellationError {
                 return .provider(.cancelled)
             } catch {
+                // The app's backend out of reach is the network's failure,
+                // classified as the transport classifies its own (D7).
+                if let lost = configuration.transport.networkFailure(of: error) {
+                    let message = "The token provider could not reach the app's backend: \(lost.message)"
+                    return .provider(.failed(ChatError(TransportError(lost.kind, message, retryAfter: lost.retryAfter))))
+                }
                 return .provider(.failed(ChatError(.providerFailed, "The token provider failed: \(error)")))
             }
         case .signIn(let request, let token):

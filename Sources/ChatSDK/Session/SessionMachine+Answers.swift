@@ -54,6 +54,11 @@ extension SessionMachine {
         switch answer {
         case .cancelled:
             return finish(run, .fail(Self.providerCancelled))
+        case .failed(let error) where error.code.isRetryable:
+            // The provider could not reach the app's backend (D7): not a
+            // refusal, the app has nothing to give; the session says so as
+            // for a sign-in the network lost, and the next need asks again.
+            return changes(.signInAborted) + finish(run, .fail(error))
         case .failed(let error):
             return changes(.needsCredentials(reason: error.code.rawValue)) + finish(run, .fail(error))
         case .tokens(let pair):

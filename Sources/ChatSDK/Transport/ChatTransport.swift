@@ -23,6 +23,14 @@ package protocol ChatTransport: Sendable {
     /// only `reachability()` can. Lets the SDK say a connection that died
     /// is down because the device is offline.
     var isReachable: Bool? { get }
+
+    /// What `error`, thrown by the app's code on its way to its own backend
+    /// (a token provider's request), amounts to as this transport's
+    /// failures are classified (D7): the kind of a request that got no
+    /// answer (refused, reset, timeout…), or nil when it is not the
+    /// network's. The HTTP transport reads URLSession's errors as it reads
+    /// its own; every transport knows its own `TransportError`.
+    func networkFailure(of error: any Error) -> TransportError?
 }
 
 extension ChatTransport {
@@ -32,6 +40,11 @@ extension ChatTransport {
     }
 
     package var isReachable: Bool? { nil }
+
+    /// A transport's own failures, retryable ones only.
+    package func networkFailure(of error: any Error) -> TransportError? {
+        (error as? TransportError).flatMap { $0.kind.isRetryable ? $0 : nil }
+    }
 }
 
 package struct RealtimeRequest: Sendable, Hashable {

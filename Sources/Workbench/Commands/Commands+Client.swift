@@ -93,7 +93,7 @@ extension CommandTable {
         CommandSpec(
             name: "provider", group: .credentials,
             arguments: [
-                ArgumentSpec(name: "MODE", kind: .choice(["ok", "fail", "malformed", "expired", "delay"])),
+                ArgumentSpec(name: "MODE", kind: .choice(["ok", "fail", "unreachable", "malformed", "expired", "delay"])),
                 ArgumentSpec(name: "DURATION", kind: .duration, optional: true),
             ],
             summary: "how the token provider answers from now on",
@@ -102,6 +102,7 @@ extension CommandTable {
                 let mode: SimulatedTokenProvider.Mode
                 switch invocation.argument(0)! {
                 case "fail": mode = .fail
+                case "unreachable": mode = .unreachable
                 case "malformed": mode = .malformed
                 case "expired": mode = .expired
                 case "delay":

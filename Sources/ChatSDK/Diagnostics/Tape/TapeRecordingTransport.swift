@@ -77,6 +77,8 @@ package final class TapeRecordingTransport: ChatTransport {
     }
 
     package var isReachable: Bool? { inner.isReachable }
+
+    package func networkFailure(of error: any Error) -> TransportError? { inner.networkFailure(of: error) }
 }
 
 /// Whether the SDK closed a connection (set once).
