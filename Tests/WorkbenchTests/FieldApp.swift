@@ -13,7 +13,10 @@ struct FieldApp {
     let client: ChatClient
     let folder: TemporaryFolder
 
-    init(world: World, runtime: (any ChatRuntime)? = nil, deviceId: String, appName: String, in folder: TemporaryFolder) {
+    init(
+        world: World, runtime: (any ChatRuntime)? = nil, deviceId: String, appName: String, in folder: TemporaryFolder,
+        maxBytes: Int? = nil
+    ) {
         self.world = world
         self.folder = folder
         var configuration = ChatClient.Configuration(apiKey: World.apiKey, transport: world.makeTransport(), runtime: runtime ?? world)
@@ -21,6 +24,7 @@ struct FieldApp {
         configuration.deviceId = deviceId
         var diagnostics = ChatClient.Diagnostics(file: folder.url.appendingPathComponent("diagnostics.sqlite").path, appName: appName)
         diagnostics.device = "test device"
+        if let maxBytes { diagnostics.maxBytes = maxBytes }
         configuration.diagnostics = diagnostics
         client = ChatClient(configuration: configuration, tokenProvider: SimulatedTokenProvider(world: world))
         world.runUntilIdle()

@@ -3,6 +3,7 @@ import ChatSDK
 import ChatSimulation
 import ChatTestSupport
 import Foundation
+import GRDB
 import Testing
 
 @testable import Workbench
@@ -150,5 +151,35 @@ import Testing
         try Data(export.text.utf8).write(to: URL(fileURLWithPath: path))
         let result = TranscriptRunner.run(path: path)
         #expect(result.passed, "\(result.failures.joined(separator: "\n"))")
+    }
+
+    /// The size limit drops what was written first, not what reads
+    /// earliest: after the date is set back an hour, the newest calls read
+    /// an hour before the ones written before them, and the size limit
+    /// dropped them first (by `virtual_time`, the device's wall clock).
+    @Test func theSizeLimitDropsWhatWasWrittenFirstWhateverTheClockSays() throws {
+        let folder = try TemporaryFolder()
+        let world = try World(seed: 1)
+        let device = WallClockRuntime(world: world)
+        let app = FieldApp(world: world, runtime: device, deviceId: "device-clock", appName: "Clock 1.0", in: folder, maxBytes: 200_000)
+        let client = app.client
+        try app.call { try await client.setCurrentUser(userId: "alice") }
+        try app.call { try await client.startConversation(id: "c-clock", title: nil) }
+        for n in 1...400 {
+            if n == 201 { device.setWallClock(by: .seconds(-3600)) }
+            try app.call { try await client.sendMessage(.text("message number \(n)"), in: "c-clock") }
+        }
+        let file = folder.url.appendingPathComponent("diagnostics.sqlite").path
+        let steps = try DatabaseQueue(path: file).read { db in
+            try String.fetchAll(db, sql: "SELECT input FROM step ORDER BY session_id, number")
+        }
+        func send(_ n: Int) -> String { "sendMessage(.text(\"message number \(n)\"), in: \"c-clock\")" }
+        #expect(!steps.contains("setCurrentUser(userId: \"alice\")"))
+        #expect(!steps.contains(send(1)))
+        // What was written last is kept, whatever its wall time.
+        #expect(steps.suffix(3) == [send(398), send(399), send(400)])
+        // And what is kept is all that came after what went.
+        let kept = (1...400).filter { steps.contains(send($0)) }
+        #expect(kept == Array((kept.first ?? 400)...400))
     }
 }

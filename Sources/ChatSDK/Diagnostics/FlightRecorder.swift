@@ -251,8 +251,9 @@ package final class FlightRecorder: @unchecked Sendable {
         }
     }
 
-    /// Drops records older than `maxAge`, then the oldest while the file's
-    /// used pages exceed `maxBytes`. The current step stays (events hang on it).
+    /// Drops records older than `maxAge` (by the device's wall clock), then
+    /// the oldest written while the file's used pages exceed `maxBytes`.
+    /// The current step stays (events hang on it).
     private func prune(_ state: State) throws {
         let oldest = runtime.now.milliseconds - settings.maxAge.wholeMilliseconds
         try database.write { db in
@@ -260,16 +261,17 @@ package final class FlightRecorder: @unchecked Sendable {
             var passes = 0
             while try Self.usedBytes(db) > settings.maxBytes, passes < 8 {
                 passes += 1
-                guard
-                    let first = try Int64.fetchOne(
-                        db,
-                        sql: "SELECT MIN(t) FROM (SELECT MIN(virtual_time) AS t FROM step UNION ALL SELECT MIN(virtual_time) FROM traffic)"),
-                    let last = try Int64.fetchOne(
-                        db,
-                        sql: "SELECT MAX(t) FROM (SELECT MAX(virtual_time) AS t FROM step UNION ALL SELECT MAX(virtual_time) FROM traffic)")
+                // The oldest quarter of the calls, in the order they were
+                // written: not by their times, which a device whose date
+                // was set back has written out of order (the newest would
+                // go first).
+                let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM step") ?? 0
+                guard count > 1,
+                    let bound = try Row.fetchOne(
+                        db, sql: "SELECT session_id, number FROM step ORDER BY session_id, number LIMIT 1 OFFSET ?",
+                        arguments: [max(1, count / 4)])
                 else { break }
-                // The oldest quarter of the time the file covers.
-                try Self.drop(before: first + max(1, (last - first) / 4), keeping: state, db)
+                try Self.drop(beforeStep: (bound["session_id"], bound["number"]), keeping: state, db)
             }
             try db.execute(
                 sql: "DELETE FROM session WHERE id <> ? AND NOT EXISTS (SELECT 1 FROM step WHERE session_id = session.id)",
@@ -288,6 +290,23 @@ package final class FlightRecorder: @unchecked Sendable {
                 """,
             arguments: [time, state.session, state.step])
         try db.execute(sql: "DELETE FROM traffic WHERE virtual_time < ?", arguments: [time])
+    }
+
+    /// Drops what was written before step `bound` (a session's id and a
+    /// step's number: the order of writing), the current step kept.
+    private static func drop(beforeStep bound: (session: Int64, number: Int64), keeping state: State, _ db: Database) throws {
+        try db.execute(
+            sql: "DELETE FROM event WHERE (session_id, step) < (?, ?) AND NOT (session_id = ? AND step = ?)",
+            arguments: [bound.session, bound.number, state.session, state.step])
+        try db.execute(
+            sql: """
+                DELETE FROM step WHERE (session_id, number) < (?, ?) AND NOT (session_id = ? AND number = ?)
+                AND NOT EXISTS (SELECT 1 FROM event WHERE event.session_id = step.session_id AND event.step = step.number)
+                """,
+            arguments: [bound.session, bound.number, state.session, state.step])
+        try db.execute(
+            sql: "DELETE FROM traffic WHERE session_id < ? OR (session_id = ? AND (step IS NULL OR step < ?))",
+            arguments: [bound.session, bound.session, bound.number])
     }
 
     /// Bytes of the file's pages in use (its free pages are reused first).
