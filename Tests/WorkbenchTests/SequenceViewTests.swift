@@ -16,7 +16,8 @@ import Testing
             stepCount: 3, status: .expectFailed)
     }
 
-    private func step(_ number: Int, _ input: String, _ status: StepStatus = .ok, at ms: Int64, events: [(Int64, String)] = []) -> RecordedStep
+    private func step(_ number: Int, _ input: String, _ status: StepStatus = .ok, at ms: Int64, events: [(Int64, String)] = [])
+        -> RecordedStep
     {
         RecordedStep(
             number: number, input: input, output: "out \(number)\n", status: status, virtualTime: t0 + ms,

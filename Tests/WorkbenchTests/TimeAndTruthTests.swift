@@ -95,10 +95,13 @@ import Testing
     /// `sending → toBeSent` is a real transition only when the send was
     /// cut off: the device went offline or the app was killed meanwhile, its
     /// request failed on the way (`net fail`), which is retryable (D7), or
-    /// its answer was lost (`net drop --in-flight`, examples/68).
+    /// its answer was lost (`net drop --in-flight`, examples/68), or the
+    /// token provider could not reach the app's backend, a network failure
+    /// too (`provider unreachable`, examples/74).
     static func cutOff(_ between: Substring, before: Substring) -> Bool {
         between.contains("waitingForNetwork(offline)") || between.contains("network offline") || between.contains("restarted")
             || between.contains("→ answer lost (") || before.contains("\n> net fail ")
+            || between.contains("provider: asked for tokens of ") && between.contains(" (unreachable)\n")
     }
 
     /// The message states an example prints, with where each line starts.

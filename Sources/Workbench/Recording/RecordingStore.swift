@@ -357,7 +357,8 @@ package final class RecordingStore: Sendable {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
         try insertStep.run(
-            .int(sessionID), .int(Int64(step.number)), .text(step.input), .text(step.output), .text(step.status.recordedName), .int(step.virtualTime),
+            .int(sessionID), .int(Int64(step.number)), .text(step.input), .text(step.output), .text(step.status.recordedName),
+            .int(step.virtualTime),
             .text(SQLiteTime.string(from: step.wallTime)), .int(step.wallMicroseconds),
             .int(step.stoppedAfterTicks), .text(step.callJSON))
         guard !step.events.isEmpty else { return }
@@ -475,7 +476,8 @@ package final class RecordingStore: Sendable {
                 let number: Int = row["number"]
                 guard let status = StepStatus(recordedName: row["status"]) else {
                     throw RecordingError(
-                        .corrupt, "step \(number) of session \(sessionID) has a status this version does not know: \(row["status"] as String)")
+                        .corrupt,
+                        "step \(number) of session \(sessionID) has a status this version does not know: \(row["status"] as String)")
                 }
                 let monotonic: Int64? = row["monotonic_time"]
                 return RecordedStep(
