@@ -37,7 +37,7 @@ extension WorldOptions {
 
     /// The engine for `session`: recorded unless `--no-record`. A database
     /// that cannot be used is an error that says what to do (exit 2).
-    func engine(for session: WorkbenchSession, kind: String) throws -> any LineEngine {
+    func engine(for session: WorkbenchSession, kind: SessionKind) throws -> any LineEngine {
         guard !noRecord else {
             // Nobody reads the traffic: it is not collected.
             session.capturesTraffic = false

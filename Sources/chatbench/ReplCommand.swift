@@ -41,7 +41,7 @@ struct ReplCommand: ParsableCommand {
                 Terminal.error("chatbench: \(error.message)")
                 throw ExitCode(2)
             }
-            throw ExitCode(try ScriptInputRunner.run(input, path: "-c", world: world, kind: "script"))
+            throw ExitCode(try ScriptInputRunner.run(input, path: "-c", world: world, kind: .script))
         }
         guard Terminal.stdinIsTerminal else {
             // Piped input is read as `run -` reads it: a transcript is checked.
@@ -52,12 +52,12 @@ struct ReplCommand: ParsableCommand {
                 Terminal.error("chatbench: \(error.message)")
                 throw ExitCode(2)
             }
-            throw ExitCode(try ScriptInputRunner.run(input, path: "<stdin>", world: world, kind: "script"))
+            throw ExitCode(try ScriptInputRunner.run(input, path: "<stdin>", world: world, kind: .script))
         }
         var options = world.workbenchOptions(interactive: true)
         options.width = Terminal.width
         let session = try world.makeSession(options)
-        let engine = try world.engine(for: session, kind: "repl")
+        let engine = try world.engine(for: session, kind: .repl)
         let startupFile = noRc ? nil : InteractiveLoop.startupFilePath(environment: ProcessInfo.processInfo.environment)
         MainActor.assumeIsolated {
             let pager = noPager || isatty(STDOUT_FILENO) != 1 ? nil : Pager.fromEnvironment(ProcessInfo.processInfo.environment)

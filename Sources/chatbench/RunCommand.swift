@@ -40,6 +40,6 @@ struct RunCommand: ParsableCommand {
             Terminal.error("chatbench: \(error.message)")
             throw ExitCode(2)
         }
-        throw ExitCode(try ScriptInputRunner.run(input, path: file == "-" ? "<stdin>" : file, world: world, kind: "script"))
+        throw ExitCode(try ScriptInputRunner.run(input, path: file == "-" ? "<stdin>" : file, world: world, kind: .script))
     }
 }

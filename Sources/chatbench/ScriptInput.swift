@@ -51,7 +51,7 @@ enum ScriptInput {
 /// and the piped REPL run scripts and transcripts.
 enum ScriptInputRunner {
     /// Runs it and returns the exit status.
-    static func run(_ input: ScriptInput, path: String, world: WorldOptions, kind: String) throws -> Int32 {
+    static func run(_ input: ScriptInput, path: String, world: WorldOptions, kind: SessionKind) throws -> Int32 {
         var options = world.workbenchOptions(interactive: false)
         switch input {
         case .transcript(let transcript): if let seed = transcript.seed { options.seed = seed }

@@ -19,7 +19,7 @@ import Testing
         .state(client: "alice", change: "session → signedOut"),
         .request(name: "sendMessage", answer: .answerLost(cause: "net offline --in-flight")),
         .emission(watcher: "w1", fresh: true), .emission(watcher: "inbox", fresh: false), .watcherEnded(watcher: "w2"),
-        .message(handle: "m1"), .provider, .other,
+        .message(handle: "m1"), .provider, .call, .other,
     ]
 
     /// The recording's JSON is written by hand (no encoder on the hot
@@ -31,6 +31,23 @@ import Testing
             #expect(Kind(json: kind.json) == kind)
         }
         #expect(Kind(json: #"{"teleport":{}}"#) == nil)
+    }
+
+    /// How an app's call ended is a kind of its own, from the event's value
+    /// (`AppEvent.returned`, `.threw`); a value says what an event is even
+    /// when an earlier build stored another kind beside it (`other`, before
+    /// calls had one); a field recording made before values is read by the
+    /// LEGACY reader from its source (issue 30: a field replay compared
+    /// `event.source != "call"`).
+    @Test func aCallsEndIsACallByItsValue() throws {
+        let returned = try #require(AppEvent.returned(call: "sendMessage", value: .message(id: "m-1", state: .toBeSent)).json)
+        let threw = try #require(AppEvent.threw(call: "loadMore", code: "offline", message: "no network").json)
+        let warning = try #require(AppEvent.warning(text: "call: it was a text").json)
+        #expect(RecordedEvent(virtualTime: 0, source: "call", text: "call: sendMessage returned m-1", valueJSON: returned).kind == .call)
+        #expect(RecordedEvent(virtualTime: 0, source: "call", text: "call: loadMore threw", valueJSON: threw).kind == .call)
+        #expect(RecordedEvent(virtualTime: 0, source: "call", text: "call", valueJSON: returned, kind: .other).kind == .call)
+        #expect(RecordedEvent(virtualTime: 0, source: "warning", text: "warning: call: it was a text", valueJSON: warning).kind == .other)
+        #expect(RecordedEvent(virtualTime: 0, source: "call", text: "call: startConversation returned c-1").kind == .call)
     }
 
     /// The kind comes from the world's event, never from its line.

@@ -35,7 +35,7 @@ import Testing
         let folder = try TemporaryFolder()
         let path = folder.url.appendingPathComponent("s.sqlite").path
         let workbench = try WorkbenchSession(options: WorkbenchOptions())
-        let recorder = try Recorder(store: try RecordingStore(path: path), workbench: workbench, kind: "script")
+        let recorder = try Recorder(store: try RecordingStore(path: path), workbench: workbench, kind: .script)
         _ = recorder.execute("user set alice")
         _ = recorder.execute("expect client.user == bob")
         let listing = recorder.execute("sessions")

@@ -13,7 +13,7 @@ enum RecordingFixtures {
     /// and the session recorded.
     static func record(_ lines: [String], in folder: TemporaryFolder) throws -> (store: RecordingStore, session: RecordedSession) {
         let store = try RecordingStore(path: folder.url.appendingPathComponent("s.sqlite").path)
-        let recorder = try Recorder(store: store, workbench: try WorkbenchSession(options: WorkbenchOptions()), kind: "script")
+        let recorder = try Recorder(store: store, workbench: try WorkbenchSession(options: WorkbenchOptions()), kind: .script)
         for line in lines {
             _ = recorder.execute(line)
         }

@@ -37,7 +37,7 @@ private let demoLines = [
         }
         #expect(id == RecordingStore.applicationID)
         #expect(mode == "wal")
-        #expect(migrations == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10"])
+        #expect(migrations == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11"])
         // `bundle` is in bundle files only (issue 13).
         #expect(tables == ["event", "grdb_migrations", "session", "step", "traffic"])
     }
@@ -59,7 +59,7 @@ private let demoLines = [
         let folder = try TemporaryFolder()
         let path = folder.url.appendingPathComponent("s.sqlite").path
         let workbench = try session()
-        let recorder = try Recorder(store: try RecordingStore(path: path), workbench: workbench, name: "demo", kind: "script")
+        let recorder = try Recorder(store: try RecordingStore(path: path), workbench: workbench, name: "demo", kind: .script)
         let reader = try RecordingStore(path: path, create: false)
         for (index, line) in demoLines.prefix(4).enumerated() {
             _ = recorder.execute(line)
@@ -72,7 +72,7 @@ private let demoLines = [
         #expect(steps[1].events.contains { $0.text.contains("w1 emits") })
         #expect(steps[3].events.map(\.source).contains("m1:"))
         let listed = try reader.session("demo")
-        #expect(listed.stepCount == 4 && listed.ended == nil && listed.seed == 1 && listed.kind == "script")
+        #expect(listed.stepCount == 4 && listed.ended == nil && listed.seed == 1 && listed.kind == .script)
         // The world's own clock is the virtual one: no monotonic time is written beside it (v10, field recordings only).
         let monotonic = try reader.database.read { db in
             try Int.fetchOne(
@@ -98,7 +98,7 @@ private let demoLines = [
             do {
                 // Each writer opens its own connection, as separate REPLs do.
                 let store = try RecordingStore(path: path)
-                let session = try store.begin(.init(name: "w\(writer)", seed: 1, kind: "test"))
+                let session = try store.begin(.init(name: "w\(writer)", seed: 1, kind: .test))
                 for number in 1...steps {
                     try store.append(
                         RecordedStep(
@@ -121,7 +121,7 @@ private let demoLines = [
         let folder = try TemporaryFolder()
         let path = folder.url.appendingPathComponent("s.sqlite").path
         let workbench = try session()
-        let recorder = try Recorder(store: try RecordingStore(path: path), workbench: workbench, kind: "script")
+        let recorder = try Recorder(store: try RecordingStore(path: path), workbench: workbench, kind: .script)
         _ = recorder.execute("user set alice")
         _ = recorder.execute("# pasted: \(sampleJWT)")
         // The failure message prints the JWT: the output is redacted too.
@@ -171,15 +171,15 @@ private let demoLines = [
         let folder = try TemporaryFolder()
         let store = try RecordingStore(path: folder.url.appendingPathComponent("s.sqlite").path)
         for name in ["first", "second"] {
-            let recorder = try Recorder(store: store, workbench: try session(), name: name, kind: "script")
+            let recorder = try Recorder(store: store, workbench: try session(), name: name, kind: .script)
             _ = recorder.execute("clock")
             recorder.finish()
         }
         #expect(try store.session("last").name == "second")
         #expect(throws: RecordingError.self) { try store.session("latest") }
-        let named = try Recorder(store: store, workbench: try session(), name: "last", kind: "script")
+        let named = try Recorder(store: store, workbench: try session(), name: "last", kind: .script)
         named.finish()
-        let newest = try Recorder(store: store, workbench: try session(), name: "third", kind: "script")
+        let newest = try Recorder(store: store, workbench: try session(), name: "third", kind: .script)
         newest.finish()
         #expect(try store.session("last").name == "last", "a session named last is that one")
     }
@@ -189,7 +189,7 @@ private let demoLines = [
         let path = folder.url.appendingPathComponent("s.sqlite").path
         _ = try RecordingStore(path: path)
         let queue = try DatabaseQueue(path: path)
-        try queue.write { try $0.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v11')") }
+        try queue.write { try $0.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v12')") }
         try queue.close()
         #expect {
             try RecordingStore(path: path)
@@ -197,7 +197,7 @@ private let demoLines = [
             let error = error as? RecordingError
             return error?.code == .newerSchema
                 && error?.message
-                    == "\(path) was written by a newer chatbench (schema v11; this one knows up to v10): upgrade chatbench, or pass --db with another path"
+                    == "\(path) was written by a newer chatbench (schema v12; this one knows up to v11): upgrade chatbench, or pass --db with another path"
         }
     }
 
@@ -222,7 +222,7 @@ private let demoLines = [
         let folder = try TemporaryFolder()
         let path = folder.url.appendingPathComponent("s.sqlite").path
         let workbench = try session()
-        let recorder = try Recorder(store: try RecordingStore(path: path), workbench: workbench, name: "here", kind: "repl")
+        let recorder = try Recorder(store: try RecordingStore(path: path), workbench: workbench, name: "here", kind: .repl)
         _ = recorder.execute("clock")
         let listing = recorder.execute("sessions").output
         #expect(listing.hasPrefix("ID  NAME  STARTED"))
@@ -251,7 +251,7 @@ private let demoLines = [
     private func recorded(_ lines: [String]) throws -> (RecordingStore, RecordedSession, TemporaryFolder) {
         let folder = try TemporaryFolder()
         let store = try RecordingStore(path: folder.url.appendingPathComponent("s.sqlite").path)
-        let recorder = try Recorder(store: store, workbench: try session(seed: 5), name: "r", kind: "script")
+        let recorder = try Recorder(store: store, workbench: try session(seed: 5), name: "r", kind: .script)
         for line in lines { _ = recorder.execute(line) }
         recorder.finish()
         return (store, try store.session("r"), folder)
@@ -307,6 +307,24 @@ private let demoLines = [
         }
     }
 
+    /// And how it was driven: a value from the recorder to the listing
+    /// (issue 30); the JSON keeps the name, and a kind no chatbench
+    /// writes is refused as damaged, naming it.
+    @Test func aSessionsKindIsReadAsTheValueItWas() throws {
+        let (store, session, _folder) = try recorded(["user set alice"])
+        _ = _folder
+        #expect(session.kind == .script && session.idTag == nil)
+        let json = String(decoding: try JSONEncoder().encode(session), as: UTF8.self)
+        #expect(json.contains(#""kind":"script""#) && !json.contains("idTag"), "\(json)")
+        try store.write { db in try db.execute(sql: "UPDATE session SET kind = 'séance'") }
+        #expect {
+            try store.session("r")
+        } throws: { error in
+            let error = error as? RecordingError
+            return error?.code == .corrupt && error?.message.contains("a kind this version does not know: séance") == true
+        }
+    }
+
     @Test func aTamperedOutputDiverges() throws {
         let (store, session, _folder) = try recorded(demoLines)
         _ = _folder
@@ -344,7 +362,7 @@ private let demoLines = [
         let store = try RecordingStore(path: folder.url.appendingPathComponent("s.sqlite").path)
         let workbench = try session(seed: 5)
         workbench.historySource = { ["user set carol", "quit", "user set dave", "history"] }
-        let recorder = try Recorder(store: store, workbench: workbench, name: "h", kind: "repl")
+        let recorder = try Recorder(store: store, workbench: workbench, name: "h", kind: .repl)
         for line in ["user set dave", "history"] { _ = recorder.execute(line) }
         recorder.finish()
         let recorded = try store.session("h")
@@ -372,7 +390,7 @@ private let demoLines = [
         options.seed = 5
         options.interruption = Interruption()
         let workbench = try WorkbenchSession(options: options)
-        let recorder = try Recorder(store: store, workbench: workbench, name: "i", kind: "repl")
+        let recorder = try Recorder(store: store, workbench: workbench, name: "i", kind: .repl)
         for line in ["user set alice", "start conversation", "send c1 text \"hi\""] { _ = recorder.execute(line) }
         let world = try #require((workbench.interpreter.world as? EmbeddedStage)?.world)
         world.interruption.stop(atTick: world.interruption.ticks + 1_000)

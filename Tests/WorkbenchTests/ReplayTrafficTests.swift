@@ -13,7 +13,7 @@ import Testing
         let store = try RecordingStore(path: folder.url.appendingPathComponent("s.sqlite").path)
         var options = WorkbenchOptions()
         options.seed = 3
-        let recorder = try Recorder(store: store, workbench: try WorkbenchSession(options: options), name: "r", kind: "script")
+        let recorder = try Recorder(store: store, workbench: try WorkbenchSession(options: options), name: "r", kind: .script)
         for line in lines { _ = recorder.execute(line) }
         recorder.finish()
         return (store, try store.session("r"), folder)

@@ -24,10 +24,10 @@ import Testing
     private func twoSessions() throws -> (RecordingStore, Recorder, TemporaryFolder) {
         let folder = try TemporaryFolder()
         let store = try RecordingStore(path: folder.url.appendingPathComponent("s.sqlite").path)
-        let first = try Recorder(store: store, workbench: try workbench(), name: "a", kind: "repl")
+        let first = try Recorder(store: store, workbench: try workbench(), name: "a", kind: .repl)
         for line in ["user set alice", "start conversation", "send c1 text \"hi\"", "clock advance 1m"] { _ = first.execute(line) }
         first.finish()
-        let second = try Recorder(store: store, workbench: try workbench(seed: 7), name: "b", kind: "repl")
+        let second = try Recorder(store: store, workbench: try workbench(seed: 7), name: "b", kind: .repl)
         return (store, second, folder)
     }
 

@@ -80,7 +80,7 @@ import Testing
         #expect(events[0].text == events[1].text)
         let session = RecordedSession(
             id: 1, uuid: "u", name: nil, created: Date(timeIntervalSince1970: 1_767_225_600), ended: Date(), toolVersion: "0.1.0",
-            seed: 1, mode: .embedded, serverURL: nil, kind: "script", platform: "test", stepCount: 1, status: .ok)
+            seed: 1, mode: .embedded, serverURL: nil, kind: .script, platform: "test", stepCount: 1, status: .ok)
         let step = RecordedStep(
             number: 1, input: "send c1 text \"hi\"", output: "", status: .ok, virtualTime: t0 + 20, wallTime: Date(),
             wallMicroseconds: 1, events: events)

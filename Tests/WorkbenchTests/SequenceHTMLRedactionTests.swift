@@ -11,7 +11,7 @@ import Testing
         let folder = try TemporaryFolder()
         let path = folder.url.appendingPathComponent("s.sqlite").path
         let store = try RecordingStore(path: path)
-        let recorder = try Recorder(store: store, workbench: try WorkbenchSession(options: WorkbenchOptions()), kind: "script")
+        let recorder = try Recorder(store: store, workbench: try WorkbenchSession(options: WorkbenchOptions()), kind: .script)
         for line in [
             "user set alice", "send c1 text \"hi\"", "start conversation", "send c1 text \"hi\"", "# pasted: \(sampleJWT)",
             "expect client.user == \"\(sampleJWT)\"", "login jwt bob --secret hunter2-hunter2", "token expire", "send c1 text \"again\"",

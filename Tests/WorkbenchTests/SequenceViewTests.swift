@@ -12,7 +12,7 @@ import Testing
     private func session(mode: SessionMode = .embedded, ended: Bool = true) -> RecordedSession {
         RecordedSession(
             id: 3, uuid: "u", name: "demo", created: Date(timeIntervalSince1970: 1_767_225_600), ended: ended ? Date() : nil,
-            toolVersion: "0.1.0", seed: 1, mode: mode, serverURL: nil, kind: "script", platform: "test",
+            toolVersion: "0.1.0", seed: 1, mode: mode, serverURL: nil, kind: .script, platform: "test",
             stepCount: 3, status: .expectFailed)
     }
 
@@ -73,12 +73,59 @@ import Testing
     @Test func lanesAreTheClientsThenNetworkServerAndOtherSide() {
         let (session, steps, traffic) = recorded
         let view = SequenceView(session: session, steps: steps, traffic: traffic)
-        #expect(view.lanes.map(\.title) == ["client", "phone", "alice", "network", "server", "other side"])
+        // `device-alice` is no client's of the session (the client `client` is on `device-client`): a lane of its own, by its id.
+        #expect(view.lanes.map(\.title) == ["client", "phone", "device-alice", "network", "server", "other side"])
         #expect(view.lanes.map(\.role) == [.client, .client, .client, .network, .server, .otherSide])
         #expect(view.clock == "virtual time")
         #expect(view.bands.map(\.number) == [1, 2, 3])
         #expect(view.bands.map(\.statusLabel) == ["ok", "ok", "failed expect"])
         #expect(view.firstFailure == 3)
+    }
+
+    /// A device's rows go to its client's lane by the id the client's name
+    /// makes (`bob` is on `device-bob`), never by taking the id apart; an
+    /// app's flight recording is one client, whatever its device is called
+    /// (issue 30: its rows got a second lane, `alice-iphone`, cut from the
+    /// id).
+    @Test func aDevicesRowsGoToItsClientsLane() {
+        let bob = [
+            RecordedStep(
+                number: 1, input: "send c1 text \"hi\"", output: "", status: .ok, virtualTime: t0 + 50, wallTime: Date(),
+                wallMicroseconds: 1,
+                events: [RecordedEvent(virtualTime: t0, source: "x", text: "x", kind: .state(client: "bob", change: "session → set"))])
+        ]
+        let traffic = [
+            row(1, step: 1, 0, ClientObject.deviceId(of: "bob"), .http, .out, "GET /v1/conversations", exchange: 1),
+            row(2, step: 1, 10, ClientObject.deviceId(of: "bob"), .http, .in, "ok", exchange: 1),
+            row(3, step: 1, 20, ClientObject.deviceId(of: "bob"), .ws, .in, "event #1 messageCreated", exchange: 2),
+        ]
+        let view = SequenceView(session: session(), steps: bob, traffic: traffic)
+        #expect(view.lanes.map(\.title) == ["bob", "network", "server", "other side"])
+        #expect(view.bands[0].items.first { $0.kind == .request }?.from == 0)
+
+        var field = session(mode: .field)
+        field.kind = .app
+        let app = bob.map { step in
+            var step = step
+            step.events = [
+                RecordedEvent(
+                    virtualTime: t0, source: "client.session", text: "client.session userSet(alice)",
+                    valueJSON: AppEvent.session(state: .userSet(userId: "alice")).json)
+            ]
+            return step
+        }
+        let device = traffic.map { row in
+            var row = row
+            row.entry.deviceId = "device-alice-iphone"
+            return row
+        }
+        let fieldView = SequenceView(session: field, steps: app, traffic: device)
+        #expect(fieldView.lanes.map(\.title) == ["client", "network", "server", "other side"])
+        #expect(fieldView.bands[0].items.first { $0.kind == .request }?.from == 0)
+        // The text timeline labels a device's rows by its client in a workbench session, by its id in a flight recording.
+        let drawn = Timeline.draw(session(), steps: bob, traffic: traffic)
+        #expect(drawn.last == "[00:00:00.020]  │◀┄┄┄┄ event #1 messageCreated ┄┄┄┄│ bob", "\(drawn)")
+        #expect(Timeline.draw(field, steps: app, traffic: device).contains { $0.hasSuffix("▶│ device-alice-iphone") })
     }
 
     @Test func requestsCarryTheirAnswersAndFramesComeBack() {
@@ -211,7 +258,7 @@ import Testing
     @Test func theTrafficListingCountsFromTheSessionsZero() {
         let session = RecordedSession(
             id: 3, uuid: "u", name: "demo", created: Date(timeIntervalSince1970: Double(t0) / 1000), ended: Date(),
-            toolVersion: "0.1.0", seed: 1, mode: .server, serverURL: "http://127.0.0.1:1", kind: "script", platform: "test",
+            toolVersion: "0.1.0", seed: 1, mode: .server, serverURL: "http://127.0.0.1:1", kind: .script, platform: "test",
             stepCount: 1, status: .ok)
         let steps = [step(1, "send c1 text hi", at: 120, events: [(100, "m1: sending")])]
         let traffic = [row(1, step: 1, 86, "device-client", .http, .out, "POST /v1/messages")]

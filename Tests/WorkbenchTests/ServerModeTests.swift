@@ -74,7 +74,7 @@ import Testing
         let server = try await Self.startServer()
         try await onThread { () throws in
             let session = try Self.session(server.baseURL)
-            let recorder = try Recorder(store: try RecordingStore(path: path), workbench: session, name: "story", kind: "script")
+            let recorder = try Recorder(store: try RecordingStore(path: path), workbench: session, name: "story", kind: .script)
             for line in Self.story { _ = recorder.execute(line) }
             recorder.finish()
         }.get()
@@ -104,6 +104,42 @@ import Testing
         #expect(
             diverged.tapeDivergences.contains { $0.matches(#"POST /v1/conversations/c-[0-9a-f]{8}89025cc1/messages"#) },
             "\(diverged.tapeDivergences)")
+    }
+
+    /// The session's id component is kept as the value it was minted with
+    /// (`session.id_tag`, v11), not read back from the recorded paths: a
+    /// conversation the script named with 16 hex digits of its own came
+    /// first on the tape, and the replay took its digits for the session's
+    /// (issue 30: every later minted id diverged).
+    @Test func aReplayFromTheTapeMintsTheRecordedIdsWhateverIdsTheScriptNamed() async throws {
+        let folder = try TemporaryFolder()
+        let path = folder.url.appendingPathComponent("sessions.sqlite").path
+        let lines = [
+            "user set alice", "start conversation --id c-0123456789abcdef", "send c1 text \"hi\"", "start conversation",
+            "send c2 text \"two\"", "wait m2 state sent",
+        ]
+        let server = try await Self.startServer()
+        let minted = try await onThread { () throws -> String in
+            let session = try Self.session(server.baseURL)
+            let recorder = try Recorder(store: try RecordingStore(path: path), workbench: session, name: "named", kind: .script)
+            for line in lines { _ = recorder.execute(line) }
+            recorder.finish()
+            return session.interpreter.world.random.idTag
+        }.get()
+        await server.stop()
+
+        let store = try RecordingStore(path: path, create: false)
+        let recorded = try store.session("named")
+        #expect(recorded.idTag == minted && minted.count == 8 && minted != "01234567")
+        let steps = try store.steps(of: recorded.id)
+        let traffic = try store.traffic(of: recorded.id)
+        let outcome = try await onThread { try Replayer.replayTape(recorded, steps: steps, traffic: traffic) }.get()
+        #expect(outcome.identical, "\(String(describing: outcome.divergence)) \(outcome.tapeDivergences)")
+        #expect(outcome.tapeDivergences.isEmpty && outcome.unusedTape.isEmpty, "\(outcome.tapeDivergences) \(outcome.unusedTape)")
+
+        // A session recorded before v11 has no tag: the LEGACY reader reads it from the paths, and here reads it wrong.
+        #expect(TapeSource(traffic: traffic, start: .simulationEpoch).idTag == "01234567")
+        #expect(TapeSource(traffic: traffic, start: .simulationEpoch, idTag: recorded.idTag).idTag == minted)
     }
 
     /// Two sessions with the same seed share one server: their ids differ

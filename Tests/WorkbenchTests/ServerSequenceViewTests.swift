@@ -16,7 +16,7 @@ import Testing
         let server = try await ServerModeTests.startServer()
         try await onThread { () throws in
             let session = try ServerModeTests.session(server.baseURL)
-            let recorder = try Recorder(store: try RecordingStore(path: path), workbench: session, name: "faults", kind: "script")
+            let recorder = try Recorder(store: try RecordingStore(path: path), workbench: session, name: "faults", kind: .script)
             for line in [
                 "user set alice", "start conversation", "send c1 text \"one\"", "agent say c1 \"hi\"", "net fail 1",
                 "send c1 text \"lost\"", "net offline", "net online",

@@ -25,7 +25,7 @@ import Testing
     private func recorded(in folder: TemporaryFolder) throws -> (RecordingStore, Recorder) {
         let store = try RecordingStore(path: folder.url.appendingPathComponent("s.sqlite").path)
         let recorder = try Recorder(
-            store: store, workbench: try WorkbenchSession(options: WorkbenchOptions()), name: "tape", kind: "script")
+            store: store, workbench: try WorkbenchSession(options: WorkbenchOptions()), name: "tape", kind: .script)
         recorder.record(
             "user set alice",
             StepResult(
@@ -102,7 +102,7 @@ import Testing
         let folder = try TemporaryFolder()
         let path = folder.url.appendingPathComponent("s.sqlite").path
         let store = try RecordingStore(path: path)
-        let recorder = try Recorder(store: store, workbench: try WorkbenchSession(options: WorkbenchOptions()), kind: "script")
+        let recorder = try Recorder(store: store, workbench: try WorkbenchSession(options: WorkbenchOptions()), kind: .script)
         let other = try DatabaseQueue(path: path)
         func counts() throws -> [Int] {
             try other.read { db in
@@ -131,7 +131,7 @@ import Testing
     @Test func aStepsManyRowsAreAllWrittenInOrder() throws {
         let folder = try TemporaryFolder()
         let store = try RecordingStore(path: folder.url.appendingPathComponent("s.sqlite").path)
-        let session = try store.begin(RecordingStore.NewSession(seed: 1, kind: "script"))
+        let session = try store.begin(RecordingStore.NewSession(seed: 1, kind: .script))
         let counts = [1, 8, 19]
         for count in counts {
             let events = (1...count).map { RecordedEvent(virtualTime: Int64($0), source: "sdk", text: "event \($0)") }
@@ -164,7 +164,7 @@ import Testing
     @Test func aSessionWithoutTrafficSaysSo() throws {
         let folder = try TemporaryFolder()
         let store = try RecordingStore(path: folder.url.appendingPathComponent("s.sqlite").path)
-        let recorder = try Recorder(store: store, workbench: try WorkbenchSession(options: WorkbenchOptions()), kind: "script")
+        let recorder = try Recorder(store: store, workbench: try WorkbenchSession(options: WorkbenchOptions()), kind: .script)
         _ = recorder.execute("clock")
         #expect(try store.traffic(of: recorder.session.id).isEmpty)
         #expect(

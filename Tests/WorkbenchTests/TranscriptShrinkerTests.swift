@@ -26,7 +26,7 @@ import Testing
         let folder = try TemporaryFolder()
         let path = folder.url.appendingPathComponent("s.sqlite").path
         let recorder = try Recorder(
-            store: try RecordingStore(path: path), workbench: try WorkbenchSession(options: WorkbenchOptions()), kind: "script")
+            store: try RecordingStore(path: path), workbench: try WorkbenchSession(options: WorkbenchOptions()), kind: .script)
         for line in lines { _ = recorder.execute(line) }
         let store = try RecordingStore(path: path, create: false)
         return (try store.session(String(recorder.session.id)), try store.steps(of: recorder.session.id))

@@ -53,7 +53,7 @@ import Testing
         #expect(missing.status == 1 && missing.stderr.hasPrefix("chatbench apps: no such file: "))
         #expect(again.status == 1 && again.stderr == "chatbench apps add: an app with the API key k already exists\n", "\(again.stderr)")
         let empty = folder.url.appendingPathComponent("empty.sqlite").path
-        FileManager.default.createFile(atPath: empty, contents: nil)
+        _ = FileManager.default.createFile(atPath: empty, contents: nil)
         let listed = try ChatbenchBinary.run(["apps", "list", "--db", empty])
         #expect(listed.status == 0 && listed.stdout == "no apps in \(empty)\n", "\(listed.stderr)")
         #expect(try FileManager.default.attributesOfItem(atPath: empty)[.size] as? NSNumber == 0, "listing made no database")

@@ -7,7 +7,7 @@ package import GRDB
 /// diagnostics file) share it: one store, read by the same commands.
 package enum RecordingSchema {
     /// The newest migration this version knows.
-    package static let current = "v10"
+    package static let current = "v11"
     /// `PRAGMA application_id` of a chatbench recording ("chbt"): a
     /// workbench session's file and an app's flight recording alike.
     package static let applicationID: Int32 = 0x6368_6274
@@ -199,6 +199,16 @@ package enum RecordingSchema {
                     ALTER TABLE event ADD COLUMN monotonic_time INTEGER;
                     ALTER TABLE traffic ADD COLUMN monotonic_time INTEGER;
                     """)
+        }
+        // The random component a server session's client-side ids carry
+        // (``DeviceIDTag``, `c-` + 8 hex digits + 8 seeded ones), kept as
+        // the value it was minted with, so that `replay --tape` mints the
+        // same ids without reading them back from the recorded paths
+        // (issue 30). NULL in embedded sessions and field recordings, and
+        // in server sessions recorded before v11 (those are read from
+        // their paths by the one legacy reader).
+        migrator.registerMigration("v11") { db in
+            try db.execute(sql: "ALTER TABLE session ADD COLUMN id_tag TEXT")
         }
         return migrator
     }

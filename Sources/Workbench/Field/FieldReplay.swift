@@ -189,7 +189,10 @@ extension Replayer {
         var steps = steps
         for index in steps.indices.dropLast().reversed() {
             let next = steps[index + 1].virtualTime
-            let moves = { (event: RecordedEvent) in event.virtualTime >= next && event.source != "call" }
+            let moves = { (event: RecordedEvent) in
+                guard case .call = event.kind else { return event.virtualTime >= next }
+                return false
+            }
             let later = steps[index].events.filter(moves)
             guard !later.isEmpty else { continue }
             steps[index].events.removeAll(where: moves)

@@ -23,6 +23,9 @@ extension RecordedEvent {
         case message(handle: String)
         /// A line of the token provider (the other side).
         case provider
+        /// How one of an app's calls ended, returned or threw (a field
+        /// recording's `call: sendMessage returned m-1 toBeSent`).
+        case call
         /// Anything else: a client's other events, the delegate's and the
         /// network's lines, an app's calls.
         case other
@@ -44,7 +47,7 @@ extension RecordedEvent {
             case .emission(let watcher, let fresh): .emission(watcher: redact(watcher), fresh: fresh)
             case .watcherEnded(let watcher): .watcherEnded(watcher: redact(watcher))
             case .message(let handle): .message(handle: redact(handle))
-            case .provider, .other: self
+            case .provider, .call, .other: self
             }
         }
     }

@@ -22,6 +22,7 @@ extension RecordedEvent.Kind {
         case .watcherEnded(let watcher): json.object("watcherEnded", ["watcher": .text(watcher)])
         case .message(let handle): json.object("message", ["handle": .text(handle)])
         case .provider: json.object("provider", [:])
+        case .call: json.object("call", [:])
         case .other: json.object("other", [:])
         }
         return json.text

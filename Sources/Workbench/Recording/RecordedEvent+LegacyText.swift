@@ -25,6 +25,9 @@ extension RecordedEvent.Kind {
                 answer: RequestAnswer(legacyText: String(text[arrow.upperBound...])))
         } else if source == "provider:" {
             self = .provider
+        } else if source == "call" {
+            // A field recording's (`call: sendMessage returned m-1 toBeSent`).
+            self = .call
         } else if source.hasSuffix(":"), source.first == "m" {
             self = .message(handle: String(source.dropLast()))
         } else if source.first == "w", source.dropFirst().allSatisfy(\.isNumber) || text.contains(" emits ") {

@@ -19,16 +19,17 @@ package struct RecordedEvent: Sendable, Hashable, Codable {
     /// the sequence view draw by (`event.kind`, v9).
     package var kind: Kind
 
-    /// An event; its kind, when not given, from its value (a field
-    /// recording's ``AppEvent``), else read from its text by the LEGACY
+    /// An event; its kind from its value (a field recording's
+    /// ``AppEvent``), else as given, else read from its text by the LEGACY
     /// reader (a row written before v9).
     package init(virtualTime: Int64, source: String, text: String, valueJSON: String? = nil, kind: Kind? = nil) {
         self.virtualTime = virtualTime
         self.source = source
         self.text = text
         self.valueJSON = valueJSON
+        // A value says what the event is, whatever kind an earlier build stored beside it.
         self.kind =
-            kind ?? valueJSON.flatMap(AppEvent.init(json:)).map(Kind.init) ?? Kind(legacySource: source, text: text)
+            valueJSON.flatMap(AppEvent.init(json:)).map(Kind.init) ?? kind ?? Kind(legacySource: source, text: text)
     }
 
     private enum CodingKeys: String, CodingKey {

@@ -19,8 +19,8 @@ package struct RecordedSession: Sendable, Hashable, Codable {
     package var mode: SessionMode
     /// The server's URL in server mode.
     package var serverURL: String?
-    /// `repl`, `script`, `replay`…: how the session was driven.
-    package var kind: String
+    /// How the session was driven (the `kind` column keeps its name).
+    package var kind: SessionKind
     /// `linux-x86_64`, `macos-arm64`… and the OS version.
     package var platform: String
     /// How many steps it has (computed when listed).
@@ -28,6 +28,10 @@ package struct RecordedSession: Sendable, Hashable, Codable {
     /// The worst status of its steps: `ok`, `interrupted`, `expectFailed`
     /// or `scriptError`.
     package var status: StepStatus
+    /// In server mode, the random component of the session's client-side
+    /// ids (``DeviceIDTag``, `session.id_tag`, v11); nil in the embedded
+    /// world, a field recording, and a server session recorded before v11.
+    package var idTag: String?
 
     /// `7 "demo"`, or `7` when unnamed.
     package var label: String { name.map { "\(id) \"\($0)\"" } ?? "\(id)" }
@@ -44,6 +48,19 @@ package enum SessionMode: String, Sendable, Hashable, Codable {
     case server
     /// An app's flight recorder on a device (ChatSDK's `diagnostics`).
     case field
+}
+
+/// How a recorded session was driven: the `kind` column keeps its raw
+/// value, and every reader decides by the value (issue 30).
+package enum SessionKind: String, Sendable, Hashable, Codable {
+    /// At a terminal, line by line.
+    case repl
+    /// Piped input, `-c LINE` or `run FILE`.
+    case script
+    /// A transcript run by `chatbench test` (its HTML page; never stored).
+    case test
+    /// An app's flight recorder (ChatSDK's `diagnostics`).
+    case app
 }
 
 /// One recorded step (table `step`).

@@ -29,8 +29,8 @@ package final class Recorder {
     ///
     /// - Parameters:
     ///   - name: the session's name (`--name`).
-    ///   - kind: how it is driven: `repl`, `script`, `run`.
-    package init(store: RecordingStore, workbench: WorkbenchSession, name: String? = nil, kind: String) throws(RecordingError) {
+    ///   - kind: how it is driven: at a terminal, or a script.
+    package init(store: RecordingStore, workbench: WorkbenchSession, name: String? = nil, kind: SessionKind) throws(RecordingError) {
         self.store = store
         self.workbench = workbench
         var new = RecordingStore.NewSession(name: name, seed: workbench.options.seed, kind: kind)
@@ -39,6 +39,8 @@ package final class Recorder {
             new.serverURL = url
             // The clock is real: the session starts when its clock's zero is.
             new.created = Date(timeIntervalSince1970: Double(workbench.startTime.milliseconds) / 1000)
+            // What its client-side ids carry, as minted: what `replay --tape` mints again.
+            new.idTag = workbench.interpreter.world.random.idTag
         }
         session = try store.begin(new)
         workbench.interpreter.recording = self

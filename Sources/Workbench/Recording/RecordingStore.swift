@@ -168,12 +168,12 @@ package final class RecordingStore: Sendable {
             }
         }
         if superseded {
-            let known = try database.read { try migrator.appliedIdentifiers($0) }
-            // By number: `v10` is newer than `v9`.
-            let newest = known.max { (Int($0.dropFirst()) ?? 0) < (Int($1.dropFirst()) ?? 0) } ?? "?"
+            // The file's migrations this version does not have: named as they are, never read back as numbers.
+            let applied = try database.read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") }
+            let unknown = applied.filter { !migrator.migrations.contains($0) }.sorted()
             throw RecordingError(
                 .newerSchema,
-                "\(path) was written by a newer chatbench (schema \(newest); this one knows up to \(RecordingSchema.current)): upgrade chatbench, or pass --db with another path"
+                "\(path) was written by a newer chatbench (schema \(unknown.joined(separator: ", ")); this one knows up to \(RecordingSchema.current)): upgrade chatbench, or pass --db with another path"
             )
         }
         guard !complete else { return }
@@ -246,15 +246,16 @@ package final class RecordingStore: Sendable {
     package struct NewSession: Sendable {
         package var name: String?
         package var seed: UInt64
-        /// `repl`, `script`…
-        package var kind: String
+        package var kind: SessionKind
         package var mode = SessionMode.embedded
         package var serverURL: String?
+        /// The random component of its client-side ids, in server mode (``DeviceIDTag``).
+        package var idTag: String?
         package var toolVersion = WorkbenchVersion.current
         package var platform = RecordingStore.platform
         package var created = Date()
 
-        package init(name: String? = nil, seed: UInt64, kind: String) {
+        package init(name: String? = nil, seed: UInt64, kind: SessionKind) {
             self.name = name
             self.seed = seed
             self.kind = kind
@@ -291,12 +292,12 @@ package final class RecordingStore: Sendable {
             }
             try db.execute(
                 sql: """
-                    INSERT INTO session (uuid, name, created, tool_version, seed, mode, server_url, kind, platform)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO session (uuid, name, created, tool_version, seed, mode, server_url, kind, platform, id_tag)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
-                    uuid, new.name, new.created, new.toolVersion, Int64(bitPattern: new.seed), new.mode.rawValue, new.serverURL, new.kind,
-                    new.platform,
+                    uuid, new.name, new.created, new.toolVersion, Int64(bitPattern: new.seed), new.mode.rawValue, new.serverURL,
+                    new.kind.rawValue, new.platform, new.idTag,
                 ])
             return db.lastInsertedRowID
         }
@@ -309,7 +310,7 @@ package final class RecordingStore: Sendable {
         return RecordedSession(
             id: id, uuid: uuid, name: new.name, created: new.created, ended: nil, toolVersion: new.toolVersion,
             seed: new.seed, mode: new.mode, serverURL: new.serverURL, kind: new.kind, platform: new.platform,
-            stepCount: 0, status: .ok)
+            stepCount: 0, status: .ok, idTag: new.idTag)
     }
 
     /// Appends one step, its events and the traffic it carried (already
@@ -392,7 +393,7 @@ package final class RecordingStore: Sendable {
     // MARK: Reading
 
     private static let sessionColumns = """
-        s.id, s.uuid, s.name, s.created, s.ended, s.tool_version, s.seed, s.mode, s.server_url, s.kind, s.platform,
+        s.id, s.uuid, s.name, s.created, s.ended, s.tool_version, s.seed, s.mode, s.server_url, s.kind, s.platform, s.id_tag,
         (SELECT COUNT(*) FROM step WHERE session_id = s.id) AS steps,
         COALESCE((SELECT MAX(CASE status WHEN 'scriptError' THEN 3 WHEN 'expectFailed' THEN 2 WHEN 'interrupted' THEN 1 ELSE 0 END)
                   FROM step WHERE session_id = s.id), 0) AS worst
@@ -403,11 +404,14 @@ package final class RecordingStore: Sendable {
         guard let mode = SessionMode(rawValue: row["mode"]) else {
             throw RecordingError(.corrupt, "session \(row["id"] as Int64) has a mode this version does not know: \(row["mode"] as String)")
         }
+        guard let kind = SessionKind(rawValue: row["kind"]) else {
+            throw RecordingError(.corrupt, "session \(row["id"] as Int64) has a kind this version does not know: \(row["kind"] as String)")
+        }
         return RecordedSession(
             id: row["id"], uuid: row["uuid"], name: row["name"], created: row["created"], ended: row["ended"],
             toolVersion: row["tool_version"], seed: UInt64(bitPattern: row["seed"]), mode: mode,
-            serverURL: row["server_url"], kind: row["kind"], platform: row["platform"], stepCount: row["steps"],
-            status: [StepStatus.ok, .interrupted, .expectFailed, .scriptError][max(0, min(3, worst))])
+            serverURL: row["server_url"], kind: kind, platform: row["platform"], stepCount: row["steps"],
+            status: [StepStatus.ok, .interrupted, .expectFailed, .scriptError][max(0, min(3, worst))], idTag: row["id_tag"])
     }
 
     /// Every session, oldest first.
@@ -523,12 +527,13 @@ package final class RecordingStore: Sendable {
         try bundle.write { db in
             try db.execute(
                 sql: """
-                    INSERT INTO session (id, uuid, name, created, ended, tool_version, seed, mode, server_url, kind, platform)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO session (id, uuid, name, created, ended, tool_version, seed, mode, server_url, kind, platform, id_tag)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
                     session.id, session.uuid, session.name, session.created, session.ended, session.toolVersion,
-                    Int64(bitPattern: session.seed), session.mode.rawValue, session.serverURL, session.kind, session.platform,
+                    Int64(bitPattern: session.seed), session.mode.rawValue, session.serverURL, session.kind.rawValue, session.platform,
+                    session.idTag,
                 ])
             for step in steps { try Self.insert(step, sessionID: session.id, db) }
             for row in traffic {

@@ -53,7 +53,7 @@ package enum SessionListing {
         let rows = sessions.map { session in
             [
                 StyledText((session.id == current ? "*" : "") + String(session.id)), StyledText(session.name ?? "-"),
-                StyledText(date(session.created), as: .time), StyledText(String(session.stepCount)), StyledText(session.kind),
+                StyledText(date(session.created), as: .time), StyledText(String(session.stepCount)), StyledText(session.kind.rawValue),
                 styledStatus(session, current: session.id == current),
             ]
         }
@@ -86,7 +86,7 @@ package enum SessionListing {
         let what =
             session.isFieldRecording
             ? "\(session.toolVersion), field recording of an app"
-            : "chatbench \(session.toolVersion), seed \(session.seed), \(session.mode.rawValue), \(session.kind)"
+            : "chatbench \(session.toolVersion), seed \(session.seed), \(session.mode.rawValue), \(session.kind.rawValue)"
         var line = StyledText("session \(session.label): \(date(session.created)), \(what), \(steps), ")
         line.append(styledStatus(session))
         return line

@@ -15,6 +15,7 @@ package enum Timeline {
         let blank = String(repeating: " ", count: 14)
         lines.append("\(blank)  client\(String(repeating: " ", count: lane - 2))server")
         var stepStart = start
+        let devices = DeviceClients(session: session, steps: steps)
         // A field recording has no `net:` events: its requests are drawn from its tape.
         let extra = Builder.rowsByStep(session.isFieldRecording ? traffic : traffic.filter(drawn), lastStep: steps.last?.number)
         let requests = Dictionary(
@@ -30,7 +31,11 @@ package enum Timeline {
             var rows = step.events.map { (time: $0.virtualTime, text: row(for: $0)) }
             for item in extra[step.number] ?? [] {
                 let request = requests["\(item.entry.deviceId) \(item.entry.exchange ?? -1)"]
-                rows.append((item.entry.time.milliseconds, row(for: item.entry, request: request)))
+                rows.append(
+                    (
+                        item.entry.time.milliseconds,
+                        row(for: item.entry, request: request, device: devices.label(ofDevice: item.entry.deviceId))
+                    ))
             }
             // Stable: events first at the same moment.
             for (time, text) in rows.enumerated().sorted(by: { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }).map(\.element)
@@ -55,8 +60,7 @@ package enum Timeline {
     /// A frame: an arrow back to the client (`◀┄ event #5 messageCreated ┄│`);
     /// an opening or close: a dotted arrow to the server; a lost request:
     /// an arrow that breaks (`✕`); a network row: a lightning bolt.
-    static func row(for entry: TrafficEntry, request: String?) -> String {
-        let device = Builder.client(ofDevice: entry.deviceId)
+    static func row(for entry: TrafficEntry, request: String?, device: String) -> String {
         if entry.deviceId == TrafficReporter.networkDevice { return "⚡ network: \(entry.summary)" }
         if entry.channel == .http, entry.direction == .in, !entry.kind.isLost {
             let label = " \(request ?? "request") "

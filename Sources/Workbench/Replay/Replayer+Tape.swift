@@ -23,7 +23,8 @@ extension Replayer {
         options.serverURL = session.serverURL
         options.tape = TapeSource(
             traffic: traffic, start: start,
-            stepStarts: Dictionary(recorded.map { ($0.number, instant($0.wallTime)) }, uniquingKeysWith: { a, _ in a }))
+            stepStarts: Dictionary(recorded.map { ($0.number, instant($0.wallTime)) }, uniquingKeysWith: { a, _ in a }),
+            idTag: session.idTag)
         let workbench: WorkbenchSession
         do {
             workbench = try WorkbenchSession(options: options)

@@ -26,8 +26,7 @@ final class TapeStage: Stage, Sendable {
     init(seed: UInt64, serverURL: String, source: TapeSource, interruption: Interruption) throws {
         self.seed = seed
         recordedURL = serverURL
-        random = RandomSource(
-            seed: seed, idTag: DeviceIDTag.recorded(inPaths: source.traffic.lazy.compactMap(\.entry.kind.path)))
+        random = RandomSource(seed: seed, idTag: source.idTag)
         world = try World(seed: seed, start: source.start, interruption: interruption)
         let clientTraffic = source.traffic.filter {
             $0.entry.deviceId != AppBackendTape.deviceId && $0.entry.deviceId != TrafficReporter.networkDevice
@@ -121,10 +120,16 @@ package struct TapeSource: Sendable {
     package var start: Instant
     /// When each recorded step started.
     package var stepStarts: [Int: Instant]
+    /// The random component the recorded session's client-side ids carry
+    /// (``DeviceIDTag``): the recorded value, or for a session recorded
+    /// before v11 what the LEGACY reader finds in its paths.
+    package var idTag: String
 
-    package init(traffic: [RecordedTraffic], start: Instant, stepStarts: [Int: Instant] = [:]) {
+    /// A tape of `session`'s traffic.
+    package init(traffic: [RecordedTraffic], start: Instant, stepStarts: [Int: Instant] = [:], idTag: String? = nil) {
         self.traffic = traffic
         self.start = start
         self.stepStarts = stepStarts
+        self.idTag = idTag ?? DeviceIDTag.legacyRecorded(inPaths: traffic.lazy.compactMap(\.entry.kind.path))
     }
 }

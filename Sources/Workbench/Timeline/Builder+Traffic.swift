@@ -81,8 +81,10 @@ extension Builder {
         var item = SequenceView.Item(time: time, kind: .fault, from: network, to: network, label: summary, detail: "network: \(summary)")
         switch entry.kind {
         case .fault(.offline(device: nil)):
+            item.networkWentOffline = true
             offlineWindows.append(.init(from: time, to: nil))
         case .fault(.online(device: nil)):
+            item.networkWentOffline = false
             if let last = offlineWindows.indices.last, offlineWindows[last].to == nil { offlineWindows[last].to = time }
         case .fault(.restart(let device)):
             item.kind = .restart

@@ -30,7 +30,7 @@ package final class RunCapture {
     }
 
     /// The run's page, titled `name` and `kind` (`test`, `replay`).
-    package func html(name: String, kind: String) -> String {
+    package func html(name: String, kind: SessionKind) -> String {
         let options = workbench.options
         let statuses = Set(steps.map(\.status))
         let worst: StepStatus = statuses.contains(.scriptError) ? .scriptError : (statuses.contains(.expectFailed) ? .expectFailed : .ok)

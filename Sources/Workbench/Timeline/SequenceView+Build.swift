@@ -8,7 +8,7 @@ extension SequenceView {
     /// Lays out `session` from its recorded steps (with their events) and
     /// traffic rows.
     package init(session: RecordedSession, steps: [RecordedStep], traffic: [RecordedTraffic]) {
-        var builder = Builder(traffic: traffic)
+        var builder = Builder(traffic: traffic, devices: DeviceClients(session: session, steps: steps))
         let first = steps.first
         let origin =
             first.map { SessionListing.startTime(of: steps, first: $0, session: session) }
@@ -24,7 +24,7 @@ extension SequenceView {
         var stepStart = start
         for (index, step) in steps.enumerated() {
             let status: StepStatus =
-                index == steps.count - 1 && session.ended == nil && session.kind != "replay" && step.status == .ok
+                index == steps.count - 1 && session.ended == nil && step.status == .ok
                 ? .interrupted : step.status
             let items = builder.items(of: step, traffic: byStep[step.number] ?? [])
             let began = min(stepStart, items.first?.time ?? stepStart, step.events.first?.virtualTime ?? stepStart)
@@ -48,7 +48,7 @@ extension SequenceView {
             var band = band
             for index in band.items.indices {
                 let item = band.items[index]
-                if item.kind == .fault, item.label == "offline" || item.label == "online" { offline = item.label == "offline" }
+                if let wentOffline = item.networkWentOffline { offline = wentOffline }
                 band.items[index].offline = offline
             }
             return band
@@ -102,7 +102,11 @@ struct Builder {
     let answers: [Int: RecordedTraffic]
     let answered: Set<Int>
 
-    init(traffic: [RecordedTraffic]) {
+    /// Which client each device is.
+    let devices: DeviceClients
+
+    init(traffic: [RecordedTraffic], devices: DeviceClients) {
+        self.devices = devices
         answers = Self.answers(traffic)
         answered = Set(answers.values.map(\.seq))
         hasTraffic = traffic.contains { $0.entry.deviceId != TrafficReporter.networkDevice }
@@ -111,8 +115,8 @@ struct Builder {
 
     private var pendingClients: [String]
 
-    /// A client lane per name seen in events (`alice.session`) or traffic
-    /// (`device-alice`), in order of appearance; then the network, the
+    /// A client lane per client seen in events (`alice.session`), then per
+    /// device of the traffic no client names (``DeviceClients``); then the network, the
     /// server and the other side.
     mutating func collectLanes(steps: [RecordedStep]) {
         var names: [String] = []
@@ -121,7 +125,7 @@ struct Builder {
                 if case .state(let name, _) = event.kind { names.append(name) }
             }
         }
-        names += pendingClients.map(Self.client(ofDevice:))
+        names += pendingClients.map { devices.client(ofDevice: $0) ?? $0 }
         for name in names where clientLanes[name] == nil {
             clientLanes[name] = lanes.count
             lanes.append(.init(title: name, role: .client))
@@ -133,10 +137,6 @@ struct Builder {
         lanes.append(.init(title: "server", role: .server))
         otherSide = lanes.count
         lanes.append(.init(title: "other side", role: .otherSide))
-    }
-
-    static func client(ofDevice device: String) -> String {
-        device.hasPrefix("device-") ? String(device.dropFirst("device-".count)) : device
     }
 
     /// Traffic rows by the step that carried them; rows of no step go with
@@ -158,7 +158,7 @@ struct Builder {
 
     func lane(ofDevice device: String) -> Int {
         if device == AppBackendTape.deviceId { return otherSide }
-        return clientLanes[Self.client(ofDevice: device)] ?? current
+        return clientLanes[devices.client(ofDevice: device) ?? device] ?? current
     }
 
     /// One step's items, in time order.
@@ -204,7 +204,7 @@ struct Builder {
         case .emission(_, let fresh): item.kind = fresh ? .fresh : .cached
         // Drawn as its watcher's cached lines are.
         case .watcherEnded: item.kind = .cached
-        case .other: break
+        case .call, .other: break
         }
         return item
     }

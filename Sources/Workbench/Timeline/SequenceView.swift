@@ -61,6 +61,9 @@ package struct SequenceView: Sendable, Hashable {
         package var detail: String
         /// True when it happened while the network was offline.
         package var offline = false
+        /// A change of the whole network: true when it went offline, false
+        /// when it came back; nil for every other item.
+        package var networkWentOffline: Bool?
         /// On the first of a run of similar items: how many the run has (2 or more).
         package var runLength = 0
         /// On the others of such a run.

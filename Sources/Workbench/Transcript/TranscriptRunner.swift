@@ -57,7 +57,7 @@ package enum TranscriptRunner {
             transcript, path: path, session: session, execute: session.execute, onStart: onStart,
             onStep: { capture?.add($0, $1) }, conformance: server != nil)
         if let capture, !result.passed {
-            result.html = capture.html(name: URL(fileURLWithPath: path).lastPathComponent, kind: "test")
+            result.html = capture.html(name: URL(fileURLWithPath: path).lastPathComponent, kind: .test)
         }
         let elapsed = ContinuousClock.now - started
         result.seconds = elapsed.timeInterval

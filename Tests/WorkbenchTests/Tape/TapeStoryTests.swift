@@ -71,7 +71,7 @@ import Testing
         let folder = try TemporaryFolder()
         let store = try RecordingStore(path: folder.url.appendingPathComponent("s.sqlite").path)
         let workbench = try WorkbenchSession(options: WorkbenchOptions())
-        let session = try store.begin(RecordingStore.NewSession(name: "story", seed: 7, kind: "script"))
+        let session = try store.begin(RecordingStore.NewSession(name: "story", seed: 7, kind: .script))
         let world = try World(seed: 7)
         let traffic = Locked<[TrafficEntry]>([])
         let recording = TapeRecordingTransport(wrapping: world.makeTransport(), runtime: world) { traffic.append($0) }

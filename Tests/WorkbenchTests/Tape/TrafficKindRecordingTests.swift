@@ -38,7 +38,7 @@ import Testing
     private func recording(in folder: TemporaryFolder) throws -> (store: RecordingStore, session: Int64) {
         let store = try RecordingStore(path: folder.url.appendingPathComponent("s.sqlite").path)
         let recorder = try Recorder(
-            store: store, workbench: try WorkbenchSession(options: WorkbenchOptions()), name: "kinds", kind: "script")
+            store: store, workbench: try WorkbenchSession(options: WorkbenchOptions()), name: "kinds", kind: .script)
         let traffic = Self.kinds.enumerated().map { index, row in entry(Int64(index), row.2, row.0, row.1, row.3) }
         recorder.record("clock", StepResult(output: "", status: .ok, traffic: traffic))
         recorder.finish()
@@ -122,7 +122,7 @@ import Testing
     private func session() -> RecordedSession {
         RecordedSession(
             id: 3, uuid: "u", name: "demo", created: Date(timeIntervalSince1970: 1_767_225_600), ended: Date(),
-            toolVersion: "0.1.0", seed: 1, mode: .embedded, serverURL: nil, kind: "script", platform: "test",
+            toolVersion: "0.1.0", seed: 1, mode: .embedded, serverURL: nil, kind: .script, platform: "test",
             stepCount: 1, status: .ok)
     }
 
