@@ -104,6 +104,17 @@ import Testing
         #expect(
             diverged.tapeDivergences.contains { $0.matches(#"POST /v1/conversations/c-[0-9a-f]{8}89025cc1/messages"#) },
             "\(diverged.tapeDivergences)")
+
+        // Its export is a transcript of a server's world: marked so, the embedded run skips it instead of failing on
+        // every real time, and it says how to run it (issue 30).
+        let exported = Transcript.export(recorded, steps: steps)
+        let transcript = try Transcript.parse(exported, path: "story.chat")
+        #expect(transcript.serverOnly?.hasPrefix("recorded against a server (\(server.baseURL))") == true, "\(exported)")
+        #expect(exported.contains("\n# Run it with: chatbench test --server fresh FILE\n"))
+        let file = folder.url.appendingPathComponent("story.chat").path
+        try exported.write(toFile: file, atomically: true, encoding: .utf8)
+        let embedded = TranscriptRunner.run(path: file)
+        #expect(embedded.skipped != nil && embedded.passed, "\(embedded)")
     }
 
     /// The session's id component is kept as the value it was minted with

@@ -4,13 +4,25 @@ extension Transcript {
     /// A recorded session as a transcript (`export SESSION FILE`): a header
     /// naming it, its seed, then every step's input and output. Steps whose
     /// output depends on the machine (`sessions`, `record stop`, `history`)
-    /// are left out: the transcript's run would print something else.
+    /// are left out: the transcript's run would print something else. A
+    /// server session's transcript is marked `server-only`: what it printed
+    /// (real times, ids with the session's random part) holds only against
+    /// a server, where `chatbench test --server` compares it with those
+    /// values declared as varying (``ServerConformance``); the embedded
+    /// world skips it, saying why, rather than failing on every time.
     package static func export(_ session: RecordedSession, steps: [RecordedStep]) -> String {
         var out = [
-            "# chatbench transcript of session \(session.label), recorded \(SessionListing.date(session.created)) with chatbench \(session.toolVersion)",
-            "# Run it with: chatbench test FILE",
-            "# seed: \(session.seed)",
+            "# chatbench transcript of session \(session.label), recorded \(SessionListing.date(session.created)) with chatbench \(session.toolVersion)"
         ]
+        if session.mode == .server {
+            out += [
+                "# server-only: recorded against a server (\(session.serverURL ?? "a server")): its times and ids are real ones",
+                "# Run it with: \(runLine(for: session, file: "FILE"))",
+            ]
+        } else {
+            out.append("# Run it with: \(runLine(for: session, file: "FILE"))")
+        }
+        out.append("# seed: \(session.seed)")
         let probe = MachineDependenceProbe()
         for step in steps where !probe.dependsOnTheMachine(step.input) {
             out.append("> \(step.input)")
@@ -48,7 +60,15 @@ extension Transcript {
         } catch {
             throw RecordingError(.unwritable, "cannot write \(file): \((error as NSError).localizedDescription)")
         }
-        return (notes, "wrote session \(recorded.label) to \(file) (run it with: chatbench test \(file))")
+        return (notes, "wrote session \(recorded.label) to \(file) (run it with: \(runLine(for: recorded, file: file)))")
+    }
+}
+
+extension Transcript {
+    /// The command that runs session `session`'s transcript `file`: against
+    /// a fresh server for a server session's.
+    static func runLine(for session: RecordedSession, file: String) -> String {
+        session.mode == .server ? "chatbench test --server fresh \(file)" : "chatbench test \(file)"
     }
 }
 
