@@ -30,7 +30,7 @@ import Testing
 
     /// `sessions` and `sessions show` mark their times and their statuses
     /// (a failure, a success) as they make them; the recorded output they
-    /// show stays plain, whatever it reads like.
+    /// show has the styles it was printed with (v11: `step.styles`).
     @Test func theSessionListingsSayWhatTheirPartsAre() throws {
         let folder = try TemporaryFolder()
         let path = folder.url.appendingPathComponent("s.sqlite").path
@@ -46,8 +46,10 @@ import Testing
         #expect(shown.output.contains("\n#2 [00:00:00.000] (expectFailed) > expect client.user == bob\nexpect failed: "))
         #expect(
             parts(shown) == [
-                "failure: expect failed", "time: [00:00:00.000]", "time: [00:00:00.000]", "failure:  (expectFailed)",
-                "time: [00:00:00.000]",
+                "failure: expect failed", "time: [00:00:00.000]", "time: [00:00:00.000]", "time: [00:00:00.000]",
+                "failure:  (expectFailed)", "failure: expect failed: client.user == bob — expected == \"bob\", found \"alice\"",
+                "time: [00:00:00.000]", "time: \(SessionListing.date(try RecordingStore(path: path).sessions()[0].created))",
+                "failure: expect failed",
             ])
         recorder.finish()
         let listed = SessionListing.table(try RecordingStore(path: path).sessions())

@@ -200,15 +200,22 @@ package enum RecordingSchema {
                     ALTER TABLE traffic ADD COLUMN monotonic_time INTEGER;
                     """)
         }
-        // The random component a server session's client-side ids carry
-        // (``DeviceIDTag``, `c-` + 8 hex digits + 8 seeded ones), kept as
-        // the value it was minted with, so that `replay --tape` mints the
-        // same ids without reading them back from the recorded paths
-        // (issue 30). NULL in embedded sessions and field recordings, and
-        // in server sessions recorded before v11 (those are read from
-        // their paths by the one legacy reader).
+        // Two facts kept as the values they were rather than read back from
+        // text (issue 30): the random component a server session's
+        // client-side ids carry (`session.id_tag`: `c-` + 8 hex digits + 8
+        // seeded ones), so that `replay --tape` mints the same ids; NULL in
+        // embedded sessions and field recordings, and in server sessions
+        // recorded before v11 (read from their paths by the one legacy
+        // reader). And what each styled part of a step's output is
+        // (`step.styles`, JSON `[[from, to, "style"], …]`, UTF-8 offsets
+        // into `output`), so that `sessions show` colours it as it was
+        // printed; NULL when nothing was styled, and before v11.
         migrator.registerMigration("v11") { db in
-            try db.execute(sql: "ALTER TABLE session ADD COLUMN id_tag TEXT")
+            try db.execute(
+                sql: """
+                    ALTER TABLE session ADD COLUMN id_tag TEXT;
+                    ALTER TABLE step ADD COLUMN styles TEXT;
+                    """)
         }
         return migrator
     }

@@ -2,7 +2,7 @@
 /// that shows kinds apart (a terminal's colours) goes by this, never by
 /// reading the text back (issue 30). The text is the same whatever its style:
 /// transcripts, recordings and pipes take the text alone.
-package enum OutputStyle: Sendable, Hashable {
+package enum OutputStyle: String, Sendable, Hashable, Codable {
     /// Something went wrong: `error:`, `script error:`, `expect failed:`,
     /// a test report's `FAIL` and `ERROR` lines.
     case failure

@@ -98,6 +98,14 @@ package struct RecordedStep: Sendable, Hashable, Codable {
     /// device's clock was set (``SessionListing/clockNotes(_:steps:)``).
     /// Nil otherwise.
     package var deviceClock: Int64? = nil
+    /// What each styled part of ``output`` is (`step.styles`, v11), as the
+    /// code that printed it said (``OutputStyle``): what `sessions show`
+    /// colours by, never by reading the text. Nil when the step printed no
+    /// styled part, and for steps recorded before v11.
+    package var outputStyles: [StyledText.Span]? = nil
+
+    /// The output with its styles, as it was printed (plain where none were recorded).
+    package var styledOutput: StyledText { StyledText(text: output, spans: outputStyles ?? []) }
 }
 
 extension StepStatus: Codable {

@@ -354,14 +354,14 @@ package final class RecordingStore: Sendable {
     static func insert(_ step: RecordedStep, sessionID: Int64, _ db: Database) throws {
         let insertStep = try db.cachedStatement(
             sql: """
-                INSERT INTO step (session_id, number, input, output, status, virtual_time, wall_time, wall_us, stopped_after_ticks, call)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO step (session_id, number, input, output, status, virtual_time, wall_time, wall_us, stopped_after_ticks, call, styles)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
         try insertStep.run(
             .int(sessionID), .int(Int64(step.number)), .text(step.input), .text(step.output), .text(step.status.recordedName),
             .int(step.virtualTime),
             .text(SQLiteTime.string(from: step.wallTime)), .int(step.wallMicroseconds),
-            .int(step.stoppedAfterTicks), .text(step.callJSON))
+            .int(step.stoppedAfterTicks), .text(step.callJSON), .text(step.outputStyles.map(StyledText.Span.json)))
         guard !step.events.isEmpty else { return }
         let insertEvent = try db.cachedStatement(
             sql: """
@@ -472,7 +472,8 @@ package final class RecordingStore: Sendable {
             return try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT number, input, output, status, virtual_time, monotonic_time, wall_time, wall_us, stopped_after_ticks, call
+                    SELECT number, input, output, status, virtual_time, monotonic_time, wall_time, wall_us, stopped_after_ticks, call,
+                           styles
                     FROM step WHERE session_id = ? ORDER BY number
                     """,
                 arguments: [sessionID]
@@ -488,7 +489,9 @@ package final class RecordingStore: Sendable {
                     number: number, input: row["input"], output: row["output"], status: status,
                     virtualTime: Self.sessionTime(row["virtual_time"], monotonic, origin: origin), wallTime: row["wall_time"],
                     wallMicroseconds: row["wall_us"], events: events[number] ?? [], stoppedAfterTicks: row["stopped_after_ticks"],
-                    callJSON: row["call"], deviceClock: monotonic == nil ? nil : row["virtual_time"])
+                    callJSON: row["call"], deviceClock: monotonic == nil ? nil : row["virtual_time"],
+                    // Styles that do not fit the output (a damaged row) are dropped: the output stays, plain.
+                    outputStyles: (row["styles"] as String?).flatMap { StyledText.Span.spans(json: $0, within: row["output"]) })
             }
         }
     }

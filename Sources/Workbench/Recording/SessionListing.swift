@@ -94,8 +94,9 @@ package enum SessionListing {
 
     /// `sessions show`: every step's input and output, with the step's
     /// virtual time (events carry their own times in the output). Times
-    /// are marked as such, and statuses as failures or successes; the
-    /// steps' output is plain (what its lines were is not recorded).
+    /// are marked as such, statuses as failures or successes, and each
+    /// step's output as it was printed (its recorded styles, v11; plain
+    /// for a step recorded before).
     package static func transcript(_ session: RecordedSession, steps: [RecordedStep]) -> [StyledText] {
         var lines = [styledSummary(session), StyledText("\(session.isFieldRecording ? "device" : "platform"): \(session.platform)")]
         lines += clockNotes(session, steps: steps).map { StyledText($0) }
@@ -112,7 +113,7 @@ package enum SessionListing {
             if step.status != .ok { header.append(" (\(step.status.recordedName))", as: style(ofStatus: step.status)) }
             header.append(" > \(step.input)")
             lines.append(header)
-            lines += step.output.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map { StyledText(String($0)) }
+            lines += step.styledOutput.lines.dropLast()
             // An app's calls print nothing: what followed them is what the client said.
             if session.isFieldRecording {
                 for event in step.events {

@@ -24,6 +24,7 @@ extension WorkbenchSession {
     ) -> RecordedStep {
         let input = redact(input)
         let output = redact(result.output)
+        let styles = result.styledOutput.spans(carriedTo: output)
         let events = result.events.map {
             RecordedEvent(
                 virtualTime: $0.time.milliseconds, source: $0.source, text: redact($0.text), kind: $0.event.recordedKind.redacted(redact))
@@ -31,7 +32,7 @@ extension WorkbenchSession {
         return RecordedStep(
             number: number, input: input, output: output, status: result.status,
             virtualTime: result.virtualTime.milliseconds, wallTime: wallTime, wallMicroseconds: wallMicroseconds,
-            events: events, stoppedAfterTicks: result.stoppedAfterTicks)
+            events: events, stoppedAfterTicks: result.stoppedAfterTicks, outputStyles: styles.isEmpty ? nil : styles)
     }
 
     /// A step's traffic as it is written: each kind's texts and body (its JSON
