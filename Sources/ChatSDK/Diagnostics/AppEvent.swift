@@ -40,19 +40,48 @@ package enum AppEvent: RecordedValue, Sendable, Hashable {
         enum WarningsCodingKeys: String, CodingKey { case _0 = "warnings" }
     }
 
-    /// The event's first word (`call`, `m-1:`, `client.session`, `w1`).
-    package var source: String {
-        switch self {
-        case .returned, .threw: "call"
-        case .message(let id, _, _, _): "\(id):"
-        case .session: "client.session"
-        case .connection: "client.connection"
-        case .warning: "warning"
-        case .authentication: "client.auth"
-        case .emission(let watcher, _, _, _): FlightRecorder.watcherName(watcher)
-        case .watcherEnded(let watcher, _): watcher.map(FlightRecorder.watcherName) ?? "watcher"
+    /// Whose an event is: what a replay compares event by event.
+    package enum Subject: Sendable, Hashable {
+        /// An app's call, as it ended.
+        case call
+        case message(id: String)
+        case session
+        case connection
+        case warning
+        case authentication
+        /// A watcher, by its number (nil: one that ended before it had one).
+        case watcher(Int?)
+
+        /// Its name, the event's first word (`call`, `m-1:`, `client.session`, `w1`).
+        package var source: String {
+            switch self {
+            case .call: "call"
+            case .message(let id): "\(id):"
+            case .session: "client.session"
+            case .connection: "client.connection"
+            case .warning: "warning"
+            case .authentication: "client.auth"
+            case .watcher(let watcher): watcher.map(FlightRecorder.watcherName) ?? "watcher"
+            }
         }
     }
+
+    /// Whose the event is.
+    package var subject: Subject {
+        switch self {
+        case .returned, .threw: .call
+        case .message(let id, _, _, _): .message(id: id)
+        case .session: .session
+        case .connection: .connection
+        case .warning: .warning
+        case .authentication: .authentication
+        case .emission(let watcher, _, _, _): .watcher(watcher)
+        case .watcherEnded(let watcher, _): .watcher(watcher)
+        }
+    }
+
+    /// The event's first word (`call`, `m-1:`, `client.session`, `w1`): its subject's name.
+    package var source: String { subject.source }
 
     /// The event's line, for people (`event.text`).
     package var text: String {

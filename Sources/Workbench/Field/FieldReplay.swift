@@ -201,12 +201,15 @@ extension Replayer {
         return steps
     }
 
-    /// Each subject's events (by source: `m-1:`, `w1`, `client.session`,
-    /// `call`…), in order, with their steps.
-    static func subjects(_ steps: [RecordedStep]) -> [String: [FieldSubjectEvent]] {
-        var out: [String: [FieldSubjectEvent]] = [:]
+    /// Each subject's events (a message, a watcher, the session, the
+    /// calls…, ``FieldSubjectEvent/Subject``), in order, with their steps.
+    static func subjects(_ steps: [RecordedStep]) -> [FieldSubjectEvent.Subject: [FieldSubjectEvent]] {
+        var out: [FieldSubjectEvent.Subject: [FieldSubjectEvent]] = [:]
         for step in steps {
-            for event in step.events { out[event.source, default: []].append(FieldSubjectEvent(event, step: step.number)) }
+            for event in step.events {
+                let subjectEvent = FieldSubjectEvent(event, step: step.number)
+                out[subjectEvent.subject, default: []].append(subjectEvent)
+            }
         }
         return out
     }

@@ -9,6 +9,22 @@ struct FieldSubjectEvent {
     var text: String
     /// What is compared; nil for an event recorded without its value.
     var key: Key?
+    /// Whose it is: the events of one subject are compared in order.
+    var subject: Subject
+
+    /// Whose an event is: from its value (``AppEvent/subject``), or for an
+    /// event recorded without one, its source as recorded (LEGACY).
+    enum Subject: Hashable, CustomStringConvertible {
+        case value(AppEvent.Subject)
+        case legacy(source: String)
+
+        var description: String {
+            switch self {
+            case .value(let subject): subject.source
+            case .legacy(let source): source
+            }
+        }
+    }
     var step: Int
     /// Whether it is a watcher's emission.
     var isEmission: Bool
@@ -22,12 +38,13 @@ struct FieldSubjectEvent {
     init(_ event: RecordedEvent, step: Int) {
         text = event.text
         self.step = step
-        if let json = event.valueJSON {
-            let value = AppEvent(json: json)
-            key = value.map(Key.value)
-            if case .emission? = value { isEmission = true } else { isEmission = false }
+        if let json = event.valueJSON, let value = AppEvent(json: json) {
+            key = .value(value)
+            subject = .value(value.subject)
+            if case .emission = value { isEmission = true } else { isEmission = false }
         } else {
             key = nil
+            subject = Self.legacySubject(event.source)
             isEmission = Self.legacyIsWatcher(event.source)
         }
     }
@@ -55,6 +72,22 @@ struct FieldSubjectEvent {
     }
 
     // MARK: Recordings made before `event.value` (schema v6 and older)
+
+    /// LEGACY, for events recorded without their value only: whose the
+    /// event is, from its source as the recorder wrote it (`call`, `m-1:`,
+    /// `client.session`, `w1`…), so that it meets the same subject's events
+    /// of a replay, which have their values; a source of no known shape
+    /// stays as it is.
+    static func legacySubject(_ source: String) -> Subject {
+        let named: [String: AppEvent.Subject] = [
+            "call": .call, "client.session": .session, "client.connection": .connection, "warning": .warning,
+            "client.auth": .authentication, "watcher": .watcher(nil),
+        ]
+        if let subject = named[source] { return .value(subject) }
+        if source.hasSuffix(":") { return .value(.message(id: String(source.dropLast()))) }
+        if let number = source.wholeMatch(of: /w(\d+)/).flatMap({ Int($0.1) }), number > 0 { return .value(.watcher(number - 1)) }
+        return .legacy(source: source)
+    }
 
     /// LEGACY, for events recorded without their value only: a watcher's
     /// events are those under its name (`w1`).
