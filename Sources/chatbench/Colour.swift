@@ -21,7 +21,7 @@ enum Colour {
         switch style {
         case .failure, .removed: Array("\u{1B}[31m".utf8)
         case .success, .added: Array("\u{1B}[32m".utf8)
-        case .time: Array("\u{1B}[2m".utf8)
+        case .time, .eventTime, .duration: Array("\u{1B}[2m".utf8)
         }
     }
 

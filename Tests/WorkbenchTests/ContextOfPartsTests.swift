@@ -171,7 +171,8 @@ final class NamesOnly: InspectionScope {
         }
         #expect(found === conversation)
         #expect(message.summary(in: scope) == "m7: text message \"hi\" by alice in c3, sent")
-        #expect(message.history(in: scope) == ["[00:00:01.500] sent"])
+        #expect(message.history(in: scope).map(\.text) == ["[00:00:01.500] sent"])
+        #expect(message.history(in: scope).map { $0.styledParts.map(\.style) } == [[.time]])
         #expect(try message.field("state", argument: nil, in: scope)?.value == .string("sent"))
         #expect(try message.field("nope", argument: nil, in: scope) == nil)
     }
@@ -200,6 +201,6 @@ final class NamesOnly: InspectionScope {
         try parts.stage.advance(by: .seconds(3))
         let clock = ClockObject(world: parts.stage, start: scope.start)
         #expect(try clock.field("elapsed", argument: nil, in: scope)?.value == .string("3s"))
-        #expect(clock.history(in: scope) == (scope.describeWakeUps().isEmpty ? ["none pending"] : scope.describeWakeUps()))
+        #expect(clock.history(in: scope) == (scope.describeWakeUps().isEmpty ? [StyledText("none pending")] : scope.describeWakeUps()))
     }
 }

@@ -16,7 +16,7 @@ import Testing
         _ = session.execute("send c1 video big.mp4 --size 90000000")
         let m1 = try #require(session.interpreter.objects["m1"] as? MessageObject)
         #expect(m1.history.map(\.state.kind) == [.toBeSent, .sending, .failed])
-        let lines = m1.history(in: session.interpreter.handles).map { String($0.split(separator: " ").last ?? "") }
+        let lines = m1.history(in: session.interpreter.handles).map { String($0.text.split(separator: " ").last ?? "") }
         #expect(lines == ["toBeSent", "sending", "failed(attachmentTooLarge)"])
         #expect(session.violations().isEmpty, "\(session.violations())")
     }

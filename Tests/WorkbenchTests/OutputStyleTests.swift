@@ -17,9 +17,9 @@ import Testing
             "user set alice", "start conversation", "send c1 text \"error: not really\"", "expect m1.state == sent",
             "expect m1.state == failed", "retry m1", "sned", "wait m1 state failed --within 1s", "m1.text",
         ])
-        #expect(parts(results[0]) == ["time: [00:00:00.000]"])
+        #expect(parts(results[0]) == ["eventTime: [00:00:00.000]"])
         // The message's text, in its events, is no error.
-        #expect(parts(results[2]).allSatisfy { $0.hasPrefix("time: [00:00:00.0") })
+        #expect(parts(results[2]).allSatisfy { $0.hasPrefix("eventTime: [00:00:00.0") })
         #expect(parts(results[3]) == ["success: ok: m1.state == sent"])
         #expect(parts(results[4]) == ["failure: expect failed: m1.state == failed — expected == \"failed\", found \"sent\""])
         #expect(parts(results[5]).count == 1 && parts(results[5])[0].hasPrefix("failure: error: notRetryable — "))
@@ -46,7 +46,7 @@ import Testing
         #expect(shown.output.contains("\n#2 [00:00:00.000] (expectFailed) > expect client.user == bob\nexpect failed: "))
         #expect(
             parts(shown) == [
-                "failure: expect failed", "time: [00:00:00.000]", "time: [00:00:00.000]", "time: [00:00:00.000]",
+                "failure: expect failed", "time: [00:00:00.000]", "eventTime: [00:00:00.000]", "time: [00:00:00.000]",
                 "failure:  (expectFailed)", "failure: expect failed: client.user == bob — expected == \"bob\", found \"alice\"",
                 "time: [00:00:00.000]", "time: \(SessionListing.date(try RecordingStore(path: path).sessions()[0].created))",
                 "failure: expect failed",
@@ -69,7 +69,7 @@ import Testing
                 + "script error: unknown verb or handle \"sned\" (did you mean send?)\n")
         #expect(
             parts(results[0]) == [
-                "time: [00:00:00.000]", "success: ok: client.user == alice",
+                "eventTime: [00:00:00.000]", "success: ok: client.user == alice",
                 "failure: script error: unknown verb or handle \"sned\" (did you mean send?)",
             ])
     }

@@ -77,7 +77,7 @@ import Testing
         let steps = try store.steps(of: session.id)
         #expect(steps.map { $0.outputStyles == nil } == [false, true, false, false, false, true])
         // Each event line's time; the message's text, which reads like an error, is no part.
-        #expect(steps[2].styledOutput.styledParts.allSatisfy { $0.style == .time && $0.text.hasPrefix("[00:00:00.") })
+        #expect(steps[2].styledOutput.styledParts.allSatisfy { $0.style == .eventTime && $0.text.hasPrefix("[00:00:00.") })
         #expect(steps[3].styledOutput.styledParts.map(\.style) == [.success])
         #expect(steps[4].styledOutput.styledParts.first?.text.hasPrefix("expect failed: m1.state == failed") == true)
         let shown = SessionListing.transcript(session, steps: steps)

@@ -93,7 +93,11 @@ extension CommandContext.Inspection {
         let history = object.history(in: handles)
         if !history.isEmpty {
             output.print("  \(object.historyTitle):")
-            for line in history { output.print("    \(line)") }
+            for line in history {
+                var indented = StyledText("    ")
+                indented.append(line)
+                output.print(styled: indented)
+            }
         }
     }
 

@@ -73,7 +73,10 @@ extension CommandContext.World {
                 return .expectFailed
             }
         }
-        output.printAfterEvents("waited \(Format.duration(stage.now - started)) for \(what)\(outcome.map { ": \($0())" } ?? "")")
+        var line = StyledText("waited ")
+        line.append(Format.duration(stage.now - started), as: .duration)
+        line.append(" for \(what)\(outcome.map { ": \($0())" } ?? "")")
+        output.printAfterEvents(line)
         return .done
     }
 
@@ -83,8 +86,9 @@ extension CommandContext.World {
         let started = stage.now
         let reasons = stage.settle()
         guard !stage.interruption.isRequested else { return }
-        var text = "settled after \(Format.duration(stage.now - started))"
-        if !reasons.isEmpty { text += ": " + reasons.joined(separator: ", ") }
-        output.printAfterEvents(text)
+        var line = StyledText("settled after ")
+        line.append(Format.duration(stage.now - started), as: .duration)
+        if !reasons.isEmpty { line.append(": " + reasons.joined(separator: ", ")) }
+        output.printAfterEvents(line)
     }
 }

@@ -74,7 +74,7 @@ extension Interpreter {
         }
         func emitEvent(at time: Instant, _ text: String) {
             styled.append("  ")
-            styled.append(EventLog.stamp(time, since: start), as: .time)
+            styled.append(EventLog.stamp(time, since: start), as: .eventTime)
             styled.append(" ")
             styled.append(text)
             styled.append("\n")

@@ -62,6 +62,19 @@ final class StepOutput: @unchecked Sendable {
         if first { lines.insert(line, at: 0) } else { lines.append(line) }
     }
 
+    /// Prints `line`, with what its parts are, after the events of the step.
+    func printAfterEvents(_ line: StyledText) { trailer.append(escaped(line)) }
+
+    /// Prints `line`, made here with what its parts are: each part shown
+    /// and its control characters escaped, as ``print(_:as:)`` does.
+    func print(styled line: StyledText) { lines.append(escaped(line)) }
+
+    private func escaped(_ line: StyledText) -> StyledText {
+        var shownLine = StyledText()
+        for part in line.parts { shownLine.append(Format.escapingControls(shown(part.text)), as: part.style) }
+        return shownLine
+    }
+
     /// Prints `line` after the events of the step; `style` as for ``print(_:as:)``.
     func printAfterEvents(_ line: String, as style: OutputStyle? = nil) {
         trailer.append(StyledText(Format.escapingControls(shown(line)), as: style))

@@ -8,10 +8,26 @@ package enum OutputStyle: String, Sendable, Hashable, Codable {
     case failure
     /// Something held: `ok:` from `expect`.
     case success
-    /// A time stamp or a timing: an event's `[00:00:00.071]`, `virtual 44ms, wall 1.2ms`.
+    /// A time stamp or a timing: a history's `[00:00:00.071]`, `virtual 44ms, wall 1.2ms`.
     case time
+    /// An event's time, first on the event's line (`  [00:00:00.071] m1: sent`):
+    /// against a server, event lines interleave as the network delivers them.
+    case eventTime
+    /// A duration a command measured on the stage's clock (`waited 50ms`,
+    /// `settled after 2.118s`): real time against a server.
+    case duration
     /// A diff's expected line that is missing (`- …`).
     case removed
     /// A diff's actual line that was not expected (`+ …`).
     case added
+
+    /// Whether the part differs between two runs of one transcript against
+    /// a server (real times; events as the network interleaves them): what
+    /// `chatbench test --server` leaves out of the comparison (``ServerConformance``).
+    package var variesAgainstAServer: Bool {
+        switch self {
+        case .time, .eventTime, .duration: true
+        case .failure, .success, .removed, .added: false
+        }
+    }
 }

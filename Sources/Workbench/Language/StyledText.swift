@@ -79,6 +79,20 @@ package struct StyledText: Sendable, Hashable {
             })
     }
 
+    /// The whole text in order, each part with its style (nil: plain).
+    package var parts: [(text: String, style: OutputStyle?)] {
+        let bytes = Array(text.utf8)
+        var parts: [(text: String, style: OutputStyle?)] = []
+        var at = 0
+        for span in spans {
+            if span.range.lowerBound > at { parts.append((String(decoding: bytes[at..<span.range.lowerBound], as: UTF8.self), nil)) }
+            parts.append((String(decoding: bytes[span.range], as: UTF8.self), span.style))
+            at = span.range.upperBound
+        }
+        if at < bytes.count { parts.append((String(decoding: bytes[at...], as: UTF8.self), nil)) }
+        return parts
+    }
+
     /// Each styled part's text and style, in order: what a reader (a test)
     /// checks.
     package var styledParts: [(text: String, style: OutputStyle)] {

@@ -32,8 +32,9 @@ protocol Inspectable: AnyObject {
     func summary(in scope: any InspectionScope) -> String
     /// What `expect` compares the object itself with.
     var comparable: Value { get }
-    /// Further lines for `inspect` after the fields (its history).
-    func history(in scope: any InspectionScope) -> [String]
+    /// Further lines for `inspect` after the fields (its history), each
+    /// with what its parts are (a time stamp).
+    func history(in scope: any InspectionScope) -> [StyledText]
     /// The title of those lines: `history` unless the object says otherwise.
     var historyTitle: String { get }
 }
@@ -49,7 +50,7 @@ extension Inspectable {
     /// What `expect` compares the object itself with: its handle.
     var comparable: Value { .string(handle) }
 
-    func history(in scope: any InspectionScope) -> [String] { [] }
+    func history(in scope: any InspectionScope) -> [StyledText] { [] }
 
     var historyTitle: String { "history" }
 }

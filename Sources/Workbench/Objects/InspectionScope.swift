@@ -42,11 +42,11 @@ extension InspectionScope {
 
     /// What `clock.timers` and `inspect clock` list: every pending wake-up,
     /// with when it is due, its kind and what it is for.
-    func describeWakeUps() -> [String] {
+    func describeWakeUps() -> [StyledText] {
         stage.pendingWakeUps.map { wakeUp in
-            let due = wakeUp.time - stage.now
-            return
-                "\(EventLog.stamp(wakeUp.time, since: start)) in \(Format.duration(due)) \(wakeUp.kind.category.rawValue): \(wakeUp.kind.purpose)"
+            EventLog.stamped(
+                wakeUp.time, since: start,
+                "in \(Format.duration(wakeUp.time - stage.now)) \(wakeUp.kind.category.rawValue): \(wakeUp.kind.purpose)")
         }
     }
 }

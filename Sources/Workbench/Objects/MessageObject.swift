@@ -119,7 +119,7 @@ final class MessageObject: Inspectable, @unchecked Sendable {
         return text
     }
 
-    func history(in scope: any InspectionScope) -> [String] {
-        history.map { "\(EventLog.stamp($0.time, since: scope.start)) \($0.state)" }
+    func history(in scope: any InspectionScope) -> [StyledText] {
+        history.map { EventLog.stamped($0.time, since: scope.start, "\($0.state)") }
     }
 }

@@ -91,7 +91,7 @@ final class WatcherObject: Inspectable, @unchecked Sendable {
         return text
     }
 
-    func history(in scope: any InspectionScope) -> [String] {
-        emissions.map { "\(EventLog.stamp($0.time, since: scope.start)) \($0.text)" }
+    func history(in scope: any InspectionScope) -> [StyledText] {
+        emissions.map { EventLog.stamped($0.time, since: scope.start, $0.text) }
     }
 }

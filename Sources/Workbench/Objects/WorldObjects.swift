@@ -189,7 +189,7 @@ final class ClockObject: Inspectable {
         switch name {
         case "now": .value(.string(world.now.description))
         case "elapsed": .value(.string(Format.duration(world.now - start)))
-        case "timers": .list(scope.describeWakeUps().map { .value(.string($0)) })
+        case "timers": .list(scope.describeWakeUps().map { .value(.string($0.text)) })
         case "pending": .value(.int(Int64(world.pendingWakeUps.count)))
         default: nil
         }
@@ -199,9 +199,9 @@ final class ClockObject: Inspectable {
         "\(world.now) (\(Format.duration(world.now - start)) since start)"
     }
 
-    func history(in scope: any InspectionScope) -> [String] {
+    func history(in scope: any InspectionScope) -> [StyledText] {
         let wakeUps = scope.describeWakeUps()
-        return wakeUps.isEmpty ? ["none pending"] : wakeUps
+        return wakeUps.isEmpty ? [StyledText("none pending")] : wakeUps
     }
 
     var historyTitle: String { "timers" }

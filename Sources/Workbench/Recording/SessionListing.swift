@@ -118,7 +118,7 @@ package enum SessionListing {
             if session.isFieldRecording {
                 for event in step.events {
                     var line = StyledText("  ")
-                    line.append(stamp(event.virtualTime, since: start), as: .time)
+                    line.append(stamp(event.virtualTime, since: start), as: .eventTime)
                     line.append(" \(event.text)")
                     lines.append(line)
                 }

@@ -54,7 +54,7 @@ extension Replayer {
             let new = workbench.recordedStep(number: step.number, input: input, result: result, wallTime: step.wallTime)
             replayed.append(new)
             let expected = ServerConformance.comparable(TranscriptRunner.lines(of: step.output))
-            let actual = ServerConformance.comparable(TranscriptRunner.lines(of: new.output))
+            let actual = ServerConformance.comparable(new.styledOutput)
             if !workbench.dependsOnTheMachine(input), !matcher.matches(expected: expected, actual: actual) {
                 divergence = .init(
                     step: step.number, input: step.input, expected: step.output, actual: new.output,

@@ -106,7 +106,7 @@ package enum TranscriptRunner {
             case .transcript:
                 let compared = !session.isRecordingCommand(input)
                 let expected = conformance ? ServerConformance.comparable(block.expected) : block.expected
-                let got = conformance ? ServerConformance.comparable(actual) : actual
+                let got = conformance ? ServerConformance.comparable(step.styledOutput) : actual
                 if compared, !matcher.matches(expected: expected, actual: got) {
                     let diff = LineDiff.diff(expected: expected, actual: got, anyLines: TranscriptMatcher.anyLines) {
                         matcher.lineMatches($0, $1)
