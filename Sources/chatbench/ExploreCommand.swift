@@ -242,7 +242,7 @@ struct ExploreCommand: ParsableCommand {
     private func save(_ run: Explorer.Run, of file: String) throws -> ExploreShardReport.SavedFailure {
         let name = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
         var failure = ExploreShardReport.SavedFailure(
-            run: run.number, name: "\(name)-seed\(seed)-run\(run.number).chat", script: Explorer.script(run, seed: seed, from: file),
+            run: run.number, stem: "\(name)-seed\(seed)-run\(run.number)", script: Explorer.script(run, seed: seed, from: file),
             shrunk: nil)
         if !noShrink {
             var shrinker = Shrinker()
@@ -280,7 +280,7 @@ struct ExploreCommand: ParsableCommand {
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         let path = "\(out)/\(failure.name)"
         if let shrunk = failure.shrunk {
-            try shrunk.write(toFile: path.replacingOccurrences(of: ".chat", with: "-shrunk.chat"), atomically: true, encoding: .utf8)
+            try shrunk.write(toFile: "\(out)/\(failure.shrunkName)", atomically: true, encoding: .utf8)
         }
         try failure.script.write(toFile: path, atomically: true, encoding: .utf8)
         Terminal.write("  saved \(path)\n")

@@ -175,7 +175,7 @@ import Testing
             let runs = failing.map { Explorer.Run(number: $0, lines: ["send c1 hi"], violations: [expect]) }
             let report = ExploreReport(file: "f.chat", runs: runs, runCount: 5, seconds: 1)
             let saved = failing.prefix(1).map {
-                ExploreShardReport.SavedFailure(run: $0, name: "f-run\($0).chat", script: "x", shrunk: nil)
+                ExploreShardReport.SavedFailure(run: $0, stem: "f-run\($0)", script: "x", shrunk: nil)
             }
             return ExploreShardReport(
                 seed: 1, runs: 10, shardIndex: index, shardCount: 2, faults: nil, noExpects: false,
