@@ -77,7 +77,7 @@ import Testing
         #expect(result.lines.count <= 5, "\(result.lines)")
         #expect(result.lines.contains { $0.hasPrefix("net offline") })
         #expect(
-            result.signature
+            result.signature.description
                 == "the script's expects: expect m1.state == sent — expected == \"sent\", found \"toBeSent\" (m1 by alice \"hi\")")
     }
 
@@ -225,10 +225,10 @@ import Testing
         #expect(a.first?.detail == b.first?.detail)
         #expect(a.first?.description == "the script's expects: expect m2.state == sent — expected == \"sent\", found \"toBeSent\"")
         #expect(
-            Explorer.signature(of: a)
+            Explorer.signature(of: a)?.description
                 == "the script's expects: expect m2.state == sent — expected == \"sent\", found \"toBeSent\" (m2 by alice \"b\")")
         #expect(
-            Explorer.signature(of: b)
+            Explorer.signature(of: b)?.description
                 == "the script's expects: expect m2.state == sent — expected == \"sent\", found \"toBeSent\" (m2 by alice \"c\")")
     }
 }

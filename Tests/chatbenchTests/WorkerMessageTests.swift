@@ -31,7 +31,8 @@ import Testing
     /// none (the worker's other output).
     @Test func eachAnswerReadsBackFromItsLine() throws {
         let trial = TranscriptShrinker.Trial(
-            failure: .init(index: 1, signature: "expect m1.state == sent — found \"toBeSent\""), outputs: [["ok"], []])
+            failure: .init(index: 1, signature: .expectFailed("expect m1.state == sent — found \"toBeSent\"", referents: " (m1)")),
+            outputs: [["ok"], []])
         let answers: [WorkerAnswer] = [
             .startedRun(number: 7), .startedCheck, .progress(.willRun(step: 2)), .progress(.ran(step: 0, output: ["a", ""])),
             .finished(violations: []),

@@ -94,12 +94,12 @@ package struct Explorer: Sendable {
     /// invariant, and for an expect or a script error, its line and what it
     /// found or why it failed; for a crash, how it ended and the runtime's
     /// message (``CrashMessage``).
-    package static func signature(of violations: [Violation]) -> String? {
+    package static func signature(of violations: [Violation]) -> FailureSignature? {
         guard let first = violations.first else { return nil }
         switch first.invariant {
-        case .expects, .scriptError: return "\(first.invariant.rawValue): \(first.detail)\(first.referents ?? "")"
-        case .crash: return "\(first.invariant.rawValue): \(first.detail)"
-        default: return first.invariant.rawValue
+        case .expects, .scriptError: return .violation(first.invariant, detail: first.detail, referents: first.referents)
+        case .crash: return .violation(.crash, detail: first.detail)
+        default: return .violation(first.invariant)
         }
     }
 
