@@ -222,8 +222,8 @@ struct ExploreCommand: ParsableCommand {
                 guard position < numbers.count else { return }
                 let number = numbers[position]
                 do {
-                    let run = Explorer.Run(
-                        number: number, lines: explorer.lines(of: lines, run: number), violations: try worker.run(number))
+                    var run = explorer.planned(lines, run: number)
+                    run.violations = try worker.run(number)
                     results.withLock { $0[position] = run }
                     progress.runEnded(failed: run.failed)
                 } catch {
@@ -256,10 +256,9 @@ struct ExploreCommand: ParsableCommand {
             let (body, ending) = Explorer.shrinkable(run)
             if let shrunk = try shrinker.shrink(body, check: { try worker.check($0 + ending) }) {
                 if shrunk.confirmed {
-                    let lines = shrunk.lines + ending
-                    failure.script += "\n# shrunk from \(run.lines.count) lines to \(lines.count) in \(shrunk.trials) trial runs:\n"
-                    failure.shrunk = Explorer.script(
-                        Explorer.Run(number: run.number, lines: lines, violations: run.violations), seed: seed, from: file)
+                    let smaller = Explorer.Run(number: run.number, body: shrunk.lines, ending: ending, violations: run.violations)
+                    failure.script += "\n# shrunk from \(run.lines.count) lines to \(smaller.lines.count) in \(shrunk.trials) trial runs:\n"
+                    failure.shrunk = Explorer.script(smaller, seed: seed, from: file)
                 } else {
                     failure.script += "\n# \(Self.unconfirmedHang(trials: shrunk.trials))\n"
                 }

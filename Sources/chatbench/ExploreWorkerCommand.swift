@@ -75,7 +75,7 @@ struct ExploreWorkerCommand: ParsableCommand {
                 answer(.tried(trial))
             case .run(let number):
                 answer(.startedRun(number: number))
-                crashIfAsked(explorer.lines(of: lines, run: number))
+                crashIfAsked(explorer.planned(lines, run: number).lines)
                 if budget == nil { budget = try explorer.budget(for: lines) }
                 explorer.budget = budget!
                 answer(.finished(violations: try explorer.run(lines, number: number).violations))
