@@ -222,8 +222,8 @@ struct ExploreCommand: ParsableCommand {
                 guard position < numbers.count else { return }
                 let number = numbers[position]
                 do {
-                    let run = Explorer.Run(
-                        number: number, lines: explorer.lines(of: lines, run: number), violations: try worker.run(number))
+                    var run = explorer.planned(lines, run: number)
+                    run.violations = try worker.run(number)
                     results.withLock { $0[position] = run }
                     progress.runEnded(failed: run.failed)
                 } catch {
@@ -242,7 +242,7 @@ struct ExploreCommand: ParsableCommand {
     private func save(_ run: Explorer.Run, of file: String) throws -> ExploreShardReport.SavedFailure {
         let name = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
         var failure = ExploreShardReport.SavedFailure(
-            run: run.number, name: "\(name)-seed\(seed)-run\(run.number).chat", script: Explorer.script(run, seed: seed, from: file),
+            run: run.number, stem: "\(name)-seed\(seed)-run\(run.number)", script: Explorer.script(run, seed: seed, from: file),
             shrunk: nil)
         if !noShrink {
             var shrinker = Shrinker()
@@ -256,10 +256,9 @@ struct ExploreCommand: ParsableCommand {
             let (body, ending) = Explorer.shrinkable(run)
             if let shrunk = try shrinker.shrink(body, check: { try worker.check($0 + ending) }) {
                 if shrunk.confirmed {
-                    let lines = shrunk.lines + ending
-                    failure.script += "\n# shrunk from \(run.lines.count) lines to \(lines.count) in \(shrunk.trials) trial runs:\n"
-                    failure.shrunk = Explorer.script(
-                        Explorer.Run(number: run.number, lines: lines, violations: run.violations), seed: seed, from: file)
+                    let smaller = Explorer.Run(number: run.number, body: shrunk.lines, ending: ending, violations: run.violations)
+                    failure.script += "\n# shrunk from \(run.lines.count) lines to \(smaller.lines.count) in \(shrunk.trials) trial runs:\n"
+                    failure.shrunk = Explorer.script(smaller, seed: seed, from: file)
                 } else {
                     failure.script += "\n# \(Self.unconfirmedHang(trials: shrunk.trials))\n"
                 }
@@ -280,7 +279,7 @@ struct ExploreCommand: ParsableCommand {
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         let path = "\(out)/\(failure.name)"
         if let shrunk = failure.shrunk {
-            try shrunk.write(toFile: path.replacingOccurrences(of: ".chat", with: "-shrunk.chat"), atomically: true, encoding: .utf8)
+            try shrunk.write(toFile: "\(out)/\(failure.shrunkName)", atomically: true, encoding: .utf8)
         }
         try failure.script.write(toFile: path, atomically: true, encoding: .utf8)
         Terminal.write("  saved \(path)\n")

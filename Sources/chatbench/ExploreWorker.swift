@@ -7,16 +7,13 @@ import Workbench
 #endif
 
 /// One `chatbench explore-worker` child process, seen from `explore` or
-/// `shrink`: requests go to its standard input, answers come back one a
-/// line. A worker runs many runs (one process per job, not per run); when
-/// it crashes, the run it was on is reported as a crash and the next
-/// request starts a new worker. With a time limit, a worker that has not
-/// answered a request within it is killed, and the request hung.
+/// `shrink`: requests (``WorkerRequest``) go to its standard input, answers
+/// (``WorkerAnswer``) come back, one a line. A worker runs many runs (one
+/// process per job, not per run); when it crashes, the run it was on is
+/// reported as a crash and the next request starts a new worker. With a
+/// time limit, a worker that has not answered a request within it is
+/// killed, and the request hung.
 final class ExploreWorker {
-    /// What begins each line of the protocol on the worker's standard
-    /// output (anything else there is not an answer).
-    static let prefix = "chatbench-worker: "
-
     /// How a worker ended in the middle of a request.
     struct Ending {
         /// How: `signal 4 (SIGILL): …Fatal error: …` (what it last wrote
@@ -115,21 +112,15 @@ final class ExploreWorker {
     deinit { finish() }
 
     /// Runs run `number` of the worker's file.
-    func run(_ number: Int) -> Outcome { request("run \(number)") }
+    func run(_ number: Int) -> Outcome { request(.run(number: number)) }
 
     /// Runs `lines` as they are (a shrink trial).
-    func check(_ lines: [String]) -> Outcome {
-        let json = (try? JSONEncoder().encode(lines)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
-        return request("check " + json)
-    }
+    func check(_ lines: [String]) -> Outcome { request(.check(lines: lines)) }
 
-    private func request(_ line: String) -> Outcome {
-        switch exchange(line, progress: { _ in }) {
-        case .answered(let text):
-            guard let violations = try? JSONDecoder().decode([Violation].self, from: Data(text.utf8)) else {
-                return .died(Ending(how: "the worker's answer could not be read", hung: false))
-            }
-            return .finished(violations)
+    private func request(_ request: WorkerRequest) -> Outcome {
+        switch exchange(request, progress: { _ in }) {
+        case .answered(.finished(let violations)): return .finished(violations)
+        case .answered: return .died(Self.unreadable)
         case .died(let ending): return .died(ending)
         }
     }
@@ -138,32 +129,30 @@ final class ExploreWorker {
     /// worker says which step it is on and what each printed, so a crash
     /// says where it happened.
     func trial(_ steps: [TranscriptShrinker.Step]) -> TrialOutcome {
-        let json = (try? JSONEncoder().encode(steps)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
         var progress = TrialProgress.SoFar()
-        let answer = exchange("trial " + json) { progress.read($0) }
-        switch answer {
-        case .answered(let text):
-            guard let trial = try? JSONDecoder().decode(TranscriptShrinker.Trial.self, from: Data(text.utf8)) else {
-                return .died(
-                    Ending(how: "the worker's answer could not be read", hung: false), step: progress.step, outputs: progress.outputs)
-            }
-            return .finished(trial)
+        switch exchange(.trial(steps: steps), progress: { progress.read($0) }) {
+        case .answered(.tried(let trial)): return .finished(trial)
+        case .answered: return .died(Self.unreadable, step: progress.step, outputs: progress.outputs)
         case .died(let ending): return .died(ending, step: progress.step, outputs: progress.outputs)
         }
     }
 
-    private enum Answer {
-        /// What followed `done `.
-        case answered(String)
+    /// A worker whose answer is not one, or not one to its request.
+    private static let unreadable = Ending(how: "the worker's answer could not be read", hung: false)
+
+    private enum Exchange {
+        /// The answer that ended the request: neither an announcement nor progress.
+        case answered(WorkerAnswer)
         case died(Ending)
     }
 
-    /// Sends `line` and reads the worker's lines up to its `done`, each
-    /// before it given to `progress`; past the time limit, kills the worker.
-    private func exchange(_ line: String, progress: (Substring) -> Void) -> Answer {
+    /// Sends `request` and reads the worker's answers up to the one that
+    /// ends it, its progress before that given to `progress`; past the time
+    /// limit, kills the worker.
+    private func exchange(_ request: WorkerRequest, progress: (TrialProgress) -> Void) -> Exchange {
         guard !ended else { return .died(Ending(how: "the worker had ended", hung: false)) }
         let deadline = limit.map { ContinuousClock.now + $0 }
-        var bytes = Array((line + "\n").utf8)
+        var bytes = Array((request.json + "\n").utf8)
         var sent = 0
         while sent < bytes.count {
             let n = bytes.withUnsafeMutableBytes { write(input, $0.baseAddress! + sent, $0.count - sent) }
@@ -174,11 +163,14 @@ final class ExploreWorker {
         bytes = []
         while true {
             switch readLine(by: deadline) {
-            case .line(let answer):
-                guard answer.hasPrefix(Self.prefix) else { continue }
-                let text = answer.dropFirst(Self.prefix.count)
-                if text.hasPrefix("done ") { return .answered(String(text.dropFirst(5))) }
-                progress(text)
+            case .line(let line):
+                let answer: WorkerAnswer?
+                do { answer = try WorkerAnswer.read(Substring(line)) } catch { return .died(Self.unreadable) }
+                switch answer {
+                case nil, .startedRun?, .startedCheck?: continue
+                case .progress(let step)?: progress(step)
+                case let answer?: return .answered(answer)
+                }
             case .end: return .died(died())
             case .late:
                 kill(pid, SIGKILL)

@@ -4,18 +4,19 @@ import Workbench
 
 /// `chatbench explore-worker FILE` (hidden): the child process `explore`
 /// and `shrink` run their runs in, so that a crash ends one run, not the
-/// exploration. It reads requests on standard input, one a line:
+/// exploration. It reads requests on standard input and writes answers on
+/// standard output, one value a line (``WorkerRequest``, ``WorkerAnswer``):
 ///
-/// - `run N`: run N of FILE under its fault schedule;
-/// - `check ["line", …]`: the given lines as they are (a shrink trial);
-/// - `trial [step, …]`: a transcript's shrink trial (``TranscriptShrinker``):
-///   it says `progress {…}` before each step and after it (a
-///   ``TrialProgress``: the step it is on, what each printed), and answers
-///   `done {the trial as JSON}`.
+/// - `run(number:)`: run N of FILE under its fault schedule;
+/// - `check(lines:)`: the given lines as they are (a shrink trial);
+/// - `trial(steps:)`: a transcript's shrink trial (``TranscriptShrinker``):
+///   it says its ``TrialProgress`` before each step and after it (the step
+///   it is on, what each printed), and answers `tried(trial)`.
 ///
-/// It announces each (`started N`, `started check`) before running it and
-/// answers `done [violations as JSON]` after, so a process that ends between
-/// the two crashed in that run.
+/// It announces a run or a check (`startedRun`, `startedCheck`) before
+/// running it and answers `finished(violations:)` after, so a process that
+/// ends between the two crashed in that run. A line that is no request
+/// ends it with a one-line error, exit status 2.
 struct ExploreWorkerCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "explore-worker", abstract: "The child process explore runs its runs in (internal).", shouldDisplay: false)
@@ -46,10 +47,8 @@ struct ExploreWorkerCommand: ParsableCommand {
         var budget: Duration?
         let crashLine = ProcessInfo.processInfo.environment[Self.crashVariable]
         let hangLine = ProcessInfo.processInfo.environment[Self.hangVariable]
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        func answer(_ line: String) {
-            Terminal.write(ExploreWorker.prefix + line + "\n")
+        func answer(_ answer: WorkerAnswer) {
+            Terminal.write(answer.line + "\n")
             Terminal.flush()
         }
         func crashIfAsked(_ candidate: [String]) {
@@ -61,37 +60,30 @@ struct ExploreWorkerCommand: ParsableCommand {
                 while true { sleep(3600) }
             }
         }
-        while let request = readLine() {
-            let violations: [Violation]
-            if request.hasPrefix("trial "),
-                let steps = try? JSONDecoder().decode([TranscriptShrinker.Step].self, from: Data(request.dropFirst(6).utf8))
-            {
+        while let line = readLine() {
+            let request: WorkerRequest
+            do { request = try WorkerRequest(json: Substring(line)) } catch { SessionSource.fail("explore-worker: \(error)") }
+            switch request {
+            case .trial(let steps):
                 let trial = try TranscriptShrinker.trial(
                     steps, seed: seed,
                     willRun: { index, step in
-                        answer(TrialProgress.willRun(step: index).line)
+                        answer(.progress(.willRun(step: index)))
                         crashIfAsked([step.input])
                     },
-                    ran: { index, output in answer(TrialProgress.ran(step: index, output: output).line) })
-                answer("done " + String(decoding: try encoder.encode(trial), as: UTF8.self))
-                continue
-            }
-            if request.hasPrefix("run "), let number = Int(request.dropFirst(4)) {
-                answer("started \(number)")
-                crashIfAsked(explorer.lines(of: lines, run: number))
+                    ran: { index, output in answer(.progress(.ran(step: index, output: output))) })
+                answer(.tried(trial))
+            case .run(let number):
+                answer(.startedRun(number: number))
+                crashIfAsked(explorer.planned(lines, run: number).lines)
                 if budget == nil { budget = try explorer.budget(for: lines) }
                 explorer.budget = budget!
-                violations = try explorer.run(lines, number: number).violations
-            } else if request.hasPrefix("check "),
-                let candidate = try? JSONDecoder().decode([String].self, from: Data(request.dropFirst(6).utf8))
-            {
-                answer("started check")
+                answer(.finished(violations: try explorer.run(lines, number: number).violations))
+            case .check(let candidate):
+                answer(.startedCheck)
                 crashIfAsked(candidate)
-                violations = try Explorer.check(candidate, seed: seed, expects: !noExpects)
-            } else {
-                SessionSource.fail("explore-worker: unknown request \"\(request)\"")
+                answer(.finished(violations: try Explorer.check(candidate, seed: seed, expects: !noExpects)))
             }
-            answer("done " + String(decoding: try encoder.encode(violations), as: UTF8.self))
         }
     }
 }

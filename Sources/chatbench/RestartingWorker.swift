@@ -45,7 +45,7 @@ final class RestartingWorker {
         case .finished(let trial): return trial
         case .died(let ending, let step, let outputs):
             self.worker = nil
-            let signature = ending.hung ? "the step hung (\(ending.how))" : "the step crashed (\(ending.how))"
+            let signature: FailureSignature = ending.hung ? .stepHung(ending.how) : .stepCrashed(ending.how)
             let failure = TranscriptShrinker.Trial.Failure(index: step ?? 0, signature: signature)
             return TranscriptShrinker.Trial(failure: failure, outputs: outputs)
         }

@@ -77,18 +77,40 @@ import Testing
         #expect(result.lines.count <= 5, "\(result.lines)")
         #expect(result.lines.contains { $0.hasPrefix("net offline") })
         #expect(
-            result.signature
+            result.signature.description
                 == "the script's expects: expect m1.state == sent — expected == \"sent\", found \"toBeSent\" (m1 by alice \"hi\")")
     }
 
     @Test func shrinkingAnInvariantBrokenAfterTheHealKeepsTheHeal() {
-        let lines = ["user set alice", "send c1 text hi"] + FaultSchedule.heal
-        let broken = Explorer.Run(number: 0, lines: lines, violations: [Violation(invariant: .delivered, detail: "m1 is still toBeSent")])
-        #expect(Explorer.shrinkable(broken) == (["user set alice", "send c1 text hi"], FaultSchedule.heal))
-        let expect = Explorer.Run(number: 0, lines: lines, violations: [Violation(invariant: .expects, detail: "expect m1.state == sent")])
-        #expect(Explorer.shrinkable(expect) == (lines, []))
-        let crash = Explorer.Run(number: 0, lines: lines, violations: [Violation(invariant: .crash, detail: "signal 4")])
-        #expect(Explorer.shrinkable(crash) == (lines, []))
+        let body = ["user set alice", "send c1 text hi"]
+        let lines = body + FaultSchedule.heal
+        func run(_ violation: Violation) -> Explorer.Run {
+            Explorer.Run(number: 0, body: body, ending: FaultSchedule.heal, violations: [violation])
+        }
+        let broken = run(Violation(invariant: .delivered, detail: "m1 is still toBeSent"))
+        #expect(Explorer.shrinkable(broken) == (body, FaultSchedule.heal))
+        #expect(Explorer.shrinkable(run(Violation(invariant: .expects, detail: "expect m1.state == sent"))) == (lines, []))
+        #expect(Explorer.shrinkable(run(Violation(invariant: .crash, detail: "signal 4"))) == (lines, []))
+    }
+
+    /// A run keeps apart the script's lines (with its faults) and the heal
+    /// it ran after them (issue 30): shrinking keeps the ending the run
+    /// has, not whatever its last lines look like. Before, a run's last
+    /// lines equal to the heal were taken for it, the script's own too.
+    @Test func aRunKeepsItsBodyAndEndingApart() {
+        var explorer = Explorer()
+        explorer.kinds = [.offline]
+        let script = ["user set alice", "start conversation", "send c1 text hi"]
+        let planned = explorer.planned(script, run: 3)
+        #expect(planned.ending == FaultSchedule.heal)
+        #expect(planned.lines == planned.body + FaultSchedule.heal)
+        #expect(planned.body.filter { script.contains($0) } == script)
+        // A script that heals the world itself, run with no heal after it:
+        // its own last lines stay in what shrinking may cut.
+        let healing = script + FaultSchedule.heal
+        let unhealed = Explorer.Run(
+            number: 0, body: healing, ending: [], violations: [Violation(invariant: .delivered, detail: "m1 is still toBeSent")])
+        #expect(Explorer.shrinkable(unhealed) == (healing, []))
     }
 
     @Test func numbersShrinkTowardOne() {
@@ -145,10 +167,10 @@ import Testing
         let broken = Violation(invariant: .delivered, detail: "m1 is still sending after the world healed")
         let expect = Violation(invariant: .expects, detail: "expect m1.state == sent")
         let runs = [
-            Explorer.Run(number: 0, lines: [], violations: []),
-            Explorer.Run(number: 1, lines: [], violations: [expect]),
-            Explorer.Run(number: 2, lines: [], violations: [broken, expect]),
-            Explorer.Run(number: 3, lines: [], violations: [expect]),
+            Explorer.Run(number: 0, body: [], violations: []),
+            Explorer.Run(number: 1, body: [], violations: [expect]),
+            Explorer.Run(number: 2, body: [], violations: [broken, expect]),
+            Explorer.Run(number: 3, body: [], violations: [expect]),
         ]
         let report = ExploreReport(file: "examples/f.chat", runs: runs, seconds: 1.5)
         #expect(report.byInvariant.map(\.invariant) == [.delivered, .expects])
@@ -172,10 +194,10 @@ import Testing
         #expect((1...3).flatMap { Explorer.shard(runs: 7, index: $0, of: 3) }.sorted() == Array(0..<7))
         let expect = Violation(invariant: .expects, detail: "expect m1.state == sent")
         func shard(_ index: Int, failing: [Int]) -> ExploreShardReport {
-            let runs = failing.map { Explorer.Run(number: $0, lines: ["send c1 hi"], violations: [expect]) }
+            let runs = failing.map { Explorer.Run(number: $0, body: ["send c1 hi"], violations: [expect]) }
             let report = ExploreReport(file: "f.chat", runs: runs, runCount: 5, seconds: 1)
             let saved = failing.prefix(1).map {
-                ExploreShardReport.SavedFailure(run: $0, name: "f-run\($0).chat", script: "x", shrunk: nil)
+                ExploreShardReport.SavedFailure(run: $0, stem: "f-run\($0)", script: "x", shrunk: nil)
             }
             return ExploreShardReport(
                 seed: 1, runs: 10, shardIndex: index, shardCount: 2, faults: nil, noExpects: false,
@@ -225,10 +247,10 @@ import Testing
         #expect(a.first?.detail == b.first?.detail)
         #expect(a.first?.description == "the script's expects: expect m2.state == sent — expected == \"sent\", found \"toBeSent\"")
         #expect(
-            Explorer.signature(of: a)
+            Explorer.signature(of: a)?.description
                 == "the script's expects: expect m2.state == sent — expected == \"sent\", found \"toBeSent\" (m2 by alice \"b\")")
         #expect(
-            Explorer.signature(of: b)
+            Explorer.signature(of: b)?.description
                 == "the script's expects: expect m2.state == sent — expected == \"sent\", found \"toBeSent\" (m2 by alice \"c\")")
     }
 }

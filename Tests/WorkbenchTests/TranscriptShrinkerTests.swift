@@ -50,7 +50,7 @@ import Testing
         shrinker.seed = 1
         let result = try #require(try shrinker.shrink(try Transcript.parse(text, path: "planted.chat")))
         #expect(
-            result.signature
+            result.signature.description
                 == #"output differs at > send c1 text "one": expected "  [00:10:00.065] m1: failed", found "  [00:10:00.065] m1: toBeSent""#
         )
         // The time of the failure needs the clock; the watchers' lines are
@@ -89,7 +89,9 @@ import Testing
 
             """
         let result = try #require(try TranscriptShrinker().shrink(try Transcript.parse(text, path: "expect.chat")))
-        #expect(result.signature == #"an expect failed: expect m1.state == sent — expected == "sent", found "toBeSent" (m1 by alice "hi")"#)
+        #expect(
+            result.signature.description
+                == #"an expect failed: expect m1.state == sent — expected == "sent", found "toBeSent" (m1 by alice "hi")"#)
         #expect(
             Self.inputs(result.transcript) == [
                 "user set alice", "start conversation", "net offline", "send c1 text \"hi\"", "expect m1.state == sent",
@@ -113,7 +115,7 @@ import Testing
         let exported = try Transcript.parse(Transcript.export(session, steps: steps), path: "session.chat")
         #expect(!Self.inputs(exported).contains("net fail 1"))
         let result = try #require(try TranscriptShrinker().shrink(exported))
-        #expect(result.signature.hasPrefix("output differs at > send c1 text hi: "), "\(result.signature)")
+        #expect(result.signature.description.hasPrefix("output differs at > send c1 text hi: "), "\(result.signature)")
         #expect(Self.inputs(result.transcript) == ["user set alice", "clock advance 1m", "start conversation", "send c1 text hi"])
         #expect(try Self.testFailure(result.transcript) == "output differs at > send c1 text hi")
     }
@@ -127,7 +129,8 @@ import Testing
         let transcript = try Transcript.parse(export.text, path: "ticket.chat")
         let result = try #require(try TranscriptShrinker().shrink(transcript))
         #expect(
-            result.signature == #"an expect failed: expect m2.state == failed — expected == "failed", found "sent" (m2 by alice "Hello?")"#)
+            result.signature.description
+                == #"an expect failed: expect m2.state == failed — expected == "failed", found "sent" (m2 by alice "Hello?")"#)
         #expect(
             Self.inputs(result.transcript) == [
                 "user set alice", #"start conversation --id order-4711 --title "Order 4711""#, #"send c1 text "Where is my order?""#,

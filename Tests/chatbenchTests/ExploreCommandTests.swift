@@ -38,6 +38,32 @@ import Workbench
         #expect(rerun.status == 1, "the saved script fails the same way: \(rerun.stdout)")
     }
 
+    /// A failure and its shrunk script are saved in `--out` whatever its
+    /// name: the shrunk one's name was the saved one's path with every
+    /// `.chat` in it made `-shrunk.chat`, the folder's too (`runs.chat.d`
+    /// became `runs-shrunk.chat.d`, which did not exist, and nothing was saved).
+    @Test func anOutFolderWhoseNameHasDotChatKeepsItsName() throws {
+        let folder = try TemporaryFolder()
+        let script = folder.url.appendingPathComponent("fragile.chat")
+        try Self.fragile.write(to: script, atomically: true, encoding: .utf8)
+        let out = folder.url.appendingPathComponent("runs.chat.d").path
+        let explore = try ChatbenchBinary.run(["explore", script.path, "--runs", "30", "--faults", "offline", "--out", out, "--jobs", "2"])
+        #expect(explore.status == 1, "\(explore.stdout)\(explore.stderr)")
+        let saved = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
+        let full = try #require(saved.first { !$0.hasSuffix("-shrunk.chat") }, "\(saved)")
+        #expect(full.hasPrefix("fragile-seed1-run") && full.hasSuffix(".chat"))
+        #expect(Set(saved) == [full, String(full.dropLast(".chat".count)) + "-shrunk.chat"], "\(saved)")
+        #expect(explore.stdout.contains("\n  saved \(out)/\(full)\n"), "\(explore.stdout)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted() == ["fragile.chat", "runs.chat.d"])
+    }
+
+    /// Both names of a saved failure are made from its stem, whatever it holds.
+    @Test func aSavedFailuresNamesAreMadeFromItsStem() {
+        let failure = ExploreShardReport.SavedFailure(run: 3, stem: "v1.chat.old-seed1-run3", script: "x", shrunk: "y")
+        #expect(failure.name == "v1.chat.old-seed1-run3.chat")
+        #expect(failure.shrunkName == "v1.chat.old-seed1-run3-shrunk.chat")
+    }
+
     /// Two shards of an exploration, merged, are the unsharded exploration:
     /// the same table, JUnit report (but for times) and saved failures.
     /// A folder with no script is a usage error, as for `test`: explore

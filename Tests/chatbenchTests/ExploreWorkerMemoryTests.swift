@@ -2,6 +2,8 @@ import ChatTestSupport
 import Foundation
 import Testing
 
+@testable import chatbench
+
 /// An explore worker runs any number of runs in bounded memory (issue 29 §5,
 /// issue 31): its peak resident size after 200 runs of one file is within a
 /// few megabytes of its peak after 40. Each run's world was kept (0.4 MB a
@@ -22,12 +24,18 @@ import Testing
         var answered = 0
         var buffer = Data()
         func run(_ numbers: Range<Int>) throws -> Int {
-            for number in numbers { try input.fileHandleForWriting.write(contentsOf: Data("run \(number)\n".utf8)) }
+            for number in numbers {
+                try input.fileHandleForWriting.write(contentsOf: Data((WorkerRequest.run(number: number).json + "\n").utf8))
+            }
             while answered < numbers.upperBound {
                 let chunk = output.fileHandleForReading.availableData
                 guard !chunk.isEmpty else { break }
                 buffer += chunk
-                answered = String(decoding: buffer, as: UTF8.self).components(separatedBy: "chatbench-worker: done").count - 1
+                while let newline = buffer.firstIndex(of: 10) {
+                    let line = String(decoding: buffer[..<newline], as: UTF8.self)
+                    buffer = buffer[(newline + 1)...]
+                    if case .finished? = try WorkerAnswer.read(Substring(line)) { answered += 1 }
+                }
             }
             let status = try String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)
             let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? ""

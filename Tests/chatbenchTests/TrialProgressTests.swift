@@ -18,14 +18,14 @@ import Testing
         let steps = ["user set alice", "start conversation", "app restart"].map {
             TranscriptShrinker.Step(input: $0, expected: [], compared: false)
         }
-        let request = "trial " + String(decoding: try JSONEncoder().encode(steps), as: UTF8.self) + "\n"
+        let request = WorkerRequest.trial(steps: steps).json + "\n"
         let worker = try ChatbenchBinary.run(
             ["explore-worker"], input: request,
             environment: [ExploreWorkerCommand.crashVariable: "app restart", "SWIFT_BACKTRACE": "enable=no"])
         #expect(worker.status != 0, "\(worker.stdout)")
         var progress = TrialProgress.SoFar()
-        for line in worker.stdout.split(separator: "\n") where line.hasPrefix(ExploreWorker.prefix) {
-            progress.read(line.dropFirst(ExploreWorker.prefix.count))
+        for line in worker.stdout.split(separator: "\n") {
+            if case .progress(let step)? = try WorkerAnswer.read(line) { progress.read(step) }
         }
         let here = try TranscriptShrinker.trial(Array(steps.prefix(2)), seed: 1)
         #expect(progress.step == 2, "\(worker.stdout)")
@@ -33,13 +33,11 @@ import Testing
         #expect(progress.outputs.count == 2 && progress.outputs.allSatisfy { !$0.isEmpty })
     }
 
-    /// Each value reads back from its line; another line is none.
-    @Test func eachValueReadsBackFromItsLine() {
+    /// Each value reads back from the answer that carries it.
+    @Test func eachValueReadsBackFromItsLine() throws {
         let values: [TrialProgress] = [
             .willRun(step: 0), .ran(step: 3, output: ["ok: a \"quoted\" text", "  [00:00:00.044] w1 emits", ""]), .ran(step: 0, output: []),
         ]
-        for value in values { #expect(TrialProgress(line: Substring(value.line)) == value) }
-        #expect(TrialProgress(line: "started check") == nil)
-        #expect(TrialProgress(line: "done []") == nil)
+        for value in values { #expect(try WorkerAnswer.read(Substring(WorkerAnswer.progress(value).line)) == .progress(value)) }
     }
 }

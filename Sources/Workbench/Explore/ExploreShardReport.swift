@@ -43,20 +43,28 @@ package struct ExploreShardReport: Sendable, Hashable, Codable {
         }
     }
 
-    /// A failure saved as a script: its name in the folder of failures,
-    /// its text, and the shrunk script's text when it was shrunk.
+    /// A failure saved as a script: the stem of its files' names in the
+    /// folder of failures, its text, and the shrunk script's text when it
+    /// was shrunk.
     package struct SavedFailure: Sendable, Hashable, Codable {
         package var run: Int
-        package var name: String
+        /// What both its files' names are made of: `fragile-seed1-run3`.
+        package var stem: String
         package var script: String
         package var shrunk: String?
 
-        package init(run: Int, name: String, script: String, shrunk: String?) {
+        package init(run: Int, stem: String, script: String, shrunk: String?) {
             self.run = run
-            self.name = name
+            self.stem = stem
             self.script = script
             self.shrunk = shrunk
         }
+
+        /// The script's file: `fragile-seed1-run3.chat`.
+        package var name: String { stem + ".chat" }
+
+        /// The shrunk script's file: `fragile-seed1-run3-shrunk.chat`.
+        package var shrunkName: String { stem + "-shrunk.chat" }
     }
 
     /// Why shard reports do not merge.

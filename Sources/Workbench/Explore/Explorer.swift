@@ -16,13 +16,20 @@ package struct Explorer: Sendable {
     /// One run: its number, the lines it ran, and what did not hold.
     package struct Run: Sendable, Hashable, Codable {
         package var number: Int
-        package var lines: [String]
+        /// The script's lines with the run's faults among them.
+        package var body: [String]
+        /// What it ran after them: the heal (``FaultSchedule/heal``), or
+        /// nothing.
+        package var ending: [String]
         package var violations: [Violation]
         package var failed: Bool { !violations.isEmpty }
+        /// All the lines it ran: its body, then its ending.
+        package var lines: [String] { body + ending }
 
-        package init(number: Int, lines: [String], violations: [Violation]) {
+        package init(number: Int, body: [String], ending: [String] = [], violations: [Violation]) {
             self.number = number
-            self.lines = lines
+            self.body = body
+            self.ending = ending
             self.violations = violations
         }
     }
@@ -36,14 +43,17 @@ package struct Explorer: Sendable {
 
     /// Runs `lines` once under the schedule of run `number`.
     package func run(_ lines: [String], number: Int) throws -> Run {
-        let faulty = self.lines(of: lines, run: number)
-        return Run(number: number, lines: faulty, violations: try Self.check(faulty, seed: seed, expects: checkExpects, budget: budget))
+        var run = planned(lines, run: number)
+        run.violations = try Self.check(run.lines, seed: seed, expects: checkExpects, budget: budget)
+        return run
     }
 
-    /// The lines run `number` runs: `lines` with its faults, then the heal.
-    package func lines(of lines: [String], run number: Int) -> [String] {
-        FaultSchedule.draw(seed: seed, run: number, steps: lines.count, kinds: kinds, clients: FaultSchedule.clients(in: lines))
-            .apply(to: lines) + FaultSchedule.heal
+    /// Run `number` of `lines` before it runs (no violations yet): `lines`
+    /// with its faults, then the heal.
+    package func planned(_ lines: [String], run number: Int) -> Run {
+        let clients = FaultSchedule.clients(in: lines)
+        let faults = FaultSchedule.draw(seed: seed, run: number, steps: lines.count, kinds: kinds, clients: clients)
+        return Run(number: number, body: faults.apply(to: lines), ending: FaultSchedule.heal, violations: [])
     }
 
     /// A run's budget: what the script takes without faults, plus a day.
@@ -94,12 +104,12 @@ package struct Explorer: Sendable {
     /// invariant, and for an expect or a script error, its line and what it
     /// found or why it failed; for a crash, how it ended and the runtime's
     /// message (``CrashMessage``).
-    package static func signature(of violations: [Violation]) -> String? {
+    package static func signature(of violations: [Violation]) -> FailureSignature? {
         guard let first = violations.first else { return nil }
         switch first.invariant {
-        case .expects, .scriptError: return "\(first.invariant.rawValue): \(first.detail)\(first.referents ?? "")"
-        case .crash: return "\(first.invariant.rawValue): \(first.detail)"
-        default: return first.invariant.rawValue
+        case .expects, .scriptError: return .violation(first.invariant, detail: first.detail, referents: first.referents)
+        case .crash: return .violation(.crash, detail: first.detail)
+        default: return .violation(first.invariant)
         }
     }
 
@@ -109,10 +119,8 @@ package struct Explorer: Sendable {
     /// world never healed); an expect, a script error, a crash or a hang
     /// keep none (the line that crashes or hangs may be anywhere).
     package static func shrinkable(_ run: Run) -> (body: [String], ending: [String]) {
-        let heal = FaultSchedule.heal
         let afterHeal = ![.expects, .scriptError, .crash, .hang].contains(run.violations.first?.invariant)
-        guard afterHeal, run.lines.suffix(heal.count) == heal[...] else { return (run.lines, []) }
-        return (Array(run.lines.dropLast(heal.count)), heal)
+        return afterHeal ? (run.body, run.ending) : (run.lines, [])
     }
 
     /// The script a failure is saved as: its seed, what failed, its lines.

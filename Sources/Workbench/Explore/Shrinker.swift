@@ -12,7 +12,7 @@ package struct Shrinker: Sendable {
 
     package struct Result: Sendable, Hashable {
         package var lines: [String]
-        package var signature: String
+        package var signature: FailureSignature
         package var trials: Int
         /// False when a hang found on the way could not be found again: no
         /// smaller script hung when tried once more, and `lines` are the
@@ -32,10 +32,10 @@ package struct Shrinker: Sendable {
         }
         // A hang is a time limit passed, which a loaded machine passes
         // too: what shrinking found hanging is tried once more.
-        let hang = Explorer.signature(of: [Violation(invariant: .hang, detail: "")])
         guard
             let reduced = try Self.reduce(
-                lines, input: { $0 }, replacing: { $1 }, confirming: { $0 == hang }, signature: { Explorer.signature(of: try check($0)) })
+                lines, input: { $0 }, replacing: { $1 }, confirming: { $0 == .violation(.hang) },
+                signature: { Explorer.signature(of: try check($0)) })
         else { return nil }
         return Result(lines: reduced.elements, signature: reduced.signature, trials: reduced.trials, confirmed: reduced.confirmed)
     }
@@ -59,11 +59,11 @@ package struct Shrinker: Sendable {
     /// `confirmed`.
     package static func reduce<Element>(
         _ elements: [Element], input: (Element) -> String, replacing: (Element, String) -> Element,
-        pinned: (Element) -> Bool = { _ in false }, confirming: (String) -> Bool = { _ in false },
-        signature check: ([Element]) throws -> String?
-    ) throws -> (elements: [Element], signature: String, trials: Int, confirmed: Bool)? {
+        pinned: (Element) -> Bool = { _ in false }, confirming: (FailureSignature) -> Bool = { _ in false },
+        signature check: ([Element]) throws -> FailureSignature?
+    ) throws -> (elements: [Element], signature: FailureSignature, trials: Int, confirmed: Bool)? {
         var trials = 0
-        func signature(_ candidate: [Element]) throws -> String? {
+        func signature(_ candidate: [Element]) throws -> FailureSignature? {
             trials += 1
             return try check(candidate)
         }

@@ -22,7 +22,7 @@ package struct TranscriptShrinker: Sendable {
         /// prints now but the failing one, which keeps its expected output.
         /// Its header is its seed and where it runs (`# embedded-only:`).
         package var transcript: Transcript
-        package var signature: String
+        package var signature: FailureSignature
         package var trials: Int
     }
 
@@ -40,9 +40,9 @@ package struct TranscriptShrinker: Sendable {
     package struct Trial: Sendable, Hashable, Codable {
         package struct Failure: Sendable, Hashable, Codable {
             package var index: Int
-            package var signature: String
+            package var signature: FailureSignature
 
-            package init(index: Int, signature: String) {
+            package init(index: Int, signature: FailureSignature) {
                 self.index = index
                 self.signature = signature
             }
@@ -111,7 +111,7 @@ package struct TranscriptShrinker: Sendable {
         let session = try WorkbenchSession(options: options)
         let matcher = TranscriptMatcher()
         var outputs: [[String]] = []
-        func failed(_ index: Int, _ signature: String) -> Trial {
+        func failed(_ index: Int, _ signature: FailureSignature) -> Trial {
             Trial(failure: Trial.Failure(index: index, signature: signature), outputs: outputs)
         }
         for (index, step) in steps.enumerated() {
@@ -123,23 +123,22 @@ package struct TranscriptShrinker: Sendable {
             ran(index, found)
             let matches = matcher.matches(expected: step.expected, actual: found)
             if result.status == .expectFailed {
-                return failed(index, "an expect failed: " + Explorer.failure(of: step.input, result) + session.referents(of: step.input))
+                return failed(index, .expectFailed(Explorer.failure(of: step.input, result), referents: session.referents(of: step.input)))
             }
             if step.compared, !session.isRecordingCommand(input), !matches {
                 return failed(index, differs(step, found: found, matcher: matcher))
             }
             if result.status == .scriptError, !matches {
-                return failed(index, "a line failed: " + Explorer.failure(of: step.input, result))
+                return failed(index, .lineFailed(Explorer.failure(of: step.input, result)))
             }
             if result.status == .quit { break }
         }
         return Trial(failure: nil, outputs: outputs)
     }
 
-    /// `output differs at > INPUT: expected "A", found "B"`: the step's
-    /// first expected line missing and first line found instead (`nothing`
-    /// when there is none).
-    static func differs(_ step: Step, found: [String], matcher: TranscriptMatcher) -> String {
+    /// The step's output differs: its first expected line missing and first
+    /// line found instead (nil when there is none).
+    static func differs(_ step: Step, found: [String], matcher: TranscriptMatcher) -> FailureSignature {
         let diff = LineDiff.diff(expected: step.expected, actual: found, anyLines: TranscriptMatcher.anyLines) {
             matcher.lineMatches($0, $1)
         }
@@ -151,12 +150,6 @@ package struct TranscriptShrinker: Sendable {
             default: break
             }
         }
-        let input = step.input.trimmingCharacters(in: .whitespaces)
-        return "output differs at > \(input): expected \(Self.quoted(missing)), found \(Self.quoted(instead))"
-    }
-
-    /// `"LINE"`, or `nothing`.
-    private static func quoted(_ line: String?) -> String {
-        line.map { "\"\($0)\"" } ?? "nothing"
+        return .outputDiffers(input: step.input.trimmingCharacters(in: .whitespaces), expected: missing, found: instead)
     }
 }
