@@ -20,6 +20,10 @@ enum WorkerAnswer: WorkerMessage, Hashable {
 
     static let kind = "answer"
 
+    // Each unlabelled value under a key that names it, not Swift's `_0`.
+    enum ProgressCodingKeys: String, CodingKey { case _0 = "progress" }
+    enum TriedCodingKeys: String, CodingKey { case _0 = "trial" }
+
     /// What begins each answer's line on the worker's standard output
     /// (anything else there is not an answer).
     static let prefix = "chatbench-worker: "

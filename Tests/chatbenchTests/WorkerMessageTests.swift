@@ -42,6 +42,8 @@ import Testing
         for answer in answers {
             #expect(answer.line.hasPrefix(WorkerAnswer.prefix) && !answer.line.contains("\n"), "\(answer.line)")
             #expect(try WorkerAnswer.read(Substring(answer.line)) == answer, "\(answer.line)")
+            // Every value under a key that names it.
+            #expect(!answer.line.contains("\"_0\""), "\(answer.line)")
         }
         #expect(try WorkerAnswer.read("done []") == nil)
         #expect(try WorkerAnswer.read("") == nil)
