@@ -24,6 +24,13 @@ package enum FailureSignature: Sendable, Hashable, Codable, CustomStringConverti
     /// A transcript's step did not end within the time limit: how.
     case stepHung(String)
 
+    // Each unlabelled value under a key that names it, not Swift's `_0`.
+    enum ViolationCodingKeys: String, CodingKey { case _0 = "invariant", detail, referents }
+    enum ExpectFailedCodingKeys: String, CodingKey { case _0 = "failure", referents }
+    enum LineFailedCodingKeys: String, CodingKey { case _0 = "failure" }
+    enum StepCrashedCodingKeys: String, CodingKey { case _0 = "how" }
+    enum StepHungCodingKeys: String, CodingKey { case _0 = "how" }
+
     /// `the script's expects: expect m1.state == sent — …`, `no hang`,
     /// `output differs at > send c1 text hi: expected "…", found nothing`.
     package var description: String {
