@@ -25,8 +25,14 @@ package enum FailureSignature: Sendable, Hashable, Codable, CustomStringConverti
     case stepHung(String)
 
     // Each unlabelled value under a key that names it, not Swift's `_0`.
-    enum ViolationCodingKeys: String, CodingKey { case _0 = "invariant", detail, referents }
-    enum ExpectFailedCodingKeys: String, CodingKey { case _0 = "failure", referents }
+    enum ViolationCodingKeys: String, CodingKey {
+        case _0 = "invariant"
+        case detail, referents
+    }
+    enum ExpectFailedCodingKeys: String, CodingKey {
+        case _0 = "failure"
+        case referents
+    }
     enum LineFailedCodingKeys: String, CodingKey { case _0 = "failure" }
     enum StepCrashedCodingKeys: String, CodingKey { case _0 = "how" }
     enum StepHungCodingKeys: String, CodingKey { case _0 = "how" }
