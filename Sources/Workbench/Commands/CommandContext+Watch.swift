@@ -63,9 +63,9 @@ extension CommandContext.World {
         _ response: Response<Value>, _ description: String, by object: WatcherObject,
         world: any Stage, log: EventLog
     ) {
-        guard object.state != "ended" else { return }
+        guard !object.state.isEnded else { return }
         object.fresh = response.isDataFresh
-        object.state = response.refreshingState.name
+        object.state = .live(response.refreshingState)
         if case .failed(let error) = response.refreshingState { object.error = error } else { object.error = nil }
         let entry = log.append(
             world.now,
@@ -77,8 +77,8 @@ extension CommandContext.World {
 
     /// The watcher ended by itself (an error, the user cleared).
     private static func ended(_ object: WatcherObject, error: (any Error)?, world: any Stage, log: EventLog) {
-        guard object.state != "ended" else { return }
-        object.state = "ended"
+        guard !object.state.isEnded else { return }
+        object.state = .ended
         guard let error, !(error is CancellationError) else { return }
         let chatError = error as? ChatError ?? ChatError(ChatError.Code(rawValue: "error"), "\(error)")
         object.error = chatError
