@@ -5,7 +5,7 @@ extension CommandContext.World {
     /// Starts a watcher and logs each of its emissions the moment the SDK
     /// produces it, in order with everything else that happens.
     func startWatcher(_ target: WatcherObject.Target, binding: String?) -> WatcherObject {
-        let object = WatcherObject(handle: handles.nextHandle("w"), target: target, client: current)
+        let object = WatcherObject(handle: handles.nextHandle("w").name, target: target, client: current)
         handles.register(object)
         handles.bind(binding, to: object)
         let client = current.client
