@@ -108,7 +108,7 @@ import Testing
                 "0 call(Workbench.FieldCall.setCurrentUser(\"alice\"), step: 2)",
                 "0 call(Workbench.FieldCall.startConversation(id: Optional(\"c-1\"), title: nil), step: 3)",
                 // The lost answer's request fails as the world's next one.
-                "1000 fail(\"timeout\")",
+                "1000 fail(ChatSimulation.FailureKind.timeout)",
                 "1000 call(Workbench.FieldCall.sendText(\"hi\", conversation: \"c-1\"), step: 4)",
                 "1500 drop",
                 "2000 offline",

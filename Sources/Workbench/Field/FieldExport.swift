@@ -138,7 +138,7 @@ struct FieldRun {
         case .drop: execute("net drop")
         case .offline: execute("net offline")
         case .online: execute("net online")
-        case .fail(let kind): execute("net fail 1 --kind \(kind)")
+        case .fail(let kind): execute("net fail 1 --kind \(kind.rawValue)")
         case .settle: execute("settle")
         }
     }
