@@ -82,6 +82,15 @@ package enum FieldCall: Sendable, Hashable {
         }
     }
 
+    /// Whether the call returns the message (`sendMessage`) or the
+    /// conversation (`startConversation`) that later calls name by its id.
+    package var returnsWhatTheAppNames: Bool {
+        switch self {
+        case .sendText, .sendAttachment, .startConversation: true
+        default: false
+        }
+    }
+
     private static func name(ofUnknown json: String) -> String? {
         guard let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any], object.count == 1 else {
             return nil

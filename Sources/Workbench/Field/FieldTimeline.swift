@@ -109,7 +109,7 @@ package struct FieldTimeline: Sendable {
             var last: [(id: String, state: SendState.Kind)] = []
             for event in step.events {
                 switch FieldEvent(event) {
-                case .returned(let call, let id) where call == "sendMessage" || call == "startConversation": returned[step.number] = id
+                case .returned(_, let id) where call.returnsWhatTheAppNames: returned[step.number] = id
                 case .message(let id, let state):
                     last.removeAll { $0.id == id }
                     last.append((id, state))
