@@ -24,7 +24,7 @@ import Testing
     @Test func eachLegacyRecordedCallReadsBack() {
         #expect(
             FieldCall(legacyText: "ChatClient(configuration: cacheMode: .memory, autoResend: false, pageSize: 30, content: .kept)")
-                == .client(cacheMode: "memory", autoResend: false, pageSize: 30, redacted: false))
+                == .client(cacheMode: .memory, autoResend: false, pageSize: 30, redacted: false))
         #expect(FieldCall(legacyText: #"setCurrentUser(userId: "alice")"#) == .setCurrentUser("alice"))
         #expect(
             FieldCall(legacyText: #"startConversation(id: nil, title: "Knee pain")"#) == .startConversation(id: nil, title: "Knee pain"))
@@ -104,7 +104,8 @@ import Testing
         let kinds = timeline.actions.map { "\($0.time) \($0.kind)" }
         #expect(
             kinds == [
-                "0 call(Workbench.FieldCall.client(cacheMode: \"memory\", autoResend: true, pageSize: 20, redacted: false), step: 1)",
+                "0 call(Workbench.FieldCall.client(cacheMode: ChatSDK.ChatClient.CacheMode.memory, autoResend: true, pageSize: 20, "
+                    + "redacted: false), step: 1)",
                 "0 call(Workbench.FieldCall.setCurrentUser(\"alice\"), step: 2)",
                 "0 call(Workbench.FieldCall.startConversation(id: Optional(\"c-1\"), title: nil), step: 3)",
                 // The lost answer's request fails as the world's next one.
