@@ -24,7 +24,7 @@ import Testing
     @Test func eachLegacyRecordedCallReadsBack() {
         #expect(
             FieldCall(legacyText: "ChatClient(configuration: cacheMode: .memory, autoResend: false, pageSize: 30, content: .kept)")
-                == .client(cacheMode: "memory", autoResend: false, pageSize: 30, redacted: false))
+                == .client(cacheMode: .memory, autoResend: false, pageSize: 30, redacted: false))
         #expect(FieldCall(legacyText: #"setCurrentUser(userId: "alice")"#) == .setCurrentUser("alice"))
         #expect(
             FieldCall(legacyText: #"startConversation(id: nil, title: "Knee pain")"#) == .startConversation(id: nil, title: "Knee pain"))
@@ -104,11 +104,12 @@ import Testing
         let kinds = timeline.actions.map { "\($0.time) \($0.kind)" }
         #expect(
             kinds == [
-                "0 call(Workbench.FieldCall.client(cacheMode: \"memory\", autoResend: true, pageSize: 20, redacted: false), step: 1)",
+                "0 call(Workbench.FieldCall.client(cacheMode: ChatSDK.ChatClient.CacheMode.memory, autoResend: true, pageSize: 20, "
+                    + "redacted: false), step: 1)",
                 "0 call(Workbench.FieldCall.setCurrentUser(\"alice\"), step: 2)",
                 "0 call(Workbench.FieldCall.startConversation(id: Optional(\"c-1\"), title: nil), step: 3)",
                 // The lost answer's request fails as the world's next one.
-                "1000 fail(\"timeout\")",
+                "1000 fail(ChatSimulation.FailureKind.timeout)",
                 "1000 call(Workbench.FieldCall.sendText(\"hi\", conversation: \"c-1\"), step: 4)",
                 "1500 drop",
                 "2000 offline",

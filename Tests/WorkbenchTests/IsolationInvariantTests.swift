@@ -170,8 +170,8 @@ import Testing
     @Test func aWatcherOfTheUserBeforeThatStillShowsDataIsCaught() throws {
         let (session, _) = try run(["user set alice", "start conversation", "send c1 text hi", "watch items c1", "settle", "user clear"])
         let w1 = try #require(session.interpreter.objects["w1"] as? WatcherObject)
-        #expect(w1.state == "ended")
-        w1.state = "live"
+        #expect(w1.state == .ended)
+        w1.state = .live(.refreshed)
         w1.elements = ["m1"]
         #expect(
             invariants(session, .signedOutKeepsNothing).map(\.detail) == ["w1 opened for alice still shows 1 items on client (user none)"])

@@ -28,9 +28,9 @@ extension CommandContext.World {
         var outcome: (() -> String)?
         if kind == "done" {
             if let watcher = try? handles.watcher(handle) {
-                condition = { watcher.state != "refreshing" }
+                condition = { watcher.state != .live(.refreshing) }
                 what = "\(watcher.handle) to be done refreshing"
-                outcome = { watcher.state }
+                outcome = { watcher.state.name }
             } else {
                 let message = try handles.message(handle)
                 condition = { [.sent, .failed].contains(message.latest?.state.kind) }

@@ -5,7 +5,7 @@ extension CommandContext.World {
     /// Starts a watcher and logs each of its emissions the moment the SDK
     /// produces it, in order with everything else that happens.
     func startWatcher(_ target: WatcherObject.Target, binding: String?) -> WatcherObject {
-        let object = WatcherObject(handle: handles.nextHandle("w"), target: target, client: current)
+        let object = WatcherObject(handle: handles.nextHandle("w").name, target: target, client: current)
         handles.register(object)
         handles.bind(binding, to: object)
         let client = current.client
@@ -63,9 +63,9 @@ extension CommandContext.World {
         _ response: Response<Value>, _ description: String, by object: WatcherObject,
         world: any Stage, log: EventLog
     ) {
-        guard object.state != "ended" else { return }
+        guard !object.state.isEnded else { return }
         object.fresh = response.isDataFresh
-        object.state = response.refreshingState.name
+        object.state = .live(response.refreshingState)
         if case .failed(let error) = response.refreshingState { object.error = error } else { object.error = nil }
         let entry = log.append(
             world.now,
@@ -77,8 +77,8 @@ extension CommandContext.World {
 
     /// The watcher ended by itself (an error, the user cleared).
     private static func ended(_ object: WatcherObject, error: (any Error)?, world: any Stage, log: EventLog) {
-        guard object.state != "ended" else { return }
-        object.state = "ended"
+        guard !object.state.isEnded else { return }
+        object.state = .ended
         guard let error, !(error is CancellationError) else { return }
         let chatError = error as? ChatError ?? ChatError(ChatError.Code(rawValue: "error"), "\(error)")
         object.error = chatError

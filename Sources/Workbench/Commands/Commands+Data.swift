@@ -32,7 +32,7 @@ extension CommandTable {
                 context.output.printMade(invocation.binding ?? watcher.handle, "watch \(watcher.what)")
                 context.world.stage.runUntilIdle()
                 // A watcher that ends at once with an error is the command's error.
-                if watcher.state == "ended", let error = watcher.error { context.world.error = error }
+                if watcher.state.isEnded, let error = watcher.error { context.world.error = error }
                 return .done
             }),
         CommandSpec(
@@ -69,7 +69,7 @@ extension CommandTable {
                 }
                 watcher.observation?.cancel()
                 context.world.stage.runUntilIdle()
-                watcher.state = "ended"
+                watcher.state = .ended
                 watcher.stopped = true
                 context.output.print("\(watcher.handle) stopped")
                 return .done

@@ -55,7 +55,7 @@ extension Interpreter {
     /// server must be one its own client sent.
     func ownDataViolations(_ ownerships: Ownerships, onServer: (MessageObject) -> Bool) -> [Violation] {
         var found: [Violation] = []
-        for watcher in watchers where watcher.state != "ended" {
+        for watcher in watchers where !watcher.state.isEnded {
             let client = watcher.client
             let ownership = ownerships[client]
             let user = client.userId
@@ -102,7 +102,7 @@ extension Interpreter {
         let messages = self.messages
         for client in clients {
             let current = client.userId
-            for watcher in watchers where watcher.client === client && watcher.state != "ended" {
+            for watcher in watchers where watcher.client === client && !watcher.state.isEnded {
                 if let opened = watcher.userId, opened != current, !watcher.elements.isEmpty {
                     found.append(
                         Violation(

@@ -103,7 +103,7 @@ extension Interpreter {
                 )
             }
         }
-        for watcher in objects.others(WatcherObject.self) where watcher.state != "ended" && watcher.fresh {
+        for watcher in objects.others(WatcherObject.self) where !watcher.state.isEnded && watcher.fresh {
             guard case .items(let conversation) = watcher.target else { continue }
             let shown = watcher.elementObjects(in: handles).compactMap { ($0 as? MessageObject)?.id }
             let unsent = Set(messages.filter { $0.latest?.state != .sent }.map(\.id))

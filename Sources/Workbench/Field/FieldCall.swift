@@ -8,8 +8,10 @@ import Foundation
 /// step's `call` column); only a recording made before that column has its
 /// calls read from their text (``init(legacyText:)``).
 package enum FieldCall: Sendable, Hashable {
-    /// The client's creation, with what it was configured with.
-    case client(cacheMode: String, autoResend: Bool, pageSize: Int, redacted: Bool)
+    /// The client's creation, with what it was configured with: its cache
+    /// mode, and whether its recorder kept messages' texts redacted
+    /// (`ChatClient.Diagnostics.Content.redacted`).
+    case client(cacheMode: ChatClient.CacheMode, autoResend: Bool, pageSize: Int, redacted: Bool)
     case setCurrentUser(String)
     case clearCurrentUser
     case startConversation(id: String?, title: String?)
@@ -55,7 +57,9 @@ package enum FieldCall: Sendable, Hashable {
     package init(_ call: AppCall) {
         switch call {
         case .client(let cacheMode, let autoResend, let pageSize, let content):
-            self = .client(cacheMode: cacheMode, autoResend: autoResend, pageSize: pageSize, redacted: content == "redacted")
+            self = .client(
+                cacheMode: Self.cacheMode(cacheMode), autoResend: autoResend, pageSize: pageSize,
+                redacted: ChatClient.Diagnostics.Content(rawValue: content) == .redacted)
         case .setCurrentUser(let id): self = .setCurrentUser(id)
         case .clearCurrentUser, .deauthorizeUser: self = .clearCurrentUser
         case .startConversation(let id, let title): self = .startConversation(id: id, title: title)
@@ -82,6 +86,22 @@ package enum FieldCall: Sendable, Hashable {
         }
     }
 
+    /// Whether the call returns the message (`sendMessage`) or the
+    /// conversation (`startConversation`) that later calls name by its id.
+    package var returnsWhatTheAppNames: Bool {
+        switch self {
+        case .sendText, .sendAttachment, .startConversation: true
+        default: false
+        }
+    }
+
+    /// A recorded cache mode. One this version does not know (a newer
+    /// SDK's) is `memory`, as the replay has always run it: what a client
+    /// keeps on disk is not on the tape.
+    static func cacheMode(_ rawValue: String) -> ChatClient.CacheMode {
+        ChatClient.CacheMode(rawValue: rawValue) ?? .memory
+    }
+
     private static func name(ofUnknown json: String) -> String? {
         guard let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any], object.count == 1 else {
             return nil
@@ -105,7 +125,8 @@ extension FieldCall {
     package init?(legacyText text: String) {
         if let m = text.wholeMatch(of: /ChatClient\(configuration: cacheMode: \.(\w+), autoResend: (true|false), pageSize: (\d+).*\)/) {
             self = .client(
-                cacheMode: String(m.1), autoResend: m.2 == "true", pageSize: Int(m.3) ?? 20, redacted: text.contains("content: .redacted"))
+                cacheMode: Self.cacheMode(String(m.1)), autoResend: m.2 == "true", pageSize: Int(m.3) ?? 20,
+                redacted: text.contains("content: .redacted"))
         } else if let m = text.wholeMatch(of: /setCurrentUser\(userId: "(.*)"\)/) {
             self = .setCurrentUser(String(m.1))
         } else if text == "clearCurrentUser()" || text == "deauthorizeUser()" {

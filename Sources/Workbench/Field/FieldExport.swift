@@ -138,7 +138,7 @@ struct FieldRun {
         case .drop: execute("net drop")
         case .offline: execute("net offline")
         case .online: execute("net online")
-        case .fail(let kind): execute("net fail 1 --kind \(kind)")
+        case .fail(let kind): execute("net fail 1 --kind \(kind.rawValue)")
         case .settle: execute("settle")
         }
     }
@@ -159,8 +159,8 @@ struct FieldRun {
         switch call {
         case .client(let cache, let autoResend, let pageSize, _):
             if pageSize != 20 { notes.append("the client's page size was \(pageSize): the workbench's clients use 20") }
-            guard cache != "disk" || !autoResend else { return }
-            execute("client new app --cache \(cache)\(autoResend ? "" : " --no-auto-resend")")
+            guard cache != .disk || !autoResend else { return }
+            execute("client new app --cache \(cache.rawValue)\(autoResend ? "" : " --no-auto-resend")")
         case .setCurrentUser(let id): execute("user set \(word(id))")
         case .clearCurrentUser: execute("user clear")
         case .startConversation(let id, let title):

@@ -1,5 +1,6 @@
 import ChatCore
 import ChatSDK
+import ChatSimulation
 import Foundation
 
 /// What a field recording says happened, in the embedded world's terms
@@ -35,7 +36,7 @@ package struct FieldTimeline: Sendable {
             case offline
             case online
             /// The next request fails this way (a `net fail --kind`).
-            case fail(String)
+            case fail(FailureKind)
             /// The device sent a lost request again: the world's own
             /// retry (its back-off) happens no later than here.
             case settle
@@ -108,7 +109,7 @@ package struct FieldTimeline: Sendable {
             var last: [(id: String, state: SendState.Kind)] = []
             for event in step.events {
                 switch FieldEvent(event) {
-                case .returned(let call, let id) where call == "sendMessage" || call == "startConversation": returned[step.number] = id
+                case .returned(_, let id) where call.returnsWhatTheAppNames: returned[step.number] = id
                 case .message(let id, let state):
                     last.removeAll { $0.id == id }
                     last.append((id, state))
@@ -150,7 +151,7 @@ package struct FieldTimeline: Sendable {
                 }
                 if let lost = answer.lost, let request = self.request(answering: index, in: traffic) {
                     let at = failureTime(of: request, in: traffic) - start
-                    if lost.offline || lost.kind == "offline" {
+                    if lost.offline || lost.kind == .offline {
                         lostOffline.append(request.entry.time.milliseconds)
                     } else {
                         actions.append(Action(time: at, kind: .fail(Self.failKind(lost.kind))))
@@ -244,11 +245,12 @@ package struct FieldTimeline: Sendable {
     }
 
     /// The `net fail --kind` for a lost answer's kind.
-    static func failKind(_ kind: String?) -> String {
+    static func failKind(_ kind: TransportError.Kind?) -> FailureKind {
         switch kind {
-        case "refused", "timeout": kind!
-        case "unavailable", "rateLimited": "503"
-        default: "reset"
+        case .refused?: .refused
+        case .timeout?: .timeout
+        case .unavailable?, .rateLimited?: .unavailable
+        default: .reset
         }
     }
 }

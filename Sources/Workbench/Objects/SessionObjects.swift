@@ -34,16 +34,17 @@ final class SessionObjects: InspectionScope, @unchecked Sendable {
     static let reservedRoots = ["client", "error", "server", "provider", "clock", "net", "delegate"]
 
     /// The next handle with this prefix: `w1`, `w2`…, skipping names the
-    /// user bound; or the name being bound, for the object it names.
-    func nextHandle(_ prefix: String) -> String {
+    /// user bound, with the number the counter handed out; or the name
+    /// being bound, for the object it names, with no number.
+    func nextHandle(_ prefix: String) -> (name: String, number: Int?) {
         if let pending = pendingBinding, pending.prefix == prefix {
             pendingBinding = nil
-            return pending.name
+            return (pending.name, nil)
         }
         var n = counters[prefix] ?? 0
         repeat { n += 1 } while isTaken("\(prefix)\(n)")
         counters[prefix] = n
-        return "\(prefix)\(n)"
+        return ("\(prefix)\(n)", n)
     }
 
     /// Whether a name already names an object, a client or a built-in.
@@ -166,7 +167,7 @@ final class SessionObjects: InspectionScope, @unchecked Sendable {
         if let handle = handle(forID: id), let object = objects[handle] as? ConversationObject, !sameClient || object.client === client {
             return object
         }
-        let object = ConversationObject(handle: nextHandle("c"), id: id, client: client)
+        let object = ConversationObject(handle: nextHandle("c").name, id: id, client: client)
         register(object, id: id)
         return object
     }
@@ -174,10 +175,7 @@ final class SessionObjects: InspectionScope, @unchecked Sendable {
     /// The message object for an SDK message, made on first sight.
     func messageObject(for id: String, conversationId: String, client: ClientObject) -> MessageObject {
         if let object = objects.message(withID: id) { return object }
-        let handle = nextHandle("m")
-        // A name the user chose is no number the counter handed out (that
-        // one is taken, and could not have been chosen).
-        let number = counters["m"].flatMap { handle == "m\($0)" ? $0 : nil }
+        let (handle, number) = nextHandle("m")
         return objects.addMessage(id: id, conversationId: conversationId, client: client, handle: handle, number: number)
     }
 

@@ -21,9 +21,9 @@ final class WatcherObject: Inspectable, @unchecked Sendable {
     /// The SDK's watcher, delivering to this object as it emits.
     var observation: WatchObservation?
     var emissions = EmissionHistory()
-    var state = "refreshing" {
+    var state = WatcherState.live(.refreshing) {
         // An ended watcher follows nothing: it is not fresh (D1).
-        didSet { if state == "ended" { fresh = false } }
+        didSet { if state.isEnded { fresh = false } }
     }
     var fresh = false
     var elements: [String] = []
@@ -53,7 +53,7 @@ final class WatcherObject: Inspectable, @unchecked Sendable {
 
     func field(_ name: String, argument: String?, in scope: any InspectionScope) throws(ScriptError) -> Resolved? {
         switch name {
-        case "state": .value(.string(state))
+        case "state": .value(.string(state.name))
         case "fresh": .value(.bool(fresh))
         case "count": .value(.int(Int64(elements.count)))
         case "hasMore": .value(.bool(hasMore))
@@ -85,7 +85,7 @@ final class WatcherObject: Inspectable, @unchecked Sendable {
     }
 
     func summary(in scope: any InspectionScope) -> String {
-        var text = "\(handle): watch \(what) — \(state), \(fresh ? "fresh" : "not fresh"), \(elements.count) held"
+        var text = "\(handle): watch \(what) — \(state.name), \(fresh ? "fresh" : "not fresh"), \(elements.count) held"
         if hasMore { text += ", more to load" }
         if let error { text += ", error \(error.code)" }
         return text

@@ -13,17 +13,58 @@ import Synchronization
 enum AppBackendTape {
     static let deviceId = TrafficReporter.appBackendDevice
 
-    /// How a failed call is kept.
-    struct Failure: Codable {
-        var code: String
+    /// How a failed call is kept: `{"code","isTransport","message"}`, the
+    /// code being the server's (`isTransport` false) or the transport
+    /// failure's kind (`offline`, `refused`, `timeout`…).
+    struct Failure: Codable, Hashable {
+        enum Cause: Hashable {
+            /// The server said no.
+            case rejected(WireError.Code)
+            /// Lost on the way, or failed otherwise (kind `failed`).
+            case lost(TransportError.Kind)
+        }
+
+        var cause: Cause
         var message: String
-        var isTransport: Bool
+
+        init(_ cause: Cause, message: String) {
+            self.cause = cause
+            self.message = message
+        }
 
         /// How the call ended, as the tape types it (`error offline`,
         /// `error failed`: lost on the way; `error CODE`: the server said no).
         var outcome: TrafficEntry.Outcome {
-            guard isTransport else { return .rejected(code: code) }
-            return code == "offline" ? .offline : .failed
+            switch cause {
+            case .rejected(let code): .rejected(code: code.rawValue)
+            case .lost(.offline): .offline
+            case .lost: .failed
+            }
+        }
+
+        enum CodingKeys: String, CodingKey { case code, isTransport, message }
+
+        // LEGACY: rows written before issue 30 kept every transport kind but
+        // `offline` as `failed`; they read as the kind `failed`, as they did.
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            let code = try container.decode(String.self, forKey: .code)
+            let isTransport = try container.decode(Bool.self, forKey: .isTransport)
+            cause = isTransport ? .lost(TransportError.Kind(rawValue: code)) : .rejected(WireError.Code(rawValue: code))
+            message = try container.decode(String.self, forKey: .message)
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            switch cause {
+            case .rejected(let code):
+                try container.encode(code.rawValue, forKey: .code)
+                try container.encode(false, forKey: .isTransport)
+            case .lost(let kind):
+                try container.encode(kind.rawValue, forKey: .code)
+                try container.encode(true, forKey: .isTransport)
+            }
+            try container.encode(message, forKey: .message)
         }
     }
 
@@ -32,16 +73,17 @@ enum AppBackendTape {
 
     static func failure(_ error: any Error) -> Failure {
         switch error {
-        case let error as WireError: Failure(code: error.code.rawValue, message: error.message, isTransport: false)
-        case let error as TransportError:
-            Failure(code: error.kind == .offline ? "offline" : "failed", message: error.message, isTransport: true)
-        default: Failure(code: "failed", message: "\(error)", isTransport: true)
+        case let error as WireError: Failure(.rejected(error.code), message: error.message)
+        case let error as TransportError: Failure(.lost(error.kind), message: error.message)
+        default: Failure(.lost(.failed), message: "\(error)")
         }
     }
 
     static func error(_ failure: Failure) -> any Error {
-        if !failure.isTransport { return WireError(WireError.Code(rawValue: failure.code), failure.message) }
-        return TransportError(failure.code == "offline" ? .offline : .failed, failure.message)
+        switch failure.cause {
+        case .rejected(let code): WireError(code, failure.message)
+        case .lost(let kind): TransportError(kind, failure.message)
+        }
     }
 
     static let encoder: JSONEncoder = {

@@ -19,7 +19,8 @@ package struct TapeAnswer: Codable, Sendable, Hashable {
         /// Its kind (`refused`, `reset`, `timeout`…), so that a replay
         /// fails it as the SDK saw it: retryable or final (D7). Absent
         /// from tapes recorded before kinds: `offline` says it then.
-        package var kind: String?
+        /// Coded as its raw value (`"kind": "refused"`).
+        package var kind: TransportError.Kind?
     }
 
     package var response: WireResponse?
@@ -36,7 +37,7 @@ package struct TapeAnswer: Codable, Sendable, Hashable {
         switch error {
         case let error as WireError: self.error = error
         case let error as TransportError:
-            lost = Lost(offline: error.kind == .offline, message: error.message, kind: error.kind.rawValue)
+            lost = Lost(offline: error.kind == .offline, message: error.message, kind: error.kind)
         case is CancellationError: cancelled = true
         default: failure = "\(error)"
         }
@@ -47,7 +48,7 @@ package struct TapeAnswer: Codable, Sendable, Hashable {
         if let response { return response }
         if let error { throw error }
         if let lost {
-            let kind = lost.kind.map(TransportError.Kind.init(rawValue:)) ?? (lost.offline ? .offline : .failed)
+            let kind = lost.kind ?? (lost.offline ? .offline : .failed)
             throw TransportError(kind, lost.message)
         }
         if cancelled == true { throw CancellationError() }

@@ -114,7 +114,7 @@ extension TapeJSON {
             json.field("failure", answer.failure)
             if let lost = answer.lost {
                 json.object("lost") {
-                    $0.field("kind", lost.kind)
+                    $0.field("kind", lost.kind?.rawValue)
                     $0.field("message", lost.message)
                     $0.field("offline", lost.offline)
                 }
