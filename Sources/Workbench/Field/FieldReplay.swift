@@ -235,7 +235,7 @@ final class FieldReplayClient {
 
     init(
         session: RecordedSession, start: Instant, traffic: [RecordedTraffic], reachability: [(time: Int64, reachable: Bool)],
-        ids: ReplayedIDs, file: String, cacheMode: String, autoResend: Bool, pageSize: Int, redacted: Bool
+        ids: ReplayedIDs, file: String, cacheMode: ChatClient.CacheMode, autoResend: Bool, pageSize: Int, redacted: Bool
     ) throws {
         world = try World(seed: 1, start: start, interruption: Interruption())
         let runtime = FieldReplayRuntime(world: world, ids: ids)
@@ -250,8 +250,8 @@ final class FieldReplayClient {
             }
         }
         var configuration = ChatClient.Configuration(apiKey: World.apiKey, transport: transport, runtime: runtime)
-        configuration.cacheMode = ChatClient.CacheMode(rawValue: cacheMode) ?? .memory
-        if configuration.cacheMode == .disk { configuration.cacheMode = .memory }
+        // The device's disk cache is not here: the replay starts from a memory one.
+        configuration.cacheMode = cacheMode == .disk ? .memory : cacheMode
         configuration.autoResend = autoResend
         configuration.pageSize = pageSize
         configuration.deviceId = traffic.first?.entry.deviceId
