@@ -79,15 +79,16 @@ struct FieldSubjectEvent {
     /// of a replay, which have their values; a source of no known shape
     /// stays as it is.
     static func legacySubject(_ source: String) -> Subject {
-        let named: [String: AppEvent.Subject] = [
-            "call": .call, "client.session": .session, "client.connection": .connection, "warning": .warning,
-            "client.auth": .authentication, "watcher": .watcher(nil),
-        ]
-        if let subject = named[source] { return .value(subject) }
+        if let subject = legacyNamed[source] { return .value(subject) }
         if source.hasSuffix(":") { return .value(.message(id: String(source.dropLast()))) }
         if let number = source.wholeMatch(of: /w(\d+)/).flatMap({ Int($0.1) }), number > 0 { return .value(.watcher(number - 1)) }
         return .legacy(source: source)
     }
+
+    private static let legacyNamed: [String: AppEvent.Subject] = [
+        "call": .call, "client.session": .session, "client.connection": .connection, "warning": .warning,
+        "client.auth": .authentication, "watcher": .watcher(nil),
+    ]
 
     /// LEGACY, for events recorded without their value only: a watcher's
     /// events are those under its name (`w1`).

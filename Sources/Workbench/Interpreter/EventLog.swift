@@ -46,8 +46,6 @@ final class EventLog: Sendable {
     /// Entries the log's buffer has room for (what it holds between steps).
     var retainedCapacity: Int { state.withLock { $0.entries.capacity } }
 
-    /// `[00:00:01.250]`: time since the world started; from a day on,
-    /// with the days first: `[1d 02:03:04.005]`.
     /// `[00:00:01.500] text`, the stamp marked as a time (a history's line).
     static func stamped(_ time: Instant, since start: Instant, _ text: String) -> StyledText {
         var line = StyledText(stamp(time, since: start), as: .time)
@@ -55,6 +53,8 @@ final class EventLog: Sendable {
         return line
     }
 
+    /// `[00:00:01.250]`: time since the world started; from a day on,
+    /// with the days first: `[1d 02:03:04.005]`.
     static func stamp(_ time: Instant, since start: Instant) -> String {
         let ms = max(0, time.milliseconds - start.milliseconds)
         let days = ms / 86_400_000

@@ -76,7 +76,5 @@ final class StepOutput: @unchecked Sendable {
     }
 
     /// Prints `line` after the events of the step; `style` as for ``print(_:as:)``.
-    func printAfterEvents(_ line: String, as style: OutputStyle? = nil) {
-        trailer.append(StyledText(Format.escapingControls(shown(line)), as: style))
-    }
+    func printAfterEvents(_ line: String, as style: OutputStyle? = nil) { printAfterEvents(StyledText(line, as: style)) }
 }

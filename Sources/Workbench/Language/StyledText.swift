@@ -96,7 +96,6 @@ package struct StyledText: Sendable, Hashable {
     /// Each styled part's text and style, in order: what a reader (a test)
     /// checks.
     package var styledParts: [(text: String, style: OutputStyle)] {
-        let bytes = Array(text.utf8)
-        return spans.map { (String(decoding: bytes[$0.range], as: UTF8.self), $0.style) }
+        parts.compactMap { part in part.style.map { (part.text, $0) } }
     }
 }

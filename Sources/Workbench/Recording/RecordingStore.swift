@@ -169,8 +169,7 @@ package final class RecordingStore: Sendable {
         }
         if superseded {
             // The file's migrations this version does not have: named as they are, never read back as numbers.
-            let applied = try database.read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") }
-            let unknown = applied.filter { !migrator.migrations.contains($0) }.sorted()
+            let unknown = try database.read { try migrator.appliedIdentifiers($0) }.subtracting(migrator.migrations).sorted()
             throw RecordingError(
                 .newerSchema,
                 "\(path) was written by a newer chatbench (schema \(unknown.joined(separator: ", ")); this one knows up to \(RecordingSchema.current)): upgrade chatbench, or pass --db with another path"
