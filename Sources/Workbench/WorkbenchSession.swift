@@ -162,6 +162,18 @@ public final class WorkbenchSession {
         set { interpreter.world.capturesTraffic = newValue }
     }
 
+    /// Whether the session keeps the values the client and the server
+    /// minted, by what they are (``MintedValues``): a run checked against
+    /// a server needs them, in either world, and a server session's
+    /// recording marks them. On in server mode, off otherwise.
+    package var keepsMintedValues: Bool {
+        get { interpreter.handles.minted.isKept }
+        set { interpreter.handles.minted.isKept = newValue }
+    }
+
+    /// The values minted in the session so far, when kept.
+    var mintedValues: MintedValues { interpreter.world.exclusively { interpreter.handles.mintedValues() } }
+
     /// Where `history` finds earlier lines (the REPL's history store); by
     /// default, the lines of this session.
     package var historySource: (() -> [String])? {
@@ -183,6 +195,7 @@ public final class WorkbenchSession {
         fresh.state.historySource = old.state.historySource
         fresh.state.typedLines = old.state.typedLines
         fresh.world.capturesTraffic = old.world.capturesTraffic
+        fresh.handles.minted.isKept = old.handles.minted.isKept
         interpreter = fresh
     }
 

@@ -21,7 +21,9 @@ enum Colour {
         switch style {
         case .failure, .removed: Array("\u{1B}[31m".utf8)
         case .success, .added: Array("\u{1B}[32m".utf8)
-        case .time, .eventTime, .duration: Array("\u{1B}[2m".utf8)
+        case .time, .eventTime, .duration, .wakeUps: Array("\u{1B}[2m".utf8)
+        // Never printed: only a recording keeps these parts.
+        case .minted: []
         }
     }
 

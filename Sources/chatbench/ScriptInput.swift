@@ -64,11 +64,12 @@ enum ScriptInputRunner {
         case .script(_, _, let next):
             return ScriptLoop(engine: engine, bail: world.bail).run(lines: next)
         case .transcript(let transcript):
+            let conformance = options.serverURL == nil ? nil : try ServerConformance.Expected.of(transcript, options: options)
             let result = TranscriptRunner.check(
                 transcript, path: path, session: session, execute: engine.execute,
                 onStep: { _, step in
                     Terminal.writeStep(step.styledOutput)
-                }, conformance: options.serverURL != nil)
+                }, conformance: conformance)
             Terminal.flush()
             Terminal.writeError(TranscriptRunner.report(result).text)
             return result.passed ? 0 : 1

@@ -75,7 +75,8 @@ import Testing
                 "expect m1.state == failed", "m1.text",
             ], in: folder)
         let steps = try store.steps(of: session.id)
-        #expect(steps.map { $0.outputStyles == nil } == [false, true, false, false, false, true])
+        // A step that printed no styled part says so (`[]`): only a step recorded before v11 has none known.
+        #expect(steps.map { $0.outputStyles?.isEmpty } == [false, true, false, false, false, true])
         // Each event line's time; the message's text, which reads like an error, is no part.
         #expect(steps[2].styledOutput.styledParts.allSatisfy { $0.style == .eventTime && $0.text.hasPrefix("[00:00:00.") })
         #expect(steps[3].styledOutput.styledParts.map(\.style) == [.success])
@@ -85,6 +86,25 @@ import Testing
         #expect(message.spans.isEmpty)
         #expect(shown.contains { $0.text == "ok: m1.state == sent" && $0.styledParts.map(\.style) == [.success] })
         let stored = try store.read { db in try String?.fetchAll(db, sql: "SELECT styles FROM step ORDER BY number") }
-        #expect(stored[1] == nil && stored[3] == #"[[0,20,"success"]]"#)
+        #expect(stored[1] == "[]" && stored[3] == #"[[0,20,"success"]]"#)
+    }
+}
+
+/// A server session's minted values are kept after its styles (issue 30):
+/// they may lie within a styled part, and are never shown as a style.
+@Suite struct RecordedMintedPartsTests {
+    typealias Span = StyledText.Span
+
+    @Test func mintedPartsFollowTheStylesAndMayLieWithinThem() {
+        let text = "error: no conversation c-1234 here"
+        let spans = [Span(0..<34, .failure), Span(23..<29, .minted)]
+        #expect(Span.spans(json: Span.json(spans), within: text) == spans)
+        #expect(Span.spans(json: #"[[23,29,"minted"],[0,34,"failure"]]"#, within: text) == nil, "styles first")
+        #expect(Span.spans(json: #"[[0,34,"failure"],[23,29,"minted"],[20,25,"minted"]]"#, within: text) == nil, "in order")
+        let step = RecordedStep(
+            number: 1, input: "x", output: text, status: .ok, virtualTime: 0, wallTime: Date(), wallMicroseconds: 0, events: [],
+            outputStyles: spans)
+        #expect(step.styledOutput.spans == [Span(0..<34, .failure)])
+        #expect(step.mintedParts == [23..<29])
     }
 }

@@ -105,9 +105,25 @@ import Testing
             diverged.tapeDivergences.contains { $0.matches(#"POST /v1/conversations/c-[0-9a-f]{8}89025cc1/messages"#) },
             "\(diverged.tapeDivergences)")
 
+        // The replay mints the recorded ids again, and compares them as they are: a step that printed
+        // another id of the same shape diverges (issue 30: every such id used to compare as `<id>`).
+        let made = try #require(steps[2].output.split(separator: "\n").first.map(String.init))
+        let id = try #require(made.split(separator: " ").dropFirst(3).first.map(String.init))
+        #expect(made == "c1 = conversation \(id) (local)" && id.count == 18)
+        var tampered = steps
+        tampered[2].output = steps[2].output.replacingOccurrences(of: id, with: "c-" + String(repeating: "0", count: 16))
+        let other = tampered
+        let misread = try await onThread { try Replayer.replayTape(recorded, steps: other, traffic: traffic) }.get()
+        #expect(misread.divergence?.step == 3, "\(String(describing: misread.divergence))")
+
+        // The recording marks where the values minted in the session are, by what the session knew.
+        let bytes = Array(steps[2].output.utf8)
+        #expect(steps[2].mintedParts.map { String(decoding: bytes[$0], as: UTF8.self) }.first == id)
+
         // Its export is a transcript of a server's world: marked so, the embedded run skips it instead of failing on
-        // every real time, and it says how to run it (issue 30).
+        // every real time, and it says how to run it (issue 30). What varies is written `[..]`: the minted id.
         let exported = Transcript.export(recorded, steps: steps)
+        #expect(exported.contains("\nc1 = conversation [..] (local)\n") && !exported.contains(id + " (local)"), "\(exported)")
         let transcript = try Transcript.parse(exported, path: "story.chat")
         #expect(transcript.serverOnly?.hasPrefix("recorded against a server (\(server.baseURL))") == true, "\(exported)")
         #expect(exported.contains("\n# Run it with: chatbench test --server fresh FILE\n"))
@@ -115,6 +131,13 @@ import Testing
         try exported.write(toFile: file, atomically: true, encoding: .utf8)
         let embedded = TranscriptRunner.run(path: file)
         #expect(embedded.skipped != nil && embedded.passed, "\(embedded)")
+
+        // Against another server, a fresh one, it passes as written.
+        let fresh = try await Self.startServer()
+        defer { Task { await fresh.stop() } }
+        let url = fresh.baseURL
+        let run = try await onThread { TranscriptRunner.run(path: file, server: { _ in (url, {}) }) }.get()
+        #expect(run.passed && run.skipped == nil, "\(run.failures) \(exported)")
     }
 
     /// The session's id component is kept as the value it was minted with

@@ -91,6 +91,8 @@ extension CommandContext.World {
                     object.auth = nil
                 }
                 if case .authenticated(let user, let via) = state {
+                    // An anonymous user's id is the server's.
+                    if via == .anonymous { handles.minted.learn(user, as: "\(name).user") }
                     object.userId = user
                     object.auth = via
                     object.delegate.userId = user

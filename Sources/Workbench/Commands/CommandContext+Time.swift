@@ -88,7 +88,7 @@ extension CommandContext.World {
         guard !stage.interruption.isRequested else { return }
         var line = StyledText("settled after ")
         line.append(Format.duration(stage.now - started), as: .duration)
-        if !reasons.isEmpty { line.append(": " + reasons.joined(separator: ", ")) }
+        if !reasons.isEmpty { line.append(": " + reasons.joined(separator: ", "), as: .wakeUps) }
         output.printAfterEvents(line)
     }
 }

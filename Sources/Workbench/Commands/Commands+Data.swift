@@ -91,7 +91,7 @@ extension CommandTable {
                 guard let conversation = context.world.perform({ try await sdk.startConversation(id: id, title: title) }) else {
                     return .done
                 }
-                let object = context.handles.conversationObject(for: conversation.id, client: client, sameClient: true)
+                let object = context.handles.conversationObject(for: conversation.id, client: client, sameClient: true, minted: id == nil)
                 object.latest = conversation
                 context.handles.bind(invocation.binding, to: object)
                 context.output.printMade(

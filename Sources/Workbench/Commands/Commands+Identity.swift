@@ -249,6 +249,10 @@ extension CommandTable {
                     user = context.world.perform { try await client.updateCurrentUserInfo(nickname: nickname, profileURL: url) }
                 }
                 guard let user else { return .done }
+                // An uploaded picture's URL is the server's.
+                if invocation.option("--url") == nil, let url = user.profileURL {
+                    context.handles.minted.learn(url, as: "\(user.id).picture")
+                }
                 context.output.print("profile of \(user.id): nickname \(user.nickname ?? "none"), picture \(user.profileURL ?? "none")")
                 return .done
             }),

@@ -44,6 +44,8 @@ final class Interpreter: @unchecked Sendable {
         start = world.now
         table = CommandTable.standard
         handles = SessionObjects(stage: world, start: start)
+        // A server session's recording marks the values minted in it.
+        handles.minted.isKept = options.serverURL != nil
         state = SessionSettings(seed: options.seed)
         let log = self.log
         world.onTrace { time, trace in

@@ -35,15 +35,25 @@ extension StyledText.Span: Codable {
 
     /// The spans `json` holds, when they fit `text` (in order, not
     /// overlapping, within it); nil otherwise (a damaged row, or styles
-    /// this version does not know), so that the text is shown plain.
+    /// this version does not know), so that the text is shown plain. The
+    /// minted values' parts (``OutputStyle/minted``) follow the styles, in
+    /// order among themselves: they may lie within a styled part.
     static func spans(json: String, within text: String) -> [StyledText.Span]? {
         guard let spans = TapeCoding.decode([StyledText.Span].self, from: Data(json.utf8)) else { return nil }
         var end = 0
+        var mintedEnd = 0
+        var sawMinted = false
         for span in spans {
-            guard span.range.lowerBound >= end else { return nil }
-            end = span.range.upperBound
+            if span.style == .minted {
+                guard span.range.lowerBound >= mintedEnd else { return nil }
+                mintedEnd = span.range.upperBound
+                sawMinted = true
+            } else {
+                guard !sawMinted, span.range.lowerBound >= end else { return nil }
+                end = span.range.upperBound
+            }
         }
-        return end <= text.utf8.count ? spans : nil
+        return max(end, mintedEnd) <= text.utf8.count ? spans : nil
     }
 }
 

@@ -21,6 +21,9 @@ final class SessionObjects: InspectionScope, @unchecked Sendable {
     /// SDK or server id → handle.
     var objects = ObjectRegistry()
     var counters: [String: Int] = [:]
+    /// The values the client or the server minted, by what they are, when
+    /// kept (``MintedValues``).
+    var minted = MintedValues()
     /// The name `NAME = VERB …` gives the object the verb makes, taken by
     /// the first handle of that kind handed out while the verb runs.
     var pendingBinding: (name: String, prefix: String)?
@@ -111,7 +114,7 @@ final class SessionObjects: InspectionScope, @unchecked Sendable {
         if handle(forID: word) == nil, objects[word] == nil, Self.looksLikeConversationID(word) {
             // An id learned elsewhere (a push, another device): it gets a
             // handle on the current client, and the SDK asks the server.
-            return conversationObject(for: word, client: current)
+            return conversationObject(for: word, client: current, minted: false)
         }
         return try resolve(word, as: .conversation) as! ConversationObject
     }
@@ -163,12 +166,15 @@ final class SessionObjects: InspectionScope, @unchecked Sendable {
     /// The conversation object for an id, made on first sight. With
     /// `sameClient`, one of another client is not reused: an app-chosen id
     /// can name different users' conversations (ConversationAliases).
-    func conversationObject(for id: String, client: ClientObject, sameClient: Bool = false) -> ConversationObject {
+    /// `minted`: whether the client or the server minted the id, rather
+    /// than the script naming it.
+    func conversationObject(for id: String, client: ClientObject, sameClient: Bool = false, minted: Bool = true) -> ConversationObject {
         if let handle = handle(forID: id), let object = objects[handle] as? ConversationObject, !sameClient || object.client === client {
             return object
         }
         let object = ConversationObject(handle: nextHandle("c").name, id: id, client: client)
         register(object, id: id)
+        if minted { self.minted.learn(id, as: "\(object.handle).id") }
         return object
     }
 
@@ -176,6 +182,7 @@ final class SessionObjects: InspectionScope, @unchecked Sendable {
     func messageObject(for id: String, conversationId: String, client: ClientObject) -> MessageObject {
         if let object = objects.message(withID: id) { return object }
         let (handle, number) = nextHandle("m")
+        minted.learn(id, as: "\(handle).id")
         return objects.addMessage(id: id, conversationId: conversationId, client: client, handle: handle, number: number)
     }
 
@@ -195,5 +202,17 @@ final class SessionObjects: InspectionScope, @unchecked Sendable {
     func bind(_ name: String?, to object: any Inspectable) {
         guard let name, object.handle != name, objects[name] == nil else { return }
         objects[name] = object
+    }
+
+    /// The minted values the session knows now, with each conversation's
+    /// id on the server as its client knows it at this moment (`c1.serverId`).
+    func mintedValues() -> MintedValues {
+        guard minted.isKept else { return minted }
+        var values = minted
+        for conversation in objects.others(ConversationObject.self).sorted(by: { $0.handle < $1.handle }) {
+            let serverId = conversation.serverId
+            if serverId != conversation.id { values.learn(serverId, as: "\(conversation.handle).serverId") }
+        }
+        return values
     }
 }

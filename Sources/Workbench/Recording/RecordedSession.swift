@@ -100,12 +100,20 @@ package struct RecordedStep: Sendable, Hashable, Codable {
     package var deviceClock: Int64? = nil
     /// What each styled part of ``output`` is (`step.styles`, v11), as the
     /// code that printed it said (``OutputStyle``): what `sessions show`
-    /// colours by, never by reading the text. Nil when the step printed no
-    /// styled part, and for steps recorded before v11.
+    /// colours by, never by reading the text; then, in a server session,
+    /// where the values minted in it are (``OutputStyle/minted``). Nil
+    /// for steps recorded before v11 (and, before v12's build, for a step
+    /// that printed no styled part): what they were is not known.
     package var outputStyles: [StyledText.Span]? = nil
 
     /// The output with its styles, as it was printed (plain where none were recorded).
-    package var styledOutput: StyledText { StyledText(text: output, spans: outputStyles ?? []) }
+    package var styledOutput: StyledText {
+        StyledText(text: output, spans: outputStyles?.filter { $0.style != .minted } ?? [])
+    }
+
+    /// Where in ``output`` the values the client or the server minted are,
+    /// as UTF-8 offsets (a server session's; ``MintedValues``).
+    package var mintedParts: [Range<Int>] { outputStyles?.filter { $0.style == .minted }.map(\.range) ?? [] }
 }
 
 extension StepStatus: Codable {

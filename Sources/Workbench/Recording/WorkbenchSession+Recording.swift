@@ -24,7 +24,9 @@ extension WorkbenchSession {
     ) -> RecordedStep {
         let input = redact(input)
         let output = redact(result.output)
-        let styles = result.styledOutput.spans(carriedTo: output)
+        // Where the values minted in a server session are, after its styles.
+        let minted = keepsMintedValues ? mintedValues.occurrences(in: output).map { StyledText.Span($0.range, .minted) } : []
+        let styles = result.styledOutput.spans(carriedTo: output) + minted
         let events = result.events.map {
             RecordedEvent(
                 virtualTime: $0.time.milliseconds, source: $0.source, text: redact($0.text), kind: $0.event.recordedKind.redacted(redact))
@@ -32,7 +34,7 @@ extension WorkbenchSession {
         return RecordedStep(
             number: number, input: input, output: output, status: result.status,
             virtualTime: result.virtualTime.milliseconds, wallTime: wallTime, wallMicroseconds: wallMicroseconds,
-            events: events, stoppedAfterTicks: result.stoppedAfterTicks, outputStyles: styles.isEmpty ? nil : styles)
+            events: events, stoppedAfterTicks: result.stoppedAfterTicks, outputStyles: styles)
     }
 
     /// A step's traffic as it is written: each kind's texts and body (its JSON

@@ -26,9 +26,38 @@ extension Transcript {
         let probe = MachineDependenceProbe()
         for step in steps where !probe.dependsOnTheMachine(step.input) {
             out.append("> \(step.input)")
-            out += TranscriptRunner.lines(of: step.output).map(expectedLine)
+            out += session.mode == .server ? expectedLinesAgainstAServer(step) : TranscriptRunner.lines(of: step.output).map(expectedLine)
         }
         return out.map { $0 + "\n" }.joined()
+    }
+
+    /// A server session's step as expected lines: each part that varies
+    /// from run to run against a server (a history's stamp, a measured
+    /// duration, a value minted in the session), as its recorded styles
+    /// say, written `[..]`; event lines as recorded (they are not
+    /// compared). A line that must be written as a pattern is written
+    /// whole; a step recorded without styles (LEGACY), as it was.
+    static func expectedLinesAgainstAServer(_ step: RecordedStep) -> [String] {
+        let printed = TranscriptRunner.lines(of: step.output)
+        guard step.outputStyles != nil else { return printed.map(expectedLine) }
+        let styled = step.styledOutput
+        var varying = styled.spans.filter { $0.style.variesAgainstAServer && $0.style != .eventTime }.map(\.range) + step.mintedParts
+        varying.sort { $0.lowerBound < $1.lowerBound }
+        var merged: [StyledText.Span] = []
+        for range in varying {
+            if let last = merged.last, range.lowerBound <= last.range.upperBound {
+                merged[merged.count - 1].range = last.range.lowerBound..<max(last.range.upperBound, range.upperBound)
+            } else {
+                merged.append(StyledText.Span(range, .minted))
+            }
+        }
+        let marked = StyledText(text: step.output, spans: merged).lines
+        return zip(printed, zip(styled.lines, marked)).map { text, lines in
+            let (line, varies) = lines
+            let written = expectedLine(for: text)
+            guard written == text, !line.spans.contains(where: { $0.style == .eventTime }) else { return written }
+            return varies.parts.map { $0.style == nil ? $0.text : TranscriptMatcher.anyText }.joined()
+        }
     }
 }
 

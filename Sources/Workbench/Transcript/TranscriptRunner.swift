@@ -50,12 +50,20 @@ package enum TranscriptRunner {
         } catch {
             return .error(TranscriptError(path: path, "cannot start a world: \(error)"))
         }
+        var conformance: ServerConformance.Expected?
+        if server != nil {
+            do {
+                conformance = try .of(transcript, options: options)
+            } catch {
+                return .error(TranscriptError(path: path, "cannot start the embedded world to compare with: \(error)"))
+            }
+        }
         let capture = html ? RunCapture(workbench: session) : nil
         // Only an HTML capture reads the traffic.
         session.capturesTraffic = html
         var result = check(
             transcript, path: path, session: session, execute: session.execute, onStart: onStart,
-            onStep: { capture?.add($0, $1) }, conformance: server != nil)
+            onStep: { capture?.add($0, $1) }, conformance: conformance)
         if let capture, !result.passed {
             result.html = capture.html(name: URL(fileURLWithPath: path).lastPathComponent, kind: .test)
         }
@@ -66,11 +74,12 @@ package enum TranscriptRunner {
 
     /// Runs a parsed file through `execute` (the session's own, or a
     /// recorder's) and checks it; `onStart` sees each step as it starts,
-    /// `onStep` as it ends.
+    /// `onStep` as it ends. Against a server, `conformance` says what the
+    /// run is compared with (``ServerConformance``).
     package static func check(
         _ transcript: Transcript, path: String, session: WorkbenchSession,
         execute: (String) -> StepResult, onStart: (Transcript.Block) -> Void = { _ in },
-        onStep: (String, StepResult) -> Void = { _, _ in }, conformance: Bool = false
+        onStep: (String, StepResult) -> Void = { _, _ in }, conformance: ServerConformance.Expected? = nil
     ) -> TranscriptResult {
         let matcher = TranscriptMatcher()
         var failures: [String] = []
@@ -99,14 +108,26 @@ package enum TranscriptRunner {
             onStep(input, result)
             let step = session.recordedStep(number: index + 1, input: input, result: result)
             let actual = lines(of: step.output)
+            // The same step in the embedded world, to compare with.
+            var embedded: (step: RecordedStep, minted: MintedValues)?
+            if case .embeddedRun(let twin)? = conformance {
+                let twinInput = twin.reveal(block.input)
+                embedded = (twin.recordedStep(number: index + 1, input: twinInput, result: twin.execute(twinInput)), twin.mintedValues)
+            }
             if transcript.kind == .transcript || !block.input.allSatisfy(\.isWhitespace) {
                 output += "> \(step.input)\n" + step.output
             }
             switch transcript.kind {
             case .transcript:
                 let compared = !session.isRecordingCommand(input)
-                let expected = conformance ? ServerConformance.comparable(block.expected) : block.expected
-                let got = conformance ? ServerConformance.comparable(step.styledOutput) : actual
+                var (expected, got) = (block.expected, actual)
+                if let embedded {
+                    expected = ServerConformance.comparable(embedded.step.styledOutput, naming: embedded.minted)
+                    got = ServerConformance.comparable(step.styledOutput, naming: session.mintedValues)
+                } else if conformance != nil {
+                    expected = ServerConformance.comparable(expected: block.expected)
+                    got = ServerConformance.comparable(step.styledOutput)
+                }
                 if compared, !matcher.matches(expected: expected, actual: got) {
                     let diff = LineDiff.diff(expected: expected, actual: got, anyLines: TranscriptMatcher.anyLines) {
                         matcher.lineMatches($0, $1)
@@ -115,7 +136,7 @@ package enum TranscriptRunner {
                         block, result.status == .expectFailed ? .expectFailed : .outputDiffers, found: actual, detail: diff.map(\.text),
                         styles: diff.map(\.style))
                     // A failed expect is never blessed: the file keeps its expectation.
-                    if !conformance, result.status != .expectFailed { replacements[index] = actual.map(Transcript.expectedLine) }
+                    if conformance == nil, result.status != .expectFailed { replacements[index] = actual.map(Transcript.expectedLine) }
                     if result.status == .expectFailed { expectFailed = true }
                 } else if result.status == .expectFailed {
                     expectFailed = true
