@@ -16,8 +16,8 @@ import Testing
         _ summary: String, _ body: String?, _ exchange: Int
     ) -> TrafficEntry {
         TrafficEntry(
-            time: t0 + .milliseconds(ms), deviceId: device, channel: channel, direction: direction,
-            kind: .described(summary, channel, direction, device),
+            time: t0 + .milliseconds(ms), origin: .device(device), channel: channel, direction: direction,
+            kind: .described(summary, channel, direction, .device(device)),
             body: body.map { Data($0.utf8) }, exchange: exchange)
     }
 

@@ -176,7 +176,7 @@ package final class FlightRecorder: @unchecked Sendable {
             ).execute(
                 arguments: [
                     state.session, state.trafficSeq, state.step > 0 ? state.step : nil, wall, SQLiteTime.string(milliseconds: wall),
-                    entry.channel.rawValue, entry.direction.rawValue, kind.summary, body, entry.deviceId, entry.exchange, kind.json,
+                    entry.channel.rawValue, entry.direction.rawValue, kind.summary, body, entry.origin.label, entry.exchange, kind.json,
                     monotonicTime(),
                 ])
         }

@@ -23,7 +23,7 @@ extension RecordingStore {
             try insert.run(
                 .int(sessionID), .int(Int64(first + index)), .int(step), .int(entry.time.milliseconds), .text(wallTime),
                 .text(entry.channel.rawValue), .text(entry.direction.rawValue), .text(entry.summary), entry.body.map { .blob($0) } ?? .null,
-                .text(entry.deviceId), .int(entry.exchange), .text(entry.kind.json))
+                .text(entry.origin.label), .int(entry.exchange), .text(entry.kind.json))
         }
     }
 
@@ -31,7 +31,7 @@ extension RecordingStore {
     /// feeds the SDK from (``TapeTransport``). Empty for an embedded session.
     package func traffic(of sessionID: Int64) throws(RecordingError) -> [RecordedTraffic] {
         try read { db in
-            let origin = try Self.monotonicOrigin(of: sessionID, db)
+            let clockOrigin = try Self.monotonicOrigin(of: sessionID, db)
             return try Row.fetchAll(
                 db,
                 sql: """
@@ -50,7 +50,8 @@ extension RecordingStore {
                         "traffic \(row["seq"] as Int) of session \(sessionID) has channel \(channel) and direction \(direction): expected http or ws, and out or in"
                     )
                 }
-                let deviceId: String = row["device_id"]
+                // Whose it is, from its device id, as the schema has no more (the legacy reader's).
+                let origin = TrafficEntry.Origin(legacyDeviceId: row["device_id"])
                 let kind: TrafficEntry.Kind
                 if let json: String = row["kind"] {
                     guard let typed = TrafficEntry.Kind(json: json) else {
@@ -60,12 +61,11 @@ extension RecordingStore {
                     kind = typed
                 } else {
                     // Written before v8: the legacy reader types it from its summary.
-                    kind = TrafficEntry.Kind(legacySummary: row["summary"], channel: channel, direction: direction, deviceId: deviceId)
+                    kind = TrafficEntry.Kind(legacySummary: row["summary"], channel: channel, direction: direction, origin: origin)
                 }
                 let entry = TrafficEntry(
-                    time: Instant(milliseconds: Self.sessionTime(row["virtual_time"], row["monotonic_time"], origin: origin)),
-                    deviceId: deviceId, channel: channel,
-                    direction: direction, kind: kind, body: row["body"], exchange: row["exchange"])
+                    time: Instant(milliseconds: Self.sessionTime(row["virtual_time"], row["monotonic_time"], origin: clockOrigin)),
+                    origin: origin, channel: channel, direction: direction, kind: kind, body: row["body"], exchange: row["exchange"])
                 return RecordedTraffic(seq: row["seq"], step: row["step"], wallTime: row["wall_time"], entry: entry)
             }
         }
