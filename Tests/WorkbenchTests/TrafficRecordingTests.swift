@@ -183,7 +183,7 @@ import Testing
         try queue.close()
         let store = try RecordingStore(path: path)
         let columns = try store.read { db in try db.columns(in: "traffic").map(\.name) }
-        #expect(columns.suffix(4) == ["device_id", "exchange", "kind", "monotonic_time"])
+        #expect(columns.suffix(5) == ["device_id", "exchange", "kind", "monotonic_time", "origin"])
     }
 
     /// v4 rebuilds the per-step tables WITHOUT ROWID (a commit writes fewer

@@ -16,14 +16,15 @@ extension RecordingStore {
         let wallTime = SQLiteTime.string(from: wallTime)
         let insert = try db.cachedStatement(
             sql: """
-                INSERT INTO traffic (session_id, seq, step, virtual_time, wall_time, channel, direction, summary, body, device_id, exchange, kind)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO traffic (
+                    session_id, seq, step, virtual_time, wall_time, channel, direction, summary, body, device_id, origin, exchange, kind)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
         for (index, entry) in traffic.enumerated() {
             try insert.run(
                 .int(sessionID), .int(Int64(first + index)), .int(step), .int(entry.time.milliseconds), .text(wallTime),
                 .text(entry.channel.rawValue), .text(entry.direction.rawValue), .text(entry.summary), entry.body.map { .blob($0) } ?? .null,
-                .text(entry.origin.label), .int(entry.exchange), .text(entry.kind.json))
+                .text(entry.origin.label), .text(entry.origin.column), .int(entry.exchange), .text(entry.kind.json))
         }
     }
 
@@ -35,7 +36,8 @@ extension RecordingStore {
             return try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT seq, step, virtual_time, monotonic_time, wall_time, channel, direction, summary, body, device_id, exchange, kind
+                    SELECT seq, step, virtual_time, monotonic_time, wall_time, channel, direction, summary, body, device_id, origin, exchange,
+                        kind
                     FROM traffic WHERE session_id = ? ORDER BY seq
                     """,
                 arguments: [sessionID]
@@ -50,8 +52,20 @@ extension RecordingStore {
                         "traffic \(row["seq"] as Int) of session \(sessionID) has channel \(channel) and direction \(direction): expected http or ws, and out or in"
                     )
                 }
-                // Whose it is, from its device id, as the schema has no more (the legacy reader's).
-                let origin = TrafficEntry.Origin(legacyDeviceId: row["device_id"])
+                let deviceId: String = row["device_id"]
+                let origin: TrafficEntry.Origin
+                if let column: String = row["origin"] {
+                    guard let known = TrafficEntry.Origin(column: column, deviceId: deviceId) else {
+                        throw RecordingError(
+                            .corrupt,
+                            "traffic \(row["seq"] as Int) of session \(sessionID) has origin \(column): expected device, network or other-side"
+                        )
+                    }
+                    origin = known
+                } else {
+                    // Written before v12: the legacy reader tells whose it is from its device id.
+                    origin = TrafficEntry.Origin(legacyDeviceId: deviceId)
+                }
                 let kind: TrafficEntry.Kind
                 if let json: String = row["kind"] {
                     guard let typed = TrafficEntry.Kind(json: json) else {
