@@ -91,7 +91,7 @@ import Testing
         // The workbench's schema, applied by its own migrations.
         #expect(
             try Self.rows("SELECT identifier FROM grdb_migrations", in: path)
-                == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11"])
+                == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12"])
     }
 
     /// Each record carries the device's wall clock (`virtual_time`, and

@@ -111,7 +111,7 @@ import Testing
     /// by their channel, direction and device.
     @Test func theLegacyReaderTypesOldRows() {
         func legacy(_ summary: String, _ channel: TrafficEntry.Channel, _ direction: TrafficEntry.Direction, _ device: String) -> Kind {
-            Kind(legacySummary: summary, channel: channel, direction: direction, deviceId: device)
+            Kind(legacySummary: summary, channel: channel, direction: direction, origin: TrafficEntry.Origin(legacyDeviceId: device))
         }
         #expect(
             legacy("GET /v1/conversations?cursor=x=y&limit=20", .http, .out, "d")
@@ -155,10 +155,10 @@ import Testing
         // The network's rows are faults.
         for (kind, summary) in Self.kinds {
             guard case .fault = kind else { continue }
-            #expect(legacy(summary, .http, .out, TrafficReporter.networkDevice) == kind, "\(summary)")
+            #expect(legacy(summary, .http, .out, "network") == kind, "\(summary)")
         }
         // What it cannot type shows as it was.
-        #expect(legacy("teleport", .http, .out, TrafficReporter.networkDevice) == .untyped("teleport"))
+        #expect(legacy("teleport", .http, .out, "network") == .untyped("teleport"))
         #expect(legacy("hello", .ws, .in, "d") == .untyped("hello"))
         #expect(legacy("event #x y", .ws, .in, "d") == .untyped("event #x y"))
         // A query that would not render back the same stays as it was.

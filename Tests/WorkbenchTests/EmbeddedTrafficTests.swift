@@ -21,7 +21,7 @@ import Testing
     }
 
     private func rows(_ entries: [TrafficEntry]) -> [String] {
-        entries.map { "\($0.deviceId) \($0.channel.rawValue) \($0.direction.rawValue) \($0.summary)" }
+        entries.map { "\($0.origin.label) \($0.channel.rawValue) \($0.direction.rawValue) \($0.summary)" }
     }
 
     /// A session nobody records (`--no-record`) collects no traffic, and

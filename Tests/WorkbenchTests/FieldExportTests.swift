@@ -61,8 +61,8 @@ import Testing
         RecordedTraffic(
             seq: seq, step: nil, wallTime: Date(),
             entry: TrafficEntry(
-                time: Instant(milliseconds: time), deviceId: "d", channel: channel, direction: direction,
-                kind: .described(summary, channel, direction, "d"), body: body,
+                time: Instant(milliseconds: time), origin: .device("d"), channel: channel, direction: direction,
+                kind: .described(summary, channel, direction, .device("d")), body: body,
                 exchange: exchange))
     }
 

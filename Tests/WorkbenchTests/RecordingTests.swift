@@ -37,7 +37,7 @@ private let demoLines = [
         }
         #expect(id == RecordingStore.applicationID)
         #expect(mode == "wal")
-        #expect(migrations == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11"])
+        #expect(migrations == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12"])
         // `bundle` is in bundle files only (issue 13).
         #expect(tables == ["event", "grdb_migrations", "session", "step", "traffic"])
     }
@@ -189,7 +189,7 @@ private let demoLines = [
         let path = folder.url.appendingPathComponent("s.sqlite").path
         _ = try RecordingStore(path: path)
         let queue = try DatabaseQueue(path: path)
-        try queue.write { try $0.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v12')") }
+        try queue.write { try $0.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v13')") }
         try queue.close()
         #expect {
             try RecordingStore(path: path)
@@ -197,7 +197,7 @@ private let demoLines = [
             let error = error as? RecordingError
             return error?.code == .newerSchema
                 && error?.message
-                    == "\(path) was written by a newer chatbench (schema v12; this one knows up to v11): upgrade chatbench, or pass --db with another path"
+                    == "\(path) was written by a newer chatbench (schema v13; this one knows up to v12): upgrade chatbench, or pass --db with another path"
         }
     }
 

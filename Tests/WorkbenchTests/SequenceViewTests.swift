@@ -26,14 +26,14 @@ import Testing
     }
 
     private func row(
-        _ seq: Int, step: Int, _ ms: Int64, _ device: String, _ channel: TrafficEntry.Channel,
+        _ seq: Int, step: Int, _ ms: Int64, _ origin: TrafficEntry.Origin, _ channel: TrafficEntry.Channel,
         _ direction: TrafficEntry.Direction, _ summary: String, exchange: Int? = nil, body: String? = nil
     ) -> RecordedTraffic {
         RecordedTraffic(
             seq: seq, step: step, wallTime: Date(),
             entry: TrafficEntry(
-                time: Instant(milliseconds: t0 + ms), deviceId: device, channel: channel, direction: direction,
-                kind: .described(summary, channel, direction, device),
+                time: Instant(milliseconds: t0 + ms), origin: origin, channel: channel, direction: direction,
+                kind: .described(summary, channel, direction, origin),
                 body: body.map { Data($0.utf8) }, exchange: exchange))
     }
 
@@ -51,21 +51,21 @@ import Testing
         ]
         let traffic = [
             row(
-                1, step: 1, 0, "device-alice", .http, .out, "POST /v1/conversations/c-1/messages", exchange: 1,
+                1, step: 1, 0, .device("device-alice"), .http, .out, "POST /v1/conversations/c-1/messages", exchange: 1,
                 body: #"{"accessToken":"<token#1>"}"#),
-            row(2, step: 1, 40, "device-alice", .http, .in, "ok sent", exchange: 1),
-            row(3, step: 1, 45, "device-alice", .ws, .in, "event #5 messageCreated", exchange: 2),
-            row(4, step: 1, 46, "app-backend", .http, .out, "agentSay(c-1, \"yo\")"),
-            row(5, step: 1, 46, "app-backend", .http, .in, "ok"),
-            row(6, step: 2, 100, "network", .http, .out, "offline"),
-            row(7, step: 2, 100, "device-alice", .ws, .in, "closed: network offline", exchange: 2),
-            row(8, step: 3, 120, "device-alice", .http, .out, "GET /v1/conversations", exchange: 3),
-            row(9, step: 3, 120, "device-alice", .http, .in, "error offline", exchange: 3),
-            row(10, step: 3, 200, "network", .http, .out, "online"),
-            row(11, step: 3, 210, "network", .http, .out, "restart device-alice"),
-            row(12, step: 3, 220, "device-alice", .ws, .in, "event #6 messageCreated", exchange: 4),
-            row(13, step: 3, 230, "device-alice", .ws, .in, "event #7 messageCreated", exchange: 4),
-            row(14, step: 3, 240, "device-alice", .ws, .in, "event #8 messageCreated", exchange: 4),
+            row(2, step: 1, 40, .device("device-alice"), .http, .in, "ok sent", exchange: 1),
+            row(3, step: 1, 45, .device("device-alice"), .ws, .in, "event #5 messageCreated", exchange: 2),
+            row(4, step: 1, 46, .otherSide, .http, .out, "agentSay(c-1, \"yo\")"),
+            row(5, step: 1, 46, .otherSide, .http, .in, "ok"),
+            row(6, step: 2, 100, .network, .http, .out, "offline"),
+            row(7, step: 2, 100, .device("device-alice"), .ws, .in, "closed: network offline", exchange: 2),
+            row(8, step: 3, 120, .device("device-alice"), .http, .out, "GET /v1/conversations", exchange: 3),
+            row(9, step: 3, 120, .device("device-alice"), .http, .in, "error offline", exchange: 3),
+            row(10, step: 3, 200, .network, .http, .out, "online"),
+            row(11, step: 3, 210, .network, .http, .out, "restart device-alice"),
+            row(12, step: 3, 220, .device("device-alice"), .ws, .in, "event #6 messageCreated", exchange: 4),
+            row(13, step: 3, 230, .device("device-alice"), .ws, .in, "event #7 messageCreated", exchange: 4),
+            row(14, step: 3, 240, .device("device-alice"), .ws, .in, "event #8 messageCreated", exchange: 4),
         ]
         return (session(), steps, traffic)
     }
@@ -95,9 +95,9 @@ import Testing
                 events: [RecordedEvent(virtualTime: t0, source: "x", text: "x", kind: .state(client: "bob", change: "session → set"))])
         ]
         let traffic = [
-            row(1, step: 1, 0, ClientObject.deviceId(of: "bob"), .http, .out, "GET /v1/conversations", exchange: 1),
-            row(2, step: 1, 10, ClientObject.deviceId(of: "bob"), .http, .in, "ok", exchange: 1),
-            row(3, step: 1, 20, ClientObject.deviceId(of: "bob"), .ws, .in, "event #1 messageCreated", exchange: 2),
+            row(1, step: 1, 0, .device(ClientObject.deviceId(of: "bob")), .http, .out, "GET /v1/conversations", exchange: 1),
+            row(2, step: 1, 10, .device(ClientObject.deviceId(of: "bob")), .http, .in, "ok", exchange: 1),
+            row(3, step: 1, 20, .device(ClientObject.deviceId(of: "bob")), .ws, .in, "event #1 messageCreated", exchange: 2),
         ]
         let view = SequenceView(session: session(), steps: bob, traffic: traffic)
         #expect(view.lanes.map(\.title) == ["bob", "network", "server", "other side"])
@@ -116,7 +116,7 @@ import Testing
         }
         let device = traffic.map { row in
             var row = row
-            row.entry.deviceId = "device-alice-iphone"
+            row.entry.origin = .device("device-alice-iphone")
             return row
         }
         let fieldView = SequenceView(session: field, steps: app, traffic: device)
@@ -174,7 +174,7 @@ import Testing
             RecordedTraffic(
                 seq: seq, step: 1, wallTime: Date(),
                 entry: TrafficEntry(
-                    time: Instant(milliseconds: t0 + 10), deviceId: "device-alice", channel: .ws, direction: .in,
+                    time: Instant(milliseconds: t0 + 10), origin: .device("device-alice"), channel: .ws, direction: .in,
                     kind: .closed(reason: reason, by: by), body: nil, exchange: seq))
         }
         let traffic = [closed(1, "network offline", by: .server), closed(2, "the event stream failed: reset", by: .network)]
@@ -193,8 +193,8 @@ import Testing
             step(3, "expect m1.state == sent", .expectFailed, at: 200),
         ]
         let traffic = [
-            row(1, step: 2, 20, "device-client", .http, .out, "POST /v1/messages", exchange: 1),
-            row(2, step: 2, 40, "device-client", .http, .in, "error expiredToken", exchange: 1),
+            row(1, step: 2, 20, .device("device-client"), .http, .out, "POST /v1/messages", exchange: 1),
+            row(2, step: 2, 40, .device("device-client"), .http, .in, "error expiredToken", exchange: 1),
         ]
         let view = SequenceView(session: session(), steps: steps, traffic: traffic)
         #expect(view.bands[1].items.contains { $0.isFailure })
@@ -204,9 +204,9 @@ import Testing
     @Test func anAnswerThatCameWithTheNextStepIsItsRequests() {
         let steps = [step(1, "send c1 text \"hi\"", at: 10), step(2, "clock", at: 90)]
         let traffic = [
-            row(1, step: 1, 5, "device-alice", .http, .out, "POST /v1/conversations/c-1/messages", exchange: 7),
-            row(2, step: 2, 60, "device-alice", .ws, .in, "event #1 messageCreated", exchange: 2),
-            row(3, step: 2, 80, "device-alice", .http, .in, "error expiredToken", exchange: 7),
+            row(1, step: 1, 5, .device("device-alice"), .http, .out, "POST /v1/conversations/c-1/messages", exchange: 7),
+            row(2, step: 2, 60, .device("device-alice"), .ws, .in, "event #1 messageCreated", exchange: 2),
+            row(3, step: 2, 80, .device("device-alice"), .http, .in, "error expiredToken", exchange: 7),
         ]
         let view = SequenceView(session: session(), steps: steps, traffic: traffic)
         #expect(view.bands[0].items.map(\.answer) == ["error expiredToken"])
@@ -261,7 +261,7 @@ import Testing
             toolVersion: "0.1.0", seed: 1, mode: .server, serverURL: "http://127.0.0.1:1", kind: .script, platform: "test",
             stepCount: 1, status: .ok)
         let steps = [step(1, "send c1 text hi", at: 120, events: [(100, "m1: sending")])]
-        let traffic = [row(1, step: 1, 86, "device-client", .http, .out, "POST /v1/messages")]
+        let traffic = [row(1, step: 1, 86, .device("device-client"), .http, .out, "POST /v1/messages")]
         let listing = TrafficListing.lines(session, steps: steps, traffic: traffic)
         #expect(listing.last?.hasPrefix("[+00:00:00.086] step 1") == true, "\(listing)")
         #expect(TrafficListing.startTime(session, steps: steps, traffic: traffic) == t0)

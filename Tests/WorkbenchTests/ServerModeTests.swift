@@ -44,7 +44,7 @@ import Testing
         #expect(echo.contains { $0.hasPrefix("event #") && $0.hasSuffix("messageCreated") }, "\(echo)")
         // The other side's calls are on the tape too.
         #expect(results[4].traffic.map(\.summary).contains { $0.matches(#"^agentSay\(c-[0-9a-f]{8}89025cc1, "How can I help\?"\)$"#) })
-        #expect(results[1].traffic.contains { $0.deviceId == "app-backend" && $0.summary == "issueTokens(alice)" })
+        #expect(results[1].traffic.contains { $0.origin == .otherSide && $0.summary == "issueTokens(alice)" })
     }
 
     @Test func faultsActInTheTransportAndVirtualTimeIsRefused() async throws {

@@ -44,6 +44,6 @@ import Testing
         let outcome = try Replayer.replayTape(
             recorded, steps: try store.steps(of: recorded.id), traffic: try store.traffic(of: recorded.id))
         #expect(outcome.unusedTape.isEmpty && outcome.tapeDivergences.isEmpty, "\(outcome.unusedTape) \(outcome.tapeDivergences)")
-        #expect(outcome.traffic.contains { $0.entry.deviceId == TrafficReporter.networkDevice && $0.entry.summary == "offline" })
+        #expect(outcome.traffic.contains { $0.entry.origin == .network && $0.entry.summary == "offline" })
     }
 }

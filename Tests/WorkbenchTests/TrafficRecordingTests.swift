@@ -16,8 +16,8 @@ import Testing
         _ summary: String, _ body: String?, _ exchange: Int
     ) -> TrafficEntry {
         TrafficEntry(
-            time: t0 + .milliseconds(ms), deviceId: device, channel: channel, direction: direction,
-            kind: .described(summary, channel, direction, device),
+            time: t0 + .milliseconds(ms), origin: .device(device), channel: channel, direction: direction,
+            kind: .described(summary, channel, direction, .device(device)),
             body: body.map { Data($0.utf8) }, exchange: exchange)
     }
 
@@ -183,7 +183,7 @@ import Testing
         try queue.close()
         let store = try RecordingStore(path: path)
         let columns = try store.read { db in try db.columns(in: "traffic").map(\.name) }
-        #expect(columns.suffix(4) == ["device_id", "exchange", "kind", "monotonic_time"])
+        #expect(columns.suffix(5) == ["device_id", "exchange", "kind", "monotonic_time", "origin"])
     }
 
     /// v4 rebuilds the per-step tables WITHOUT ROWID (a commit writes fewer

@@ -184,11 +184,11 @@ import Workbench
         let (_folder, db) = try record()
         _ = _folder
         let queue = try DatabaseQueue(path: db)
-        try queue.write { try $0.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v12')") }
+        try queue.write { try $0.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v13')") }
         try queue.close()
         let newer = try ChatbenchBinary.run(["sessions", "--db", db])
         #expect(newer.status == 2)
-        #expect(newer.stderr.contains("was written by a newer chatbench (schema v12; this one knows up to v11): upgrade chatbench"))
+        #expect(newer.stderr.contains("was written by a newer chatbench (schema v13; this one knows up to v12): upgrade chatbench"))
 
         let missing = try ChatbenchBinary.run(["replay", "3", "--db", folder.url.appendingPathComponent("none.sqlite").path])
         #expect(missing.status == 2)

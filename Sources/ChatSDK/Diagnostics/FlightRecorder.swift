@@ -170,13 +170,16 @@ package final class FlightRecorder: @unchecked Sendable {
             let wall = entry.time.milliseconds
             try db.cachedStatement(
                 sql: """
-                    INSERT INTO traffic (session_id, seq, step, virtual_time, wall_time, channel, direction, summary, body, device_id, exchange, kind, monotonic_time)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO traffic (
+                        session_id, seq, step, virtual_time, wall_time, channel, direction, summary, body, device_id, origin, exchange, kind,
+                        monotonic_time)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """
             ).execute(
                 arguments: [
                     state.session, state.trafficSeq, state.step > 0 ? state.step : nil, wall, SQLiteTime.string(milliseconds: wall),
-                    entry.channel.rawValue, entry.direction.rawValue, kind.summary, body, entry.deviceId, entry.exchange, kind.json,
+                    entry.channel.rawValue, entry.direction.rawValue, kind.summary, body, entry.origin.label, entry.origin.column,
+                    entry.exchange, kind.json,
                     monotonicTime(),
                 ])
         }

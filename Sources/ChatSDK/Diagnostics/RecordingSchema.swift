@@ -7,7 +7,7 @@ package import GRDB
 /// diagnostics file) share it: one store, read by the same commands.
 package enum RecordingSchema {
     /// The newest migration this version knows.
-    package static let current = "v11"
+    package static let current = "v12"
     /// `PRAGMA application_id` of a chatbench recording ("chbt"): a
     /// workbench session's file and an app's flight recording alike.
     package static let applicationID: Int32 = 0x6368_6274
@@ -216,6 +216,17 @@ package enum RecordingSchema {
                     ALTER TABLE session ADD COLUMN id_tag TEXT;
                     ALTER TABLE step ADD COLUMN styles TEXT;
                     """)
+        }
+        // Whose each traffic row is (``TrafficEntry/Origin``: `device`,
+        // `network`, `other-side`), beside `device_id`, which keeps the
+        // label for people (the device's id, `network`, `app-backend`), so
+        // that readers decide by the value instead of by reserved device
+        // ids that a field recording's app could choose for itself (issue
+        // 30). NULL on rows written before v12: those are read by the one
+        // legacy reader (TrafficEntry+LegacyOrigin.swift), not backfilled
+        // here, like every column added for issue 30.
+        migrator.registerMigration("v12") { db in
+            try db.execute(sql: "ALTER TABLE traffic ADD COLUMN origin TEXT")
         }
         return migrator
     }

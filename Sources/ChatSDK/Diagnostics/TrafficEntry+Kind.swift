@@ -23,15 +23,15 @@ extension TrafficEntry {
         /// The event stream ended (`ws`, `in`): `closed: reason`, ended
         /// `by` the server, the network or the client.
         case closed(reason: String, by: ClosedBy)
-        /// A call of the other side (the pseudo-device `app-backend`, `out`):
+        /// A call of the other side (origin ``TrafficEntry/Origin/otherSide``, `out`):
         /// its name and typed arguments, shown `agentSay(c-1, "Hello")`. Its
         /// answer is an ``answer(_:)``: `ok` or `error CODE`.
         case call(Call)
-        /// A change of the network's conditions or a fault (the pseudo-device
-        /// ``TrafficReporter/networkDevice``).
+        /// A change of the network's conditions or a fault (origin
+        /// ``TrafficEntry/Origin/network``).
         case fault(Fault)
         /// A row of a file written before v8 whose summary the legacy
-        /// reader (``TrafficEntry/Kind/init(legacySummary:channel:direction:deviceId:)``)
+        /// reader (``TrafficEntry/Kind/init(legacySummary:channel:direction:origin:)``)
         /// cannot type: only shown.
         case untyped(String)
 

@@ -8,21 +8,25 @@ import Foundation
 
 extension TrafficEntry.Kind {
     /// LEGACY: the kind of a row written before v8, read from its summary,
-    /// its channel, direction and device (which say what the summary can
-    /// be). One that does not render back to the same summary is
-    /// ``untyped(_:)``, so that it shows as it was and fools no reader.
-    package init(legacySummary summary: String, channel: TrafficEntry.Channel, direction: TrafficEntry.Direction, deviceId: String) {
-        let kind = Self.legacy(summary, channel, direction, deviceId) ?? .untyped(summary)
+    /// its channel, direction and origin (which say what the summary can
+    /// be; such a row's origin is the legacy one too,
+    /// ``TrafficEntry/Origin/init(legacyDeviceId:)``). One that does not
+    /// render back to the same summary is ``untyped(_:)``, so that it shows
+    /// as it was and fools no reader.
+    package init(
+        legacySummary summary: String, channel: TrafficEntry.Channel, direction: TrafficEntry.Direction, origin: TrafficEntry.Origin
+    ) {
+        let kind = Self.legacy(summary, channel, direction, origin) ?? .untyped(summary)
         self = kind.summary == summary ? kind : .untyped(summary)
     }
 
     private static func legacy(
-        _ summary: String, _ channel: TrafficEntry.Channel, _ direction: TrafficEntry.Direction, _ deviceId: String
+        _ summary: String, _ channel: TrafficEntry.Channel, _ direction: TrafficEntry.Direction, _ origin: TrafficEntry.Origin
     ) -> Self? {
-        if deviceId == TrafficReporter.networkDevice { return legacyFault(summary).map(Self.fault) }
+        if origin == .network { return legacyFault(summary).map(Self.fault) }
         switch (channel, direction) {
         case (.http, .out):
-            if deviceId == TrafficReporter.appBackendDevice { return TrafficEntry.Call(legacyRendering: summary).map(Self.call) }
+            if origin == .otherSide { return TrafficEntry.Call(legacyRendering: summary).map(Self.call) }
             return legacyRequest(summary)
         case (.http, .in): return legacyOutcome(summary, failing: "error").map(Self.answer)
         case (.ws, .out):

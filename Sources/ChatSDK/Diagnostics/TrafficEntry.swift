@@ -22,8 +22,8 @@ package struct TrafficEntry: Sendable, Hashable {
 
     /// When it crossed, on the session's clock.
     package var time: Instant
-    /// The device of the client it belongs to (each workbench client has one).
-    package var deviceId: String
+    /// Whose it is: a client's device, the network or the other side.
+    package var origin: Origin
     package var channel: Channel
     package var direction: Direction
     /// What it is, as its producer knew it: what readers decide by.
@@ -42,11 +42,11 @@ package struct TrafficEntry: Sendable, Hashable {
     package var exchange: Int?
 
     package init(
-        time: Instant, deviceId: String, channel: Channel, direction: Direction, kind: Kind, body: Data? = nil,
+        time: Instant, origin: Origin, channel: Channel, direction: Direction, kind: Kind, body: Data? = nil,
         exchange: Int? = nil
     ) {
         self.time = time
-        self.deviceId = deviceId
+        self.origin = origin
         self.channel = channel
         self.direction = direction
         self.kind = kind
@@ -55,16 +55,31 @@ package struct TrafficEntry: Sendable, Hashable {
     }
 }
 
-/// As JSON (`sessions show --json`): its fields, and its summary for people.
+/// As JSON (`sessions show --json`): its fields, and its summary for
+/// people. `origin` says whose it is (`device`, `network`, `other-side`);
+/// `deviceId` is the device's id on a device's entry, and the origin's
+/// label (`network`, `app-backend`) on the others, as `traffic.device_id`.
 extension TrafficEntry: Codable {
     private enum CodingKeys: String, CodingKey {
-        case time, deviceId, channel, direction, kind, summary, body, exchange
+        case time, origin, deviceId, channel, direction, kind, summary, body, exchange
     }
 
     package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        let deviceId = try container.decode(String.self, forKey: .deviceId)
+        let origin: Origin
+        if let column = try container.decodeIfPresent(String.self, forKey: .origin) {
+            guard let known = Origin(column: column, deviceId: deviceId) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .origin, in: container, debugDescription: "\(column) is no origin: expected device, network or other-side")
+            }
+            origin = known
+        } else {
+            // Written before entries had an origin: the legacy reader's.
+            origin = Origin(legacyDeviceId: deviceId)
+        }
         self.init(
-            time: try container.decode(Instant.self, forKey: .time), deviceId: try container.decode(String.self, forKey: .deviceId),
+            time: try container.decode(Instant.self, forKey: .time), origin: origin,
             channel: try container.decode(Channel.self, forKey: .channel),
             direction: try container.decode(Direction.self, forKey: .direction), kind: try container.decode(Kind.self, forKey: .kind),
             body: try container.decodeIfPresent(Data.self, forKey: .body),
@@ -74,7 +89,8 @@ extension TrafficEntry: Codable {
     package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(time, forKey: .time)
-        try container.encode(deviceId, forKey: .deviceId)
+        try container.encode(origin.column, forKey: .origin)
+        try container.encode(origin.label, forKey: .deviceId)
         try container.encode(channel, forKey: .channel)
         try container.encode(direction, forKey: .direction)
         try container.encode(kind, forKey: .kind)

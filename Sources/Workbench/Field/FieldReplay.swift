@@ -82,7 +82,7 @@ extension Replayer {
         outcome.unusedTape =
             divergence == nil
             ? replay.tape.unusedEntries.filter { $0.entry.direction == .out && $0.entry.kind != .close }.map {
-                "step \($0.step.map(String.init) ?? "-") \($0.entry.deviceId): \($0.entry.summary)"
+                "step \($0.step.map(String.init) ?? "-") \($0.entry.origin.label): \($0.entry.summary)"
             } : []
         outcome.traffic = traffic
         return outcome
@@ -254,7 +254,7 @@ final class FieldReplayClient {
         configuration.cacheMode = cacheMode == .disk ? .memory : cacheMode
         configuration.autoResend = autoResend
         configuration.pageSize = pageSize
-        configuration.deviceId = traffic.first?.entry.deviceId
+        configuration.deviceId = traffic.lazy.compactMap(\.entry.deviceId).first
         var diagnostics = ChatClient.Diagnostics(file: file, appName: session.name ?? "replay")
         diagnostics.device = session.platform
         diagnostics.content = redacted ? .redacted : .kept

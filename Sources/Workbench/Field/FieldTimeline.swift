@@ -155,11 +155,11 @@ package struct FieldTimeline: Sendable {
                         lostOffline.append(request.entry.time.milliseconds)
                     } else {
                         actions.append(Action(time: at, kind: .fail(Self.failKind(lost.kind))))
-                        lostRequests.insert(LostRequest(deviceId: request.entry.deviceId, kind: request.entry.kind))
+                        lostRequests.insert(LostRequest(origin: request.entry.origin, kind: request.entry.kind))
                     }
                 }
             case (.http, .out):
-                if lostRequests.remove(LostRequest(deviceId: entry.deviceId, kind: entry.kind)) != nil {
+                if lostRequests.remove(LostRequest(origin: entry.origin, kind: entry.kind)) != nil {
                     actions.append(Action(time: time, kind: .settle))
                 }
                 if !traffic[(index + 1)...].contains(where: {
@@ -236,12 +236,12 @@ package struct FieldTimeline: Sendable {
 
     /// A request lost on the way: the same request of the same device, sent again, settles it.
     private struct LostRequest: Hashable {
-        var deviceId: String
+        var origin: TrafficEntry.Origin
         var kind: TrafficEntry.Kind
     }
 
     private static func sameExchange(_ a: TrafficEntry, _ b: TrafficEntry) -> Bool {
-        a.deviceId == b.deviceId && a.exchange == b.exchange
+        a.origin == b.origin && a.exchange == b.exchange
     }
 
     /// The `net fail --kind` for a lost answer's kind.

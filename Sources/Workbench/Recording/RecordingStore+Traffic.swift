@@ -16,14 +16,15 @@ extension RecordingStore {
         let wallTime = SQLiteTime.string(from: wallTime)
         let insert = try db.cachedStatement(
             sql: """
-                INSERT INTO traffic (session_id, seq, step, virtual_time, wall_time, channel, direction, summary, body, device_id, exchange, kind)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO traffic (
+                    session_id, seq, step, virtual_time, wall_time, channel, direction, summary, body, device_id, origin, exchange, kind)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
         for (index, entry) in traffic.enumerated() {
             try insert.run(
                 .int(sessionID), .int(Int64(first + index)), .int(step), .int(entry.time.milliseconds), .text(wallTime),
                 .text(entry.channel.rawValue), .text(entry.direction.rawValue), .text(entry.summary), entry.body.map { .blob($0) } ?? .null,
-                .text(entry.deviceId), .int(entry.exchange), .text(entry.kind.json))
+                .text(entry.origin.label), .text(entry.origin.column), .int(entry.exchange), .text(entry.kind.json))
         }
     }
 
@@ -31,11 +32,12 @@ extension RecordingStore {
     /// feeds the SDK from (``TapeTransport``). Empty for an embedded session.
     package func traffic(of sessionID: Int64) throws(RecordingError) -> [RecordedTraffic] {
         try read { db in
-            let origin = try Self.monotonicOrigin(of: sessionID, db)
+            let clockOrigin = try Self.monotonicOrigin(of: sessionID, db)
             return try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT seq, step, virtual_time, monotonic_time, wall_time, channel, direction, summary, body, device_id, exchange, kind
+                    SELECT seq, step, virtual_time, monotonic_time, wall_time, channel, direction, summary, body, device_id, origin, exchange,
+                        kind
                     FROM traffic WHERE session_id = ? ORDER BY seq
                     """,
                 arguments: [sessionID]
@@ -51,6 +53,19 @@ extension RecordingStore {
                     )
                 }
                 let deviceId: String = row["device_id"]
+                let origin: TrafficEntry.Origin
+                if let column: String = row["origin"] {
+                    guard let known = TrafficEntry.Origin(column: column, deviceId: deviceId) else {
+                        throw RecordingError(
+                            .corrupt,
+                            "traffic \(row["seq"] as Int) of session \(sessionID) has origin \(column): expected device, network or other-side"
+                        )
+                    }
+                    origin = known
+                } else {
+                    // Written before v12: the legacy reader tells whose it is from its device id.
+                    origin = TrafficEntry.Origin(legacyDeviceId: deviceId)
+                }
                 let kind: TrafficEntry.Kind
                 if let json: String = row["kind"] {
                     guard let typed = TrafficEntry.Kind(json: json) else {
@@ -60,12 +75,11 @@ extension RecordingStore {
                     kind = typed
                 } else {
                     // Written before v8: the legacy reader types it from its summary.
-                    kind = TrafficEntry.Kind(legacySummary: row["summary"], channel: channel, direction: direction, deviceId: deviceId)
+                    kind = TrafficEntry.Kind(legacySummary: row["summary"], channel: channel, direction: direction, origin: origin)
                 }
                 let entry = TrafficEntry(
-                    time: Instant(milliseconds: Self.sessionTime(row["virtual_time"], row["monotonic_time"], origin: origin)),
-                    deviceId: deviceId, channel: channel,
-                    direction: direction, kind: kind, body: row["body"], exchange: row["exchange"])
+                    time: Instant(milliseconds: Self.sessionTime(row["virtual_time"], row["monotonic_time"], origin: clockOrigin)),
+                    origin: origin, channel: channel, direction: direction, kind: kind, body: row["body"], exchange: row["exchange"])
                 return RecordedTraffic(seq: row["seq"], step: row["step"], wallTime: row["wall_time"], entry: entry)
             }
         }

@@ -19,9 +19,8 @@ package enum Timeline {
         // A field recording has no `net:` events: its requests are drawn from its tape.
         let extra = Builder.rowsByStep(session.isFieldRecording ? traffic : traffic.filter(drawn), lastStep: steps.last?.number)
         let requests = Dictionary(
-            traffic.filter { $0.entry.channel == .http && $0.entry.direction == .out }.map {
-                ("\($0.entry.deviceId) \($0.entry.exchange ?? -1)", $0.entry.summary)
-            }, uniquingKeysWith: { first, _ in first })
+            traffic.filter { $0.entry.channel == .http && $0.entry.direction == .out }.map { ($0.entry.exchangeKey, $0.entry.summary) },
+            uniquingKeysWith: { first, _ in first })
         for step in steps {
             // A step starts where the one before it ended.
             // An app's call (a field recording's step) is stamped when it was made.
@@ -30,12 +29,9 @@ package enum Timeline {
             stepStart = step.virtualTime
             var rows = step.events.map { (time: $0.virtualTime, text: row(for: $0)) }
             for item in extra[step.number] ?? [] {
-                let request = requests["\(item.entry.deviceId) \(item.entry.exchange ?? -1)"]
-                rows.append(
-                    (
-                        item.entry.time.milliseconds,
-                        row(for: item.entry, request: request, device: devices.label(ofDevice: item.entry.deviceId))
-                    ))
+                let request = requests[item.entry.exchangeKey]
+                let device = item.entry.deviceId.map(devices.label(ofDevice:)) ?? item.entry.origin.label
+                rows.append((item.entry.time.milliseconds, row(for: item.entry, request: request, device: device)))
             }
             // Stable: events first at the same moment.
             for (time, text) in rows.enumerated().sorted(by: { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }).map(\.element)
@@ -51,8 +47,11 @@ package enum Timeline {
     /// rows (requests that reached the server show as `net:` events).
     static func drawn(_ row: RecordedTraffic) -> Bool {
         let entry = row.entry
-        if entry.deviceId == TrafficReporter.networkDevice { return true }
-        if entry.deviceId == AppBackendTape.deviceId { return false }
+        switch entry.origin {
+        case .network: return true
+        case .otherSide: return false
+        case .device: break
+        }
         if entry.channel == .ws { return true }
         return entry.direction == .in && entry.kind.isLost
     }
@@ -61,14 +60,14 @@ package enum Timeline {
     /// an opening or close: a dotted arrow to the server; a lost request:
     /// an arrow that breaks (`✕`); a network row: a lightning bolt.
     static func row(for entry: TrafficEntry, request: String?, device: String) -> String {
-        if entry.deviceId == TrafficReporter.networkDevice { return "⚡ network: \(entry.summary)" }
+        if entry.origin == .network { return "⚡ network: \(entry.summary)" }
         if entry.channel == .http, entry.direction == .in, !entry.kind.isLost {
             let label = " \(request ?? "request") "
             let dashes = max(2, lane - label.count - 1)
             return "│◀" + String(repeating: "─", count: dashes / 2) + label + String(repeating: "─", count: dashes - dashes / 2)
                 + "│ \(entry.summary) (\(device))"
         }
-        if entry.channel == .http, entry.direction == .out, entry.deviceId != TrafficReporter.networkDevice {
+        if entry.channel == .http, entry.direction == .out {
             let label = " \(entry.summary) "
             let dashes = max(2, lane - label.count - 1)
             return "│" + String(repeating: "─", count: dashes / 2) + label + String(repeating: "─", count: dashes - dashes / 2)

@@ -13,13 +13,13 @@ package enum TrafficListing {
         }
         let start = startTime(session, steps: steps, traffic: traffic)
         let stepWidth = traffic.map { step($0).count }.max() ?? 0
-        let deviceWidth = traffic.map(\.entry.deviceId.count).max() ?? 0
+        let deviceWidth = traffic.map(\.entry.origin.label.count).max() ?? 0
         for row in traffic {
             let entry = row.entry
             let stamp = "[+" + SessionListing.stamp(entry.time.milliseconds, since: start).dropFirst()
             let arrow = entry.direction == .out ? "→" : "←"
             lines.append(
-                "\(stamp) \(pad(step(row), stepWidth))  \(pad(entry.deviceId, deviceWidth))  \(pad(entry.channel.rawValue, 4)) \(arrow) \(entry.summary)"
+                "\(stamp) \(pad(step(row), stepWidth))  \(pad(entry.origin.label, deviceWidth))  \(pad(entry.channel.rawValue, 4)) \(arrow) \(entry.summary)"
             )
         }
         return lines

@@ -28,9 +28,7 @@ final class TapeStage: Stage, Sendable {
         recordedURL = serverURL
         random = RandomSource(seed: seed, idTag: source.idTag)
         world = try World(seed: seed, start: source.start, interruption: interruption)
-        let clientTraffic = source.traffic.filter {
-            $0.entry.deviceId != AppBackendTape.deviceId && $0.entry.deviceId != TrafficReporter.networkDevice
-        }
+        let clientTraffic = source.traffic.filter { $0.entry.deviceId != nil }
         tape = TapeTransport(tape: Self.betweenCommandsFirst(clientTraffic, stepStarts: source.stepStarts), runtime: world)
         tapeServer = TapeServerSide(label: serverURL, entries: source.traffic.map(\.entry))
     }
@@ -61,9 +59,9 @@ final class TapeStage: Stage, Sendable {
     /// What the tape has that the replay never asked for.
     var unused: [String] {
         tape.unusedEntries.filter { $0.entry.direction == .out }.map {
-            "step \($0.step.map(String.init) ?? "-") \($0.entry.deviceId): \($0.entry.summary)"
+            "step \($0.step.map(String.init) ?? "-") \($0.entry.origin.label): \($0.entry.summary)"
         }
-            + tapeServer.unusedCalls.map { "\(AppBackendTape.deviceId): \($0)" }
+            + tapeServer.unusedCalls.map { "\(TrafficEntry.Origin.otherSide.label): \($0)" }
     }
 
     var serverURL: String? { recordedURL }

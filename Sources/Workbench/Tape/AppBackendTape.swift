@@ -7,12 +7,11 @@ import Synchronization
 /// The other side's calls on the traffic tape: what the workbench asked the
 /// server as the app's backend and the agent (`agent say`, `server …`,
 /// `token …`, the token provider's tokens), so that a replay from the tape
-/// needs no server at all. They are entries of the pseudo-device
-/// `app-backend`: a request (`agentSay(c-1, "Hello")`) and its answer
-/// (`ok` with the JSON result, or `error CODE` with the error).
+/// needs no server at all. They are the entries of the other side
+/// (``TrafficEntry/Origin/otherSide``, labelled `app-backend`): a request
+/// (`agentSay(c-1, "Hello")`) and its answer (`ok` with the JSON result, or
+/// `error CODE` with the error).
 enum AppBackendTape {
-    static let deviceId = TrafficReporter.appBackendDevice
-
     /// How a failed call is kept: `{"code","isTransport","message"}`, the
     /// code being the server's (`isTransport` false) or the transport
     /// failure's kind (`offline`, `refused`, `timeout`…).
@@ -133,7 +132,7 @@ final class RecordingServerSide: ServerSide {
     }
 
     private func entry(_ direction: TrafficEntry.Direction, _ kind: TrafficEntry.Kind, _ body: Data? = nil) -> TrafficEntry {
-        TrafficEntry(time: clock.now, deviceId: AppBackendTape.deviceId, channel: .http, direction: direction, kind: kind, body: body)
+        TrafficEntry(time: clock.now, origin: .otherSide, channel: .http, direction: direction, kind: kind, body: body)
     }
 
     private func done(_ call: TrafficEntry.Call, _ body: () throws -> Void) throws {
@@ -201,7 +200,7 @@ final class TapeServerSide: ServerSide {
 
     init(label: String, entries: [TrafficEntry]) {
         self.label = label
-        state = Mutex((entries.filter { $0.deviceId == AppBackendTape.deviceId }, 0, []))
+        state = Mutex((entries.filter { $0.origin == .otherSide }, 0, []))
     }
 
     func beginStep(_ number: Int) { currentStep.withLock { $0 = number } }
@@ -216,14 +215,16 @@ final class TapeServerSide: ServerSide {
         let step = currentStep.withLock { $0 }
         let found: (request: TrafficEntry, answer: TrafficEntry)? = state.withLock { s in
             guard let start = s.entries[s.next...].firstIndex(where: { $0.direction == .out }) else {
-                s.divergences.append(TapeDivergence(step: step, deviceId: AppBackendTape.deviceId, sent: call.rendering, tape: nil))
+                s.divergences.append(
+                    TapeDivergence(step: step, deviceId: TrafficEntry.Origin.otherSide.label, sent: call.rendering, tape: nil))
                 return nil
             }
             guard let end = s.entries[(start + 1)...].firstIndex(where: { $0.direction == .in }) else { return nil }
             s.next = end + 1
             if s.entries[start].kind != .call(call) {
                 s.divergences.append(
-                    TapeDivergence(step: step, deviceId: AppBackendTape.deviceId, sent: call.rendering, tape: s.entries[start].summary))
+                    TapeDivergence(
+                        step: step, deviceId: TrafficEntry.Origin.otherSide.label, sent: call.rendering, tape: s.entries[start].summary))
             }
             return (s.entries[start], s.entries[end])
         }

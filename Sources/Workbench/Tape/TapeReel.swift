@@ -124,7 +124,7 @@ struct TapeReel {
 
     private func isEntry(_ index: Int, _ device: String, _ channel: TrafficEntry.Channel, _ direction: TrafficEntry.Direction) -> Bool {
         let entry = tape[index].entry
-        return entry.deviceId == device && entry.channel == channel && entry.direction == direction
+        return entry.origin == .device(device) && entry.channel == channel && entry.direction == direction
     }
 
     /// Whether the entry at `index` belongs to the exchange `other` began:
@@ -132,7 +132,7 @@ struct TapeReel {
     /// and channel.
     private func sameExchange(_ index: Int, as other: Int) -> Bool {
         let (entry, first) = (tape[index].entry, tape[other].entry)
-        guard entry.deviceId == first.deviceId, entry.channel == first.channel else { return false }
+        guard entry.origin == first.origin, entry.channel == first.channel else { return false }
         guard let exchange = first.exchange else { return true }
         return entry.exchange == exchange
     }

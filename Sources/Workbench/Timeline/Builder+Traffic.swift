@@ -6,12 +6,12 @@ extension Builder {
     /// steps (against a server an answer may come with the next step).
     static func answers(_ traffic: [RecordedTraffic]) -> [Int: RecordedTraffic] {
         var answers: [Int: RecordedTraffic] = [:]
-        /// Requests and openings waiting for their answer, by device and exchange.
-        var open: [String: Int] = [:]
-        for row in traffic where row.entry.deviceId != TrafficReporter.networkDevice {
+        /// Requests and openings waiting for their answer, by origin and exchange.
+        var open: [TrafficEntry.ExchangeKey: Int] = [:]
+        for row in traffic where row.entry.origin != .network {
             let entry = row.entry
             // The other side's calls have no number: one at a time, each answered before the next.
-            let key = "\(entry.deviceId) \(entry.exchange.map(String.init) ?? "-")"
+            let key = entry.exchangeKey
             if entry.direction == .out, entry.kind != .close {
                 open[key] = row.seq
             } else if entry.direction == .in, !entry.kind.isFrame, let request = open.removeValue(forKey: key) {
@@ -28,11 +28,14 @@ extension Builder {
         for row in rows {
             let entry = row.entry
             let body = Self.text(of: entry.body)
-            if entry.deviceId == TrafficReporter.networkDevice {
+            let lane: Int
+            switch entry.origin {
+            case .network:
                 items.append(fault(entry))
                 continue
+            case .otherSide: lane = otherSide
+            case .device(let device): lane = self.lane(ofDevice: device)
             }
-            let lane = lane(ofDevice: entry.deviceId)
             if lane != otherSide { current = lane }
             let time = entry.time.milliseconds
             if entry.direction == .out, entry.kind == .close {

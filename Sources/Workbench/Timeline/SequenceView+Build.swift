@@ -109,8 +109,8 @@ struct Builder {
         self.devices = devices
         answers = Self.answers(traffic)
         answered = Set(answers.values.map(\.seq))
-        hasTraffic = traffic.contains { $0.entry.deviceId != TrafficReporter.networkDevice }
-        pendingClients = traffic.map(\.entry.deviceId).filter { $0 != AppBackendTape.deviceId && $0 != TrafficReporter.networkDevice }
+        hasTraffic = traffic.contains { $0.entry.origin != .network }
+        pendingClients = traffic.compactMap(\.entry.deviceId)
     }
 
     private var pendingClients: [String]
@@ -156,9 +156,9 @@ struct Builder {
         return result
     }
 
+    /// A device's client lane (the other side has its own lane, the network its own).
     func lane(ofDevice device: String) -> Int {
-        if device == AppBackendTape.deviceId { return otherSide }
-        return clientLanes[devices.client(ofDevice: device) ?? device] ?? current
+        clientLanes[devices.client(ofDevice: device) ?? device] ?? current
     }
 
     /// One step's items, in time order.

@@ -16,9 +16,9 @@ import Testing
         let failure = AppBackendTape.failure(error)
         let entries = [
             TrafficEntry(
-                time: .simulationEpoch, deviceId: AppBackendTape.deviceId, channel: .http, direction: .out, kind: .call(call)),
+                time: .simulationEpoch, origin: .otherSide, channel: .http, direction: .out, kind: .call(call)),
             TrafficEntry(
-                time: .simulationEpoch, deviceId: AppBackendTape.deviceId, channel: .http, direction: .in,
+                time: .simulationEpoch, origin: .otherSide, channel: .http, direction: .in,
                 kind: .answer(failure.outcome), body: try AppBackendTape.encoder.encode(failure)),
         ]
         return TapeServerSide(label: "tape", entries: entries)

@@ -20,7 +20,7 @@ import Testing
     private func line(_ entry: TrafficEntry) -> String {
         let arrow = entry.direction == .out ? "→" : "←"
         return
-            "+\(entry.time.milliseconds - Instant.simulationEpoch.milliseconds) #\(entry.exchange ?? 0) \(entry.deviceId) \(entry.channel) \(arrow) \(entry.summary)"
+            "+\(entry.time.milliseconds - Instant.simulationEpoch.milliseconds) #\(entry.exchange ?? 0) \(entry.origin.label) \(entry.channel) \(arrow) \(entry.summary)"
     }
 
     @Test func requestsAndTheirAnswersAreReportedWithTheirTimes() throws {

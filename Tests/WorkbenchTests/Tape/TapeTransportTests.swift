@@ -92,8 +92,8 @@ import Testing
         let t0 = Instant.simulationEpoch
         func entry(_ ms: Int64, _ direction: TrafficEntry.Direction, _ summary: String, _ body: Data?, _ exchange: Int) -> TrafficEntry {
             TrafficEntry(
-                time: t0 + .milliseconds(ms), deviceId: "alice-device", channel: .http, direction: direction,
-                kind: .described(summary, .http, direction, "alice-device"), body: body,
+                time: t0 + .milliseconds(ms), origin: .device("alice-device"), channel: .http, direction: direction,
+                kind: .described(summary, .http, direction, .device("alice-device")), body: body,
                 exchange: exchange)
         }
         let (list, other) = (list, envelope(.getConversation(id: "c-9")))
@@ -125,8 +125,8 @@ import Testing
             RecordedTraffic(
                 seq: 0, step: step, wallTime: Date(),
                 entry: TrafficEntry(
-                    time: t0 + .milliseconds(ms), deviceId: "bob-device", channel: .ws, direction: direction,
-                    kind: .described(summary, .ws, direction, "bob-device"), body: body,
+                    time: t0 + .milliseconds(ms), origin: .device("bob-device"), channel: .ws, direction: direction,
+                    kind: .described(summary, .ws, direction, .device("bob-device")), body: body,
                     exchange: 1))
         }
         let tape = [
@@ -176,8 +176,8 @@ import Testing
         let request = RealtimeRequest(apiKey: "demo-key", accessToken: "at_whatever1", deviceId: "bob-device", afterUserSeq: nil)
         func entry(_ ms: Int64, _ direction: TrafficEntry.Direction, _ summary: String, _ body: Data?) -> TrafficEntry {
             TrafficEntry(
-                time: t0 + .milliseconds(ms), deviceId: "bob-device", channel: .ws, direction: direction,
-                kind: .described(summary, .ws, direction, "bob-device"), body: body,
+                time: t0 + .milliseconds(ms), origin: .device("bob-device"), channel: .ws, direction: direction,
+                kind: .described(summary, .ws, direction, .device("bob-device")), body: body,
                 exchange: 1)
         }
         let world = try World(seed: 4)

@@ -14,24 +14,24 @@ import Testing
     typealias Kind = TrafficEntry.Kind
     private let t0 = Instant.simulationEpoch
 
-    private func entry(_ ms: Int64, _ device: String, _ channel: TrafficEntry.Channel, _ direction: TrafficEntry.Direction, _ kind: Kind)
-        -> TrafficEntry
-    {
-        TrafficEntry(time: t0 + .milliseconds(ms), deviceId: device, channel: channel, direction: direction, kind: kind, exchange: 1)
+    private func entry(
+        _ ms: Int64, _ origin: TrafficEntry.Origin, _ channel: TrafficEntry.Channel, _ direction: TrafficEntry.Direction, _ kind: Kind
+    ) -> TrafficEntry {
+        TrafficEntry(time: t0 + .milliseconds(ms), origin: origin, channel: channel, direction: direction, kind: kind, exchange: 1)
     }
 
-    private static let kinds: [(TrafficEntry.Channel, TrafficEntry.Direction, String, Kind)] = [
-        (.http, .out, "d", .request(method: "GET", path: "/v1/conversations/closed: x", query: ["limit": "20"])),
-        (.http, .in, "d", .answer(.rejected(code: "offline"))),
-        (.ws, .out, "d", .open(afterUserSeq: 4)),
-        (.ws, .in, "d", .refused(.cancelled)),
-        (.ws, .in, "d", .event(seq: 5, name: "messageCreated")),
-        (.ws, .in, "d", .closed(reason: "server said \"bye\"", by: .server)),
-        (.ws, .out, "d", .close),
-        (.http, .out, "app-backend", .call(.init("agentSay", [.word("c-1"), .text("ok")]))),
-        (.http, .in, "app-backend", .answer(.ok(response: nil))),
-        (.http, .out, "network", .fault(.lost(request: "sendMessage", device: "x from y"))),
-        (.http, .out, "network", .fault(.failNext(count: 2, kind: "timeout", device: nil))),
+    private static let kinds: [(TrafficEntry.Channel, TrafficEntry.Direction, TrafficEntry.Origin, Kind)] = [
+        (.http, .out, .device("d"), .request(method: "GET", path: "/v1/conversations/closed: x", query: ["limit": "20"])),
+        (.http, .in, .device("d"), .answer(.rejected(code: "offline"))),
+        (.ws, .out, .device("d"), .open(afterUserSeq: 4)),
+        (.ws, .in, .device("d"), .refused(.cancelled)),
+        (.ws, .in, .device("d"), .event(seq: 5, name: "messageCreated")),
+        (.ws, .in, .device("d"), .closed(reason: "server said \"bye\"", by: .server)),
+        (.ws, .out, .device("d"), .close),
+        (.http, .out, .otherSide, .call(.init("agentSay", [.word("c-1"), .text("ok")]))),
+        (.http, .in, .otherSide, .answer(.ok(response: nil))),
+        (.http, .out, .network, .fault(.lost(request: "sendMessage", device: "x from y"))),
+        (.http, .out, .network, .fault(.failNext(count: 2, kind: "timeout", device: nil))),
     ]
 
     /// A recording in `folder` of one step whose traffic is a row of each of ``kinds``: its store and session.
@@ -90,20 +90,9 @@ import Testing
             ("http", "out", "restart device-alice", "network"), ("ws", "in", "closed: connection dropped", "d1"),
             ("ws", "in", "a frame of long ago", "d1"),
         ]
-        let queue = try DatabaseQueue(path: path)
-        try RecordingSchema.migrator.migrate(queue, upTo: "v7")
-        let session = "(1, 'u1', '2026-11-24 00:00:00.000', 'test', 1, 'embedded', 'script', 'linux')"
-        try queue.write { db in
-            try db.execute(sql: "INSERT INTO session (id, uuid, created, tool_version, seed, mode, kind, platform) VALUES \(session)")
-            for (seq, row) in old.enumerated() {
-                try db.execute(
-                    sql: """
-                        INSERT INTO traffic (session_id, seq, virtual_time, wall_time, channel, direction, summary, device_id)
-                        VALUES (1, ?, ?, '2026-11-24 00:00:00.001', ?, ?, ?, ?)
-                        """, arguments: [seq + 1, seq, row.channel, row.direction, row.summary, row.device])
-            }
-        }
-        try queue.close()
+        try RecordingFixtures.file(
+            at: path, schema: "v7", mode: "embedded",
+            traffic: old.map { ["channel": $0.channel, "direction": $0.direction, "summary": $0.summary, "device_id": $0.device] })
         let store = try RecordingStore(path: path)
         #expect(
             try store.traffic(of: 1).map(\.entry.kind) == [
@@ -138,12 +127,14 @@ import Testing
             wallMicroseconds: 1, events: [])
         let request = Kind.request(method: "POST", path: "/v1/conversations/c-1/messages", query: [:])
         let traffic = rows([
-            entry(1, "device-alice", .http, .out, request), entry(2, "device-alice", .http, .in, .answer(.rejected(code: "offline"))),
+            entry(1, .device("device-alice"), .http, .out, request),
+            entry(2, .device("device-alice"), .http, .in, .answer(.rejected(code: "offline"))),
             TrafficEntry(
-                time: t0 + .milliseconds(3), deviceId: "device-alice", channel: .http, direction: .out, kind: request, exchange: 2),
+                time: t0 + .milliseconds(3), origin: .device("device-alice"), channel: .http, direction: .out, kind: request, exchange: 2),
             TrafficEntry(
-                time: t0 + .milliseconds(4), deviceId: "device-alice", channel: .http, direction: .in, kind: .answer(.offline), exchange: 2),
-            entry(5, "network", .http, .out, .fault(.lost(request: "sendMessage", device: "device-x from y"))),
+                time: t0 + .milliseconds(4), origin: .device("device-alice"), channel: .http, direction: .in, kind: .answer(.offline),
+                exchange: 2),
+            entry(5, .network, .http, .out, .fault(.lost(request: "sendMessage", device: "device-x from y"))),
         ])
         let view = SequenceView(session: session(), steps: [step], traffic: traffic)
         let items = view.bands[0].items
@@ -158,9 +149,9 @@ import Testing
     /// A frame is what its kind says: a close's reason is its own, not
     /// the rest of its summary; an entry of another kind is no frame.
     @Test func theTapeDeliversFramesByKind() {
-        let closed = entry(1, "d", .ws, .in, .closed(reason: "event #5 x", by: .server))
+        let closed = entry(1, .device("d"), .ws, .in, .closed(reason: "event #5 x", by: .server))
         #expect(TapeTransport.signal(closed) == .closed(reason: "event #5 x", by: .server))
-        #expect(TapeTransport.signal(entry(1, "d", .ws, .in, .untyped("closed: old"))) == nil)
-        #expect(TapeTransport.signal(entry(1, "d", .ws, .in, .ready)) == nil)
+        #expect(TapeTransport.signal(entry(1, .device("d"), .ws, .in, .untyped("closed: old"))) == nil)
+        #expect(TapeTransport.signal(entry(1, .device("d"), .ws, .in, .ready)) == nil)
     }
 }

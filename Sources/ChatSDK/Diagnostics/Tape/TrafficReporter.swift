@@ -7,15 +7,6 @@ import Foundation
 /// embedded world's network. Exchange numbers count from 1 per device.
 /// What it reports is in clear: the recorder redacts it when it writes it.
 package final class TrafficReporter: WireObserver {
-    /// The pseudo-device of the network's faults and conditions (`offline`,
-    /// `online`, `latency 200ms`, `fail next 3`, `drop`, `restart device-alice`),
-    /// `out` rows on the `http` channel without a body; a tape replay skips them.
-    package static let networkDevice = "network"
-    /// The pseudo-device of the other side's calls (the workbench's
-    /// `AppBackendTape`): not reported here, named here so that the legacy
-    /// reader of old rows knows them too.
-    package static let appBackendDevice = "app-backend"
-
     package let runtime: any ChatRuntime
     package let sink: @Sendable (TrafficEntry) -> Void
     /// Whether anyone reads the traffic (a recording, an HTML capture):
@@ -35,7 +26,7 @@ package final class TrafficReporter: WireObserver {
 
     package func request(_ envelope: WireEnvelope) -> Int {
         let exchange = next(envelope.deviceId)
-        report(envelope.deviceId, .http, .out, TrafficEntry.Kind(envelope.request), TapeCoding.encode(envelope), exchange)
+        report(.device(envelope.deviceId), .http, .out, TrafficEntry.Kind(envelope.request), TapeCoding.encode(envelope), exchange)
         return exchange
     }
 
@@ -46,42 +37,42 @@ package final class TrafficReporter: WireObserver {
             case .success(let response): TapeAnswer(response)
             case .failure(let error): TapeAnswer(error: error)
             }
-        report(deviceId, .http, .in, .answer(answer.outcome), TapeCoding.encode(answer), exchange)
+        report(.device(deviceId), .http, .in, .answer(answer.outcome), TapeCoding.encode(answer), exchange)
     }
 
     package func opening(_ request: RealtimeRequest) -> Int {
         let exchange = next(request.deviceId)
         let opening = TapeOpening(request)
-        report(request.deviceId, .ws, .out, .open(afterUserSeq: request.afterUserSeq), TapeCoding.encode(opening), exchange)
+        report(.device(request.deviceId), .ws, .out, .open(afterUserSeq: request.afterUserSeq), TapeCoding.encode(opening), exchange)
         return exchange
     }
 
     package func opened(_ result: Result<Void, any Error>, deviceId: String, exchange: Int) {
         switch result {
         case .success:
-            report(deviceId, .ws, .in, .ready, nil, exchange)
+            report(.device(deviceId), .ws, .in, .ready, nil, exchange)
         case .failure(let error):
             let answer = TapeAnswer(error: error)
-            report(deviceId, .ws, .in, .refused(answer.outcome), TapeCoding.encode(answer), exchange)
+            report(.device(deviceId), .ws, .in, .refused(answer.outcome), TapeCoding.encode(answer), exchange)
         }
     }
 
     package func signal(_ signal: RealtimeSignal, deviceId: String, exchange: Int) {
         switch signal {
         case .event(let event):
-            report(deviceId, .ws, .in, .event(seq: event.userSeq, name: event.tapeName), TapeCoding.encode(event), exchange)
+            report(.device(deviceId), .ws, .in, .event(seq: event.userSeq, name: event.tapeName), TapeCoding.encode(event), exchange)
         case .closed(let reason, let by):
-            report(deviceId, .ws, .in, .closed(reason: reason, by: by), TapeCoding.encode(TapeClose(reason: reason)), exchange)
+            report(.device(deviceId), .ws, .in, .closed(reason: reason, by: by), TapeCoding.encode(TapeClose(reason: reason)), exchange)
         }
     }
 
     package func closedByClient(deviceId: String, exchange: Int) {
-        report(deviceId, .ws, .out, .close, nil, exchange)
+        report(.device(deviceId), .ws, .out, .close, nil, exchange)
     }
 
-    /// A fault or a change of the network's conditions, on the ``networkDevice``.
+    /// A fault or a change of the network's conditions: the network's entry.
     package func fault(_ fault: TrafficEntry.Fault) {
-        report(Self.networkDevice, .http, .out, .fault(fault), nil, nil)
+        report(.network, .http, .out, .fault(fault), nil, nil)
     }
 
     private func next(_ device: String) -> Int {
@@ -92,14 +83,14 @@ package final class TrafficReporter: WireObserver {
     }
 
     private func report(
-        _ device: String, _ channel: TrafficEntry.Channel, _ direction: TrafficEntry.Direction,
+        _ origin: TrafficEntry.Origin, _ channel: TrafficEntry.Channel, _ direction: TrafficEntry.Direction,
         _ kind: @autoclosure () -> TrafficEntry.Kind,
         _ body: @autoclosure () -> Data?, _ exchange: Int?
     ) {
         guard isCapturing() else { return }
         sink(
             TrafficEntry(
-                time: runtime.now, deviceId: device, channel: channel, direction: direction, kind: kind(), body: body(),
+                time: runtime.now, origin: origin, channel: channel, direction: direction, kind: kind(), body: body(),
                 exchange: exchange))
     }
 }
