@@ -25,9 +25,12 @@ struct MintedValues: Sendable {
 
     /// Learns `value` as `name`; a value learned before keeps its first
     /// name, and a name already given to another value is numbered
-    /// (`client.user#2`: the second anonymous user of one client).
-    mutating func learn(_ value: String, as name: String) {
+    /// (`client.user#2`: the second anonymous user of one client). The
+    /// name is made only when the value is kept: a send in the embedded
+    /// world makes none.
+    mutating func learn(_ value: String, as name: @autoclosure () -> String) {
         guard isKept, !value.isEmpty, names[value] == nil else { return }
+        let name = name()
         var unique = name
         var number = 2
         while taken.contains(unique) {
