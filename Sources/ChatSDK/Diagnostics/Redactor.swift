@@ -86,7 +86,7 @@ package final class Redactor {
     /// `bytes` with every known secret value replaced by its placeholder, or
     /// nil when none occurs (the common case: nothing is copied then).
     private func replacingKnownValues(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
-        guard knownValues.contains(where: { Self.firstOccurrence(of: $0.bytes, in: bytes) != nil }) else { return nil }
+        guard knownValues.contains(where: { bytes.firstOccurrence(of: $0.bytes) != nil }) else { return nil }
         var result = Array(bytes)
         for known in knownValues {
             guard Self.firstOccurrence(of: known.bytes, in: result) != nil else { continue }
@@ -102,25 +102,6 @@ package final class Redactor {
             result = output
         }
         return result
-    }
-
-    /// Where `needle` first starts in `haystack`: what every redacted text
-    /// is asked once a secret is known (the tape's API key, from the first
-    /// request on), by the C library's `memchr` and `memcmp` rather than
-    /// byte by byte through `Collection` (issue 31).
-    private static func firstOccurrence(of needle: [UInt8], in haystack: UnsafeBufferPointer<UInt8>) -> Int? {
-        guard let first = needle.first, let base = haystack.baseAddress, haystack.count >= needle.count else { return nil }
-        return needle.withUnsafeBufferPointer { needle -> Int? in
-            guard let start = needle.baseAddress else { return nil }
-            let last = haystack.count - needle.count
-            var from = 0
-            while from <= last, let found = memchr(base + from, Int32(first), last - from + 1) {
-                let at = UnsafeRawPointer(base).distance(to: found)
-                if memcmp(found, start, needle.count) == 0 { return at }
-                from = at + 1
-            }
-            return nil
-        }
     }
 
     /// Where `needle` first starts in `haystack`, byte for byte.

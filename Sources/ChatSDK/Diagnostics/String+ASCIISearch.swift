@@ -35,3 +35,25 @@ extension StringProtocol {
         return false
     }
 }
+
+extension UnsafeBufferPointer<UInt8> {
+    /// Where `needle` first starts in these bytes, at `start` or after: what
+    /// every redacted text is asked once a secret is known (the tape's API
+    /// key, from the first request on), and a server session's step output
+    /// of each value minted in it, by the C library's `memchr` and `memcmp`
+    /// rather than byte by byte through `Collection` (issue 31).
+    package func firstOccurrence(of needle: [UInt8], from start: Int = 0) -> Int? {
+        guard let first = needle.first, let base = baseAddress, start >= 0, count - start >= needle.count else { return nil }
+        return needle.withUnsafeBufferPointer { needle -> Int? in
+            guard let pattern = needle.baseAddress else { return nil }
+            let last = count - needle.count
+            var from = start
+            while from <= last, let found = memchr(base + from, Int32(first), last - from + 1) {
+                let at = UnsafeRawPointer(base).distance(to: found)
+                if memcmp(found, pattern, needle.count) == 0 { return at }
+                from = at + 1
+            }
+            return nil
+        }
+    }
+}

@@ -1,3 +1,5 @@
+import ChatSDK
+
 /// The values the client or the server minted that a session knows by what
 /// they are: a conversation's id is `c1.id`, its id on the server
 /// `c1.serverId`, an anonymous user's id `client.user` (issue 30).
@@ -53,14 +55,16 @@ struct MintedValues: Sendable {
         guard !entries.isEmpty else { return [] }
         let bytes = Array(text.utf8)
         var found: [(range: Range<Int>, name: String)] = []
-        for (value, name) in entries.sorted(by: { $0.value.utf8.count > $1.value.utf8.count }) {
-            let needle = Array(value.utf8)
-            var start = 0
-            while let at = Self.firstOccurrence(of: needle, in: bytes, from: start) {
-                let range = at..<at + needle.count
-                start = at + 1
-                guard Self.standsAlone(range, in: bytes), !found.contains(where: { $0.range.overlaps(range) }) else { continue }
-                found.append((range, name))
+        bytes.withUnsafeBufferPointer { haystack in
+            for (value, name) in entries.sorted(by: { $0.value.utf8.count > $1.value.utf8.count }) {
+                let needle = Array(value.utf8)
+                var start = 0
+                while let at = haystack.firstOccurrence(of: needle, from: start) {
+                    let range = at..<at + needle.count
+                    start = at + 1
+                    guard Self.standsAlone(range, in: bytes), !found.contains(where: { $0.range.overlaps(range) }) else { continue }
+                    found.append((range, name))
+                }
             }
         }
         return found.sorted { $0.range.lowerBound < $1.range.lowerBound }
@@ -80,16 +84,6 @@ struct MintedValues: Sendable {
         }
         named += bytes[end...]
         return String(decoding: named, as: UTF8.self)
-    }
-
-    private static func firstOccurrence(of needle: [UInt8], in haystack: [UInt8], from start: Int) -> Int? {
-        guard !needle.isEmpty, haystack.count >= needle.count, start <= haystack.count - needle.count else { return nil }
-        var index = start
-        while index <= haystack.count - needle.count {
-            if haystack[index] == needle[0], haystack[index..<index + needle.count].elementsEqual(needle) { return index }
-            index += 1
-        }
-        return nil
     }
 
     /// Whether the bytes either side of `range` end a word: not a letter,
